@@ -1,0 +1,47 @@
+use std::path::PathBuf;
+
+use crate::formats::FormatError;
+
+/// Everything that can go wrong in spritebake's library calls.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A model or animation file is malformed.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The file's format is not recognised.
+    #[error("{}: unsupported model format (expected .obj, .md2, .md5mesh, .smd)", path.display())]
+    UnsupportedFormat {
+        /// The file.
+        path: PathBuf,
+    },
+    /// An image could not be encoded or decoded.
+    #[error("{}: {message}", path.display())]
+    Image {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// A request that cannot be carried out (bad size, unknown clip...).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Error {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io { path: path.into(), source }
+    }
+}
+
+/// Result with spritebake's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

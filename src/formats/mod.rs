@@ -1,0 +1,140 @@
+//! Model file formats: one parser per module, each from bytes or text into [`Model`].
+//!
+//! Parsers never touch the filesystem. [`load`] is the one entry point that reads files: it
+//! picks the parser from the file extension (or content), adds animation files, and resolves
+//! every material's texture through one [`TextureResolver`].
+
+mod error;
+pub mod md2;
+pub mod md5;
+pub mod obj;
+pub mod resolve;
+pub mod smd;
+
+use std::path::{Path, PathBuf};
+
+pub use error::{FormatError, Location};
+pub use resolve::{TextureOverride, TextureResolver};
+
+use crate::error::{Error, Result};
+use crate::model::Model;
+
+/// Largest model or animation file read, in bytes. Real game models are a few MiB at most.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// What to load besides the model file itself.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Animation files to add as clips (`.md5anim`, sequence `.smd`), each named after its stem.
+    pub animations: Vec<PathBuf>,
+    /// Textures that replace what the model names.
+    pub texture_overrides: Vec<TextureOverride>,
+    /// Playback rate that replaces every clip's own rate.
+    pub fps: Option<f32>,
+}
+
+/// The model formats spritebake reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Wavefront OBJ (+ MTL).
+    Obj,
+    /// Quake 2 MD2.
+    Md2,
+    /// Doom 3 MD5 mesh.
+    Md5Mesh,
+    /// Half-Life / Source SMD (reference).
+    Smd,
+}
+
+impl Format {
+    /// Detects the format from the file's first bytes, then its extension.
+    pub fn detect(path: &Path, head: &[u8]) -> Option<Format> {
+        if head.starts_with(b"IDP2") {
+            return Some(Format::Md2);
+        }
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "obj" => Some(Format::Obj),
+            "md2" => Some(Format::Md2),
+            "md5mesh" => Some(Format::Md5Mesh),
+            "smd" => Some(Format::Smd),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a whole file, refusing files larger than [`MAX_FILE_BYTES`].
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::Invalid(format!("{}: larger than {} MiB", path.display(), MAX_FILE_BYTES >> 20)));
+    }
+    Ok(bytes)
+}
+
+/// Loads a model file with its animations and textures.
+///
+/// # Errors
+/// A missing or unreadable file, an unknown format, or a malformed model or animation file.
+/// Missing textures are not errors: they become a visible fallback plus a warning in
+/// [`Model::warnings`].
+pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
+    let bytes = read_file(path)?;
+    let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let with_file = |e: FormatError| Error::Format(e.in_file(path));
+    let mut model = match format {
+        Format::Obj => {
+            let mut load_mtl = |name: &str| read_file(&dir.join(name)).ok();
+            obj::parse(&bytes, &mut load_mtl).map_err(with_file)?
+        }
+        Format::Md2 => md2::parse(&bytes).map_err(with_file)?,
+        Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
+        Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
+    };
+    model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    for anim in &options.animations {
+        add_animation(&mut model, anim)?;
+    }
+    if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
+        for clip in &mut model.clips {
+            clip.fps = fps;
+        }
+    }
+    let resolver = TextureResolver::new(&dir, options.texture_overrides.clone());
+    resolver.resolve_model(&mut model);
+    Ok(model)
+}
+
+/// Parses an animation file (`.md5anim` or sequence `.smd`) and appends it as a clip named after
+/// the file stem.
+fn add_animation(model: &mut Model, path: &Path) -> Result<()> {
+    let bytes = read_file(path)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    let with_file = |e: FormatError| Error::Format(e.in_file(path));
+    let skeleton = model
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::Invalid(format!("{}: the model has no skeleton to animate", path.display())))?;
+    let clip = match ext.as_str() {
+        "md5anim" => md5::parse_anim(&text, &name, skeleton).map_err(with_file)?,
+        "smd" => {
+            let (clip, warnings) = smd::parse_sequence(&text, &name, skeleton).map_err(with_file)?;
+            model.warnings.extend(warnings.into_iter().map(|w| format!("{}: {w}", path.display())));
+            clip
+        }
+        _ => {
+            return Err(Error::Invalid(format!(
+                "{}: unsupported animation file (expected .md5anim or .smd)",
+                path.display()
+            )));
+        }
+    };
+    model.clips.push(clip);
+    Ok(())
+}

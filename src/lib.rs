@@ -1,0 +1,20 @@
+//! spritebake: a headless CPU renderer that turns animated 3D game models into sprites.
+//!
+//! ```text
+//!  file bytes ─► formats::* ─► model::Model ─► anim::pose ─► model::PosedMesh
+//!  PosedMesh + Camera + Lights ─► raster::render ─► raster::Image ─► output::{png, gif, sheet}
+//!                                                              └──► golden::compare
+//! ```
+//!
+//! Layers only import downward: `model` knows nothing else; `formats`, `anim` and `raster` each
+//! use `model` only; `output` and `golden` work on images.
+
+pub mod anim;
+mod error;
+pub mod formats;
+pub mod golden;
+pub mod model;
+pub mod output;
+pub mod raster;
+
+pub use error::{Error, Result};

@@ -1,0 +1,38 @@
+use super::{Aabb, JointPose};
+
+/// The frames of a clip, by animation kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClipFrames {
+    /// Skeletal: `poses[frame][joint]`, parent-relative, one entry per skeleton joint.
+    Skeletal(Vec<Vec<JointPose>>),
+    /// Morph (MD2): indices into every mesh's [`crate::model::Mesh::morph_frames`].
+    Morph(Vec<usize>),
+}
+
+/// A named animation clip sampled at a fixed rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    /// Clip name (MD2 frame-name stem, MD5/SMD file stem, glTF animation name).
+    pub name: String,
+    /// Frames per second.
+    pub fps: f32,
+    /// The frames.
+    pub frames: ClipFrames,
+    /// Per-frame bounds stored in the file (MD5 `bounds`), in file axes; empty when absent.
+    pub frame_bounds: Vec<Aabb>,
+}
+
+impl Clip {
+    /// Number of frames.
+    pub fn frame_count(&self) -> usize {
+        match &self.frames {
+            ClipFrames::Skeletal(f) => f.len(),
+            ClipFrames::Morph(f) => f.len(),
+        }
+    }
+
+    /// Length in seconds of one pass through the clip played as a loop (`frames / fps`).
+    pub fn duration(&self) -> f32 {
+        if self.fps > 0.0 { self.frame_count() as f32 / self.fps } else { 0.0 }
+    }
+}

@@ -1,0 +1,109 @@
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// An RGBA8 image used as a texture, rows top to bottom.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Texture {
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// `width * height * 4` bytes, straight (not premultiplied) alpha.
+    pub rgba: Vec<u8>,
+    /// True when the colour channels are sRGB-encoded (the usual case for colour maps);
+    /// the renderer then filters in linear light.
+    pub srgb: bool,
+}
+
+impl Texture {
+    /// Builds a texture, returning `None` when `rgba` does not hold exactly `width * height`
+    /// texels or a dimension is zero.
+    pub fn new(width: u32, height: u32, rgba: Vec<u8>, srgb: bool) -> Option<Texture> {
+        let expected = (width as usize).checked_mul(height as usize)?.checked_mul(4)?;
+        (width > 0 && height > 0 && rgba.len() == expected).then_some(Texture { width, height, rgba, srgb })
+    }
+
+    /// The visible stand-in for a texture that could not be found: a magenta and black checker,
+    /// the colour every engine uses for "missing".
+    pub fn missing() -> Texture {
+        const N: u32 = 8;
+        let mut rgba = Vec::with_capacity((N * N * 4) as usize);
+        for y in 0..N {
+            for x in 0..N {
+                let on = (x / 2 + y / 2) % 2 == 0;
+                rgba.extend_from_slice(if on { &[255, 0, 255, 255] } else { &[0, 0, 0, 255] });
+            }
+        }
+        Texture { width: N, height: N, rgba, srgb: true }
+    }
+}
+
+/// How a material's alpha is used.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum AlphaMode {
+    /// Alpha ignored: every covered pixel is opaque.
+    #[default]
+    Opaque,
+    /// Fragments with alpha below the cutoff are discarded, the rest are opaque.
+    Mask(f32),
+    /// Fragments are blended over what is behind them, in draw order.
+    Blend,
+}
+
+/// What became of the texture a material names.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum TextureStatus {
+    /// The material names no texture.
+    #[default]
+    None,
+    /// Found and decoded from this file.
+    Found(PathBuf),
+    /// Named (the name as written in the model) but not found or not decodable; the reason says
+    /// which. A visible fallback texture is used instead.
+    Missing {
+        /// The name the model gave.
+        name: String,
+        /// Why it could not be used.
+        reason: String,
+    },
+}
+
+/// A surface description: base colour, optional texture, alpha handling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Material {
+    /// Name as written in the model.
+    pub name: String,
+    /// Base colour multiplier, linear RGB + alpha.
+    pub base_color: [f32; 4],
+    /// Texture file name exactly as the model wrote it (resolved later by the loader).
+    pub texture_name: Option<String>,
+    /// The decoded texture, shared between materials that name the same file.
+    pub texture: Option<Arc<Texture>>,
+    /// Where the texture came from, or why it is missing.
+    pub texture_status: TextureStatus,
+    /// Alpha handling.
+    pub alpha_mode: AlphaMode,
+    /// True when the texture should repeat outside 0..1 (the default), false to clamp.
+    pub wrap: bool,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material {
+            name: String::new(),
+            base_color: [1.0; 4],
+            texture_name: None,
+            texture: None,
+            texture_status: TextureStatus::None,
+            alpha_mode: AlphaMode::Opaque,
+            wrap: true,
+        }
+    }
+}
+
+impl Material {
+    /// A plain material with a name and white base colour.
+    pub fn named(name: impl Into<String>) -> Material {
+        Material { name: name.into(), ..Material::default() }
+    }
+}

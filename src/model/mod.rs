@@ -1,0 +1,69 @@
+//! Format-free model data: what every parser produces and what posing and rendering consume.
+//!
+//! A [`Model`] holds meshes in the *source file's own axes* plus an [`Orientation`] that says
+//! which way is up and which way the model faces; the renderer converts to its canonical frame
+//! (Y up, facing +Z towards a camera at yaw 0) so every format stands upright.
+//!
+//! Animation data comes in two kinds, matching the formats:
+//! * skeletal ([`Skeleton`] + [`Clip`] with per-frame local joint poses, vertices carrying
+//!   [`Influence`]s) for MD5, SMD and glTF;
+//! * morph ([`Mesh::morph_frames`], clips listing frame indices) for MD2.
+//!
+//! [`PosedMesh`] is the plain data that posing produces and the rasterizer draws.
+
+mod aabb;
+mod clip;
+mod material;
+mod mesh;
+mod orientation;
+mod posed;
+mod skeleton;
+
+pub use aabb::Aabb;
+pub use clip::{Clip, ClipFrames};
+pub use material::{AlphaMode, Material, Texture, TextureStatus};
+pub use mesh::{Influence, Mesh, MorphFrame};
+pub use orientation::{Axis, Orientation};
+pub use posed::{PosedMesh, PosedPart};
+pub use skeleton::{Joint, JointPose, Skeleton};
+
+/// A loaded model: meshes, materials, optional skeleton and animation clips.
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    /// Display name (usually the file stem).
+    pub name: String,
+    /// Meshes, each drawn with one material.
+    pub meshes: Vec<Mesh>,
+    /// Materials indexed by [`Mesh::material`].
+    pub materials: Vec<Material>,
+    /// Up and forward axes of the source file.
+    pub orientation: Orientation,
+    /// Joint hierarchy for skeletal formats.
+    pub skeleton: Option<Skeleton>,
+    /// Animation clips in file order.
+    pub clips: Vec<Clip>,
+    /// Non-fatal problems met while loading (missing textures, skipped blocks...).
+    pub warnings: Vec<String>,
+}
+
+impl Model {
+    /// Total vertex count over all meshes.
+    pub fn vertex_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.positions.len()).sum()
+    }
+
+    /// Total triangle count over all meshes.
+    pub fn triangle_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.indices.len()).sum()
+    }
+
+    /// Bounds of the rest (bind) pose in the file's own axes; empty for a model with no vertices.
+    pub fn rest_bounds(&self) -> Aabb {
+        Aabb::from_points(self.meshes.iter().flat_map(|m| m.positions.iter().copied()))
+    }
+
+    /// Looks a clip up by exact name.
+    pub fn clip(&self, name: &str) -> Option<&Clip> {
+        self.clips.iter().find(|c| c.name == name)
+    }
+}
