@@ -1,1 +1,156 @@
-//! Golden-image comparison (placeholder).
+//! Golden-image comparison: is a render the same as the stored reference, and if not, where.
+//!
+//! Renders are deterministic, so the common case is an exact byte match, checked first. Beyond
+//! that the comparison counts pixels whose largest channel difference exceeds a per-pixel
+//! threshold, and measures alpha on its own: metrics that blend over white cannot tell a
+//! transparent pixel from a white one, which is exactly the mistake a sprite renderer can make.
+
+use crate::raster::Image;
+
+/// How much difference is acceptable.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerance {
+    /// A pixel counts as different when any channel (R, G, B or A) differs by more than this.
+    pub channel: u8,
+    /// How many different pixels are allowed.
+    pub max_pixels: usize,
+}
+
+impl Tolerance {
+    /// Byte-for-byte identical.
+    pub const EXACT: Tolerance = Tolerance { channel: 0, max_pixels: 0 };
+}
+
+/// The outcome of a comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// True when the two images are byte-for-byte identical.
+    pub identical: bool,
+    /// Largest difference of any colour channel (R, G, B) over all pixels.
+    pub max_color_delta: u8,
+    /// Largest alpha difference over all pixels.
+    pub max_alpha_delta: u8,
+    /// Pixels whose largest channel difference exceeds the tolerance's threshold.
+    pub differing_pixels: usize,
+    /// Pixels whose alpha differs at all.
+    pub alpha_differing_pixels: usize,
+    /// Total pixels compared.
+    pub total_pixels: usize,
+}
+
+impl Comparison {
+    /// True when the difference is within `tolerance`.
+    pub fn passes(&self, tolerance: Tolerance) -> bool {
+        self.identical || self.differing_pixels <= tolerance.max_pixels
+    }
+
+    /// Differing pixels as a percentage of all pixels.
+    pub fn differing_percent(&self) -> f64 {
+        if self.total_pixels == 0 { 0.0 } else { 100.0 * self.differing_pixels as f64 / self.total_pixels as f64 }
+    }
+}
+
+/// Why two images cannot be compared.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("image sizes differ: actual {actual_width}x{actual_height}, expected {expected_width}x{expected_height}")]
+pub struct SizeMismatch {
+    /// Actual width.
+    pub actual_width: u32,
+    /// Actual height.
+    pub actual_height: u32,
+    /// Expected width.
+    pub expected_width: u32,
+    /// Expected height.
+    pub expected_height: u32,
+}
+
+/// Compares `actual` with `expected`; `threshold` is the per-pixel channel difference above
+/// which a pixel counts as different.
+///
+/// # Errors
+/// The images have different sizes.
+pub fn compare(actual: &Image, expected: &Image, threshold: u8) -> Result<Comparison, SizeMismatch> {
+    if (actual.width, actual.height) != (expected.width, expected.height) {
+        return Err(SizeMismatch {
+            actual_width: actual.width,
+            actual_height: actual.height,
+            expected_width: expected.width,
+            expected_height: expected.height,
+        });
+    }
+    let total_pixels = actual.width as usize * actual.height as usize;
+    let mut c = Comparison {
+        identical: actual.rgba == expected.rgba,
+        max_color_delta: 0,
+        max_alpha_delta: 0,
+        differing_pixels: 0,
+        alpha_differing_pixels: 0,
+        total_pixels,
+    };
+    if c.identical {
+        return Ok(c);
+    }
+    for (a, e) in actual.rgba.chunks_exact(4).zip(expected.rgba.chunks_exact(4)) {
+        let d: [u8; 4] = std::array::from_fn(|i| a[i].abs_diff(e[i]));
+        let color = d[0].max(d[1]).max(d[2]);
+        c.max_color_delta = c.max_color_delta.max(color);
+        c.max_alpha_delta = c.max_alpha_delta.max(d[3]);
+        c.alpha_differing_pixels += usize::from(d[3] > 0);
+        c.differing_pixels += usize::from(color.max(d[3]) > threshold);
+    }
+    Ok(c)
+}
+
+/// A picture of the differences: the expected image faded to a light grey, with pixels over
+/// `threshold` in red (brighter for larger differences). Same size as the inputs.
+///
+/// # Errors
+/// The images have different sizes.
+pub fn diff_image(actual: &Image, expected: &Image, threshold: u8) -> Result<Image, SizeMismatch> {
+    compare(actual, expected, threshold)?;
+    let mut rgba = Vec::with_capacity(actual.rgba.len());
+    for (a, e) in actual.rgba.chunks_exact(4).zip(expected.rgba.chunks_exact(4)) {
+        let delta = (0..4).map(|i| a[i].abs_diff(e[i])).max().unwrap_or(0);
+        if delta > threshold {
+            rgba.extend_from_slice(&[128 + delta / 2, 0, 0, 255]);
+        } else {
+            // Luma of the expected pixel over white, faded so red differences stand out.
+            let alpha = e[3] as u32;
+            let luma = (e[0] as u32 * 77 + e[1] as u32 * 150 + e[2] as u32 * 29) >> 8;
+            let over_white = (luma * alpha + 255 * (255 - alpha)) / 255;
+            let faded = (192 + over_white / 4) as u8;
+            rgba.extend_from_slice(&[faded, faded, faded, 255]);
+        }
+    }
+    Ok(Image { width: actual.width, height: actual.height, rgba })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(pixels: &[[u8; 4]]) -> Image {
+        Image::from_rgba(pixels.len() as u32, 1, pixels.concat()).unwrap()
+    }
+
+    #[test]
+    fn counts_pixels_over_threshold_and_alpha_separately() {
+        let a = image(&[[10, 10, 10, 255], [0, 0, 0, 0], [255, 255, 255, 255]]);
+        let b = image(&[[13, 10, 10, 255], [255, 255, 255, 0], [255, 255, 255, 200]]);
+        let c = compare(&a, &b, 2).unwrap();
+        assert!(!c.identical);
+        assert_eq!(c.max_color_delta, 255);
+        assert_eq!(c.max_alpha_delta, 55);
+        assert_eq!(c.differing_pixels, 3);
+        assert_eq!(c.alpha_differing_pixels, 1);
+        assert!(!c.passes(Tolerance { channel: 2, max_pixels: 2 }));
+        assert!(compare(&a, &a, 0).unwrap().identical);
+    }
+
+    #[test]
+    fn size_mismatch_is_an_error() {
+        let a = image(&[[0; 4]]);
+        let b = image(&[[0; 4], [0; 4]]);
+        assert!(compare(&a, &b, 0).is_err());
+    }
+}

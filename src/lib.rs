@@ -10,6 +10,7 @@
 //! use `model` only; `output` and `golden` work on images.
 
 pub mod anim;
+pub mod bake;
 mod error;
 pub mod formats;
 pub mod golden;

@@ -1,0 +1,279 @@
+//! Command-line flags (clap derive) and their conversion into library options.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use glam::Vec3;
+use spritebake::formats::{LoadOptions, TextureOverride};
+use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading};
+
+/// Headless CPU sprite renderer for animated 3D game models (MD2, MD5, SMD, OBJ).
+#[derive(Debug, Parser)]
+#[command(name = "spritebake", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Render one image of a model.
+    Render(RenderArgs),
+    /// Describe a model: meshes, materials, textures, joints, clips, bounds.
+    Info(InfoArgs),
+}
+
+/// Flags that say which model to load and how.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// The model file (.obj, .md2, .md5mesh, .smd).
+    pub model: PathBuf,
+    /// Animation: a file to load as a clip (.md5anim, sequence .smd) or the name of a clip in
+    /// the model (e.g. an MD2 `run`); repeatable. Commands that play one clip play the last.
+    #[arg(long, value_name = "FILE|NAME")]
+    pub anim: Vec<String>,
+    /// Texture for every material (PATH) or one material (MATERIAL=PATH); repeatable.
+    #[arg(long, value_name = "[MATERIAL=]PATH")]
+    pub texture: Vec<String>,
+    /// Playback rate for every clip, frames per second (default: the file's own).
+    #[arg(long)]
+    pub fps: Option<f32>,
+}
+
+impl ModelArgs {
+    /// The `--anim` values that are files (loaded as clips).
+    pub fn anim_files(&self) -> Vec<PathBuf> {
+        self.anim.iter().map(PathBuf::from).filter(|p| p.is_file()).collect()
+    }
+
+    /// The clip to play: the last `--anim`, by file stem for a file, else by name.
+    pub fn clip_name(&self) -> Option<String> {
+        let last = self.anim.last()?;
+        let path = PathBuf::from(last);
+        if path.is_file() {
+            return path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        }
+        Some(last.clone())
+    }
+
+    /// Library load options.
+    pub fn load_options(&self) -> LoadOptions {
+        let texture_overrides = self
+            .texture
+            .iter()
+            .map(|t| match t.split_once('=') {
+                Some((material, path)) if !material.is_empty() => {
+                    TextureOverride { material: Some(material.to_string()), path: PathBuf::from(path) }
+                }
+                _ => TextureOverride { material: None, path: PathBuf::from(t) },
+            })
+            .collect();
+        LoadOptions { animations: self.anim_files(), texture_overrides, fps: self.fps }
+    }
+}
+
+/// `spritebake info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Model selection.
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// Texture filters on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FilterArg {
+    /// Nearest texel.
+    Nearest,
+    /// Bilinear.
+    Bilinear,
+    /// Mipmapped trilinear.
+    Trilinear,
+}
+
+/// Shading models on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ShadingArg {
+    /// No lighting.
+    Unlit,
+    /// Lambert + ambient.
+    Lambert,
+    /// Banded Lambert (see --bands).
+    Toon,
+}
+
+/// Camera and image flags shared by every rendering command.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Output size, WxH or a single number for a square.
+    #[arg(long, default_value = "256x256", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Camera yaw in degrees (0 = the model's front, 90 = its left side seen from +X).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub yaw: f32,
+    /// Camera pitch in degrees above the horizon.
+    #[arg(long, default_value_t = 15.0, allow_hyphen_values = true)]
+    pub pitch: f32,
+    /// Orthographic projection instead of perspective.
+    #[arg(long, conflicts_with = "fov")]
+    pub ortho: bool,
+    /// Vertical field of view in degrees for the perspective camera.
+    #[arg(long, default_value_t = 30.0)]
+    pub fov: f32,
+    /// Empty border around the model, as a fraction of the image.
+    #[arg(long, default_value_t = 0.05)]
+    pub margin: f32,
+    /// Supersampling: N×N samples per pixel (1-4).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub ssaa: u32,
+    /// Texture filter.
+    #[arg(long, value_enum, default_value = "trilinear")]
+    pub filter: FilterArg,
+    /// Shading model.
+    #[arg(long, value_enum, default_value = "lambert")]
+    pub shading: ShadingArg,
+    /// Brightness bands for --shading toon.
+    #[arg(long, default_value_t = 3)]
+    pub bands: u32,
+    /// Directional light towards x,y,z in view space (x right, y up, z towards the viewer); repeatable.
+    #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
+    pub light: Vec<Vec3>,
+    /// Ambient light level.
+    #[arg(long, default_value_t = 0.3)]
+    pub ambient: f32,
+    /// Background colour '#rrggbb' or '#rrggbbaa' (default: transparent).
+    #[arg(long, value_parser = parse_color)]
+    pub background: Option<[u8; 4]>,
+    /// Draw back faces too (default: back faces are culled).
+    #[arg(long)]
+    pub two_sided: bool,
+}
+
+impl ViewArgs {
+    /// The orbit camera.
+    pub fn orbit(&self) -> OrbitView {
+        let projection =
+            if self.ortho { Projection::Orthographic } else { Projection::Perspective { fov_y_degrees: self.fov } };
+        OrbitView { yaw_degrees: self.yaw, pitch_degrees: self.pitch, projection, margin: self.margin }
+    }
+
+    /// Library render options.
+    pub fn render_options(&self) -> RenderOptions {
+        let lights = if self.light.is_empty() {
+            vec![Light::KEY]
+        } else {
+            self.light.iter().map(|&direction| Light { direction, intensity: 1.0 / self.light.len() as f32 }).collect()
+        };
+        RenderOptions {
+            width: self.size.0,
+            height: self.size.1,
+            ssaa: self.ssaa,
+            filter: match self.filter {
+                FilterArg::Nearest => Filter::Nearest,
+                FilterArg::Bilinear => Filter::Bilinear,
+                FilterArg::Trilinear => Filter::Trilinear,
+            },
+            shading: match self.shading {
+                ShadingArg::Unlit => Shading::Unlit,
+                ShadingArg::Lambert => Shading::Lambert,
+                ShadingArg::Toon => Shading::Toon { bands: self.bands.max(2) },
+            },
+            lights,
+            ambient: self.ambient,
+            background: self.background,
+            cull_back_faces: !self.two_sided,
+        }
+    }
+}
+
+/// Which moment of which clip.
+#[derive(Debug, Args)]
+pub struct FrameArgs {
+    /// Frame index within the clip (fractions interpolate).
+    #[arg(long, conflicts_with = "time")]
+    pub frame: Option<f32>,
+    /// Time in seconds at the clip's rate.
+    #[arg(long)]
+    pub time: Option<f32>,
+    /// Remove the root's horizontal motion so the model stays in place.
+    #[arg(long)]
+    pub in_place: bool,
+}
+
+/// `spritebake render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Model selection.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Which frame.
+    #[command(flatten)]
+    pub frame: FrameArgs,
+    /// Camera and image.
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Output PNG.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32)> {
+    let (w, h) = s.split_once(['x', 'X']).unwrap_or((s, s));
+    let w: u32 = w.trim().parse().with_context(|| format!("bad width in size '{s}' (expected WxH, e.g. 256x256)"))?;
+    let h: u32 = h.trim().parse().with_context(|| format!("bad height in size '{s}' (expected WxH, e.g. 256x256)"))?;
+    if w == 0 || h == 0 {
+        bail!("size '{s}' must be at least 1x1");
+    }
+    Ok((w, h))
+}
+
+fn parse_vec3(s: &str) -> Result<Vec3> {
+    let parts: Vec<f32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("bad vector '{s}' (expected x,y,z)"))?;
+    match parts[..] {
+        [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => Ok(Vec3::new(x, y, z)),
+        _ => bail!("bad vector '{s}' (expected three finite numbers x,y,z)"),
+    }
+}
+
+fn parse_color(s: &str) -> Result<[u8; 4]> {
+    let hex = s.strip_prefix('#').unwrap_or(s);
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("zz"), 16);
+    let bad = || format!("bad colour '{s}' (expected #rrggbb or #rrggbbaa)");
+    match hex.len() {
+        6 => Ok([byte(0).with_context(bad)?, byte(2).with_context(bad)?, byte(4).with_context(bad)?, 255]),
+        8 => Ok([
+            byte(0).with_context(bad)?,
+            byte(2).with_context(bad)?,
+            byte(4).with_context(bad)?,
+            byte(6).with_context(bad)?,
+        ]),
+        _ => bail!(bad()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sizes_colours_and_vectors() {
+        assert_eq!(parse_size("320x200").unwrap(), (320, 200));
+        assert_eq!(parse_size("64").unwrap(), (64, 64));
+        assert!(parse_size("0x5").is_err());
+        assert_eq!(parse_color("#ff8000").unwrap(), [255, 128, 0, 255]);
+        assert_eq!(parse_color("10203040").unwrap(), [16, 32, 48, 64]);
+        assert!(parse_color("#fff").is_err());
+        assert_eq!(parse_vec3("1,-2,3.5").unwrap(), Vec3::new(1.0, -2.0, 3.5));
+        assert!(parse_vec3("1,2").is_err());
+    }
+}

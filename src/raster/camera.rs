@@ -1,0 +1,185 @@
+//! Cameras: an orbit around the model given by yaw and pitch, fitted so the model fills the image.
+//!
+//! Coordinates are the renderer's canonical world frame: Y up, the model facing +Z. At yaw 0 and
+//! pitch 0 the camera sits on +Z looking at the model's front. Positive yaw moves the camera
+//! counter-clockwise seen from above (towards +X), positive pitch raises it.
+
+use glam::camera::rh::proj::directx::{orthographic, perspective};
+use glam::camera::rh::view::look_at_mat4;
+use glam::{Mat3, Mat4, Vec3};
+
+/// How the camera projects.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Projection {
+    /// Parallel projection: no foreshortening (sprites, isometric views).
+    Orthographic,
+    /// Perspective with this vertical field of view in degrees.
+    Perspective {
+        /// Vertical field of view, degrees.
+        fov_y_degrees: f32,
+    },
+}
+
+impl Default for Projection {
+    fn default() -> Self {
+        Projection::Perspective { fov_y_degrees: 30.0 }
+    }
+}
+
+/// Where to look from and how much room to leave around the model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrbitView {
+    /// Rotation around the vertical axis, degrees. 0 looks at the model's front.
+    pub yaw_degrees: f32,
+    /// Elevation above the horizon, degrees (clamped to ±89.9).
+    pub pitch_degrees: f32,
+    /// Projection.
+    pub projection: Projection,
+    /// Empty border on each side, as a fraction of the image (0.05 = 5%).
+    pub margin: f32,
+}
+
+impl Default for OrbitView {
+    fn default() -> Self {
+        OrbitView { yaw_degrees: 0.0, pitch_degrees: 0.0, projection: Projection::default(), margin: 0.05 }
+    }
+}
+
+impl OrbitView {
+    /// 2:1 pixel-art "isometric": orthographic, 30° elevation, 45° yaw.
+    pub const ISOMETRIC_2_1: OrbitView =
+        OrbitView { yaw_degrees: 45.0, pitch_degrees: 30.0, projection: Projection::Orthographic, margin: 0.05 };
+
+    /// Rotation from world to view axes (camera looking down −Z, Y up).
+    pub fn world_to_view_rotation(&self) -> Mat3 {
+        let yaw = self.yaw_degrees.to_radians();
+        let pitch = self.pitch_degrees.clamp(-89.9, 89.9).to_radians();
+        // Turning the camera by +yaw around Y is turning the world by −yaw; likewise pitch.
+        Mat3::from_rotation_x(pitch) * Mat3::from_rotation_y(-yaw)
+    }
+}
+
+/// A camera: the world → view and view → clip transforms.
+///
+/// Clip space follows glam's `*_rh` conventions: depth 0 at the near plane, 1 at the far plane.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camera {
+    /// World → view (camera looks down −Z, Y up).
+    pub world_to_view: Mat4,
+    /// View → clip.
+    pub view_to_clip: Mat4,
+}
+
+impl Camera {
+    /// A camera at `eye` looking at `target`.
+    pub fn look_at(eye: Vec3, target: Vec3, projection: Projection, aspect: f32, near: f32, far: f32) -> Camera {
+        let world_to_view = look_at_mat4(eye, target, Vec3::Y);
+        let view_to_clip = match projection {
+            Projection::Perspective { fov_y_degrees } => perspective(fov_y_degrees.to_radians(), aspect, near, far),
+            Projection::Orthographic => {
+                let half_h = (target - eye).length() * 0.5;
+                orthographic(-half_h * aspect, half_h * aspect, -half_h, half_h, near, far)
+            }
+        };
+        Camera { world_to_view, view_to_clip }
+    }
+
+    /// World → clip.
+    pub fn world_to_clip(&self) -> Mat4 {
+        self.view_to_clip * self.world_to_view
+    }
+
+    /// The camera of `view` fitted to `points` (world space) for an image of `aspect` = width /
+    /// height: every point lands inside the image with `view.margin` to spare, centred.
+    /// With no finite point the camera looks at a unit box at the origin.
+    pub fn fit(view: &OrbitView, points: &[Vec3], aspect: f32) -> Camera {
+        let rotation = view.world_to_view_rotation();
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        for p in points.iter().filter(|p| p.is_finite()) {
+            let v = rotation * *p;
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if lo.x > hi.x {
+            lo = Vec3::splat(-0.5);
+            hi = Vec3::splat(0.5);
+        }
+        let aspect = if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
+        let fill = (1.0 - 2.0 * view.margin.clamp(0.0, 0.45)).max(0.1);
+        let center = (lo + hi) * 0.5;
+        // Keep a sane size for flat or point-like models.
+        let depth = (hi.z - lo.z).max((hi - lo).max_element() * 0.01).max(1e-3);
+        let view_to_clip;
+        let eye_view; // eye position in the rotated (view-axis) frame
+        match view.projection {
+            Projection::Orthographic => {
+                let half_h = ((hi.y - lo.y) * 0.5).max((hi.x - lo.x) * 0.5 / aspect).max(1e-4) / fill;
+                let pad = depth * 0.5 + half_h;
+                eye_view = Vec3::new(center.x, center.y, hi.z + pad);
+                view_to_clip =
+                    orthographic(-half_h * aspect, half_h * aspect, -half_h, half_h, pad * 0.5, pad + depth + pad);
+            }
+            Projection::Perspective { fov_y_degrees } => {
+                let fov = fov_y_degrees.clamp(1.0, 170.0).to_radians();
+                let tan_y = (fov * 0.5).tan() * fill;
+                let tan_x = tan_y * aspect;
+                // The camera must be far enough back that every point is inside the frustum:
+                // |p.x − c.x| ≤ tan_x · (eye.z − p.z), likewise for y.
+                let mut eye_z = hi.z + 1e-3;
+                for p in points.iter().filter(|p| p.is_finite()) {
+                    let v = rotation * *p;
+                    eye_z = eye_z.max(v.z + (v.x - center.x).abs() / tan_x).max(v.z + (v.y - center.y).abs() / tan_y);
+                }
+                let near = ((eye_z - hi.z) * 0.5).max(1e-4);
+                let far = (eye_z - lo.z) * 1.5 + near;
+                eye_view = Vec3::new(center.x, center.y, eye_z);
+                view_to_clip = perspective(fov, aspect, near, far);
+            }
+        }
+        // World → view: rotate into view axes, then move the eye to the origin.
+        let world_to_view = Mat4::from_translation(-eye_view) * Mat4::from_mat3(rotation);
+        Camera { world_to_view, view_to_clip }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(camera: &Camera, p: Vec3) -> Vec3 {
+        camera.world_to_clip().project_point3(p)
+    }
+
+    #[test]
+    fn fitted_box_fills_the_frame_within_the_margin() {
+        let pts: Vec<Vec3> =
+            crate::model::Aabb { min: Vec3::new(-1.0, 0.0, -0.5), max: Vec3::new(1.0, 3.0, 0.5) }.corners().to_vec();
+        for projection in [Projection::Orthographic, Projection::Perspective { fov_y_degrees: 40.0 }] {
+            for (yaw, pitch) in [(0.0, 0.0), (45.0, 30.0), (200.0, -60.0), (90.0, 89.0)] {
+                let view = OrbitView { yaw_degrees: yaw, pitch_degrees: pitch, projection, margin: 0.1 };
+                let cam = Camera::fit(&view, &pts, 1.5);
+                let mut max = 0.0f32;
+                for p in &pts {
+                    let ndc = project(&cam, *p);
+                    assert!(ndc.x.abs() <= 0.8 + 1e-4 && ndc.y.abs() <= 0.8 + 1e-4, "{ndc} {yaw} {pitch}");
+                    assert!((0.0..=1.0).contains(&ndc.z), "depth {ndc}");
+                    max = max.max(ndc.x.abs()).max(ndc.y.abs());
+                }
+                // It fills the frame: some point touches the margin.
+                assert!(max > 0.79, "{projection:?} yaw {yaw} pitch {pitch}: largest |ndc| {max}");
+            }
+        }
+    }
+
+    #[test]
+    fn yaw_zero_sees_the_front() {
+        let cam = Camera::fit(&OrbitView::default(), &[Vec3::ZERO, Vec3::ONE], 1.0);
+        let eye = cam.world_to_view.inverse().transform_point3(Vec3::ZERO);
+        assert!(eye.z > 1.0 && eye.x.abs() < 1.0, "eye {eye}");
+        let view = OrbitView { yaw_degrees: 90.0, ..OrbitView::default() };
+        let cam = Camera::fit(&view, &[Vec3::ZERO, Vec3::ONE], 1.0);
+        let eye = cam.world_to_view.inverse().transform_point3(Vec3::ZERO);
+        assert!(eye.x > 1.0, "yaw 90 moves the camera towards +X: eye {eye}");
+    }
+}

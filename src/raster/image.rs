@@ -1,0 +1,72 @@
+use crate::error::{Error, Result};
+
+/// An 8-bit RGBA image, sRGB-encoded with straight (not premultiplied) alpha, rows top to
+/// bottom: exactly what PNG and GIF encoders and image comparisons want.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes.
+    pub rgba: Vec<u8>,
+}
+
+impl Image {
+    /// A fully transparent image.
+    ///
+    /// # Errors
+    /// When `width * height * 4` overflows `usize`.
+    pub fn new(width: u32, height: u32) -> Result<Image> {
+        let len = (width as usize)
+            .checked_mul(height as usize)
+            .and_then(|n| n.checked_mul(4))
+            .ok_or_else(|| Error::Invalid(format!("image size {width}x{height} is too large")))?;
+        Ok(Image { width, height, rgba: vec![0; len] })
+    }
+
+    /// Wraps existing pixels; `None` when the byte count does not match the size.
+    pub fn from_rgba(width: u32, height: u32, rgba: Vec<u8>) -> Option<Image> {
+        let expected = (width as usize).checked_mul(height as usize)?.checked_mul(4)?;
+        (rgba.len() == expected).then_some(Image { width, height, rgba })
+    }
+
+    /// The pixel at (x, y), or `None` outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = (y as usize * self.width as usize + x as usize) * 4;
+        self.rgba.get(i..i + 4).and_then(|p| p.try_into().ok())
+    }
+
+    /// Mutable access to the pixel at (x, y), or `None` outside the image.
+    pub fn pixel_mut(&mut self, x: u32, y: u32) -> Option<&mut [u8]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = (y as usize * self.width as usize + x as usize) * 4;
+        self.rgba.get_mut(i..i + 4)
+    }
+
+    /// Number of pixels with non-zero alpha.
+    pub fn covered_pixels(&self) -> usize {
+        self.rgba.chunks_exact(4).filter(|p| p[3] > 0).count()
+    }
+
+    /// Smallest rectangle `(x, y, width, height)` holding every pixel with non-zero alpha, or
+    /// `None` for a fully transparent image.
+    pub fn opaque_bounds(&self) -> Option<(u32, u32, u32, u32)> {
+        let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+        for (i, p) in self.rgba.chunks_exact(4).enumerate() {
+            if p[3] > 0 {
+                let (x, y) = ((i % self.width as usize) as u32, (i / self.width as usize) as u32);
+                x0 = x0.min(x);
+                y0 = y0.min(y);
+                x1 = x1.max(x);
+                y1 = y1.max(y);
+            }
+        }
+        (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+    }
+}

@@ -1,0 +1,306 @@
+//! Rasterizer properties: fill rule, determinism, clipping, perspective, depth, filtering, AA.
+
+mod common;
+
+use common::*;
+use glam::{Vec2, Vec3, Vec4};
+use spritebake::raster::{Camera, Filter, Image, Projection, RenderOptions, Shading};
+
+#[test]
+fn square_of_two_triangles_covers_each_sample_once() {
+    // Corners sit exactly on sample centres (x.5), so the top-left rule decides every boundary
+    // sample: the top and left edges are in, the bottom and right edges out.
+    let (a, b) = (10.5, 50.5);
+    let quad = TestMesh::new(
+        vec![Vec3::new(a, a, 0.0), Vec3::new(b, a, 0.0), Vec3::new(b, b, 0.0), Vec3::new(a, b, 0.0)],
+        vec![[0, 1, 2], [0, 2, 3]],
+    );
+    let counts = coverage(&[&quad], pixel_camera(64.0, 64.0), &unlit(64, 64));
+    for y in 0..64 {
+        for x in 0..64 {
+            let expected = u16::from((10..50).contains(&x) && (10..50).contains(&y));
+            assert_eq!(counts[y * 64 + x], expected, "sample ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn fan_of_sixteen_triangles_covers_interior_once() {
+    let centre = Vec3::new(32.3, 31.7, 0.0);
+    let mut positions = vec![centre];
+    for i in 0..16 {
+        let t = i as f32 / 16.0 * std::f32::consts::TAU;
+        positions.push(centre + Vec3::new(t.cos(), t.sin(), 0.0) * 25.0);
+    }
+    let indices = (0..16).map(|i| [0, 1 + i, 1 + (i + 1) % 16]).collect();
+    let fan = TestMesh::new(positions.clone(), indices);
+    let counts = coverage(&[&fan], pixel_camera(64.0, 64.0), &unlit(64, 64));
+    // Signed distance of a sample centre to the polygon's outline (positive inside).
+    let inside_by = |p: Vec2| {
+        (0..16)
+            .map(|i| {
+                let (a, b) = (positions[1 + i].truncate(), positions[1 + (i + 1) % 16].truncate());
+                let e = b - a;
+                e.perp_dot(p - a) / e.length()
+            })
+            .fold(f32::INFINITY, f32::min)
+    };
+    let mut interior = 0;
+    for y in 0..64 {
+        for x in 0..64 {
+            let c = counts[y * 64 + x];
+            assert!(c <= 1, "sample ({x}, {y}) covered {c} times");
+            let d = inside_by(Vec2::new(x as f32 + 0.5, y as f32 + 0.5));
+            if d > 1e-3 {
+                assert_eq!(c, 1, "interior sample ({x}, {y}) not covered");
+                interior += 1;
+            } else if d < -1e-3 {
+                assert_eq!(c, 0, "exterior sample ({x}, {y}) covered");
+            }
+        }
+    }
+    assert!(interior > 1800, "{interior}");
+}
+
+fn lit_sphere_scene_image() -> Image {
+    let sphere = uv_sphere(24, 48, textured(checker_texture(8, 4)));
+    let camera = Camera::fit(
+        &spritebake::raster::OrbitView { yaw_degrees: 30.0, pitch_degrees: 20.0, ..Default::default() },
+        &sphere.positions,
+        1.0,
+    );
+    let options = RenderOptions { width: 150, height: 150, ssaa: 2, ..RenderOptions::default() };
+    render_meshes(&[&sphere], camera, &options)
+}
+
+#[test]
+fn identical_bytes_for_1_2_and_7_threads() {
+    let render_with = |threads: usize| {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(lit_sphere_scene_image)
+    };
+    let one = render_with(1);
+    assert!(one.covered_pixels() > 5000);
+    assert_eq!(one, render_with(2));
+    assert_eq!(one, render_with(7));
+}
+
+#[test]
+fn ground_plane_through_the_camera_is_clipped_not_dropped() {
+    // A 200×200 textured floor at y = 0 with the camera 1 unit above it, looking level: half the
+    // floor is behind the camera. The visible half must fill the lower half of the image with no
+    // holes, and nothing may appear above the horizon (the mirrored image of what is behind).
+    let s = 100.0;
+    let mut floor = TestMesh::new(
+        vec![Vec3::new(-s, 0.0, -s), Vec3::new(s, 0.0, -s), Vec3::new(s, 0.0, s), Vec3::new(-s, 0.0, s)],
+        vec![[0, 2, 1], [0, 3, 2]],
+    );
+    floor.uvs = vec![Vec2::new(0.0, 0.0), Vec2::new(50.0, 0.0), Vec2::new(50.0, 50.0), Vec2::new(0.0, 50.0)];
+    floor.material = textured(checker_texture(2, 2));
+    let camera = Camera::look_at(
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(0.0, 1.0, -1.0),
+        Projection::Perspective { fov_y_degrees: 60.0 },
+        1.0,
+        0.05,
+        1000.0,
+    );
+    let mut options = unlit(64, 64);
+    options.cull_back_faces = true;
+    let img = render_meshes(&[&floor], camera, &options);
+    for y in 0..64 {
+        for x in 0..64 {
+            let a = img.pixel(x, y).unwrap()[3];
+            if y < 32 {
+                assert_eq!(a, 0, "sky pixel ({x}, {y}) is drawn");
+            } else if y >= 34 {
+                assert_eq!(a, 255, "floor pixel ({x}, {y}) is a hole");
+            }
+        }
+    }
+}
+
+#[test]
+fn checker_on_a_slanted_plane_matches_the_analytic_texture() {
+    // A plane receding steeply from the camera: affine (non-perspective) interpolation would be
+    // off by whole checker cells in the far half.
+    let mut plane = TestMesh::new(
+        vec![
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+            Vec3::new(1.0, 1.0, -6.0),
+            Vec3::new(-1.0, 1.0, -6.0),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    );
+    plane.uvs = vec![Vec2::new(0.0, 1.0), Vec2::new(1.0, 1.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 0.0)];
+    plane.material = textured(checker_texture(8, 1));
+    let camera = Camera::look_at(
+        Vec3::new(0.0, 0.0, 2.5),
+        Vec3::new(0.0, 0.0, -2.0),
+        Projection::Perspective { fov_y_degrees: 50.0 },
+        1.0,
+        0.1,
+        50.0,
+    );
+    let options = RenderOptions { filter: Filter::Nearest, ..unlit(128, 128) };
+    let img = render_meshes(&[&plane], camera, &options);
+    let clip_to_world = camera.world_to_clip().inverse();
+    let (p0, normal) =
+        (plane.positions[0], (plane.positions[1] - plane.positions[0]).cross(plane.positions[3] - plane.positions[0]));
+    let (mut checked, mut mismatched) = (0, 0);
+    for y in 0..128 {
+        for x in 0..128 {
+            let ndc = Vec2::new((x as f32 + 0.5) / 64.0 - 1.0, 1.0 - (y as f32 + 0.5) / 64.0);
+            let near = clip_to_world.project_point3(Vec4::new(ndc.x, ndc.y, 0.0, 1.0).truncate());
+            let far = clip_to_world.project_point3(Vec4::new(ndc.x, ndc.y, 1.0, 1.0).truncate());
+            let dir = far - near;
+            let t = (p0 - near).dot(normal) / dir.dot(normal);
+            let hit = near + dir * t;
+            // uv from the plane's parametrisation: u along x, v from the far edge (v = 0) down.
+            let (u, v) = ((hit.x + 1.0) / 2.0, 1.0 - (hit.y + 1.0) / 2.0);
+            if !(0.02..0.98).contains(&u) || !(0.02..0.98).contains(&v) {
+                continue;
+            }
+            let (cu, cv) = (u * 8.0, v * 8.0);
+            // Skip samples within a small distance of a cell border.
+            let near_border = |c: f32| (c - c.round()).abs() < 0.08;
+            if near_border(cu) || near_border(cv) {
+                continue;
+            }
+            let white = (cu.floor() as i32 + cv.floor() as i32) % 2 == 0;
+            let got = img.pixel(x, y).unwrap();
+            checked += 1;
+            if (got[0] > 128) != white {
+                mismatched += 1;
+            }
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+    assert_eq!(mismatched, 0, "{mismatched} of {checked} samples show the wrong checker colour");
+}
+
+#[test]
+fn intersecting_triangles_resolve_by_depth_on_each_side() {
+    // Red lies in z = 0; green tilts through it along x = 32 (z = (x − 32) / 16), so green is
+    // nearer the camera (at +Z) right of the line and farther left of it.
+    let mut red = TestMesh::new(
+        vec![Vec3::new(2.0, 2.0, 0.0), Vec3::new(62.0, 2.0, 0.0), Vec3::new(32.0, 62.0, 0.0)],
+        vec![[0, 1, 2]],
+    );
+    red.material.base_color = [1.0, 0.0, 0.0, 1.0];
+    let mut green = TestMesh::new(
+        vec![Vec3::new(2.0, 40.0, -1.875), Vec3::new(62.0, 40.0, 1.875), Vec3::new(32.0, -20.0, 0.0)],
+        vec![[0, 1, 2]],
+    );
+    green.material.base_color = [0.0, 1.0, 0.0, 1.0];
+    for order in [[&red, &green], [&green, &red]] {
+        let img = render_meshes(&order, pixel_camera(64.0, 64.0), &unlit(64, 64));
+        for x in [16, 22, 28] {
+            assert_eq!(img.pixel(x, 20).unwrap(), [255, 0, 0, 255], "left of the line at x={x}");
+        }
+        for x in [36, 42, 48] {
+            assert_eq!(img.pixel(x, 20).unwrap(), [0, 255, 0, 255], "right of the line at x={x}");
+        }
+    }
+}
+
+#[test]
+fn trilinear_minification_averages_where_nearest_aliases() {
+    // 64×64 pixels showing 1024×1024 one-texel checker cells: 16 texels per pixel.
+    let mut quad = TestMesh::new(
+        vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(64.0, 0.0, 0.0),
+            Vec3::new(64.0, 64.0, 0.0),
+            Vec3::new(0.0, 64.0, 0.0),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    );
+    quad.uvs = vec![Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0), Vec2::new(4.0, 4.0), Vec2::new(0.0, 4.0)];
+    quad.material = textured(checker_texture(256, 1));
+    let error = |filter: Filter| {
+        let img = render_meshes(&[&quad], pixel_camera(64.0, 64.0), &RenderOptions { filter, ..unlit(64, 64) });
+        // The true average of the checker is 50% linear light.
+        let grey = spritebake::raster::linear_to_srgb(0.5) as f64;
+        img.rgba.chunks_exact(4).map(|p| (p[0] as f64 - grey).abs()).sum::<f64>() / 4096.0
+    };
+    let (nearest, trilinear) = (error(Filter::Nearest), error(Filter::Trilinear));
+    assert!(trilinear * 20.0 < nearest, "mean error: trilinear {trilinear:.2}, nearest {nearest:.2}");
+}
+
+/// Area of the unit pixel square at (x, y) on the side `n·p ≥ d` of a line.
+fn covered_area(x: f32, y: f32, n: Vec2, d: f32) -> f32 {
+    let mut poly = vec![Vec2::new(x, y), Vec2::new(x + 1.0, y), Vec2::new(x + 1.0, y + 1.0), Vec2::new(x, y + 1.0)];
+    let mut out = Vec::new();
+    for i in 0..poly.len() {
+        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+        let (da, db) = (n.dot(a) - d, n.dot(b) - d);
+        if da >= 0.0 {
+            out.push(a);
+        }
+        if (da >= 0.0) != (db >= 0.0) {
+            out.push(a + (b - a) * (da / (da - db)));
+        }
+    }
+    poly = out;
+    let mut area = 0.0;
+    for i in 0..poly.len() {
+        area += poly[i].perp_dot(poly[(i + 1) % poly.len()]);
+    }
+    area.abs() * 0.5
+}
+
+#[test]
+fn ssaa_4_edge_coverage_matches_analytic_area_and_keeps_colour() {
+    // A white triangle whose one visible edge crosses the image at a slant; the others are far
+    // outside. Edge pixels' alpha must be the covered area (16 samples: within 1/16) and their
+    // straight colour must stay white, not darken towards the transparent background.
+    for (a, b) in [(Vec2::new(-10.0, 5.3), Vec2::new(80.0, 37.9)), (Vec2::new(20.2, -10.0), Vec2::new(41.7, 90.0))] {
+        let far = a + (b - a).perp() * 10.0;
+        let tri = TestMesh::new(vec![a.extend(0.0), b.extend(0.0), far.extend(0.0)], vec![[0, 1, 2]]);
+        let img = render_meshes(&[&tri], pixel_camera(64.0, 64.0), &RenderOptions { ssaa: 4, ..unlit(64, 64) });
+        let n = (b - a).perp().normalize();
+        let d = n.dot(a);
+        let mut edge_pixels = 0;
+        for y in 0..64 {
+            for x in 0..64 {
+                let area = covered_area(x as f32, y as f32, n, d);
+                let p = img.pixel(x, y).unwrap();
+                let alpha = p[3] as f32 / 255.0;
+                assert!((alpha - area).abs() <= 1.0 / 16.0 + 1.0 / 255.0, "({x},{y}): alpha {alpha} vs area {area}");
+                if p[3] == 0 {
+                    assert_eq!(p, [0, 0, 0, 0], "transparent pixel ({x},{y}) carries colour");
+                } else {
+                    assert_eq!(&p[..3], &[255, 255, 255], "edge pixel ({x},{y}) darkened");
+                }
+                edge_pixels += usize::from(area > 0.0 && area < 1.0);
+            }
+        }
+        assert!(edge_pixels > 60, "{edge_pixels}");
+    }
+}
+
+#[test]
+fn lambert_shading_darkens_surfaces_turned_from_the_light() {
+    let sphere = uv_sphere(16, 32, white());
+    let camera = Camera::fit(&Default::default(), &sphere.positions, 1.0);
+    let light = spritebake::raster::Light { direction: Vec3::X, intensity: 1.0 };
+    let options = RenderOptions { lights: vec![light], ambient: 0.1, shading: Shading::Lambert, ..unlit(64, 64) };
+    let img = render_meshes(&[&sphere], camera, &RenderOptions { cull_back_faces: true, ..options });
+    let (right, left) = (img.pixel(50, 32).unwrap()[0], img.pixel(13, 32).unwrap()[0]);
+    assert!(right > 200 && left < 100, "lit side {right}, dark side {left}");
+}
+
+#[test]
+fn bad_render_sizes_are_errors() {
+    let tri = TestMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
+    let posed = tri.posed();
+    let scene = spritebake::raster::Scene {
+        objects: vec![spritebake::raster::SceneObject { posed: &posed, model_to_world: glam::Mat4::IDENTITY }],
+        camera: pixel_camera(1.0, 1.0),
+    };
+    for (w, h, ssaa) in [(0, 10, 1), (10, 10, 5), (100_000, 10, 1), (16384, 16384, 4)] {
+        let options = RenderOptions { width: w, height: h, ssaa, ..RenderOptions::default() };
+        assert!(spritebake::raster::render(&scene, &options).is_err(), "{w}x{h} ssaa {ssaa}");
+    }
+}
