@@ -38,9 +38,26 @@ pub fn srgb_to_linear(byte: u8) -> f32 {
 /// Encodes a linear value (clamped to 0..1) to an sRGB byte.
 #[inline]
 pub fn linear_to_srgb(linear: f32) -> u8 {
-    // NaN becomes 0 through the saturating float → int cast.
-    let i = (linear.clamp(0.0, 1.0) * LINEAR_STEPS as f32 + 0.5) as usize;
-    LINEAR_TO_SRGB.get(i).copied().unwrap_or(255)
+    SrgbEncoder::new().encode(linear)
+}
+
+/// Linear → sRGB encoding with the table looked up once, for loops over many pixels.
+#[derive(Clone, Copy)]
+pub struct SrgbEncoder(&'static [u8]);
+
+impl SrgbEncoder {
+    /// The encoder (initialises the shared table on first use).
+    pub fn new() -> SrgbEncoder {
+        SrgbEncoder(LINEAR_TO_SRGB.as_slice())
+    }
+
+    /// Encodes a linear value (clamped to 0..1) to an sRGB byte.
+    #[inline(always)]
+    pub fn encode(self, linear: f32) -> u8 {
+        // NaN becomes 0 through the saturating float → int cast.
+        let i = (linear.clamp(0.0, 1.0) * LINEAR_STEPS as f32 + 0.5) as usize;
+        self.0.get(i).copied().unwrap_or(255)
+    }
 }
 
 /// Encodes a linear value (0..1) to a byte without the transfer curve (for alpha).

@@ -68,7 +68,7 @@ impl Shader {
     }
 
     /// Colour of a fragment, linear premultiplied RGBA; `None` when alpha testing discards it.
-    #[inline]
+    #[inline(always)]
     pub fn shade(&self, material: &DrawMaterial, f: &Fragment) -> Option<[f32; 4]> {
         let mut c = material.base;
         if let Some(tex) = &material.texture {
@@ -91,14 +91,15 @@ impl Shader {
         Some([c[0] * light, c[1] * light, c[2] * light, c[3]])
     }
 
-    #[inline]
+    #[inline(always)]
     fn light(&self, f: &Fragment) -> f32 {
         let bands = match self.shading {
             Shading::Unlit => return 1.0,
             Shading::Lambert => None,
             Shading::Toon { bands } => Some(bands.max(2) as f32),
         };
-        let n = f.normal.try_normalize().unwrap_or(Vec3::Z);
+        let len2 = f.normal.length_squared();
+        let n = if len2 > 0.0 && len2.is_finite() { f.normal * len2.sqrt().recip() } else { Vec3::Z };
         let n = if f.back_facing { -n } else { n };
         let diffuse: f32 = self.lights.iter().map(|l| n.dot(*l).max(0.0)).sum();
         let diffuse = match bands {

@@ -12,7 +12,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::color::{linear_to_srgb, srgb_to_linear, unorm_to_byte};
+use super::color::{SrgbEncoder, srgb_to_linear, unorm_to_byte};
 use super::setup::{Edge, Triangle};
 use super::shade::{DrawMaterial, Fragment, Shader};
 use crate::model::AlphaMode;
@@ -141,69 +141,69 @@ impl TileBuffers {
         x1: i32,
         y1: i32,
     ) {
+        if self.counts.is_some() {
+            self.count_rect::<TEST>(tri, x0, y0, x1, y1);
+            return;
+        }
         let r = self.rect;
+        let needs_uv = material.texture.is_some();
         let needs_normals = shader.needs_normals();
         let needs_derivatives = shader.needs_derivatives(material);
+        // An untextured, unlit material has one colour for the whole triangle.
+        let constant = (!needs_uv && !needs_normals)
+            .then(|| {
+                shader.shade(
+                    material,
+                    &Fragment { uv: Vec2::ZERO, duv: [Vec2::ZERO; 2], normal: Vec3::Z, back_facing: false },
+                )
+            })
+            .flatten();
+        let blend = material.alpha == AlphaMode::Blend;
         let [e0, e1, e2] = tri.edges;
         let (mut row0, mut row1, mut row2) = (e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0));
+        let ox0 = (x0 - tri.bbox[0]) as f32;
         for y in y0..=y1 {
             let (mut v0, mut v1, mut v2) = (row0, row1, row2);
             let oy = (y - tri.bbox[1]) as f32;
-            let row_base = (y - r.y0) * r.w - r.x0;
-            for x in x0..=x1 {
+            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
+            let width = (x1 - x0 + 1) as usize;
+            let (Some(depths), Some(colors)) =
+                (self.depth.get_mut(row..row + width), self.color.get_mut(row..row + width))
+            else {
+                continue;
+            };
+            // Depth steps incrementally along the row; other attributes are evaluated only for
+            // samples that pass the depth test.
+            let mut z = tri.z.at(ox0, oy);
+            for (i, (depth, dst)) in depths.iter_mut().zip(colors.iter_mut()).enumerate() {
                 // All three non-negative ⇔ the sign bit of their OR is clear.
                 let inside = !TEST || (v0 | v1 | v2) >= 0;
+                let zi = z;
                 v0 += e0.dx;
                 v1 += e1.dx;
                 v2 += e2.dx;
-                if !inside {
-                    continue;
-                }
-                let idx = (row_base + x) as usize;
-                if let Some(counts) = &mut self.counts {
-                    if let Some(c) = counts.get_mut(idx) {
-                        *c = c.saturating_add(1);
-                    }
-                    continue;
-                }
-                let ox = (x - tri.bbox[0]) as f32;
-                let z = tri.z.at(ox, oy);
-                let Some(depth) = self.depth.get_mut(idx) else { continue };
+                z += tri.z.dx;
                 // Depth test before any shading work; z > 1 is beyond the far plane.
-                let visible = z < *depth && z <= 1.0; // false for NaN too
+                let visible = inside && zi < *depth && zi <= 1.0; // false for NaN too
                 if !visible {
                     continue;
                 }
-                // Perspective correction: attributes were interpolated as a/w.
-                let inv_w = tri.inv_w.at(ox, oy);
-                let w = 1.0 / inv_w;
-                let uv = Vec2::new(tri.attrs[0].at(ox, oy) * w, tri.attrs[1].at(ox, oy) * w);
-                let duv = if needs_derivatives {
-                    // d(a/w ÷ 1/w)/dx = (d(a/w)/dx − a · d(1/w)/dx) · w
-                    let d = |p: usize, a: f32, dx: bool| {
-                        let (pa, pw) =
-                            if dx { (tri.attrs[p].dx, tri.inv_w.dx) } else { (tri.attrs[p].dy, tri.inv_w.dy) };
-                        (pa - a * pw) * w
-                    };
-                    [Vec2::new(d(0, uv.x, true), d(1, uv.y, true)), Vec2::new(d(0, uv.x, false), d(1, uv.y, false))]
-                } else {
-                    [Vec2::ZERO; 2]
+                let src = match constant {
+                    Some(c) => c,
+                    None => {
+                        let ox = ox0 + i as f32;
+                        let fragment = interpolate(tri, ox, oy, needs_uv, needs_normals, needs_derivatives);
+                        let Some(src) = shader.shade(material, &fragment) else { continue };
+                        src
+                    }
                 };
-                let normal = if needs_normals {
-                    Vec3::new(tri.attrs[2].at(ox, oy), tri.attrs[3].at(ox, oy), tri.attrs[4].at(ox, oy))
-                } else {
-                    Vec3::Z
-                };
-                let fragment = Fragment { uv, duv, normal, back_facing: tri.back_facing };
-                let Some(src) = shader.shade(material, &fragment) else { continue };
-                let Some(dst) = self.color.get_mut(idx) else { continue };
-                if material.alpha == AlphaMode::Blend {
+                if blend {
                     // Premultiplied "over"; blended surfaces do not occlude what comes later.
                     let k = 1.0 - src[3];
                     *dst = [src[0] + dst[0] * k, src[1] + dst[1] * k, src[2] + dst[2] * k, src[3] + dst[3] * k];
                 } else {
                     *dst = src;
-                    *depth = z;
+                    *depth = zi;
                 }
             }
             row0 += e0.dy;
@@ -212,48 +212,90 @@ impl TileBuffers {
         }
     }
 
+    /// The counting variant of [`Self::fill_rect`]: no depth, no shading.
+    fn count_rect<const TEST: bool>(&mut self, tri: &Triangle, x0: i32, y0: i32, x1: i32, y1: i32) {
+        let r = self.rect;
+        let Some(counts) = &mut self.counts else { return };
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let inside = !TEST || tri.edges.iter().all(|e| e.at(x, y) >= 0);
+                if let Some(c) = counts.get_mut(((y - r.y0) * r.w + (x - r.x0)) as usize).filter(|_| inside) {
+                    *c = c.saturating_add(1);
+                }
+            }
+        }
+    }
+
     /// Averages each `ssaa × ssaa` block of samples into one output pixel (in linear light,
     /// premultiplied, so edges neither darken nor brighten), composites the background and
     /// encodes straight-alpha sRGB bytes, row-major over the tile's output pixels.
     pub fn resolve(&self, ssaa: i32, background: Option<[u8; 4]>) -> Vec<u8> {
-        let (ow, oh) = (self.rect.w / ssaa, self.rect.h / ssaa);
+        let (ow, oh) = ((self.rect.w / ssaa) as usize, (self.rect.h / ssaa) as usize);
         let bg = background.map(|b| {
             let a = b[3] as f32 / 255.0;
             [srgb_to_linear(b[0]) * a, srgb_to_linear(b[1]) * a, srgb_to_linear(b[2]) * a, a]
         });
-        let scale = 1.0 / (ssaa * ssaa) as f32;
-        let mut out = Vec::with_capacity((ow * oh * 4) as usize);
-        for oy in 0..oh {
-            for ox in 0..ow {
-                let mut sum = [0.0f32; 4];
-                for sy in 0..ssaa {
-                    let row = ((oy * ssaa + sy) * self.rect.w + ox * ssaa) as usize;
-                    for s in self.color.get(row..row + ssaa as usize).unwrap_or(&[]) {
+        let encoder = SrgbEncoder::new();
+        let (s, stride) = (ssaa as usize, self.rect.w as usize);
+        let scale = 1.0 / (s * s) as f32;
+        let mut out = vec![0u8; ow * oh * 4];
+        for (oy, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
+            for (ox, px) in out_row.chunks_exact_mut(4).enumerate() {
+                let mut p = [0.0f32; 4];
+                for sy in 0..s {
+                    let row = (oy * s + sy) * stride + ox * s;
+                    for sample in self.color.get(row..row + s).unwrap_or(&[]) {
                         for c in 0..4 {
-                            sum[c] += s[c];
+                            p[c] += sample[c];
                         }
                     }
                 }
-                let mut p = sum.map(|v| v * scale);
+                if s > 1 {
+                    p = p.map(|v| v * scale);
+                }
                 if let Some(bg) = bg {
                     let k = 1.0 - p[3];
                     p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
                 }
-                if p[3] <= 0.0 {
-                    out.extend_from_slice(&[0, 0, 0, 0]);
-                    continue;
+                if p[3] > 0.0 {
+                    let inv = 1.0 / p[3];
+                    px.copy_from_slice(&[
+                        encoder.encode(p[0] * inv),
+                        encoder.encode(p[1] * inv),
+                        encoder.encode(p[2] * inv),
+                        unorm_to_byte(p[3]),
+                    ]);
                 }
-                let inv = 1.0 / p[3];
-                out.extend_from_slice(&[
-                    linear_to_srgb(p[0] * inv),
-                    linear_to_srgb(p[1] * inv),
-                    linear_to_srgb(p[2] * inv),
-                    unorm_to_byte(p[3]),
-                ]);
             }
         }
         out
     }
+}
+
+/// Perspective-correct attributes of the sample at offset (`ox`, `oy`) from the triangle's
+/// bounding-box origin; only what the shader will use is computed.
+#[inline(always)]
+fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragment {
+    // Attributes were interpolated as a/w; dividing by the interpolated 1/w restores them.
+    // Normals skip the division: they are renormalised, and a/w is parallel to a.
+    let w = if uv { 1.0 / tri.inv_w.at(ox, oy) } else { 1.0 };
+    let uv = if uv { Vec2::new(tri.attrs[0].at(ox, oy) * w, tri.attrs[1].at(ox, oy) * w) } else { Vec2::ZERO };
+    let duv = if derivatives {
+        // d(a/w ÷ 1/w)/dx = (d(a/w)/dx − a · d(1/w)/dx) · w, likewise for y.
+        let (a, b, q) = (&tri.attrs[0], &tri.attrs[1], &tri.inv_w);
+        [
+            Vec2::new((a.dx - uv.x * q.dx) * w, (b.dx - uv.y * q.dx) * w),
+            Vec2::new((a.dy - uv.x * q.dy) * w, (b.dy - uv.y * q.dy) * w),
+        ]
+    } else {
+        [Vec2::ZERO; 2]
+    };
+    let normal = if normal {
+        Vec3::new(tri.attrs[2].at(ox, oy), tri.attrs[3].at(ox, oy), tri.attrs[4].at(ox, oy))
+    } else {
+        Vec3::Z
+    };
+    Fragment { uv, duv, normal, back_facing: tri.back_facing }
 }
 
 enum Coverage {

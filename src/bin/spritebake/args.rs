@@ -24,6 +24,28 @@ pub enum Command {
     Render(RenderArgs),
     /// Describe a model: meshes, materials, textures, joints, clips, bounds.
     Info(InfoArgs),
+    /// Measure render throughput: N frames orbiting the model, images kept in memory.
+    Bench(BenchArgs),
+}
+
+/// `spritebake bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Model selection (with --anim, frame i of the clip is posed for frame i).
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Camera and image (yaw is replaced by the orbit: frame i at 360·i/N degrees).
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Timed frames.
+    #[arg(long, default_value_t = 200)]
+    pub frames: usize,
+    /// Untimed frames rendered first.
+    #[arg(long, default_value_t = 2)]
+    pub warmup: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// Flags that say which model to load and how.
