@@ -3,50 +3,10 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ValueEnum};
 use glam::Vec3;
 use spritebake::formats::{LoadOptions, TextureOverride};
 use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading};
-
-/// Headless CPU sprite renderer for animated 3D game models (MD2, MD5, SMD, OBJ).
-#[derive(Debug, Parser)]
-#[command(name = "spritebake", version, about)]
-pub struct Cli {
-    /// What to do.
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-/// Subcommands.
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Render one image of a model.
-    Render(RenderArgs),
-    /// Describe a model: meshes, materials, textures, joints, clips, bounds.
-    Info(InfoArgs),
-    /// Measure render throughput: N frames orbiting the model, images kept in memory.
-    Bench(BenchArgs),
-}
-
-/// `spritebake bench`.
-#[derive(Debug, Args)]
-pub struct BenchArgs {
-    /// Model selection (with --anim, frame i of the clip is posed for frame i).
-    #[command(flatten)]
-    pub model: ModelArgs,
-    /// Camera and image (yaw is replaced by the orbit: frame i at 360·i/N degrees).
-    #[command(flatten)]
-    pub view: ViewArgs,
-    /// Timed frames.
-    #[arg(long, default_value_t = 200)]
-    pub frames: usize,
-    /// Untimed frames rendered first.
-    #[arg(long, default_value_t = 2)]
-    pub warmup: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-}
 
 /// Flags that say which model to load and how.
 #[derive(Debug, Args)]
@@ -95,14 +55,6 @@ impl ModelArgs {
             .collect();
         LoadOptions { animations: self.anim_files(), texture_overrides, fps: self.fps }
     }
-}
-
-/// `spritebake info`.
-#[derive(Debug, Args)]
-pub struct InfoArgs {
-    /// Model selection.
-    #[command(flatten)]
-    pub model: ModelArgs,
 }
 
 /// Texture filters on the command line.
@@ -223,26 +175,6 @@ pub struct FrameArgs {
     /// Remove the root's horizontal motion so the model stays in place.
     #[arg(long)]
     pub in_place: bool,
-}
-
-/// `spritebake render`.
-#[derive(Debug, Args)]
-pub struct RenderArgs {
-    /// Model selection.
-    #[command(flatten)]
-    pub model: ModelArgs,
-    /// Which frame.
-    #[command(flatten)]
-    pub frame: FrameArgs,
-    /// Camera and image.
-    #[command(flatten)]
-    pub view: ViewArgs,
-    /// Output PNG.
-    #[arg(short, long)]
-    pub output: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32)> {

@@ -1,0 +1,78 @@
+//! `spritebake info`: what a model holds.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use spritebake::formats;
+use spritebake::model::{ClipFrames, TextureStatus};
+
+use crate::args::ModelArgs;
+
+/// `spritebake info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Model selection.
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// Runs the command.
+pub fn run(args: &InfoArgs) -> Result<ExitCode> {
+    let model = formats::load(&args.model.model, &args.model.load_options())?;
+    println!("model: {} ({})", args.model.model.display(), model.name);
+    println!(
+        "meshes: {}  vertices: {}  triangles: {}",
+        model.meshes.len(),
+        model.vertex_count(),
+        model.triangle_count()
+    );
+    for (i, mesh) in model.meshes.iter().enumerate() {
+        let material = model.materials.get(mesh.material).map(|m| m.name.as_str()).unwrap_or("?");
+        println!(
+            "  mesh {i} '{}': {} vertices, {} triangles, material '{material}'",
+            mesh.name,
+            mesh.positions.len(),
+            mesh.indices.len()
+        );
+    }
+    println!("materials: {}", model.materials.len());
+    for m in &model.materials {
+        let texture = match &m.texture_status {
+            TextureStatus::None => "no texture".to_string(),
+            TextureStatus::Found(path) => format!("texture {}", path.display()),
+            TextureStatus::Missing { name, reason } => format!("texture '{name}' MISSING ({reason})"),
+        };
+        println!("  '{}': {texture}", m.name);
+    }
+    if let Some(skeleton) = &model.skeleton {
+        println!("joints: {}", skeleton.joints.len());
+    }
+    println!("clips: {}", model.clips.len());
+    for clip in &model.clips {
+        let kind = match clip.frames {
+            ClipFrames::Skeletal(_) => "skeletal",
+            ClipFrames::Morph(_) => "morph",
+        };
+        println!(
+            "  '{}': {} frames at {} fps, {:.3} s ({kind})",
+            clip.name,
+            clip.frame_count(),
+            clip.fps,
+            clip.duration()
+        );
+    }
+    let b = model.rest_bounds();
+    if b.is_empty() {
+        println!("bounds: empty");
+    } else {
+        println!(
+            "bounds: min {:.4} {:.4} {:.4}  max {:.4} {:.4} {:.4}",
+            b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z
+        );
+    }
+    for w in &model.warnings {
+        println!("warning: {w}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

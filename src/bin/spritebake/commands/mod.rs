@@ -1,0 +1,5 @@
+//! One module per subcommand: its flags and its `run`.
+
+pub mod bench;
+pub mod info;
+pub mod render;

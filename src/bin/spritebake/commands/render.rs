@@ -1,0 +1,49 @@
+//! `spritebake render`: one image of a model.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use spritebake::anim::PoseOptions;
+use spritebake::bake::{self, FrameRequest};
+use spritebake::raster::Renderer;
+
+use crate::args::{FrameArgs, ModelArgs, ViewArgs};
+use crate::common::{frame_time, load, set_threads};
+
+/// `spritebake render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Model selection.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Which frame.
+    #[command(flatten)]
+    pub frame: FrameArgs,
+    /// Camera and image.
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Output PNG.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Runs the command.
+pub fn run(args: &RenderArgs) -> Result<ExitCode> {
+    set_threads(args.threads)?;
+    let model = load(&args.model)?;
+    let clip = args.model.clip_name().map(|name| bake::find_clip(&model, &name)).transpose()?;
+    let request = FrameRequest {
+        clip,
+        time: frame_time(&args.frame),
+        pose: PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() },
+    };
+    let image =
+        bake::render_frame(&Renderer::new(), &model, &request, &args.view.orbit(), &args.view.render_options())?;
+    spritebake::output::write_png(&args.output, &image)?;
+    Ok(ExitCode::SUCCESS)
+}
