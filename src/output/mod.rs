@@ -1,8 +1,10 @@
-//! Writing results: PNG images, always atomically (temporary file + rename), so a failure or
+//! Writing results: PNG images and posed OBJ meshes, always atomically (temporary file + rename), so a failure or
 //! an interrupted run never leaves a half-written output.
 
 mod atomic;
+mod obj;
 mod png;
 
 pub use atomic::write_atomic;
+pub use obj::write_obj;
 pub use png::{encode_png, read_png, write_png};

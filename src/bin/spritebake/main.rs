@@ -24,6 +24,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Describe a model: meshes, materials, textures, joints, clips, bounds.
     Info(info::InfoArgs),
+    /// Write the posed mesh of one frame as OBJ + MTL.
+    Export(export::ExportArgs),
     /// Measure render throughput: N frames orbiting the model, images kept in memory.
     Bench(bench::BenchArgs),
 }
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Render(args) => render::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
     result.unwrap_or_else(|e| {

@@ -47,6 +47,10 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     }
     if let Some(skeleton) = &model.skeleton {
         println!("joints: {}", skeleton.joints.len());
+        for (i, joint) in skeleton.joints.iter().enumerate() {
+            let parent = joint.parent.and_then(|p| skeleton.joints.get(p)).map(|p| p.name.as_str());
+            println!("  {i:3} '{}' (parent: {})", joint.name, parent.map_or("none".into(), |p| format!("'{p}'")));
+        }
     }
     println!("clips: {}", model.clips.len());
     for clip in &model.clips {

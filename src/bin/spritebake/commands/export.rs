@@ -1,0 +1,41 @@
+//! `spritebake export`: the posed mesh of one frame as OBJ + MTL.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use glam::Mat3;
+use spritebake::anim::{self, PoseOptions};
+use spritebake::bake;
+
+use crate::args::{FrameArgs, ModelArgs};
+use crate::common::{frame_time, load};
+
+/// `spritebake export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Model selection.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Which frame.
+    #[command(flatten)]
+    pub frame: FrameArgs,
+    /// Convert to Y-up, facing +Z (default: the model file's own axes).
+    #[arg(long)]
+    pub y_up: bool,
+    /// Output OBJ (a .mtl with the same stem is written beside it).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// Runs the command.
+pub fn run(args: &ExportArgs) -> Result<ExitCode> {
+    let model = load(&args.model)?;
+    let clip = args.model.clip_name().map(|name| bake::find_clip(&model, &name)).transpose()?;
+    let pose = PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() };
+    let posed = anim::pose(&model, clip, frame_time(&args.frame), &pose);
+    let axes = if args.y_up { model.orientation.to_canonical() } else { Mat3::IDENTITY };
+    spritebake::output::write_obj(&args.output, &posed, axes)?;
+    Ok(ExitCode::SUCCESS)
+}
