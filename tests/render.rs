@@ -304,3 +304,30 @@ fn bad_render_sizes_are_errors() {
         assert!(spritebake::raster::render(&scene, &options).is_err(), "{w}x{h} ssaa {ssaa}");
     }
 }
+
+#[test]
+fn huge_and_nan_vertices_render_in_bounded_time() {
+    // One vertex at 1e30 (far outside any guard band) and one NaN: the first must be clipped to
+    // a sane triangle, the second dropped; neither may loop over billions of pixels or panic.
+    let huge = TestMesh::new(
+        vec![Vec3::new(8.0, 8.0, 0.0), Vec3::new(1e30, 20.0, 0.0), Vec3::new(8.0, 40.0, 0.0)],
+        vec![[0, 1, 2]],
+    );
+    let nan = TestMesh::new(
+        vec![Vec3::new(f32::NAN, 8.0, 0.0), Vec3::new(50.0, 20.0, 0.0), Vec3::new(8.0, 60.0, 0.0)],
+        vec![[0, 1, 2]],
+    );
+    let start = std::time::Instant::now();
+    let img = render_meshes(&[&huge, &nan], pixel_camera(64.0, 64.0), &unlit(64, 64));
+    // Not a timing assertion: a generous bound that only an unbounded loop could exceed.
+    assert!(start.elapsed().as_secs() < 30);
+    // The huge triangle covers a wedge from x = 8 to the right edge between its two edges.
+    assert_eq!(img.pixel(60, 21).unwrap(), [255, 255, 255, 255]);
+    assert_eq!(img.pixel(4, 21).unwrap()[3], 0);
+    let camera = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, Projection::default(), 1.0, 0.1, 100.0);
+    let far = TestMesh::new(
+        vec![Vec3::new(-1e30, -1e30, -1e30), Vec3::new(1e30, -1e30, 1e30), Vec3::new(0.0, 1e30, 0.0)],
+        vec![[0, 1, 2]],
+    );
+    let _ = render_meshes(&[&far], camera, &unlit(32, 32));
+}
