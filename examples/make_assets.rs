@@ -10,7 +10,7 @@ use std::path::Path;
 use spritebake::raster::Image;
 
 /// Radius/height profile of the tower, bottom to top.
-const PROFILE: [(f32, f32); 10] = [
+const PROFILE: [(f32, f32); 11] = [
     (0.0, 0.0),
     (1.0, 0.0),
     (1.0, 0.18),
@@ -21,6 +21,7 @@ const PROFILE: [(f32, f32); 10] = [
     (0.86, 1.95),
     (0.7, 1.95),
     (0.7, 1.85),
+    (0.0, 1.85),
 ];
 const SEGMENTS: usize = 24;
 

@@ -1,8 +1,31 @@
-//! Texture lookup and decoding. Placeholder until the resolver lands.
+//! Texture lookup and decoding: the one place where texture names become images.
+//!
+//! Names read from models are untrusted and often wrong: Quake 2 models name `.pcx` skins
+//! under `players/ogro/` but ship `.png` files beside the model, MD5 shaders name
+//! `models/x/skin` without extension, Windows exporters write `.\tex.jpg` and files differ in
+//! case. The resolver tries, inside the model's folder only:
+//!
+//! 1. the name as written (relative to the model's folder), then its basename;
+//! 2. each with the alternative extensions `.png .tga .pcx .bmp .jpg .jpeg` and, for names
+//!    without extension, `_d` diffuse suffixes (Doom 3 style);
+//! 3. every candidate matched case-insensitively against the folder's entries.
+//!
+//! A name that is absolute or climbs out of the folder with `..` is reduced to its basename,
+//! so model data can never make spritebake read files outside the model's folder.
+//! Images are recognised by content, not extension (a PNG named `.pcx` loads). Missing or
+//! undecodable textures become the magenta checker plus a warning.
 
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::io::Cursor;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-use crate::model::Model;
+use crate::model::{Model, Texture, TextureStatus};
+
+/// Largest texture side accepted, in texels.
+pub const MAX_TEXTURE_SIDE: u32 = 8192;
+
+const EXTENSIONS: [&str; 6] = ["png", "tga", "pcx", "bmp", "jpg", "jpeg"];
 
 /// A texture given on the command line: for every material, or for one material by name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,20 +37,258 @@ pub struct TextureOverride {
 }
 
 /// Finds and decodes the textures a model names.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct TextureResolver {
     dir: PathBuf,
     overrides: Vec<TextureOverride>,
+    cache: Mutex<HashMap<PathBuf, Arc<Texture>>>,
 }
 
 impl TextureResolver {
     /// A resolver looking next to the model in `dir`.
     pub fn new(dir: &Path, overrides: Vec<TextureOverride>) -> TextureResolver {
-        TextureResolver { dir: dir.to_path_buf(), overrides }
+        TextureResolver { dir: dir.to_path_buf(), overrides, cache: Mutex::default() }
     }
 
-    /// Fills in every material's texture and status.
-    pub fn resolve_model(&self, _model: &mut Model) {
-        let _ = (&self.dir, &self.overrides);
+    /// Fills in every material's texture and status; a material that names no texture gets the
+    /// model's own stem tried (MD2 files often carry no skin name but ship `model.bmp`).
+    pub fn resolve_model(&self, model: &mut Model) {
+        let stem_fallback = model.name.clone();
+        let mut warnings = Vec::new();
+        for material in &mut model.materials {
+            let chosen = self
+                .overrides
+                .iter()
+                .find(|o| o.material.as_deref() == Some(material.name.as_str()))
+                .or_else(|| self.overrides.iter().find(|o| o.material.is_none()));
+            if let Some(o) = chosen {
+                match self.decode_cached(&o.path) {
+                    Ok(texture) => {
+                        material.texture = Some(texture);
+                        material.texture_status = TextureStatus::Found(o.path.clone());
+                    }
+                    Err(reason) => {
+                        let name = o.path.display().to_string();
+                        warnings.push(format!("texture '{name}' for material '{}': {reason}", material.name));
+                        material.texture = Some(Arc::new(Texture::missing()));
+                        material.texture_status = TextureStatus::Missing { name, reason };
+                    }
+                }
+                continue;
+            }
+            let (name, optional) = match &material.texture_name {
+                Some(name) => (name.clone(), false),
+                None if model.meshes.iter().any(|m| !m.morph_frames.is_empty()) => {
+                    (stem_fallback.clone(), true)
+                }
+                None => continue,
+            };
+            match self
+                .find(&name)
+                .ok_or_else(|| "not found".to_string())
+                .and_then(|p| self.decode_cached(&p).map(|t| (p, t)))
+            {
+                Ok((path, texture)) => {
+                    material.texture = Some(texture);
+                    material.texture_status = TextureStatus::Found(path);
+                }
+                Err(_) if optional => {}
+                Err(reason) => {
+                    warnings.push(format!(
+                        "texture '{name}' for material '{}' {reason} (looked in {} for it and the same stem as .png/.tga/.pcx/.bmp/.jpg)",
+                        material.name,
+                        self.dir.display()
+                    ));
+                    material.texture = Some(Arc::new(Texture::missing()));
+                    material.texture_status = TextureStatus::Missing { name, reason };
+                }
+            }
+        }
+        model.warnings.extend(warnings);
+    }
+
+    /// The file a texture name resolves to inside the model's folder, if any.
+    pub fn find(&self, name: &str) -> Option<PathBuf> {
+        let normalised = name.replace('\\', "/");
+        let path = Path::new(normalised.trim());
+        let basename = path.file_name().map(PathBuf::from)?;
+        // Only plain relative paths are followed as written; anything else is reduced to its
+        // basename so the lookup stays inside the folder.
+        let contained = path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        let mut bases = Vec::new();
+        if contained {
+            bases.push(path.to_path_buf());
+        }
+        if basename != path {
+            bases.push(basename);
+        }
+        for base in &bases {
+            for candidate in candidates(base) {
+                if let Some(found) = self.lookup_case_insensitive(&candidate) {
+                    return Some(found);
+                }
+            }
+        }
+        None
+    }
+
+    /// `relative` inside the model folder, matching each component without regard to case.
+    fn lookup_case_insensitive(&self, relative: &Path) -> Option<PathBuf> {
+        let mut current = self.dir.clone();
+        for component in relative.components() {
+            let Component::Normal(part) = component else { continue };
+            let exact = current.join(part);
+            if exact.exists() {
+                current = exact;
+                continue;
+            }
+            let wanted = part.to_string_lossy().to_lowercase();
+            let entry = std::fs::read_dir(&current)
+                .ok()?
+                .flatten()
+                .find(|e| e.file_name().to_string_lossy().to_lowercase() == wanted)?;
+            current = entry.path();
+        }
+        current.is_file().then_some(current)
+    }
+
+    fn decode_cached(&self, path: &Path) -> Result<Arc<Texture>, String> {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if let Some(t) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(t.clone());
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("could not be read: {e}"))?;
+        let texture = Arc::new(decode_image(&bytes, path)?);
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, texture.clone());
+        Ok(texture)
+    }
+}
+
+/// Candidate file names for one base name: as written, then with alternative extensions, then
+/// (for extensionless shader names) with a `_d` diffuse suffix.
+fn candidates(base: &Path) -> Vec<PathBuf> {
+    let mut out = vec![base.to_path_buf()];
+    for ext in EXTENSIONS {
+        out.push(base.with_extension(ext));
+    }
+    if base.extension().is_none() {
+        let stem = base.to_string_lossy();
+        for ext in EXTENSIONS {
+            out.push(PathBuf::from(format!("{stem}_d.{ext}")));
+        }
+    }
+    out
+}
+
+/// Decodes PNG, JPEG, BMP, TGA or PCX bytes, recognised by content (TGA, which has no
+/// signature, by the file extension).
+///
+/// # Errors
+/// Unknown or corrupt data, or an image larger than [`MAX_TEXTURE_SIDE`].
+pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
+    if bytes.first() == Some(&0x0A) && bytes.len() >= 128 {
+        return decode_pcx(bytes);
+    }
+    let format = image::guess_format(bytes).ok().or_else(|| {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        (ext == "tga").then_some(image::ImageFormat::Tga)
+    });
+    let Some(format) = format else {
+        return Err("is not a PNG, JPEG, BMP, TGA or PCX image".into());
+    };
+    let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_TEXTURE_SIDE);
+    limits.max_image_height = Some(MAX_TEXTURE_SIDE);
+    reader.limits(limits);
+    let decoded = reader.decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
+    let (w, h) = decoded.dimensions();
+    Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".into())
+}
+
+/// Quake 2 skins: 8-bit paletted PCX (or 24-bit), via the `pcx` crate.
+fn decode_pcx(bytes: &[u8]) -> Result<Texture, String> {
+    let bad = |e: std::io::Error| format!("is not a readable PCX image: {e}");
+    let mut reader = pcx::Reader::new(Cursor::new(bytes)).map_err(bad)?;
+    let (w, h) = (reader.width() as u32, reader.height() as u32);
+    if w == 0 || h == 0 || w > MAX_TEXTURE_SIDE || h > MAX_TEXTURE_SIDE {
+        return Err(format!("has an unsupported size {w}x{h}"));
+    }
+    // RLE can expand, but never beyond 64× the input: refuse headers that claim more pixels.
+    if (w as u64 * h as u64) > bytes.len() as u64 * 64 {
+        return Err(format!("claims {w}x{h} pixels in {} bytes", bytes.len()));
+    }
+    let mut rgb = vec![0u8; (w * h * 3) as usize];
+    // The pcx crate may panic on malformed run lengths; contain that as an error.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.read_rgb_pixels(&mut rgb)))
+        .map_err(|_| "is a corrupt PCX image".to_string())?
+        .map_err(bad)?;
+    let rgba = rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
+    Texture::new(w, h, rgba, true).ok_or_else(|| "has no pixels".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("spritebake-resolve-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn png(path: &Path, rgba: [u8; 4]) {
+        let img = crate::raster::Image { width: 2, height: 2, rgba: rgba.repeat(4) };
+        crate::output::write_png(path, &img).unwrap();
+    }
+
+    #[test]
+    fn finds_other_extension_other_case_and_basename() {
+        let dir = scratch("find");
+        png(&dir.join("Skin.PNG"), [255, 0, 0, 255]);
+        let r = TextureResolver::new(&dir, Vec::new());
+        assert_eq!(r.find("players/ogro/skin.pcx"), Some(dir.join("Skin.PNG")));
+        assert_eq!(r.find("skin"), Some(dir.join("Skin.PNG")));
+        assert_eq!(r.find(".\\SKIN.png"), Some(dir.join("Skin.PNG")));
+        assert_eq!(r.find("other.png"), None);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn names_never_escape_the_model_folder() {
+        let root = scratch("escape");
+        let inside = root.join("model");
+        std::fs::create_dir_all(&inside).unwrap();
+        png(&root.join("secret.png"), [1, 2, 3, 255]);
+        let r = TextureResolver::new(&inside, Vec::new());
+        assert_eq!(r.find("../secret.png"), None);
+        assert_eq!(r.find(&root.join("secret.png").display().to_string()), None);
+        // An absolute path still finds a same-named file inside the folder.
+        png(&inside.join("secret.png"), [9, 9, 9, 255]);
+        assert_eq!(r.find(&root.join("secret.png").display().to_string()), Some(inside.join("secret.png")));
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn decodes_by_content_and_paletted_pcx() {
+        let dir = scratch("pcx");
+        // A PNG wearing a .pcx name.
+        png(&dir.join("fake.pcx"), [0, 255, 0, 255]);
+        let t = decode_image(&std::fs::read(dir.join("fake.pcx")).unwrap(), &dir.join("fake.pcx")).unwrap();
+        assert_eq!(&t.rgba[..4], &[0, 255, 0, 255]);
+        // A real 8-bit paletted PCX.
+        let path = dir.join("real.pcx");
+        let mut w = pcx::WriterPaletted::create_file(&path, (3, 2), (72, 72)).unwrap();
+        for row in [[0u8, 1, 2], [2, 1, 0]] {
+            w.write_row(&row).unwrap();
+        }
+        let mut palette = vec![0u8; 256 * 3];
+        palette[..9].copy_from_slice(&[255, 0, 0, 0, 255, 0, 0, 0, 255]);
+        w.write_palette(&palette).unwrap();
+        let t = decode_image(&std::fs::read(&path).unwrap(), &path).unwrap();
+        assert_eq!((t.width, t.height), (3, 2));
+        assert_eq!(&t.rgba[..12], &[255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255]);
+        assert!(decode_image(b"\x0a\x05\x01\x08garbage", &path).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }
