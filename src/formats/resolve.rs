@@ -78,9 +78,7 @@ impl TextureResolver {
             }
             let (name, optional) = match &material.texture_name {
                 Some(name) => (name.clone(), false),
-                None if model.meshes.iter().any(|m| !m.morph_frames.is_empty()) => {
-                    (stem_fallback.clone(), true)
-                }
+                None if model.meshes.iter().any(|m| !m.morph_frames.is_empty()) => (stem_fallback.clone(), true),
                 None => continue,
             };
             match self

@@ -1,0 +1,45 @@
+use glam::{Affine3A, Vec3};
+use rayon::prelude::*;
+
+use crate::model::Mesh;
+
+/// Meshes with more vertices than this are skinned in parallel; below it the scheduling costs
+/// more than it saves.
+const PARALLEL_VERTICES: usize = 4096;
+
+/// Linear blend skinning of one mesh with model-space joint transforms; `None` for a mesh
+/// without skinning data.
+pub fn skin_mesh(mesh: &Mesh, joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
+    if !mesh.is_skinned() {
+        return None;
+    }
+    let n = mesh.positions.len();
+    let mut positions = vec![Vec3::ZERO; n];
+    let mut normals = vec![Vec3::Z; n];
+    let skin_one = |v: usize, (p, nrm): (&mut Vec3, &mut Vec3)| {
+        let influences = mesh
+            .influence_ranges
+            .get(v)
+            .and_then(|r| mesh.influences.get(r.start as usize..r.end as usize))
+            .unwrap_or(&[]);
+        if influences.is_empty() {
+            *p = mesh.positions.get(v).copied().unwrap_or(Vec3::ZERO);
+            *nrm = mesh.normals.get(v).copied().unwrap_or(Vec3::Z);
+            return;
+        }
+        let (mut sp, mut sn) = (Vec3::ZERO, Vec3::ZERO);
+        for inf in influences {
+            let m = joints.get(inf.joint as usize).copied().unwrap_or(Affine3A::IDENTITY);
+            sp += Vec3::from(m.transform_point3a(inf.position.into())) * inf.weight;
+            sn += Vec3::from(m.transform_vector3a(inf.normal.into())) * inf.weight;
+        }
+        *p = sp;
+        *nrm = sn.try_normalize().unwrap_or(Vec3::Z);
+    };
+    if n > PARALLEL_VERTICES {
+        positions.par_iter_mut().zip(normals.par_iter_mut()).enumerate().for_each(|(v, pn)| skin_one(v, pn));
+    } else {
+        positions.iter_mut().zip(normals.iter_mut()).enumerate().for_each(|(v, pn)| skin_one(v, pn));
+    }
+    Some((positions, normals))
+}
