@@ -25,8 +25,7 @@ const FORMAT: &str = "OBJ";
 /// # Errors
 /// Non-finite or malformed numbers, face indices out of range, no triangles at all.
 pub fn parse(src: &[u8], load_mtl: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> Result<Model, FormatError> {
-    let text = decode_text(src);
-    let mut warnings = validate(&text)?;
+    let (text, mut warnings) = validate(&decode_text(src))?;
     // tobj wants a `Fn` material loader; collect the libraries first.
     let mut libraries: Vec<(String, Option<Vec<u8>>)> = Vec::new();
     for line in text.lines() {
@@ -181,11 +180,15 @@ fn decode_text(bytes: &[u8]) -> String {
 }
 
 /// Checks what tobj cannot locate: numbers must be finite and face indices in range (counting
-/// relative indices from the current element). Returns warnings for skipped degenerate faces.
-fn validate(text: &str) -> Result<Vec<String>, FormatError> {
+/// relative indices from the current element). Returns the text with faces of fewer than three
+/// vertices blanked out (tobj rejects the whole file for them) and a warning for each.
+fn validate(text: &str) -> Result<(String, Vec<String>), FormatError> {
     let (mut v, mut vt, mut vn) = (0i64, 0i64, 0i64);
     let mut warnings = Vec::new();
+    let mut cleaned = String::with_capacity(text.len());
     for (i, line) in text.lines().enumerate() {
+        cleaned.push_str(line);
+        cleaned.push('\n');
         let n = i + 1;
         let mut words = line.split_whitespace();
         let Some(keyword) = words.next() else { continue };
@@ -222,6 +225,8 @@ fn validate(text: &str) -> Result<Vec<String>, FormatError> {
             let corners: Vec<&str> = words.collect();
             if corners.len() < 3 {
                 warnings.push(format!("line {n}: face with {} vertices skipped", corners.len()));
+                cleaned.truncate(cleaned.len() - line.len() - 1);
+                cleaned.push('\n');
                 continue;
             }
             for corner in corners {
@@ -246,7 +251,7 @@ fn validate(text: &str) -> Result<Vec<String>, FormatError> {
             }
         }
     }
-    Ok(warnings)
+    Ok((cleaned, warnings))
 }
 
 #[cfg(test)]
