@@ -1,20 +1,310 @@
-//! Doom 3 MD5 mesh and anim (text). Placeholder until the parser lands.
+//! Doom 3 MD5 (text): `.md5mesh` (skeleton + weighted meshes) and `.md5anim` (one clip).
+//!
+//! Conventions (see DESIGN.md): quaternions store x, y, z with `w = −√(1 − x² − y² − z²)`
+//! (0 when negative); mesh joints are in model space, anim joints parent-relative with flag
+//! bits Tx Ty Tz Qx Qy Qz replacing baseframe values in order from `startIndex`; a vertex is
+//! `Σ bias · (joint.pos + joint.orient · weight.pos)`; UV (0,0) is the image's top-left.
+//! Triangles are clockwise seen from the front (Doom 3 culls the other way round from GL), so
+//! they are reversed into the model's counter-clockwise convention.
+//!
+//! Every count and index is validated before use; allocations are bounded by the text left.
+
+use glam::{Quat, Vec2, Vec3};
 
 use super::FormatError;
-use crate::model::{Clip, Model, Skeleton};
+use super::text::Tokens;
+use crate::model::{Aabb, Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton};
+
+const FORMAT: &str = "MD5";
+/// Generous limits far above real assets (Doom 3 allows 1024 joints per model).
+const MAX_JOINTS: i64 = 4096;
+const MAX_COUNT: i64 = 1 << 24;
+
+/// Rebuilds a unit quaternion from the stored x, y, z (w ≤ 0 by the format's convention).
+fn quat(xyz: [f32; 3]) -> Quat {
+    let [x, y, z] = xyz;
+    let t = 1.0 - x * x - y * y - z * z;
+    let w = if t < 0.0 { 0.0 } else { -t.sqrt() };
+    Quat::from_xyzw(x, y, z, w).normalize()
+}
+
+fn header(t: &mut Tokens) -> Result<(), FormatError> {
+    t.expect("MD5Version")?;
+    let line = t.line();
+    let version = t.integer(i64::MIN, i64::MAX)?;
+    if version != 10 {
+        return Err(FormatError::at_line(FORMAT, line, format!("expected MD5Version 10, found {version}")));
+    }
+    if t.peek().is_some_and(|k| k.text == "commandline") {
+        t.next_token();
+        t.string()?;
+    }
+    Ok(())
+}
+
+/// `count` items each at least `min_bytes` long must fit in the text that is left.
+fn bounded_count(t: &mut Tokens, count: i64, min_bytes: usize, what: &str) -> Result<usize, FormatError> {
+    let count = count as usize;
+    if count.saturating_mul(min_bytes) > t.remaining_bytes() {
+        return Err(t.error(format!("{what} count {count} is more than the rest of the file can hold")));
+    }
+    Ok(count)
+}
 
 /// Parses an `.md5mesh` file.
 ///
 /// # Errors
-/// Always, until implemented.
-pub fn parse_mesh(_src: &str) -> Result<Model, FormatError> {
-    Err(FormatError::whole_file("MD5", "not supported yet"))
+/// A malformed file: wrong version, bad numbers, counts or indices out of range, with the line.
+pub fn parse_mesh(src: &str) -> Result<Model, FormatError> {
+    let mut t = Tokens::new(FORMAT, src);
+    header(&mut t)?;
+    t.expect("numJoints")?;
+    let num_joints = t.integer(0, MAX_JOINTS)?;
+    let num_joints = bounded_count(&mut t, num_joints, 16, "joint")?;
+    t.expect("numMeshes")?;
+    let num_meshes = t.integer(0, MAX_COUNT)?;
+    let num_meshes = bounded_count(&mut t, num_meshes, 8, "mesh")?;
+
+    // Joints: model-space position and orientation.
+    t.expect("joints")?;
+    t.expect("{")?;
+    let mut names = Vec::with_capacity(num_joints);
+    let mut model_space: Vec<(Vec3, Quat)> = Vec::with_capacity(num_joints);
+    let mut joints = Vec::with_capacity(num_joints);
+    for i in 0..num_joints {
+        let name = t.string()?.to_string();
+        let line = t.line();
+        let parent = t.integer(-1, num_joints as i64 - 1)?;
+        let parent = usize::try_from(parent).ok();
+        if parent.is_some_and(|p| p >= i) {
+            return Err(FormatError::at_line(FORMAT, line, format!("joint {i} '{name}': parent must come before it")));
+        }
+        let pos = Vec3::from(t.vector::<3>()?);
+        let orient = quat(t.vector::<3>()?);
+        // Parent-relative rest pose: undo the parent's model-space transform.
+        let rest = match parent.and_then(|p| model_space.get(p)) {
+            Some(&(pp, po)) => {
+                let inv = po.inverse();
+                JointPose { translation: inv * (pos - pp), rotation: (inv * orient).normalize(), scale: Vec3::ONE }
+            }
+            None => JointPose { translation: pos, rotation: orient, scale: Vec3::ONE },
+        };
+        model_space.push((pos, orient));
+        names.push(name.clone());
+        joints.push(Joint { name, parent, rest });
+    }
+    t.expect("}")?;
+
+    let mut model = Model { orientation: Orientation::Z_UP_FACING_X, ..Model::default() };
+    for _ in 0..num_meshes {
+        let mesh = parse_one_mesh(&mut t, &model_space, &mut model.materials)?;
+        model.meshes.push(mesh);
+    }
+    model.skeleton = Some(Skeleton { joints });
+    Ok(model)
+}
+
+fn parse_one_mesh(t: &mut Tokens, joints: &[(Vec3, Quat)], materials: &mut Vec<Material>) -> Result<Mesh, FormatError> {
+    t.expect("mesh")?;
+    t.expect("{")?;
+    let mut shader = String::new();
+    if t.peek().is_some_and(|k| k.text == "shader") {
+        t.next_token();
+        shader = t.string()?.to_string();
+    }
+    t.expect("numverts")?;
+    let n = t.integer(0, MAX_COUNT)?;
+    let num_verts = bounded_count(t, n, 12, "vertex")?;
+    let mut verts = Vec::with_capacity(num_verts);
+    for i in 0..num_verts {
+        t.expect("vert")?;
+        t.integer(i as i64, i as i64)?;
+        let uv = t.vector::<2>()?;
+        let start = t.integer(0, MAX_COUNT)? as usize;
+        let count = t.integer(0, 64)? as usize;
+        verts.push((Vec2::from(uv), start, count));
+    }
+    t.expect("numtris")?;
+    let n = t.integer(0, MAX_COUNT)?;
+    let num_tris = bounded_count(t, n, 10, "triangle")?;
+    let mut indices = Vec::with_capacity(num_tris);
+    for i in 0..num_tris {
+        t.expect("tri")?;
+        t.integer(i as i64, i as i64)?;
+        let max = num_verts as i64 - 1;
+        let [a, b, c] = [t.integer(0, max)?, t.integer(0, max)?, t.integer(0, max)?].map(|v| v as u32);
+        // Doom 3 triangles are clockwise from the front: reverse to counter-clockwise.
+        indices.push([a, c, b]);
+    }
+    t.expect("numweights")?;
+    let n = t.integer(0, MAX_COUNT)?;
+    let num_weights = bounded_count(t, n, 16, "weight")?;
+    let mut weights = Vec::with_capacity(num_weights);
+    for i in 0..num_weights {
+        t.expect("weight")?;
+        t.integer(i as i64, i as i64)?;
+        let joint = t.integer(0, joints.len() as i64 - 1)? as usize;
+        let bias = t.number()?;
+        let pos = Vec3::from(t.vector::<3>()?);
+        weights.push((joint, bias, pos));
+    }
+    t.expect("}")?;
+
+    // Bind positions from the weights, then normals from the bind geometry.
+    let mut positions = Vec::with_capacity(num_verts);
+    let mut ranges = Vec::with_capacity(num_verts);
+    let mut influences = Vec::with_capacity(num_weights);
+    for (i, &(_, start, count)) in verts.iter().enumerate() {
+        let Some(ws) = weights.get(start..start + count) else {
+            return Err(FormatError::whole_file(
+                FORMAT,
+                format!("vertex {i} uses weights {start}..{} but the mesh has {num_weights}", start + count),
+            ));
+        };
+        let mut p = Vec3::ZERO;
+        let first = influences.len() as u32;
+        for &(joint, bias, wpos) in ws {
+            let (jp, jq) = joints[joint];
+            p += (jp + jq * wpos) * bias;
+            influences.push(Influence { joint: joint as u32, weight: bias, position: wpos, normal: Vec3::Z });
+        }
+        ranges.push(first..influences.len() as u32);
+        positions.push(p);
+    }
+    let normals = Mesh::compute_normals(&positions, &indices);
+    for (range, n) in ranges.iter().zip(&normals) {
+        for inf in &mut influences[range.start as usize..range.end as usize] {
+            // Normals are stored in each weight's joint space, like the weight positions.
+            inf.normal = joints[inf.joint as usize].1.inverse() * *n;
+        }
+    }
+    let material = match materials.iter().position(|m| m.name == shader) {
+        Some(i) => i,
+        None => {
+            let texture_name = (!shader.is_empty()).then(|| shader.clone());
+            materials.push(Material { texture_name, ..Material::named(shader.clone()) });
+            materials.len() - 1
+        }
+    };
+    Ok(Mesh {
+        name: shader,
+        material,
+        uvs: verts.iter().map(|v| v.0).collect(),
+        positions,
+        normals,
+        indices,
+        influence_ranges: ranges,
+        influences,
+        morph_frames: Vec::new(),
+    })
 }
 
 /// Parses an `.md5anim` file into a clip named `name`, checked against `skeleton`.
 ///
 /// # Errors
-/// Always, until implemented.
-pub fn parse_anim(_src: &str, _name: &str, _skeleton: &Skeleton) -> Result<Clip, FormatError> {
-    Err(FormatError::whole_file("MD5", "not supported yet"))
+/// A malformed file, or one whose hierarchy (count, names, parents) differs from `skeleton`.
+pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, FormatError> {
+    let mut t = Tokens::new(FORMAT, src);
+    header(&mut t)?;
+    t.expect("numFrames")?;
+    let n = t.integer(0, MAX_COUNT)?;
+    let num_frames = bounded_count(&mut t, n, 10, "frame")?;
+    t.expect("numJoints")?;
+    let line = t.line();
+    let num_joints = t.integer(0, MAX_JOINTS)? as usize;
+    if num_joints != skeleton.joints.len() {
+        return Err(FormatError::at_line(
+            FORMAT,
+            line,
+            format!("the animation has {num_joints} joints but the mesh has {}", skeleton.joints.len()),
+        ));
+    }
+    t.expect("frameRate")?;
+    let line = t.line();
+    let fps = t.number()?;
+    if fps <= 0.0 {
+        return Err(FormatError::at_line(FORMAT, line, format!("expected a positive frameRate, found {fps}")));
+    }
+    t.expect("numAnimatedComponents")?;
+    let n = t.integer(0, MAX_COUNT)?;
+    let num_components = bounded_count(&mut t, n, 2, "component")?;
+
+    t.expect("hierarchy")?;
+    t.expect("{")?;
+    let mut channels = Vec::with_capacity(num_joints);
+    for (i, joint) in skeleton.joints.iter().enumerate() {
+        let line = t.line();
+        let jname = t.string()?;
+        let parent = t.integer(-1, num_joints as i64 - 1)?;
+        let flags = t.integer(0, 63)? as u32;
+        let start = t.integer(0, num_components as i64)? as usize;
+        let parent = usize::try_from(parent).ok();
+        if jname != joint.name || parent != joint.parent {
+            return Err(FormatError::at_line(
+                FORMAT,
+                line,
+                format!(
+                    "joint {i} is '{jname}' (parent {parent:?}) but the mesh has '{}' (parent {:?}): the animation is for another skeleton",
+                    joint.name, joint.parent
+                ),
+            ));
+        }
+        if start + flags.count_ones() as usize > num_components {
+            return Err(FormatError::at_line(FORMAT, line, "joint components run past numAnimatedComponents"));
+        }
+        channels.push((flags, start));
+    }
+    t.expect("}")?;
+
+    t.expect("bounds")?;
+    t.expect("{")?;
+    let mut bounds = Vec::with_capacity(num_frames);
+    for _ in 0..num_frames {
+        let min = Vec3::from(t.vector::<3>()?);
+        let max = Vec3::from(t.vector::<3>()?);
+        bounds.push(Aabb { min, max });
+    }
+    t.expect("}")?;
+
+    t.expect("baseframe")?;
+    t.expect("{")?;
+    let mut base = Vec::with_capacity(num_joints);
+    for _ in 0..num_joints {
+        base.push((t.vector::<3>()?, t.vector::<3>()?));
+    }
+    t.expect("}")?;
+
+    let mut frames = Vec::with_capacity(num_frames);
+    for f in 0..num_frames {
+        t.expect("frame")?;
+        t.integer(f as i64, f as i64)?;
+        t.expect("{")?;
+        let mut values = Vec::with_capacity(num_components);
+        for _ in 0..num_components {
+            values.push(t.number()?);
+        }
+        t.expect("}")?;
+        let poses = base
+            .iter()
+            .zip(&channels)
+            .map(|(&(mut pos, mut rot), &(flags, start))| {
+                // Flag bits in order Tx Ty Tz Qx Qy Qz, each consuming the next component.
+                let mut k = start;
+                for bit in 0..6 {
+                    if flags & (1 << bit) != 0 {
+                        let v = values.get(k).copied().unwrap_or(0.0);
+                        if bit < 3 {
+                            pos[bit] = v
+                        } else {
+                            rot[bit - 3] = v
+                        }
+                        k += 1;
+                    }
+                }
+                JointPose { translation: Vec3::from(pos), rotation: quat(rot), scale: Vec3::ONE }
+            })
+            .collect();
+        frames.push(poses);
+    }
+    Ok(Clip { name: name.to_string(), fps, frames: ClipFrames::Skeletal(frames), frame_bounds: bounds })
 }

@@ -10,6 +10,7 @@ pub mod md5;
 pub mod obj;
 pub mod resolve;
 pub mod smd;
+mod text;
 
 use std::path::{Path, PathBuf};
 
