@@ -32,6 +32,9 @@ pub struct LoadOptions {
     pub texture_overrides: Vec<TextureOverride>,
     /// Playback rate that replaces every clip's own rate.
     pub fps: Option<f32>,
+    /// The axis the model faces, replacing the format's default (files exported from other
+    /// tools often face another way than the engine's convention).
+    pub facing: Option<crate::model::Axis>,
 }
 
 /// The model formats spritebake reads.
@@ -99,6 +102,9 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {
         add_animation(&mut model, anim)?;
+    }
+    if let Some(facing) = options.facing {
+        model.orientation.forward = facing;
     }
     if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
         for clip in &mut model.clips {

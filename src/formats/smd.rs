@@ -1,21 +1,330 @@
-//! Half-Life / Source SMD (text). Placeholder until the parser lands.
+//! Half-Life / Source SMD (text): reference files (skeleton + triangles) and sequence files
+//! (skeleton frames only).
+//!
+//! Conventions (see DESIGN.md): bone local matrix `T(p) · Rz · Ry · Rx` in radians; a reference
+//! holds the mesh at the pose of its `time 0` frame, so skinning uses
+//! `anim_abs · inverse(ref_abs) · v`, stored here as joint-space influence positions; UVs are
+//! bottom-left based and flipped to top-left; Source vertex lines may list (bone, weight) links,
+//! and what they leave short of 1 goes to the vertex's own parent bone. Sequence bones are
+//! matched to the reference **by name** (real sequences list other skeletons), and a bone a
+//! frame omits keeps its previous value. Unknown blocks (`vertexanimation`, ...) are skipped
+//! with a warning.
+
+use glam::{Affine3A, Quat, Vec2, Vec3};
 
 use super::FormatError;
-use crate::model::{Clip, Model, Skeleton};
+use crate::model::{Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton};
+
+const FORMAT: &str = "SMD";
+/// Default sequence rate: studiomdl's default.
+pub const DEFAULT_FPS: f32 = 30.0;
+const MAX_BONES: usize = 4096;
+
+/// Numbered, trimmed, non-empty lines with `//` comments removed.
+fn lines(src: &str) -> impl Iterator<Item = (usize, &str)> {
+    src.lines().enumerate().filter_map(|(i, l)| {
+        let l = l.split("//").next().unwrap_or("").trim();
+        (!l.is_empty()).then_some((i + 1, l))
+    })
+}
+
+fn err(line: usize, message: impl Into<String>) -> FormatError {
+    FormatError::at_line(FORMAT, line, message)
+}
+
+fn numbers<const N: usize>(line: usize, words: &[&str]) -> Result<[f32; N], FormatError> {
+    let mut out = [0.0; N];
+    if words.len() < N {
+        return Err(err(line, format!("expected {N} numbers, found {}", words.len())));
+    }
+    for (o, w) in out.iter_mut().zip(words) {
+        *o = match w.parse::<f32>() {
+            Ok(x) if x.is_finite() => x,
+            _ => return Err(err(line, format!("expected a finite number, found `{w}`"))),
+        };
+    }
+    Ok(out)
+}
+
+fn integer(line: usize, word: Option<&&str>, what: &str) -> Result<i64, FormatError> {
+    let word = word.ok_or_else(|| err(line, format!("expected {what}, found the end of the line")))?;
+    word.parse().map_err(|_| err(line, format!("expected {what}, found `{word}`")))
+}
+
+/// A node list: names and parents, in file order.
+struct Nodes {
+    names: Vec<String>,
+    parents: Vec<Option<usize>>,
+}
+
+/// Parses `id "name" parent` lines until `end`.
+fn parse_nodes<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) -> Result<Nodes, FormatError> {
+    let mut nodes = Nodes { names: Vec::new(), parents: Vec::new() };
+    for (n, l) in it.by_ref() {
+        if l == "end" {
+            return Ok(nodes);
+        }
+        let (id, rest) = l.split_once(char::is_whitespace).ok_or_else(|| err(n, "expected `id \"name\" parent`"))?;
+        let id: usize = id.parse().map_err(|_| err(n, format!("expected a node id, found `{id}`")))?;
+        let rest = rest.trim();
+        let (name, parent) = match rest.strip_prefix('"').and_then(|r| r.split_once('"')) {
+            Some((name, parent)) => (name, parent.trim()),
+            None => rest.rsplit_once(char::is_whitespace).ok_or_else(|| err(n, "expected a quoted node name"))?,
+        };
+        let parent: i64 = parent.parse().map_err(|_| err(n, format!("expected a parent id, found `{parent}`")))?;
+        if id != nodes.names.len() || id >= MAX_BONES {
+            return Err(err(n, format!("expected node id {}, found {id}", nodes.names.len())));
+        }
+        let parent = usize::try_from(parent).ok();
+        if parent.is_some_and(|p| p >= id) {
+            return Err(err(n, format!("node {id} '{name}': its parent must be listed before it")));
+        }
+        nodes.names.push(name.to_string());
+        nodes.parents.push(parent);
+    }
+    Err(FormatError::whole_file(FORMAT, "`nodes` block has no `end`"))
+}
+
+/// Parses `time N` frames until `end`: each frame lists `bone px py pz rx ry rz` for some bones.
+fn parse_skeleton<'a>(
+    it: &mut impl Iterator<Item = (usize, &'a str)>,
+    bone_count: usize,
+) -> Result<Vec<Vec<(usize, JointPose)>>, FormatError> {
+    let mut frames: Vec<Vec<(usize, JointPose)>> = Vec::new();
+    for (n, l) in it.by_ref() {
+        if l == "end" {
+            return Ok(frames);
+        }
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if words.first() == Some(&"time") {
+            frames.push(Vec::new());
+            continue;
+        }
+        let Some(frame) = frames.last_mut() else {
+            return Err(err(n, "expected `time N` before bone transforms"));
+        };
+        let bone = integer(n, words.first(), "a bone id")?;
+        let bone = usize::try_from(bone)
+            .ok()
+            .filter(|&b| b < bone_count)
+            .ok_or_else(|| err(n, format!("bone {bone} is not in the node list (0..{bone_count})")))?;
+        let [px, py, pz, rx, ry, rz] = numbers::<6>(n, &words[1..])?;
+        let rotation = Quat::from_rotation_z(rz) * Quat::from_rotation_y(ry) * Quat::from_rotation_x(rx);
+        frame.push((bone, JointPose { translation: Vec3::new(px, py, pz), rotation, scale: Vec3::ONE }));
+    }
+    Err(FormatError::whole_file(FORMAT, "`skeleton` block has no `end`"))
+}
+
+/// Skips an unknown block to its `end`.
+fn skip_block<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) {
+    for (_, l) in it.by_ref() {
+        if l == "end" {
+            return;
+        }
+    }
+}
+
+fn expect_version<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) -> Result<(), FormatError> {
+    match it.next() {
+        Some((_, l)) if l.split_whitespace().eq(["version", "1"]) => Ok(()),
+        Some((n, l)) => Err(err(n, format!("expected `version 1`, found `{l}`"))),
+        None => Err(FormatError::whole_file(FORMAT, "empty file (expected `version 1`)")),
+    }
+}
 
 /// Parses a reference SMD (skeleton + triangles).
 ///
 /// # Errors
-/// Always, until implemented.
-pub fn parse_reference(_src: &str) -> Result<Model, FormatError> {
-    Err(FormatError::whole_file("SMD", "not supported yet"))
+/// A malformed file: bad numbers, unknown bones, missing blocks, with the line.
+pub fn parse_reference(src: &str) -> Result<Model, FormatError> {
+    let mut it = lines(src);
+    expect_version(&mut it)?;
+    let mut nodes = None;
+    let mut bind: Option<Vec<JointPose>> = None;
+    let mut model = Model { orientation: Orientation::Z_UP_FACING_Y, ..Model::default() };
+    while let Some((n, l)) = it.next() {
+        match l {
+            "nodes" => nodes = Some(parse_nodes(&mut it)?),
+            "skeleton" => {
+                let count = nodes.as_ref().map_or(0, |nd: &Nodes| nd.names.len());
+                let frames = parse_skeleton(&mut it, count)?;
+                let mut pose = vec![JointPose::IDENTITY; count];
+                for (bone, p) in frames.into_iter().next().unwrap_or_default() {
+                    pose[bone] = p;
+                }
+                bind = Some(pose);
+            }
+            "triangles" => {
+                let nodes = nodes.as_ref().ok_or_else(|| err(n, "`triangles` before `nodes`"))?;
+                let rest = bind.get_or_insert_with(|| vec![JointPose::IDENTITY; nodes.names.len()]);
+                let skeleton = skeleton(nodes, rest);
+                let abs = skeleton.to_model_space(&skeleton.rest_pose());
+                parse_triangles(&mut it, &abs, &mut model)?;
+            }
+            _ => {
+                model.warnings.push(format!("line {n}: unknown block `{l}` skipped"));
+                skip_block(&mut it);
+            }
+        }
+    }
+    let nodes = nodes.ok_or_else(|| FormatError::whole_file(FORMAT, "no `nodes` block"))?;
+    let rest = bind.unwrap_or_else(|| vec![JointPose::IDENTITY; nodes.names.len()]);
+    model.skeleton = Some(skeleton(&nodes, &rest));
+    if model.meshes.is_empty() {
+        return Err(FormatError::whole_file(FORMAT, "no triangles: a reference SMD needs a `triangles` block"));
+    }
+    Ok(model)
+}
+
+fn skeleton(nodes: &Nodes, rest: &[JointPose]) -> Skeleton {
+    Skeleton {
+        joints: nodes
+            .names
+            .iter()
+            .zip(&nodes.parents)
+            .zip(rest)
+            .map(|((name, &parent), &rest)| Joint { name: name.clone(), parent, rest })
+            .collect(),
+    }
+}
+
+/// Parses triangles (material line + three vertex lines) until `end`, one mesh per material.
+fn parse_triangles<'a>(
+    it: &mut impl Iterator<Item = (usize, &'a str)>,
+    abs: &[Affine3A],
+    model: &mut Model,
+) -> Result<(), FormatError> {
+    let inverse: Vec<Affine3A> = abs.iter().map(|m| m.inverse()).collect();
+    let mut mesh_of_material: Vec<usize> = Vec::new();
+    loop {
+        let Some((n, material)) = it.next() else {
+            return Err(FormatError::whole_file(FORMAT, "`triangles` block has no `end`"));
+        };
+        if material == "end" {
+            return Ok(());
+        }
+        let m = match model.materials.iter().position(|m| m.name == material) {
+            Some(i) => i,
+            None => {
+                model
+                    .materials
+                    .push(Material { texture_name: Some(material.to_string()), ..Material::named(material) });
+                mesh_of_material.push(model.meshes.len());
+                model.meshes.push(Mesh {
+                    name: material.to_string(),
+                    material: model.materials.len() - 1,
+                    ..Mesh::default()
+                });
+                model.materials.len() - 1
+            }
+        };
+        let mesh = &mut model.meshes[mesh_of_material[m]];
+        let base = mesh.positions.len() as u32;
+        for _ in 0..3 {
+            let (vn, l) = it.next().ok_or_else(|| err(n, "triangle has fewer than 3 vertex lines"))?;
+            parse_vertex(vn, l, &inverse, mesh)?;
+        }
+        // SMD triangles wind counter-clockwise seen from the front, as the model expects.
+        mesh.indices.push([base, base + 1, base + 2]);
+    }
+}
+
+fn parse_vertex(n: usize, line: &str, inverse: &[Affine3A], mesh: &mut Mesh) -> Result<(), FormatError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let bone_index = |b: i64| -> Result<usize, FormatError> {
+        usize::try_from(b)
+            .ok()
+            .filter(|&b| b < inverse.len())
+            .ok_or_else(|| err(n, format!("vertex names bone {b}, but the skeleton has bones 0..{}", inverse.len())))
+    };
+    let parent = bone_index(integer(n, words.first(), "a bone id")?)?;
+    let [px, py, pz, nx, ny, nz, u, v] = numbers::<8>(n, words.get(1..).unwrap_or(&[]))?;
+    let (position, normal) = (Vec3::new(px, py, pz), Vec3::new(nx, ny, nz).try_normalize().unwrap_or(Vec3::Z));
+    // Source-engine links: count, then (bone, weight) pairs.
+    let mut links: Vec<(usize, f32)> = Vec::new();
+    if let Some(count) = words.get(9) {
+        let count: usize = count.parse().map_err(|_| err(n, format!("expected a link count, found `{count}`")))?;
+        if words.len() < 10 + 2 * count {
+            return Err(err(n, format!("expected {count} (bone, weight) links, found {}", (words.len() - 10) / 2)));
+        }
+        for k in 0..count {
+            let bone = bone_index(integer(n, words.get(10 + 2 * k), "a bone id")?)?;
+            let [w] = numbers::<1>(n, &words[11 + 2 * k..])?;
+            links.push((bone, w.max(0.0)));
+        }
+    }
+    let listed: f32 = links.iter().map(|l| l.1).sum();
+    if listed < 1.0 - 1e-4 {
+        // What the links leave short of 1 goes to the vertex's own parent bone.
+        links.push((parent, 1.0 - listed));
+    }
+    let total: f32 = links.iter().map(|l| l.1).sum();
+    let start = mesh.influences.len() as u32;
+    for (bone, w) in links {
+        let inv = inverse[bone];
+        mesh.influences.push(Influence {
+            joint: bone as u32,
+            weight: w / total,
+            position: inv.transform_point3(position),
+            normal: inv.transform_vector3(normal),
+        });
+    }
+    mesh.influence_ranges.push(start..mesh.influences.len() as u32);
+    mesh.positions.push(position);
+    mesh.normals.push(normal);
+    // SMD's v grows upwards from the bottom of the image.
+    mesh.uvs.push(Vec2::new(u, 1.0 - v));
+    Ok(())
 }
 
 /// Parses a sequence SMD into a clip named `name`, matching bones to `skeleton` by name.
-/// Returns the clip and warnings.
+/// Returns the clip and warnings (sequence bones the reference lacks).
 ///
 /// # Errors
-/// Always, until implemented.
-pub fn parse_sequence(_src: &str, _name: &str, _skeleton: &Skeleton) -> Result<(Clip, Vec<String>), FormatError> {
-    Err(FormatError::whole_file("SMD", "not supported yet"))
+/// A malformed file.
+pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> Result<(Clip, Vec<String>), FormatError> {
+    let mut it = lines(src);
+    expect_version(&mut it)?;
+    let mut nodes: Option<Nodes> = None;
+    let mut warnings = Vec::new();
+    let mut frames = Vec::new();
+    while let Some((n, l)) = it.next() {
+        match l {
+            "nodes" => nodes = Some(parse_nodes(&mut it)?),
+            "skeleton" => {
+                let nodes = nodes.as_ref().ok_or_else(|| err(n, "`skeleton` before `nodes`"))?;
+                // Sequence node → reference joint, by name.
+                let map: Vec<Option<usize>> = nodes.names.iter().map(|nm| skeleton.find(nm)).collect();
+                for (i, m) in map.iter().enumerate() {
+                    if m.is_none() {
+                        warnings.push(format!("bone '{}' is not in the reference skeleton; ignored", nodes.names[i]));
+                    }
+                }
+                let mut current = skeleton.rest_pose();
+                for frame in parse_skeleton(&mut it, nodes.names.len())? {
+                    // Bones a frame omits keep their previous value.
+                    for (bone, pose) in frame {
+                        if let Some(j) = map[bone] {
+                            current[j] = pose;
+                        }
+                    }
+                    frames.push(current.clone());
+                }
+            }
+            _ => {
+                warnings.push(format!("line {n}: block `{l}` skipped"));
+                skip_block(&mut it);
+            }
+        }
+    }
+    if frames.is_empty() {
+        return Err(FormatError::whole_file(FORMAT, "no skeleton frames: a sequence SMD needs a `skeleton` block"));
+    }
+    let clip = Clip {
+        name: name.to_string(),
+        fps: DEFAULT_FPS,
+        frames: ClipFrames::Skeletal(frames),
+        frame_bounds: Vec::new(),
+    };
+    Ok((clip, warnings))
 }

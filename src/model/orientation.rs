@@ -18,6 +18,19 @@ pub enum Axis {
 }
 
 impl Axis {
+    /// Parses `+x`, `-y`, `z` (sign optional, case-insensitive).
+    pub fn parse(s: &str) -> Option<Axis> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "+x" | "x" => Some(Axis::PosX),
+            "-x" => Some(Axis::NegX),
+            "+y" | "y" => Some(Axis::PosY),
+            "-y" => Some(Axis::NegY),
+            "+z" | "z" => Some(Axis::PosZ),
+            "-z" => Some(Axis::NegZ),
+            _ => None,
+        }
+    }
+
     /// The axis as a unit vector.
     pub fn to_vec3(self) -> Vec3 {
         match self {
@@ -52,8 +65,11 @@ impl Default for Orientation {
 impl Orientation {
     /// OBJ and glTF: Y up, facing +Z.
     pub const Y_UP_FACING_Z: Orientation = Orientation { up: Axis::PosY, forward: Axis::PosZ };
-    /// Quake 2 MD2, Doom 3 MD5 and Half-Life SMD: Z up, facing +X.
+    /// Quake 2 MD2 and Doom 3 MD5 as the engines use them: Z up, facing +X.
     pub const Z_UP_FACING_X: Orientation = Orientation { up: Axis::PosZ, forward: Axis::PosX };
+    /// Half-Life SMD sources: Z up, facing +Y (studiomdl turns them 90° to face +X when it
+    /// compiles the model; the Half-Life SDK headcrab's reference SMD faces +Y).
+    pub const Z_UP_FACING_Y: Orientation = Orientation { up: Axis::PosZ, forward: Axis::PosY };
 
     /// Rotation taking file coordinates to the canonical frame (Y up, facing +Z).
     ///

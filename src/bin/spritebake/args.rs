@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use glam::Vec3;
 use spritebake::formats::{LoadOptions, TextureOverride};
+use spritebake::model::Axis;
 use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading};
 
 /// Flags that say which model to load and how.
@@ -23,6 +24,10 @@ pub struct ModelArgs {
     /// Playback rate for every clip, frames per second (default: the file's own).
     #[arg(long)]
     pub fps: Option<f32>,
+    /// The model's front axis in its file (+x, -x, +y, -y, +z, -z); default: the format's
+    /// convention (MD2/MD5 +x, SMD +y, OBJ +z).
+    #[arg(long, value_parser = parse_axis, allow_hyphen_values = true)]
+    pub facing: Option<Axis>,
 }
 
 impl ModelArgs {
@@ -53,7 +58,7 @@ impl ModelArgs {
                 _ => TextureOverride { material: None, path: PathBuf::from(t) },
             })
             .collect();
-        LoadOptions { animations: self.anim_files(), texture_overrides, fps: self.fps }
+        LoadOptions { animations: self.anim_files(), texture_overrides, fps: self.fps, facing: self.facing }
     }
 }
 
@@ -175,6 +180,10 @@ pub struct FrameArgs {
     /// Remove the root's horizontal motion so the model stays in place.
     #[arg(long)]
     pub in_place: bool,
+}
+
+fn parse_axis(s: &str) -> Result<Axis> {
+    Axis::parse(s).with_context(|| format!("bad axis '{s}' (expected +x, -x, +y, -y, +z or -z)"))
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32)> {
