@@ -6,6 +6,7 @@
 
 mod error;
 pub mod md2;
+mod md2_normals;
 pub mod md5;
 pub mod obj;
 pub mod resolve;

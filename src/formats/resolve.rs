@@ -8,7 +8,8 @@
 //! 1. the name as written (relative to the model's folder), then its basename;
 //! 2. each with the alternative extensions `.png .tga .pcx .bmp .jpg .jpeg` and, for names
 //!    without extension, `_d` diffuse suffixes (Doom 3 style);
-//! 3. every candidate matched case-insensitively against the folder's entries.
+//! 3. every candidate matched case-insensitively against the folder's entries;
+//! 4. the basename's candidates in each direct subfolder (`skins/`, `textures/`).
 //!
 //! A name that is absolute or climbs out of the folder with `..` is reduced to its basename,
 //! so model data can never make spritebake read files outside the model's folder.
@@ -122,7 +123,20 @@ impl TextureResolver {
         }
         for base in &bases {
             for candidate in candidates(base) {
-                if let Some(found) = self.lookup_case_insensitive(&candidate) {
+                if let Some(found) = self.lookup_case_insensitive(&self.dir, &candidate) {
+                    return Some(found);
+                }
+            }
+        }
+        // Skins are often shipped in a folder beside the model (`skins/`, `textures/`): try
+        // the basename in each direct subfolder, in name order so the choice is stable.
+        let mut subdirs: Vec<PathBuf> =
+            std::fs::read_dir(&self.dir).ok()?.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        subdirs.sort();
+        let last = bases.last()?;
+        for sub in &subdirs {
+            for candidate in candidates(last) {
+                if let Some(found) = self.lookup_case_insensitive(sub, &candidate) {
                     return Some(found);
                 }
             }
@@ -130,9 +144,9 @@ impl TextureResolver {
         None
     }
 
-    /// `relative` inside the model folder, matching each component without regard to case.
-    fn lookup_case_insensitive(&self, relative: &Path) -> Option<PathBuf> {
-        let mut current = self.dir.clone();
+    /// `relative` inside `root`, matching each component without regard to case.
+    fn lookup_case_insensitive(&self, root: &Path, relative: &Path) -> Option<PathBuf> {
+        let mut current = root.to_path_buf();
         for component in relative.components() {
             let Component::Normal(part) = component else { continue };
             let exact = current.join(part);
