@@ -308,3 +308,102 @@ pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, Fo
     }
     Ok(Clip { name: name.to_string(), fps, frames: ClipFrames::Skeletal(frames), frame_bounds: bounds })
 }
+
+/// Stores a rotation as MD5 does: x, y, z of the equivalent quaternion with w ≤ 0.
+fn stored_xyz(q: Quat) -> [f32; 3] {
+    let q = q.normalize();
+    let q = if q.w > 0.0 { -q } else { q };
+    [q.x, q.y, q.z]
+}
+
+/// Writes a skinned model as `.md5mesh` text (the inverse of [`parse_mesh`]): joints in model
+/// space, one `mesh` block per mesh with its material's texture name as the shader, triangles
+/// in Doom 3's clockwise order, influences as weights.
+pub fn write_mesh(model: &Model) -> String {
+    use std::fmt::Write as _;
+    let empty = Skeleton::default();
+    let skeleton = model.skeleton.as_ref().unwrap_or(&empty);
+    let abs = skeleton.to_model_space(&skeleton.rest_pose());
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "MD5Version 10\ncommandline \"spritebake\"\n\nnumJoints {}\nnumMeshes {}\n\njoints {{",
+        abs.len(),
+        model.meshes.len()
+    );
+    for (joint, m) in skeleton.joints.iter().zip(&abs) {
+        let (_, rotation, t) = m.to_scale_rotation_translation();
+        let [x, y, z] = stored_xyz(rotation);
+        let parent = joint.parent.map_or(-1, |p| p as i64);
+        let _ =
+            writeln!(s, "\t\"{}\"\t{parent} ( {:.6} {:.6} {:.6} ) ( {x:.9} {y:.9} {z:.9} )", joint.name, t.x, t.y, t.z);
+    }
+    s.push_str("}\n");
+    for mesh in &model.meshes {
+        let shader = model.materials.get(mesh.material).and_then(|m| m.texture_name.clone()).unwrap_or_default();
+        let _ = writeln!(s, "\nmesh {{\n\tshader \"{shader}\"\n\n\tnumverts {}", mesh.positions.len());
+        for (i, range) in mesh.influence_ranges.iter().enumerate() {
+            let uv = mesh.uvs.get(i).copied().unwrap_or_default();
+            let _ = writeln!(s, "\tvert {i} ( {:.6} {:.6} ) {} {}", uv.x, uv.y, range.start, range.end - range.start);
+        }
+        let _ = writeln!(s, "\n\tnumtris {}", mesh.indices.len());
+        for (i, t) in mesh.indices.iter().enumerate() {
+            // Back to Doom 3's clockwise order.
+            let _ = writeln!(s, "\ttri {i} {} {} {}", t[0], t[2], t[1]);
+        }
+        let _ = writeln!(s, "\n\tnumweights {}", mesh.influences.len());
+        for (i, w) in mesh.influences.iter().enumerate() {
+            let p = w.position;
+            let _ = writeln!(s, "\tweight {i} {} {:.6} ( {:.6} {:.6} {:.6} )", w.joint, w.weight, p.x, p.y, p.z);
+        }
+        s.push_str("}\n");
+    }
+    s
+}
+
+/// Writes a skeletal clip as `.md5anim` text (the inverse of [`parse_anim`]): every joint
+/// animates all six components; `bounds` gives one box per frame.
+pub fn write_anim(skeleton: &Skeleton, clip: &Clip, bounds: &[Aabb]) -> String {
+    use std::fmt::Write as _;
+    let frames = match &clip.frames {
+        ClipFrames::Skeletal(f) => f.as_slice(),
+        ClipFrames::Morph(_) => &[],
+    };
+    let n = skeleton.joints.len();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "MD5Version 10\ncommandline \"spritebake\"\n\nnumFrames {}\nnumJoints {n}\nframeRate {}\nnumAnimatedComponents {}\n\nhierarchy {{",
+        frames.len(),
+        clip.fps,
+        6 * n
+    );
+    for (j, joint) in skeleton.joints.iter().enumerate() {
+        let _ = writeln!(s, "\t\"{}\"\t{} 63 {}", joint.name, joint.parent.map_or(-1, |p| p as i64), 6 * j);
+    }
+    s.push_str("}\n\nbounds {\n");
+    for b in bounds.iter().take(frames.len()) {
+        let _ = writeln!(
+            s,
+            "\t( {:.6} {:.6} {:.6} ) ( {:.6} {:.6} {:.6} )",
+            b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z
+        );
+    }
+    s.push_str("}\n\nbaseframe {\n");
+    for joint in &skeleton.joints {
+        let (t, [x, y, z]) = (joint.rest.translation, stored_xyz(joint.rest.rotation));
+        let _ = writeln!(s, "\t( {:.6} {:.6} {:.6} ) ( {x:.9} {y:.9} {z:.9} )", t.x, t.y, t.z);
+    }
+    s.push_str("}\n");
+    for (f, poses) in frames.iter().enumerate() {
+        let _ = writeln!(s, "\nframe {f} {{");
+        for (j, joint) in skeleton.joints.iter().enumerate() {
+            let p = poses.get(j).copied().unwrap_or(joint.rest);
+            let [x, y, z] = stored_xyz(p.rotation);
+            let t = p.translation;
+            let _ = writeln!(s, "\t{:.6} {:.6} {:.6} {x:.9} {y:.9} {z:.9}", t.x, t.y, t.z);
+        }
+        s.push_str("}\n");
+    }
+    s
+}

@@ -328,3 +328,85 @@ pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> Result<(Cli
     };
     Ok((clip, warnings))
 }
+
+/// `bone px py pz rx ry rz` for a parent-relative pose (Euler angles for `Rz · Ry · Rx`).
+fn bone_line(bone: usize, pose: &JointPose) -> String {
+    let (rz, ry, rx) = pose.rotation.to_euler(glam::EulerRot::ZYX);
+    let t = pose.translation;
+    format!("{bone} {:.6} {:.6} {:.6} {rx:.9} {ry:.9} {rz:.9}\n", t.x, t.y, t.z)
+}
+
+fn write_nodes(s: &mut String, skeleton: &Skeleton) {
+    s.push_str("version 1\nnodes\n");
+    for (i, j) in skeleton.joints.iter().enumerate() {
+        s.push_str(&format!("{i} \"{}\" {}\n", j.name, j.parent.map_or(-1, |p| p as i64)));
+    }
+    s.push_str("end\n");
+}
+
+/// Writes a skinned model as a reference SMD (the inverse of [`parse_reference`]): nodes, the
+/// rest pose as `time 0`, and triangles with Source-style links for every influence. The
+/// material line is the material's texture name (or its name).
+pub fn write_reference(model: &Model) -> String {
+    let empty = Skeleton::default();
+    let skeleton = model.skeleton.as_ref().unwrap_or(&empty);
+    let mut s = String::new();
+    write_nodes(&mut s, skeleton);
+    s.push_str("skeleton\ntime 0\n");
+    for (i, j) in skeleton.joints.iter().enumerate() {
+        s.push_str(&bone_line(i, &j.rest));
+    }
+    s.push_str("end\ntriangles\n");
+    for mesh in &model.meshes {
+        let material = model.materials.get(mesh.material);
+        let name =
+            material.and_then(|m| m.texture_name.clone()).or(material.map(|m| m.name.clone())).unwrap_or_default();
+        for tri in &mesh.indices {
+            s.push_str(&name);
+            s.push('\n');
+            for &v in tri {
+                let v = v as usize;
+                let (p, n) = (mesh.positions[v], mesh.normals[v]);
+                let uv = mesh.uvs.get(v).copied().unwrap_or_default();
+                let range = mesh.influence_ranges.get(v).cloned().unwrap_or(0..0);
+                let links = &mesh.influences[range.start as usize..range.end as usize];
+                let parent = links.first().map_or(0, |l| l.joint);
+                s.push_str(&format!(
+                    "{parent} {:.6} {:.6} {:.6} {:.6} {:.6} {:.6} {:.6} {:.6} {}",
+                    p.x,
+                    p.y,
+                    p.z,
+                    n.x,
+                    n.y,
+                    n.z,
+                    uv.x,
+                    1.0 - uv.y,
+                    links.len()
+                ));
+                for l in links {
+                    s.push_str(&format!(" {} {:.6}", l.joint, l.weight));
+                }
+                s.push('\n');
+            }
+        }
+    }
+    s.push_str("end\n");
+    s
+}
+
+/// Writes a skeletal clip as a sequence SMD (the inverse of [`parse_sequence`]).
+pub fn write_sequence(skeleton: &Skeleton, clip: &Clip) -> String {
+    let mut s = String::new();
+    write_nodes(&mut s, skeleton);
+    s.push_str("skeleton\n");
+    if let ClipFrames::Skeletal(frames) = &clip.frames {
+        for (f, poses) in frames.iter().enumerate() {
+            s.push_str(&format!("time {f}\n"));
+            for (i, j) in skeleton.joints.iter().enumerate() {
+                s.push_str(&bone_line(i, poses.get(i).unwrap_or(&j.rest)));
+            }
+        }
+    }
+    s.push_str("end\n");
+    s
+}
