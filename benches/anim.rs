@@ -21,7 +21,10 @@ fn load(path: &Path, anims: &[PathBuf]) -> Option<Model> {
 /// The robot with every vertex given 4 influences: a dense skinned mesh of ~`copies` × 360
 /// vertices to measure the parallel path.
 fn dense_robot(copies: usize) -> Option<Model> {
-    let mut model = load(&root().join("examples/assets/robot/robot.md5mesh"), &[root().join("examples/assets/robot/walk.md5anim")])?;
+    let mut model = load(
+        &root().join("examples/assets/robot/robot.md5mesh"),
+        &[root().join("examples/assets/robot/walk.md5anim")],
+    )?;
     let joints = model.skeleton.as_ref()?.joints.len() as u32;
     let mesh = &mut model.meshes[0];
     let base = mesh.clone();
@@ -32,7 +35,12 @@ fn dense_robot(copies: usize) -> Option<Model> {
             let start = mesh.influences.len() as u32;
             for k in 0..4u32 {
                 let joint = (v as u32 + k + c as u32) % joints;
-                mesh.influences.push(Influence { joint, weight: 0.25, position: base.positions[v] + Vec3::splat(k as f32), normal: Vec3::Z });
+                mesh.influences.push(Influence {
+                    joint,
+                    weight: 0.25,
+                    position: base.positions[v] + Vec3::splat(k as f32),
+                    normal: Vec3::Z,
+                });
             }
             mesh.influence_ranges.push(start..start + 4);
         }
@@ -67,7 +75,9 @@ fn skinning(c: &mut Criterion) {
                 let mut f = 0.0;
                 b.iter(|| {
                     f += 0.5;
-                    pool.install(|| pose(model, model.clips.first(), FrameTime::Frame(f), &PoseOptions::default()).triangle_count())
+                    pool.install(|| {
+                        pose(model, model.clips.first(), FrameTime::Frame(f), &PoseOptions::default()).triangle_count()
+                    })
                 })
             });
         }

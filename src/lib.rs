@@ -17,5 +17,6 @@ pub mod golden;
 pub mod model;
 pub mod output;
 pub mod raster;
+pub mod sprite;
 
 pub use error::{Error, Result};

@@ -21,9 +21,25 @@ const MODELS: &[(&str, &[&str])] = &[
     ("md5/boarman/BoarMan.md5mesh", &[]),
     ("md5/simplecube/SimpleCube.md5mesh", &[]),
     ("md5/snoutx10k/snoutx10k.md5mesh", &[]),
-    ("smd/headcrab/reference.smd", &["smd/headcrab/idle1.smd", "smd/headcrab/walk.smd", "smd/headcrab/run.smd", "smd/headcrab/jump.smd", "smd/headcrab/flinch.smd", "smd/headcrab/dieback.smd"]),
-    ("smd/combine_soldier_lod4/combine_soldier_Soldier_reference_lod4.smd", &["smd/combine_soldier_lod4/body_poses_lean.smd"]),
-    ("smd/bst_cube/Cube.smd", &["smd/bst_cube/anim_X_Axis.smd", "smd/bst_cube/anim_Y_Axis.smd", "smd/bst_cube/anim_Z_Axis.smd"]),
+    (
+        "smd/headcrab/reference.smd",
+        &[
+            "smd/headcrab/idle1.smd",
+            "smd/headcrab/walk.smd",
+            "smd/headcrab/run.smd",
+            "smd/headcrab/jump.smd",
+            "smd/headcrab/flinch.smd",
+            "smd/headcrab/dieback.smd",
+        ],
+    ),
+    (
+        "smd/combine_soldier_lod4/combine_soldier_Soldier_reference_lod4.smd",
+        &["smd/combine_soldier_lod4/body_poses_lean.smd"],
+    ),
+    (
+        "smd/bst_cube/Cube.smd",
+        &["smd/bst_cube/anim_X_Axis.smd", "smd/bst_cube/anim_Y_Axis.smd", "smd/bst_cube/anim_Z_Axis.smd"],
+    ),
     ("smd/bst_cube/Cube_goldsrc.smd", &[]),
     ("smd/holygrail/holy_grailref.smd", &[]),
     ("smd/wuson/WusonSMD.smd", &[]),
@@ -49,7 +65,8 @@ fn every_corpus_model_loads_poses_and_renders() {
         for clip in &model.clips {
             for half in 0..clip.frame_count() * 2 {
                 let posed = pose(&model, Some(clip), FrameTime::Frame(half as f32 * 0.5), &PoseOptions::default());
-                let finite = posed.parts.iter().flat_map(|p| p.positions.iter().chain(p.normals.iter())).all(|v| v.is_finite());
+                let finite =
+                    posed.parts.iter().flat_map(|p| p.positions.iter().chain(p.normals.iter())).all(|v| v.is_finite());
                 assert!(finite, "{file} clip {} at frame {}", clip.name, half as f32 * 0.5);
             }
         }
@@ -62,7 +79,14 @@ fn every_corpus_model_loads_poses_and_renders() {
             }
         }
         let request = FrameRequest { clip: model.clips.first(), ..FrameRequest::default() };
-        let image = bake::render_frame(&renderer, &model, &request, &OrbitView::default(), &RenderOptions { width: 48, height: 48, ..RenderOptions::default() }).unwrap();
+        let image = bake::render_frame(
+            &renderer,
+            &model,
+            &request,
+            &OrbitView::default(),
+            &RenderOptions { width: 48, height: 48, ..RenderOptions::default() },
+        )
+        .unwrap();
         assert!(image.covered_pixels() > 50, "{file}: frame 0 renders {} pixels", image.covered_pixels());
     }
 }

@@ -1,7 +1,8 @@
-//! Writing results: PNG images and posed OBJ meshes, always atomically (temporary file + rename), so a failure or
+//! Writing results: PNG images, animated GIFs and posed OBJ meshes, always atomically (temporary file + rename), so a failure or
 //! an interrupted run never leaves a half-written output.
 
 mod atomic;
+pub mod gif;
 mod obj;
 mod png;
 

@@ -31,19 +31,32 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    /// The `--anim` values that are files (loaded as clips).
-    pub fn anim_files(&self) -> Vec<PathBuf> {
-        self.anim.iter().map(PathBuf::from).filter(|p| p.is_file()).collect()
+    /// Every `--anim` value, with comma-separated lists split (`--anim walk,run`).
+    fn anim_values(&self) -> impl Iterator<Item = &str> {
+        self.anim.iter().flat_map(|a| a.split(',')).map(str::trim).filter(|a| !a.is_empty())
     }
 
-    /// The clip to play: the last `--anim`, by file stem for a file, else by name.
+    /// The `--anim` values that are files (loaded as clips).
+    pub fn anim_files(&self) -> Vec<PathBuf> {
+        self.anim_values().map(PathBuf::from).filter(|p| p.is_file()).collect()
+    }
+
+    /// The clips named by `--anim`, in order: a file's stem, or the name as given.
+    pub fn clip_names(&self) -> Vec<String> {
+        self.anim_values()
+            .map(|a| {
+                let path = PathBuf::from(a);
+                match path.file_stem().filter(|_| path.is_file()) {
+                    Some(stem) => stem.to_string_lossy().into_owned(),
+                    None => a.to_string(),
+                }
+            })
+            .collect()
+    }
+
+    /// The clip to play: the last `--anim`.
     pub fn clip_name(&self) -> Option<String> {
-        let last = self.anim.last()?;
-        let path = PathBuf::from(last);
-        if path.is_file() {
-            return path.file_stem().map(|s| s.to_string_lossy().into_owned());
-        }
-        Some(last.clone())
+        self.clip_names().pop()
     }
 
     /// Library load options.
@@ -182,6 +195,13 @@ pub struct FrameArgs {
     pub in_place: bool,
 }
 
+fn parse_directions(s: &str) -> Result<u32> {
+    match s.parse::<u32>() {
+        Ok(n @ (1 | 2 | 4 | 8 | 16)) => Ok(n),
+        _ => bail!("directions must be 1, 2, 4, 8 or 16, got '{s}'"),
+    }
+}
+
 fn parse_axis(s: &str) -> Result<Axis> {
     Axis::parse(s).with_context(|| format!("bad axis '{s}' (expected +x, -x, +y, -y, +z or -z)"))
 }
@@ -239,4 +259,67 @@ mod tests {
         assert_eq!(parse_vec3("1,-2,3.5").unwrap(), Vec3::new(1.0, -2.0, 3.5));
         assert!(parse_vec3("1,2").is_err());
     }
+}
+
+/// JSON layouts for sheets.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum JsonFormatArg {
+    /// TexturePacker JSON-Hash with PixiJS `animations`.
+    Texturepacker,
+    /// Aseprite JSON with `frameTags`.
+    Aseprite,
+}
+
+/// Camera presets.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ViewPreset {
+    /// 2:1 pixel-art isometric: orthographic, 30° elevation, 45° yaw.
+    Iso,
+}
+
+/// Framing modes.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FitArg {
+    /// One framing for every cell (no jitter).
+    Shared,
+    /// Each cell fitted to its own frame.
+    PerFrame,
+}
+
+/// Flags of every multi-frame sprite command (sheet, gif, frames).
+#[derive(Debug, Args)]
+pub struct SpriteArgs {
+    /// Directions: yaw steps of 360/N degrees (direction 0 faces the camera).
+    #[arg(long, default_value_t = 1, value_parser = parse_directions)]
+    pub directions: u32,
+    /// Camera preset (overrides --yaw, --pitch and the projection).
+    #[arg(long, value_enum)]
+    pub view: Option<ViewPreset>,
+    /// Framing: one for the whole job, or per frame.
+    #[arg(long, value_enum, default_value = "shared")]
+    pub fit: FitArg,
+    /// Resample the clip at this many frames per second.
+    #[arg(long = "sample-fps", conflicts_with = "frames")]
+    pub sample_fps: Option<f32>,
+    /// Resample the clip to exactly this many frames.
+    #[arg(long)]
+    pub frames: Option<usize>,
+    /// Keep the root's horizontal motion (by default walk cycles are rendered in place).
+    #[arg(long)]
+    pub root_motion: bool,
+    /// Outline width in pixels around the silhouette (0 = none).
+    #[arg(long, default_value_t = 0)]
+    pub outline: u32,
+    /// Outline colour.
+    #[arg(long, default_value = "#000000", value_parser = parse_color)]
+    pub outline_color: [u8; 4],
+    /// Pixel art: render SCALE× larger and downscale with hard edges.
+    #[arg(long, value_name = "SCALE")]
+    pub pixel_art: Option<u32>,
+    /// With --pixel-art: reduce to at most N colours.
+    #[arg(long, value_name = "N")]
+    pub palette: Option<usize>,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
 }

@@ -32,3 +32,87 @@ pub fn frame_time(frame: &FrameArgs) -> FrameTime {
         (None, None) => FrameTime::Frame(0.0),
     }
 }
+
+/// Builds the sprite job of a multi-frame command.
+pub fn sprite_job<'m>(
+    model: &'m spritebake::model::Model,
+    model_args: &ModelArgs,
+    view: &crate::args::ViewArgs,
+    sprite: &crate::args::SpriteArgs,
+) -> Result<spritebake::sprite::Job<'m>> {
+    use spritebake::sprite::{Fit, Job, Sampling};
+    let names = model_args.clip_names();
+    let clips = if names.is_empty() {
+        vec![model.clips.first()]
+    } else {
+        names.iter().map(|n| spritebake::bake::find_clip(model, n).map(Some)).collect::<Result<_, _>>()?
+    };
+    let mut options = view.render_options();
+    let mut orbit = view.orbit();
+    if sprite.view.is_some() {
+        orbit = spritebake::raster::OrbitView { margin: orbit.margin, ..spritebake::raster::OrbitView::ISOMETRIC_2_1 };
+    }
+    if let Some(scale) = sprite.pixel_art {
+        // Render large without supersampling; the hard-edged downscale is the anti-aliasing.
+        let scale = scale.clamp(1, 16);
+        options.width *= scale;
+        options.height *= scale;
+        options.ssaa = 1;
+    }
+    Ok(Job {
+        model,
+        clips,
+        directions: sprite.directions,
+        view: orbit,
+        options,
+        fit: match sprite.fit {
+            crate::args::FitArg::Shared => Fit::Shared,
+            crate::args::FitArg::PerFrame => Fit::PerFrame,
+        },
+        sampling: match (sprite.sample_fps, sprite.frames) {
+            (Some(f), _) => Sampling::Fps(f),
+            (None, Some(n)) => Sampling::Count(n),
+            _ => Sampling::ClipFrames,
+        },
+        pose: spritebake::anim::PoseOptions { looping: true, in_place: !sprite.root_motion },
+    })
+}
+
+/// Renders a job with a progress bar on a terminal, then applies pixel-art and outline.
+pub fn render_cells(
+    job: &spritebake::sprite::Job,
+    sprite: &crate::args::SpriteArgs,
+) -> Result<Vec<spritebake::sprite::Cell>> {
+    use std::io::IsTerminal;
+    let bar = (!sprite.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(job.cell_count() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} frames {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut cells = job.render_with_progress(&|| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    for cell in &mut cells {
+        if let Some(scale) = sprite.pixel_art {
+            let scale = scale.clamp(1, 16);
+            cell.image = spritebake::sprite::post::pixelate(&cell.image, scale);
+            cell.pivot /= scale as f32;
+            if let Some(n) = sprite.palette {
+                cell.image = spritebake::sprite::post::posterize(&cell.image, n);
+            }
+        }
+        if sprite.outline > 0 {
+            let [r, g, b, _] = sprite.outline_color;
+            cell.image = spritebake::sprite::post::outline(&cell.image, sprite.outline, [r, g, b]);
+        }
+    }
+    Ok(cells)
+}

@@ -24,6 +24,14 @@ enum Command {
     Render(render::RenderArgs),
     /// Describe a model: meshes, materials, textures, joints, clips, bounds.
     Info(info::InfoArgs),
+    /// A sprite sheet (PNG + JSON) of clips × directions × frames.
+    Sheet(sheet::SheetArgs),
+    /// An animated GIF of one clip.
+    Gif(gif::GifArgs),
+    /// Every frame of clips as numbered PNG files.
+    Frames(frames::FramesArgs),
+    /// Thumbnails of many models with good defaults.
+    Thumbnail(thumbnail::ThumbnailArgs),
     /// Write the posed mesh of one frame as OBJ + MTL.
     Export(export::ExportArgs),
     /// Measure render throughput: N frames orbiting the model, images kept in memory.
@@ -34,6 +42,10 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Render(args) => render::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Sheet(args) => sheet::run(&args),
+        Command::Gif(args) => gif::run(&args),
+        Command::Frames(args) => frames::run(&args),
+        Command::Thumbnail(args) => thumbnail::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Bench(args) => bench::run(&args),
     };

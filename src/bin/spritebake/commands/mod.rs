@@ -2,5 +2,9 @@
 
 pub mod bench;
 pub mod export;
+pub mod frames;
+pub mod gif;
 pub mod info;
 pub mod render;
+pub mod sheet;
+pub mod thumbnail;

@@ -1,0 +1,81 @@
+//! `spritebake gif`: one clip from one direction as a looping animated GIF.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use spritebake::output::gif::{GifOptions, Palette, encode_gif};
+
+use crate::args::{ModelArgs, SpriteArgs, ViewArgs};
+use crate::common::{load, render_cells, set_threads, sprite_job};
+
+/// Palette strategies on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PaletteArg {
+    /// One palette for the whole GIF (stable colours, smaller file).
+    Global,
+    /// A palette per frame.
+    PerFrame,
+}
+
+/// `spritebake gif`.
+#[derive(Debug, Args)]
+pub struct GifArgs {
+    /// Model selection (the last --anim clip is played).
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Camera and size.
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Framing and looks (with --directions N, --direction picks one).
+    #[command(flatten)]
+    pub sprite: SpriteArgs,
+    /// Which direction of --directions to show.
+    #[arg(long, default_value_t = 0)]
+    pub direction: u32,
+    /// Floyd–Steinberg dithering.
+    #[arg(long)]
+    pub dither: bool,
+    /// Pixels with alpha below this become transparent.
+    #[arg(long, default_value_t = 128)]
+    pub alpha_threshold: u8,
+    /// Palette strategy.
+    #[arg(long = "gif-palette", value_enum, default_value = "global")]
+    pub gif_palette: PaletteArg,
+    /// Output GIF.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Runs the command.
+pub fn run(args: &GifArgs) -> Result<ExitCode> {
+    set_threads(args.threads)?;
+    let model = load(&args.model)?;
+    let mut job = sprite_job(&model, &args.model, &args.view, &args.sprite)?;
+    job.clips.truncate(1);
+    // Render only the chosen direction, keeping the yaw it has among N directions.
+    let n = job.directions.max(1);
+    job.view.yaw_degrees = job.yaw(args.direction % n);
+    job.directions = 1;
+    let cells = render_cells(&job, &args.sprite)?;
+    let frames: Vec<_> = cells.iter().map(|c| c.image.clone()).collect();
+    let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
+    let options = GifOptions {
+        alpha_threshold: args.alpha_threshold,
+        dither: args.dither,
+        palette: match args.gif_palette {
+            PaletteArg::Global => Palette::Global,
+            PaletteArg::PerFrame => Palette::PerFrame,
+        },
+    };
+    let (bytes, dropped) = encode_gif(&frames, &durations, &options)?;
+    if dropped > 0 {
+        eprintln!("note: {dropped} frames dropped evenly: GIF delays cannot be shorter than 2 cs (50 fps)");
+    }
+    spritebake::output::write_atomic(&args.output, &bytes)?;
+    Ok(ExitCode::SUCCESS)
+}

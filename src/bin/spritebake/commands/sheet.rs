@@ -1,0 +1,67 @@
+//! `spritebake sheet`: clips × directions × frames in one PNG plus engine-ready JSON.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use spritebake::sprite::sheet::{JsonFormat, Layout, pack};
+
+use crate::args::{JsonFormatArg, ModelArgs, SpriteArgs, ViewArgs};
+use crate::common::{load, render_cells, set_threads, sprite_job};
+
+/// `spritebake sheet`.
+#[derive(Debug, Args)]
+pub struct SheetArgs {
+    /// Model selection; `--anim walk,run` puts several clips in one sheet.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Camera and cell size.
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Directions, framing, looks.
+    #[command(flatten)]
+    pub sprite: SpriteArgs,
+    /// Transparent pixels between cells and around the sheet.
+    #[arg(long, default_value_t = 2)]
+    pub padding: u32,
+    /// Repeat each frame's edge pixels this far into the padding.
+    #[arg(long, default_value_t = 0)]
+    pub extrude: u32,
+    /// Crop frames to their opaque pixels (the JSON records the offsets).
+    #[arg(long)]
+    pub trim: bool,
+    /// JSON layout.
+    #[arg(long, value_enum, default_value = "texturepacker")]
+    pub json_format: JsonFormatArg,
+    /// Output PNG; the JSON is written beside it with the same stem.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Runs the command.
+pub fn run(args: &SheetArgs) -> Result<ExitCode> {
+    set_threads(args.threads)?;
+    let model = load(&args.model)?;
+    let job = sprite_job(&model, &args.model, &args.view, &args.sprite)?;
+    let cells = render_cells(&job, &args.sprite)?;
+    let names: Vec<String> =
+        job.clips.iter().map(|c| c.map_or_else(|| "rest".to_string(), |c| c.name.clone())).collect();
+    let layout = Layout { padding: args.padding, extrude: args.extrude, trim: args.trim };
+    let sheet = pack(&cells, &names, layout)?;
+    let format = match args.json_format {
+        JsonFormatArg::Texturepacker => JsonFormat::TexturePacker,
+        JsonFormatArg::Aseprite => JsonFormat::Aseprite,
+    };
+    let image_name = args.output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let json = serde_json::to_string_pretty(&sheet.to_json(&image_name, format)).context("encoding the sheet JSON")?;
+    spritebake::output::write_png(&args.output, &sheet.image)?;
+    spritebake::output::write_atomic(&args.output.with_extension("json"), json.as_bytes())?;
+    if !args.sprite.quiet {
+        eprintln!("{}: {} frames, {}x{}", args.output.display(), cells.len(), sheet.image.width, sheet.image.height);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,94 @@
+//! `spritebake thumbnail`: a good picture of each model with no flags, many models in parallel.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use rayon::prelude::*;
+use spritebake::bake::{self, FrameRequest};
+use spritebake::formats::{self, LoadOptions};
+use spritebake::raster::{Light, OrbitView, RenderOptions, Renderer};
+
+use crate::common::set_threads;
+
+/// `spritebake thumbnail`.
+#[derive(Debug, Args)]
+pub struct ThumbnailArgs {
+    /// Model files.
+    #[arg(required = true)]
+    pub models: Vec<PathBuf>,
+    /// Output: a folder (one `<stem>.png` per model) or, for one model, a file.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Thumbnail size in pixels (square).
+    #[arg(long, default_value_t = 256)]
+    pub size: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Three-quarter view, key + fill light, 4×4 supersampling.
+fn thumbnail_options(size: u32) -> (OrbitView, RenderOptions) {
+    let view = OrbitView { yaw_degrees: 35.0, pitch_degrees: 20.0, ..OrbitView::default() };
+    let options = RenderOptions {
+        width: size,
+        height: size,
+        ssaa: 4,
+        lights: vec![Light::KEY, Light::FILL],
+        ambient: 0.25,
+        ..RenderOptions::default()
+    };
+    (view, options)
+}
+
+fn output_for(args: &ThumbnailArgs, model: &Path) -> PathBuf {
+    let single_file = args.models.len() == 1 && args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if single_file {
+        return args.output.clone();
+    }
+    let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
+    args.output.join(format!("{stem}.png"))
+}
+
+fn one(model_path: &Path, out: &Path, size: u32, renderer: &Renderer) -> spritebake::Result<usize> {
+    let model = formats::load(model_path, &LoadOptions::default())?;
+    let (view, options) = thumbnail_options(size);
+    let request = FrameRequest { clip: model.clips.first(), ..FrameRequest::default() };
+    let image = bake::render_frame(renderer, &model, &request, &view, &options)?;
+    spritebake::output::write_png(out, &image)?;
+    Ok(model.warnings.len())
+}
+
+/// Runs the command: one line per model; failures do not stop the others.
+pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
+    set_threads(args.threads)?;
+    let folder_output = !(args.models.len() == 1 && args.output.extension().is_some());
+    if folder_output {
+        std::fs::create_dir_all(&args.output)?;
+    }
+    let renderer = Renderer::new();
+    let results: Vec<(PathBuf, PathBuf, spritebake::Result<usize>)> = args
+        .models
+        .par_iter()
+        .map(|m| {
+            let out = output_for(args, m);
+            let result = one(m, &out, args.size, &renderer);
+            (m.clone(), out, result)
+        })
+        .collect();
+    let mut failed = 0;
+    for (model, out, result) in &results {
+        match result {
+            Ok(0) => println!("ok    {} -> {}", model.display(), out.display()),
+            Ok(w) => println!("ok    {} -> {} ({w} warnings)", model.display(), out.display()),
+            Err(e) => {
+                failed += 1;
+                println!("FAIL  {}: {e}", model.display());
+            }
+        }
+    }
+    println!("{} thumbnails, {failed} failed", results.len() - failed);
+    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,214 @@
+//! Sprite jobs: many frames of a model — clips × directions × frames — rendered with one
+//! framing, for sheets, GIFs and frame sequences.
+//!
+//! **Framing that never jitters.** By default every cell of a job shares one camera fit: the
+//! posed points of every frame of every clip are wrapped in a vertical cylinder around the
+//! model's vertical axis, and the camera is fitted to that cylinder. The cylinder looks the
+//! same from every yaw, so every direction gets the same scale, the same ground line and the
+//! same pivot column, and the model turns inside a fixed frame. `Fit::PerFrame` fits each cell
+//! to its own frame instead (tight, but the model jumps and shrinks between cells).
+//!
+//! Cells render in parallel across frames (each small frame on one thread), which uses the
+//! cores better than splitting a 128×128 frame into tiles; output is identical for any thread
+//! count because every cell is rendered independently.
+
+pub mod post;
+pub mod sheet;
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::anim::{self, FrameTime, PoseOptions};
+use crate::bake;
+use crate::error::Result;
+use crate::model::{Clip, Model};
+use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
+
+/// How cells are framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fit {
+    /// One framing for every cell of the job (the default).
+    #[default]
+    Shared,
+    /// Each cell fitted to its own frame.
+    PerFrame,
+}
+
+/// Which frames of a clip to render.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Sampling {
+    /// Every stored frame at the clip's own rate (the default).
+    #[default]
+    ClipFrames,
+    /// Resampled at this many frames per second over one pass of the clip.
+    Fps(f32),
+    /// Exactly this many frames spread evenly over one pass of the clip.
+    Count(usize),
+}
+
+impl Sampling {
+    /// Frame positions (in clip frames) and the duration of each in seconds.
+    pub fn frames(self, clip: Option<&Clip>) -> Vec<(f32, f32)> {
+        let Some(clip) = clip.filter(|c| c.frame_count() > 0) else { return vec![(0.0, 0.1)] };
+        let (n, fps) = (clip.frame_count() as f32, clip.fps.max(1e-3));
+        let count = match self {
+            Sampling::ClipFrames => return (0..clip.frame_count()).map(|f| (f as f32, 1.0 / fps)).collect(),
+            Sampling::Fps(f) if f.is_finite() && f > 0.0 => ((n / fps) * f).round().max(1.0) as usize,
+            Sampling::Count(c) => c.clamp(1, 10_000),
+            Sampling::Fps(_) => clip.frame_count(),
+        };
+        let duration = n / fps / count as f32;
+        (0..count).map(|i| (i as f32 * n / count as f32, duration)).collect()
+    }
+}
+
+/// A batch of cells to render.
+#[derive(Debug, Clone)]
+pub struct Job<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// Clips to render (`None` entries render the rest pose once).
+    pub clips: Vec<Option<&'a Clip>>,
+    /// Number of directions: yaw steps of 360/N from the view's yaw. Direction 0 faces the camera.
+    pub directions: u32,
+    /// Base camera (yaw of direction 0, pitch, projection, margin).
+    pub view: OrbitView,
+    /// Render options, including the cell size.
+    pub options: RenderOptions,
+    /// Framing.
+    pub fit: Fit,
+    /// Which frames of each clip.
+    pub sampling: Sampling,
+    /// Posing options (`in_place` keeps walk cycles from walking out of the frame).
+    pub pose: PoseOptions,
+}
+
+/// One rendered cell.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    /// Index into [`Job::clips`].
+    pub clip: usize,
+    /// Direction index (0..directions).
+    pub direction: u32,
+    /// Frame index within the clip's sampling.
+    pub frame: usize,
+    /// How long the frame shows, in seconds.
+    pub duration: f32,
+    /// The image (the job's cell size).
+    pub image: Image,
+    /// The ground point under the model's root, in pixels of the image.
+    pub pivot: Vec2,
+}
+
+impl Job<'_> {
+    /// The yaw of direction `d`.
+    pub fn yaw(&self, d: u32) -> f32 {
+        self.view.yaw_degrees + 360.0 * d as f32 / self.directions.max(1) as f32
+    }
+
+    /// Every (clip, frame position, duration) of the job, in order.
+    fn frames(&self) -> Vec<(usize, usize, f32, f32)> {
+        self.clips
+            .iter()
+            .enumerate()
+            .flat_map(|(c, clip)| {
+                self.sampling.frames(*clip).into_iter().enumerate().map(move |(i, (f, d))| (c, i, f, d))
+            })
+            .collect()
+    }
+
+    /// The cylinder every posed frame fits in: axis centre (x, z), radius, y range.
+    fn bounding_cylinder(&self) -> (Vec2, f32, f32, f32) {
+        let points: Vec<Vec3> = self
+            .frames()
+            .par_iter()
+            .flat_map_iter(|&(c, _, f, _)| {
+                let posed = anim::pose(self.model, self.clips[c], FrameTime::Frame(f), &self.pose);
+                bake::world_points(self.model, &posed)
+            })
+            .collect();
+        cylinder(&points)
+    }
+
+    /// Renders every cell: for each clip, each direction, each frame, in that order.
+    ///
+    /// # Errors
+    /// Invalid render options.
+    pub fn render(&self) -> Result<Vec<Cell>> {
+        self.render_with_progress(&|| {})
+    }
+
+    /// Number of cells the job renders.
+    pub fn cell_count(&self) -> usize {
+        self.clips.iter().map(|c| self.sampling.frames(*c).len()).sum::<usize>() * self.directions.max(1) as usize
+    }
+
+    /// As [`Job::render`], calling `progress` once per finished cell (from any thread).
+    ///
+    /// # Errors
+    /// Invalid render options.
+    pub fn render_with_progress(&self, progress: &(dyn Fn() + Sync)) -> Result<Vec<Cell>> {
+        let renderer = Renderer::new();
+        let aspect = self.options.width as f32 / self.options.height.max(1) as f32;
+        let shared = (self.fit == Fit::Shared).then(|| self.bounding_cylinder());
+        let mut work = Vec::new();
+        for (c, clip) in self.clips.iter().enumerate() {
+            for d in 0..self.directions.max(1) {
+                for (i, (f, duration)) in self.sampling.frames(*clip).into_iter().enumerate() {
+                    work.push((c, d, i, f, duration));
+                }
+            }
+        }
+        work.par_iter()
+            .map(|&(c, d, i, f, duration)| {
+                let posed = anim::pose(self.model, self.clips[c], FrameTime::Frame(f), &self.pose);
+                let view = OrbitView { yaw_degrees: self.yaw(d), ..self.view };
+                let (centre, radius, y0, y1) = match shared {
+                    Some(cyl) => cyl,
+                    None => cylinder(&bake::world_points(self.model, &posed)),
+                };
+                let camera = match shared {
+                    Some(_) => Camera::fit(&view, &cylinder_points(centre, radius, y0, y1), aspect),
+                    None => Camera::fit(&view, &bake::world_points(self.model, &posed), aspect),
+                };
+                let image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
+                let ground = Vec3::new(centre.x, y0, centre.y);
+                let pivot = project(&camera, ground, self.options.width, self.options.height);
+                progress();
+                Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot })
+            })
+            .collect()
+    }
+}
+
+/// Pixel position of a world point.
+pub fn project(camera: &Camera, p: Vec3, width: u32, height: u32) -> Vec2 {
+    let ndc = camera.world_to_clip().project_point3(p);
+    Vec2::new((ndc.x * 0.5 + 0.5) * width as f32, (0.5 - ndc.y * 0.5) * height as f32)
+}
+
+/// The vertical cylinder around `points`: centre of the x/z bounds, radius, y range.
+fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
+    let b = crate::model::Aabb::from_points(points.iter().copied());
+    if b.is_empty() {
+        return (Vec2::ZERO, 0.5, 0.0, 1.0);
+    }
+    let centre = Vec2::new((b.min.x + b.max.x) * 0.5, (b.min.z + b.max.z) * 0.5);
+    let radius = points.iter().map(|p| Vec2::new(p.x, p.z).distance(centre)).fold(0.0, f32::max);
+    (centre, radius.max(1e-4), b.min.y, b.max.y)
+}
+
+/// Points on the rims of a cylinder, enough that a fitted camera contains the whole cylinder
+/// to within a fraction of a percent.
+fn cylinder_points(centre: Vec2, radius: f32, y0: f32, y1: f32) -> Vec<Vec3> {
+    const STEPS: usize = 64;
+    // Polygon points on a slightly larger circle so the polygon encloses the true circle.
+    let r = radius / (std::f32::consts::PI / STEPS as f32).cos();
+    (0..STEPS)
+        .flat_map(|i| {
+            let a = i as f32 / STEPS as f32 * std::f32::consts::TAU;
+            let (x, z) = (centre.x + r * a.cos(), centre.y + r * a.sin());
+            [Vec3::new(x, y0, z), Vec3::new(x, y1, z)]
+        })
+        .collect()
+}

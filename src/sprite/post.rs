@@ -1,0 +1,166 @@
+//! Image post-processing for sprites: silhouette outlines, pixel-art downscaling, trimming and
+//! edge extrusion. All work on straight-alpha sRGB [`Image`]s.
+
+use crate::raster::Image;
+
+/// Draws an outline exactly `width` pixels wide around the opaque silhouette, under the sprite:
+/// every transparent pixel whose centre lies within `width` of a pixel with alpha ≥ 128 gets
+/// `color`, composited beneath what is there.
+pub fn outline(image: &Image, width: u32, color: [u8; 3]) -> Image {
+    if width == 0 {
+        return image.clone();
+    }
+    let (w, h) = (image.width as i64, image.height as i64);
+    let solid =
+        |x: i64, y: i64| x >= 0 && y >= 0 && x < w && y < h && image.rgba[((y * w + x) * 4 + 3) as usize] >= 128;
+    let r = width as i64;
+    let r2 = (width * width) as i64;
+    let mut out = image.clone();
+    for y in 0..h {
+        for x in 0..w {
+            let i = ((y * w + x) * 4) as usize;
+            let a = image.rgba[i + 3];
+            if a == 255 {
+                continue;
+            }
+            // Distance from this pixel's centre to the nearest solid pixel's centre.
+            let near = (-r..=r).any(|dy| (-r..=r).any(|dx| dx * dx + dy * dy <= r2 && solid(x + dx, y + dy)));
+            if near {
+                // The sprite pixel (straight alpha a) over the opaque outline colour.
+                let af = a as u32;
+                for (c, &oc) in color.iter().enumerate() {
+                    out.rgba[i + c] = ((image.rgba[i + c] as u32 * af + oc as u32 * (255 - af) + 127) / 255) as u8;
+                }
+                out.rgba[i + 3] = 255;
+            }
+        }
+    }
+    out
+}
+
+/// Downscales by an integer `factor` with hard edges for pixel art: each output pixel takes
+/// the most frequent opaque colour of its block if at least half the block is opaque, else it
+/// is transparent. No blending, so no soft edges or in-between colours appear.
+pub fn pixelate(image: &Image, factor: u32) -> Image {
+    let f = factor.max(1);
+    let (w, h) = (image.width / f, image.height / f);
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for by in 0..h {
+        for bx in 0..w {
+            let mut colours: Vec<([u8; 4], u32)> = Vec::new();
+            let mut opaque = 0;
+            for y in by * f..(by + 1) * f {
+                for x in bx * f..(bx + 1) * f {
+                    let p = image.pixel(x, y).unwrap_or([0; 4]);
+                    if p[3] >= 128 {
+                        opaque += 1;
+                        let key = [p[0], p[1], p[2], 255];
+                        match colours.iter_mut().find(|c| c.0 == key) {
+                            Some(c) => c.1 += 1,
+                            None => colours.push((key, 1)),
+                        }
+                    }
+                }
+            }
+            // Ties go to the first colour met, so the result is deterministic.
+            let best = colours.iter().fold(None::<&([u8; 4], u32)>, |b, c| match b {
+                Some(b) if b.1 >= c.1 => Some(b),
+                _ => Some(c),
+            });
+            match best {
+                Some((c, _)) if opaque * 2 >= f * f => rgba.extend_from_slice(c),
+                _ => rgba.extend_from_slice(&[0, 0, 0, 0]),
+            }
+        }
+    }
+    Image { width: w, height: h, rgba }
+}
+
+/// Reduces an image to at most `colors` colours (NeuQuant over the opaque pixels), keeping
+/// alpha; for pixel-art palettes.
+pub fn posterize(image: &Image, colors: usize) -> Image {
+    let opaque: Vec<u8> =
+        image.rgba.chunks_exact(4).filter(|p| p[3] > 0).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
+    if opaque.len() < 4 * 4 || colors < 2 {
+        return image.clone();
+    }
+    let quant = color_quant::NeuQuant::new(10, colors.min(256), &opaque);
+    let mut out = image.clone();
+    for p in out.rgba.chunks_exact_mut(4).filter(|p| p[3] > 0) {
+        let a = p[3];
+        let mut q = [p[0], p[1], p[2], 255];
+        quant.map_pixel(&mut q);
+        p.copy_from_slice(&[q[0], q[1], q[2], a]);
+    }
+    out
+}
+
+/// Copies the `(x, y, w, h)` rectangle out of an image.
+pub fn crop(image: &Image, x: u32, y: u32, w: u32, h: u32) -> Image {
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for row in y..y + h {
+        let start = ((row * image.width + x) * 4) as usize;
+        rgba.extend_from_slice(image.rgba.get(start..start + (w * 4) as usize).unwrap_or(&[]));
+    }
+    Image { width: w, height: h, rgba }
+}
+
+/// Blits `src` into `dst` at (`x`, `y`), repeating its edge pixels `extrude` pixels outward
+/// (so texture filtering in the engine never samples a neighbour's pixels).
+pub fn blit_extruded(dst: &mut Image, src: &Image, x: u32, y: u32, extrude: u32) {
+    let e = extrude as i64;
+    for dy in -e..src.height as i64 + e {
+        for dx in -e..src.width as i64 + e {
+            let sx = dx.clamp(0, src.width as i64 - 1) as u32;
+            let sy = dy.clamp(0, src.height as i64 - 1) as u32;
+            let (tx, ty) = (x as i64 + dx, y as i64 + dy);
+            if tx < 0 || ty < 0 {
+                continue;
+            }
+            if let (Some(p), Some(d)) = (src.pixel(sx, sy), dst.pixel_mut(tx as u32, ty as u32)) {
+                d.copy_from_slice(&p);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dot(size: u32) -> Image {
+        let mut img = Image::new(size, size).unwrap();
+        let c = size / 2;
+        img.pixel_mut(c, c).unwrap().copy_from_slice(&[255, 255, 255, 255]);
+        img
+    }
+
+    #[test]
+    fn outline_is_exactly_the_requested_width() {
+        for width in [1u32, 2, 3] {
+            let img = outline(&dot(11), width, [255, 0, 0]);
+            for y in 0..11i64 {
+                for x in 0..11i64 {
+                    let d2 = (x - 5).pow(2) + (y - 5).pow(2);
+                    let p = img.pixel(x as u32, y as u32).unwrap();
+                    let expect_outline = d2 > 0 && d2 <= (width * width) as i64;
+                    assert_eq!(p == [255, 0, 0, 255], expect_outline, "width {width} at ({x},{y})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pixelate_keeps_hard_edges() {
+        let mut img = Image::new(4, 4).unwrap();
+        for y in 0..4 {
+            for x in 0..3 {
+                img.pixel_mut(x, y).unwrap().copy_from_slice(&[10, 20, 30, 255]);
+            }
+        }
+        let small = pixelate(&img, 2);
+        assert_eq!(small.pixel(0, 0).unwrap(), [10, 20, 30, 255]);
+        assert_eq!(small.pixel(1, 0).unwrap(), [10, 20, 30, 255]); // half opaque: kept
+        assert!(small.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255));
+    }
+}
