@@ -98,6 +98,8 @@ pub struct Cell {
     pub image: Image,
     /// The ground point under the model's root, in pixels of the image.
     pub pivot: Vec2,
+    /// The camera the cell was rendered with (shared by all cells of a direction by default).
+    pub camera: Camera,
 }
 
 impl Job<'_> {
@@ -175,7 +177,7 @@ impl Job<'_> {
                 let ground = Vec3::new(centre.x, y0, centre.y);
                 let pivot = project(&camera, ground, self.options.width, self.options.height);
                 progress();
-                Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot })
+                Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot, camera })
             })
             .collect()
     }

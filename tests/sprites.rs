@@ -1,0 +1,361 @@
+//! Sprite outputs: sheets and their JSON, GIF timing and colours, jitter-free framing, looks.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::golden::assert_golden;
+use spritebake::anim::{FrameTime, PoseOptions, pose};
+use spritebake::bake;
+use spritebake::golden::Tolerance;
+use spritebake::model::Model;
+use spritebake::output::gif::{GifOptions, Palette, encode_gif, timing};
+use spritebake::raster::{Image, OrbitView, RenderOptions, Renderer, Shading};
+use spritebake::sprite::sheet::{JsonFormat, Layout, pack};
+use spritebake::sprite::{Cell, Fit, Job, Sampling, post};
+
+fn asset(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(name)
+}
+
+fn robot() -> Model {
+    let options = spritebake::formats::LoadOptions { animations: vec![asset("walk.md5anim")], ..Default::default() };
+    spritebake::formats::load(&asset("robot.md5mesh"), &options).unwrap()
+}
+
+fn job(model: &Model, directions: u32, size: u32) -> Job<'_> {
+    Job {
+        model,
+        clips: vec![model.clips.first()],
+        directions,
+        view: OrbitView { pitch_degrees: 20.0, ..OrbitView::default() },
+        options: RenderOptions { width: size, height: size, ssaa: 2, ..RenderOptions::default() },
+        fit: Fit::Shared,
+        sampling: Sampling::ClipFrames,
+        pose: PoseOptions { looping: true, in_place: true },
+    }
+}
+
+/// Orthographic side-on views, as many sprite sheets are: at pitch 0 the ground plane is a
+/// line, so the lowest pixel of a model standing on it is its ground line.
+fn ortho(mut j: Job<'_>) -> Job<'_> {
+    j.view.projection = spritebake::raster::Projection::Orthographic;
+    j.view.pitch_degrees = 0.0;
+    j
+}
+
+fn psnr(a: &Image, b: &Image) -> f64 {
+    // Over pixels opaque in the reference, RGB only (alpha is 1-bit in a GIF by design).
+    let (mut sum, mut n) = (0.0f64, 0usize);
+    for (p, q) in a.rgba.chunks_exact(4).zip(b.rgba.chunks_exact(4)) {
+        if q[3] >= 128 {
+            for c in 0..3 {
+                sum += (p[c] as f64 - q[c] as f64).powi(2);
+            }
+            n += 3;
+        }
+    }
+    if sum == 0.0 { 99.0 } else { 10.0 * (255.0f64 * 255.0 / (sum / n as f64)).log10() }
+}
+
+#[test]
+fn sheet_cells_equal_independent_renders_and_json_agrees() {
+    let model = robot();
+    let job = job(&model, 4, 48);
+    let cells = job.render().unwrap();
+    assert_eq!(cells.len(), 4 * 16);
+    let sheet = pack(&cells, &["walk".to_string()], Layout { padding: 2, extrude: 1, trim: false }).unwrap();
+    let json = sheet.to_json("walk.png", JsonFormat::TexturePacker);
+    let json: serde_json::Value = serde_json::from_str(&json.to_string()).unwrap();
+    assert_eq!(json["meta"]["size"]["w"], sheet.image.width);
+    assert_eq!(json["meta"]["image"], "walk.png");
+    let renderer = Renderer::new();
+    for (i, cell) in cells.iter().enumerate() {
+        // Same clip, frame and direction rendered on its own with the cell's camera.
+        let posed = pose(&model, model.clips.first(), FrameTime::Frame(cell.frame as f32), &job.pose);
+        let alone = bake::render_posed(&renderer, &model, &posed, cell.camera, &job.options).unwrap();
+        assert_eq!(alone, cell.image, "cell {i}");
+        // The JSON rectangle shows exactly this image.
+        let name = format!("walk_{}_{:03}", cell.direction, cell.frame);
+        let f = &json["frames"][&name];
+        let (x, y, w, h) = (
+            f["frame"]["x"].as_u64().unwrap() as u32,
+            f["frame"]["y"].as_u64().unwrap() as u32,
+            f["frame"]["w"].as_u64().unwrap() as u32,
+            f["frame"]["h"].as_u64().unwrap() as u32,
+        );
+        assert_eq!((w, h), (48, 48));
+        assert_eq!(post::crop(&sheet.image, x, y, w, h), cell.image, "{name}");
+        assert_eq!(f["rotated"], false);
+        assert!((f["pivot"]["x"].as_f64().unwrap() - (cell.pivot.x / 48.0) as f64).abs() < 1e-6);
+        assert_eq!(f["anchor"], f["pivot"]);
+        assert_eq!(f["duration"], 63); // 1/16 s
+    }
+    for d in 0..4 {
+        let list = json["animations"][format!("walk_{d}")].as_array().unwrap();
+        assert_eq!(list.len(), 16);
+        assert_eq!(list[3], format!("walk_{d}_003"));
+    }
+    // Extrusion copies edge pixels into the padding: left of frame 0 repeats its first column.
+    let first = &json["frames"]["walk_0_000"]["frame"];
+    let (x, y) = (first["x"].as_u64().unwrap() as u32, first["y"].as_u64().unwrap() as u32);
+    for row in 0..48 {
+        assert_eq!(sheet.image.pixel(x - 1, y + row), sheet.image.pixel(x, y + row));
+    }
+    let aseprite = sheet.to_json("walk.png", JsonFormat::Aseprite);
+    assert_eq!(aseprite["meta"]["frameTags"][2]["from"], 32);
+    assert_eq!(aseprite["meta"]["frameTags"][2]["to"], 47);
+}
+
+#[test]
+fn shared_framing_holds_ground_line_and_height_in_every_cell() {
+    // Orthographic, as sprite sheets are: a rigid model turning in 8 directions keeps its ground
+    // line and height to a pixel (any change would be the framing's fault). The walk adds the
+    // animation's own foot lift, so it is held to its pivot row and ground line.
+    let model = robot();
+    let mut j = ortho(job(&model, 8, 96));
+    j.clips = vec![None];
+    j.options.ssaa = 1;
+    let lines: Vec<(u32, u32)> = j
+        .render()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let (_, y, _, h) = c.image.opaque_bounds().unwrap();
+            (y + h, h)
+        })
+        .collect();
+    let spread = |f: fn(&(u32, u32)) -> u32| lines.iter().map(f).max().unwrap() - lines.iter().map(f).min().unwrap();
+    assert!(spread(|l| l.0) <= 1 && spread(|l| l.1) <= 1, "ground lines and heights: {lines:?}");
+    let walk = ortho(job(&model, 8, 96)).render().unwrap();
+    let pivots: Vec<f32> = walk.iter().map(|c| c.pivot.y).collect();
+    assert!(pivots.iter().all(|p| (p - pivots[0]).abs() < 1e-3), "pivot rows differ: {pivots:?}");
+    let grounds: Vec<u32> = walk
+        .iter()
+        .map(|c| {
+            let (_, y, _, h) = c.image.opaque_bounds().unwrap();
+            y + h
+        })
+        .collect();
+    let heights: Vec<u32> = walk.iter().map(|c| c.image.opaque_bounds().unwrap().3).collect();
+    // The walk itself bobs (both feet leave the ground for a moment), the same in every
+    // direction: per frame, the ground line and height agree across all 8 directions.
+    for f in 0..16 {
+        let g: Vec<u32> = (0..8).map(|d| grounds[d * 16 + f]).collect();
+        let h: Vec<u32> = (0..8).map(|d| heights[d * 16 + f]).collect();
+        let spread = |v: &[u32]| v.iter().max().unwrap() - v.iter().min().unwrap();
+        assert!(spread(&g) <= 1 && spread(&h) <= 1, "frame {f}: ground lines {g:?}, heights {h:?}");
+    }
+    // And over the whole sheet the ground line moves only by the animation's bob (≤ 2 px here).
+    assert!(grounds.iter().max().unwrap() - grounds.iter().min().unwrap() <= 2, "{grounds:?}");
+    // Per-frame fitting fills every cell, so the model's scale and position jump between
+    // cells: its projected ground point moves.
+    let mut per = ortho(job(&model, 8, 96));
+    per.fit = Fit::PerFrame;
+    let xs: Vec<f32> = per.render().unwrap().iter().map(|c| c.pivot.x).collect();
+    let spread = xs.iter().cloned().fold(f32::MIN, f32::max) - xs.iter().cloned().fold(f32::MAX, f32::min);
+    assert!(spread > 1.0, "per-frame pivots {xs:?}");
+}
+
+#[test]
+fn gif_decodes_with_the_right_frames_loop_delays_and_colours() {
+    let model = robot();
+    let mut j = job(&model, 1, 64);
+    j.view.yaw_degrees = 30.0;
+    let cells: Vec<Cell> = j.render().unwrap();
+    let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
+    let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
+    let mut sizes = Vec::new();
+    for palette in [Palette::Global, Palette::PerFrame] {
+        let (bytes, dropped) =
+            encode_gif(&frames, &durations, &GifOptions { palette, ..GifOptions::default() }).unwrap();
+        assert_eq!(dropped, 0);
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+        assert_eq!(decoder.repeat(), gif::Repeat::Infinite);
+        let (mut count, mut total_cs, mut worst) = (0, 0u32, f64::INFINITY);
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            assert_eq!(frame.dispose, gif::DisposalMethod::Background);
+            let decoded = Image::from_rgba(frame.width as u32, frame.height as u32, frame.buffer.to_vec()).unwrap();
+            worst = worst.min(psnr(&decoded, &frames[count]));
+            // Transparency is kept: fully transparent render pixels stay transparent.
+            for (d, r) in decoded.rgba.chunks_exact(4).zip(frames[count].rgba.chunks_exact(4)) {
+                assert_eq!(d[3] == 0, r[3] < 128);
+            }
+            total_cs += frame.delay as u32;
+            count += 1;
+        }
+        assert_eq!(count, 16);
+        // The clip lasts 1 s: delays sum to 100 cs within one centisecond.
+        assert!(total_cs.abs_diff(100) <= 1, "{total_cs}");
+        eprintln!("GIF {palette:?}: worst frame PSNR {worst:.1} dB, {} bytes", bytes.len());
+        sizes.push((worst, bytes.len()));
+    }
+    // The default global palette is the better of the two on both counts (see output/gif.rs).
+    assert!(sizes[0].0 > 30.0, "global palette PSNR {:.1} dB", sizes[0].0);
+    assert!(sizes[0].0 > sizes[1].0 && sizes[0].1 < sizes[1].1, "{sizes:?}");
+    assert_eq!(timing(&[1.0 / 24.0; 3]).delays, vec![4, 4, 5]);
+}
+
+#[test]
+fn toon_outline_and_pixel_art_goldens() {
+    let model = robot();
+    let view = OrbitView { yaw_degrees: 35.0, pitch_degrees: 20.0, ..OrbitView::default() };
+    let request = bake::FrameRequest { clip: model.clips.first(), time: FrameTime::Frame(3.0), ..Default::default() };
+    let base = RenderOptions { width: 64, height: 96, ssaa: 4, ..RenderOptions::default() };
+    let renderer = Renderer::new();
+    let tolerance = Tolerance { channel: 1, max_pixels: 8 };
+    let toon = bake::render_frame(
+        &renderer,
+        &model,
+        &request,
+        &view,
+        &RenderOptions { shading: Shading::Toon { bands: 3 }, ..base.clone() },
+    )
+    .unwrap();
+    assert_golden("sprites/robot-toon-3-bands", &toon, tolerance);
+    let plain = bake::render_frame(&renderer, &model, &request, &view, &base).unwrap();
+    let outlined = post::outline(&plain, 2, [20, 10, 40]);
+    assert_golden("sprites/robot-outline-2px", &outlined, tolerance);
+    // Outline width: every new pixel lies within 2 px of the silhouette, and every transparent
+    // pixel within 1.5 px of it became outline.
+    let solid: Vec<(i64, i64)> = (0..96)
+        .flat_map(|y| (0..64).map(move |x| (x, y)))
+        .filter(|&(x, y)| plain.pixel(x as u32, y as u32).unwrap()[3] >= 128)
+        .collect();
+    let near =
+        |x: i64, y: i64, r: f64| solid.iter().any(|&(sx, sy)| (((sx - x).pow(2) + (sy - y).pow(2)) as f64) <= r * r);
+    for y in 0..96i64 {
+        for x in 0..64i64 {
+            let (before, after) =
+                (plain.pixel(x as u32, y as u32).unwrap(), outlined.pixel(x as u32, y as u32).unwrap());
+            if before[3] == 0 && after[3] > 0 {
+                assert!(near(x, y, 2.0), "outline pixel ({x},{y}) too far");
+            }
+            if before[3] == 0 && near(x, y, 1.5) {
+                assert_eq!(after[3], 255, "pixel ({x},{y}) next to the silhouette is not outlined");
+            }
+        }
+    }
+    let big = bake::render_frame(
+        &renderer,
+        &model,
+        &request,
+        &view,
+        &RenderOptions { width: 128, height: 192, ssaa: 1, ..base.clone() },
+    )
+    .unwrap();
+    let pixel_art = post::posterize(&post::pixelate(&big, 4), 16);
+    assert_eq!((pixel_art.width, pixel_art.height), (32, 48));
+    assert!(pixel_art.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255), "pixel art has soft edges");
+    assert_golden("sprites/robot-pixel-art-4x-16-colours", &pixel_art, tolerance);
+}
+
+fn spritebake(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()
+}
+
+#[test]
+fn cli_sheet_gif_and_frames_write_their_files() {
+    let dir = std::env::temp_dir().join(format!("spritebake-sprites-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mesh, anim) = (asset("robot.md5mesh"), asset("walk.md5anim"));
+    let (mesh, anim) = (mesh.to_str().unwrap(), anim.to_str().unwrap());
+    let sheet = dir.join("walk.png");
+    let o = spritebake(&[
+        "sheet",
+        mesh,
+        "--anim",
+        anim,
+        "--directions",
+        "8",
+        "--view",
+        "iso",
+        "--size",
+        "32",
+        "--trim",
+        "-o",
+        sheet.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("walk.json")).unwrap()).unwrap();
+    assert_eq!(json["frames"].as_object().unwrap().len(), 128);
+    assert_eq!(json["frames"]["walk_7_015"]["trimmed"], true);
+    let gif = dir.join("walk.gif");
+    let o =
+        spritebake(&["gif", mesh, "--anim", anim, "--size", "32", "--sample-fps", "100", "-o", gif.to_str().unwrap()]);
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stderr).contains("dropped"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let pattern = dir.join("f/{clip}_{dir}_{frame:03}.png");
+    let o = spritebake(&[
+        "frames",
+        mesh,
+        "--anim",
+        anim,
+        "--size",
+        "16",
+        "--frames",
+        "4",
+        "--directions",
+        "2",
+        "-o",
+        pattern.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.join("f/walk_1_003.png").exists() && !dir.join("f/walk_1_004.png").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn thumbnails_of_the_corpus_are_centred_and_unclipped_and_failures_stay_local() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("note: {} is absent; corpus thumbnails skipped", corpus.display());
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("spritebake-thumbs-{}", std::process::id()));
+    let models = [
+        "md2/sydney/sydney.md2",
+        "md2/ogro/ogro.md2",
+        "md2/faerie/faerie.md2",
+        "md2/edge/phoenix_ugv/phoenix_ugv.md2",
+        "md5/bob_lamp/boblampclean.md5mesh",
+        "md5/boarman/BoarMan.md5mesh",
+        "md5/snoutx10k/snoutx10k.md5mesh",
+        "md5/simplecube/SimpleCube.md5mesh",
+        "smd/headcrab/reference.smd",
+        "smd/wuson/WusonSMD.smd",
+        "smd/holygrail/holy_grailref.smd",
+        "smd/combine_soldier_lod4/combine_soldier_Soldier_reference_lod4.smd",
+        "obj/spider/spider.obj",
+        "obj/cornell_box/cornell_box.obj",
+        "obj/kuka_segment/segment.obj",
+        "obj/regr01_house/regr01.obj",
+    ];
+    let mut args: Vec<String> =
+        vec!["thumbnail".into(), "--size".into(), "64".into(), "-o".into(), dir.display().to_string()];
+    args.extend(models.iter().map(|m| corpus.join(m).display().to_string()));
+    args.push(corpus.join("md2/edge/utf8_mangled_ogro_weapon.md2").display().to_string());
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake")).args(&args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAIL") && stdout.contains("utf8_mangled") && stdout.contains("16 thumbnails, 1 failed"),
+        "{stdout}"
+    );
+    for m in models {
+        let stem = Path::new(m).file_stem().unwrap().to_string_lossy();
+        let img = spritebake::output::read_png(&dir.join(format!("{stem}.png"))).unwrap();
+        let (x, y, w, h) = img.opaque_bounds().unwrap_or_else(|| panic!("{m}: empty thumbnail"));
+        assert!(x > 0 && y > 0 && x + w < 64 && y + h < 64, "{m}: touches the border ({x},{y},{w},{h})");
+        let (cx, cy) = (x as f32 + w as f32 / 2.0, y as f32 + h as f32 / 2.0);
+        assert!((cx - 32.0).abs() < 6.0 && (cy - 32.0).abs() < 6.0, "{m}: off centre ({cx},{cy})");
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().flatten().all(|e| !e.file_name().to_string_lossy().ends_with(".tmp")));
+    std::fs::remove_dir_all(dir).unwrap();
+}
