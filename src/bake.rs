@@ -84,3 +84,24 @@ pub fn render_posed(
     let scene = Scene { objects: vec![SceneObject { posed, model_to_world: model_to_world(model) }], camera };
     renderer.render(&scene, options)
 }
+
+/// Pixel positions of every joint (with parent indices) at a moment of a clip, seen by
+/// `camera` in a `width × height` image: what the skeleton overlay draws.
+pub fn joint_pixels(
+    model: &Model,
+    frame: &FrameRequest,
+    camera: &Camera,
+    width: u32,
+    height: u32,
+) -> Vec<(glam::Vec2, Option<usize>)> {
+    let Some(skeleton) = &model.skeleton else { return Vec::new() };
+    let to_world = model_to_world(model);
+    anim::joint_transforms(model, frame.clip, frame.time, &frame.pose)
+        .iter()
+        .zip(&skeleton.joints)
+        .map(|(m, j)| {
+            let world = to_world.transform_point3(m.translation.into());
+            (camera.world_to_pixel(world, width, height), j.parent)
+        })
+        .collect()
+}

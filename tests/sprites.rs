@@ -34,6 +34,7 @@ fn job(model: &Model, directions: u32, size: u32) -> Job<'_> {
         fit: Fit::Shared,
         sampling: Sampling::ClipFrames,
         pose: PoseOptions { looping: true, in_place: true },
+        skeleton: false,
     }
 }
 
@@ -358,4 +359,21 @@ fn thumbnails_of_the_corpus_are_centred_and_unclipped_and_failures_stay_local() 
     }
     assert!(std::fs::read_dir(&dir).unwrap().flatten().all(|e| !e.file_name().to_string_lossy().ends_with(".tmp")));
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn skeleton_overlay_marks_every_joint() {
+    let model = robot();
+    let mut j = job(&model, 1, 96);
+    j.skeleton = true;
+    j.clips = vec![model.clips.first()];
+    let cells = j.render().unwrap();
+    let cell = &cells[5];
+    let request = bake::FrameRequest { clip: model.clips.first(), time: FrameTime::Frame(5.0), pose: j.pose };
+    let joints = bake::joint_pixels(&model, &request, &cell.camera, 96, 96);
+    assert_eq!(joints.len(), 11);
+    for (p, _) in &joints {
+        let px = cell.image.pixel(p.x as u32, p.y as u32).unwrap();
+        assert!(px[0] > 180 && px[1] < 120 && px[3] == 255, "joint at {p} shows {px:?}");
+    }
 }

@@ -89,6 +89,13 @@ impl Camera {
         self.view_to_clip * self.world_to_view
     }
 
+    /// Pixel position (x right, y down, pixel centres at .5) of a world point in a
+    /// `width × height` image.
+    pub fn world_to_pixel(&self, p: Vec3, width: u32, height: u32) -> glam::Vec2 {
+        let ndc = self.world_to_clip().project_point3(p);
+        glam::Vec2::new((ndc.x * 0.5 + 0.5) * width as f32, (0.5 - ndc.y * 0.5) * height as f32)
+    }
+
     /// The camera of `view` fitted to `points` (world space) for an image of `aspect` = width /
     /// height: every point lands inside the image with `view.margin` to spare, centred.
     /// With no finite point the camera looks at a unit box at the origin.

@@ -81,6 +81,8 @@ pub struct Job<'a> {
     pub sampling: Sampling,
     /// Posing options (`in_place` keeps walk cycles from walking out of the frame).
     pub pose: PoseOptions,
+    /// Draw the skeleton over each cell (the animator's debug view).
+    pub skeleton: bool,
 }
 
 /// One rendered cell.
@@ -173,20 +175,21 @@ impl Job<'_> {
                     Some(_) => Camera::fit(&view, &cylinder_points(centre, radius, y0, y1), aspect),
                     None => Camera::fit(&view, &bake::world_points(self.model, &posed), aspect),
                 };
-                let image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
+                let mut image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
+                if self.skeleton {
+                    let request =
+                        bake::FrameRequest { clip: self.clips[c], time: FrameTime::Frame(f), pose: self.pose };
+                    let joints =
+                        bake::joint_pixels(self.model, &request, &camera, self.options.width, self.options.height);
+                    image = post::skeleton_overlay(&image, &joints);
+                }
                 let ground = Vec3::new(centre.x, y0, centre.y);
-                let pivot = project(&camera, ground, self.options.width, self.options.height);
+                let pivot = camera.world_to_pixel(ground, self.options.width, self.options.height);
                 progress();
                 Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot, camera })
             })
             .collect()
     }
-}
-
-/// Pixel position of a world point.
-pub fn project(camera: &Camera, p: Vec3, width: u32, height: u32) -> Vec2 {
-    let ndc = camera.world_to_clip().project_point3(p);
-    Vec2::new((ndc.x * 0.5 + 0.5) * width as f32, (0.5 - ndc.y * 0.5) * height as f32)
 }
 
 /// The vertical cylinder around `points`: centre of the x/z bounds, radius, y range.

@@ -124,6 +124,56 @@ pub fn blit_extruded(dst: &mut Image, src: &Image, x: u32, y: u32, extrude: u32)
     }
 }
 
+/// Draws a skeleton over an image with tiny-skia (anti-aliased): bones as lines from each joint
+/// to its parent, joints as dots. `joints` are pixel positions with parent indices.
+pub fn skeleton_overlay(image: &Image, joints: &[(glam::Vec2, Option<usize>)]) -> Image {
+    use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
+    let Some(size) = tiny_skia::IntSize::from_wh(image.width, image.height) else { return image.clone() };
+    // tiny-skia works in premultiplied alpha.
+    let premultiplied: Vec<u8> = image
+        .rgba
+        .chunks_exact(4)
+        .flat_map(|p| {
+            let a = p[3] as u32;
+            [0, 1, 2].map(|c| ((p[c] as u32 * a + 127) / 255) as u8).into_iter().chain([p[3]])
+        })
+        .collect();
+    let Some(mut pixmap) = Pixmap::from_vec(premultiplied, size) else { return image.clone() };
+    let scale = (image.width.min(image.height) as f32 / 128.0).max(0.5);
+    let mut bones = Paint::default();
+    bones.set_color(Color::from_rgba8(255, 220, 40, 230));
+    bones.anti_alias = true;
+    let mut dots = Paint::default();
+    dots.set_color(Color::from_rgba8(230, 40, 40, 255));
+    dots.anti_alias = true;
+    let stroke = Stroke { width: 1.5 * scale, ..Stroke::default() };
+    let mut lines = PathBuilder::new();
+    for &(p, parent) in joints {
+        if let Some(&(q, _)) = parent.and_then(|i| joints.get(i)) {
+            lines.move_to(q.x, q.y);
+            lines.line_to(p.x, p.y);
+        }
+    }
+    if let Some(path) = lines.finish() {
+        pixmap.stroke_path(&path, &bones, &stroke, Transform::identity(), None);
+    }
+    for &(p, _) in joints {
+        if let Some(circle) = PathBuilder::from_circle(p.x, p.y, 2.0 * scale) {
+            pixmap.fill_path(&circle, &dots, FillRule::Winding, Transform::identity(), None);
+        }
+    }
+    let rgba = pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| {
+            let a = p[3] as u32;
+            let un = |c: u8| (c as u32 * 255 + a / 2).checked_div(a).map_or(0, |v| v.min(255) as u8);
+            [un(p[0]), un(p[1]), un(p[2]), p[3]]
+        })
+        .collect();
+    Image { width: image.width, height: image.height, rgba }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

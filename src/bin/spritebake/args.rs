@@ -319,6 +319,9 @@ pub struct SpriteArgs {
     /// With --pixel-art: reduce to at most N colours.
     #[arg(long, value_name = "N")]
     pub palette: Option<usize>,
+    /// Draw joints and bones over each frame.
+    #[arg(long)]
+    pub skeleton: bool,
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,

@@ -75,6 +75,7 @@ pub fn sprite_job<'m>(
             _ => Sampling::ClipFrames,
         },
         pose: spritebake::anim::PoseOptions { looping: true, in_place: !sprite.root_motion },
+        skeleton: sprite.skeleton,
     })
 }
 

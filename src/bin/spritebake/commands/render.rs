@@ -27,6 +27,9 @@ pub struct RenderArgs {
     /// Output PNG.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Draw joints and bones over the render.
+    #[arg(long)]
+    pub skeleton: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -42,8 +45,15 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode> {
         time: frame_time(&args.frame),
         pose: PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() },
     };
-    let image =
-        bake::render_frame(&Renderer::new(), &model, &request, &args.view.orbit(), &args.view.render_options())?;
+    let options = args.view.render_options();
+    let posed = spritebake::anim::pose(&model, request.clip, request.time, &request.pose);
+    let aspect = options.width as f32 / options.height as f32;
+    let camera = spritebake::raster::Camera::fit(&args.view.orbit(), &bake::world_points(&model, &posed), aspect);
+    let mut image = bake::render_posed(&Renderer::new(), &model, &posed, camera, &options)?;
+    if args.skeleton {
+        let joints = bake::joint_pixels(&model, &request, &camera, options.width, options.height);
+        image = spritebake::sprite::post::skeleton_overlay(&image, &joints);
+    }
     spritebake::output::write_png(&args.output, &image)?;
     Ok(ExitCode::SUCCESS)
 }
