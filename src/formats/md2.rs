@@ -3,7 +3,7 @@
 //! Layout: a 68-byte header (`IDP2`, version 8, skin size, frame size, counts, offsets), then
 //! skin names (64 bytes each), texture coordinates (`i16 s, t`), triangles (`u16` vertex and
 //! texcoord indices), frames (`scale`, `translate`, a 16-byte name, then per vertex 3 bytes of
-//! position and a normal index into [`md2_normals::ANORMS`]).
+//! position and a normal index into the Quake 2 normal table, `md2_normals.rs`).
 //!
 //! Every count, offset and size is checked against the file length and against generous
 //! limits *before* anything is allocated, so a corrupt header (the corpus has one that claims
