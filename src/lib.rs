@@ -11,11 +11,13 @@
 
 pub mod anim;
 pub mod bake;
+pub mod check;
 mod error;
 pub mod formats;
 pub mod golden;
 pub mod model;
 pub mod output;
+pub mod parse;
 pub mod raster;
 pub mod sprite;
 

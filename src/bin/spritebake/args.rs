@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use glam::Vec3;
 use spritebake::formats::{LoadOptions, TextureOverride};
@@ -203,62 +203,19 @@ fn parse_directions(s: &str) -> Result<u32> {
 }
 
 fn parse_axis(s: &str) -> Result<Axis> {
-    Axis::parse(s).with_context(|| format!("bad axis '{s}' (expected +x, -x, +y, -y, +z or -z)"))
+    spritebake::parse::axis(s).map_err(anyhow::Error::msg)
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32)> {
-    let (w, h) = s.split_once(['x', 'X']).unwrap_or((s, s));
-    let w: u32 = w.trim().parse().with_context(|| format!("bad width in size '{s}' (expected WxH, e.g. 256x256)"))?;
-    let h: u32 = h.trim().parse().with_context(|| format!("bad height in size '{s}' (expected WxH, e.g. 256x256)"))?;
-    if w == 0 || h == 0 {
-        bail!("size '{s}' must be at least 1x1");
-    }
-    Ok((w, h))
+    spritebake::parse::size(s).map_err(anyhow::Error::msg)
 }
 
 fn parse_vec3(s: &str) -> Result<Vec3> {
-    let parts: Vec<f32> = s
-        .split(',')
-        .map(|p| p.trim().parse::<f32>())
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("bad vector '{s}' (expected x,y,z)"))?;
-    match parts[..] {
-        [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => Ok(Vec3::new(x, y, z)),
-        _ => bail!("bad vector '{s}' (expected three finite numbers x,y,z)"),
-    }
+    spritebake::parse::vec3(s).map_err(anyhow::Error::msg)
 }
 
 fn parse_color(s: &str) -> Result<[u8; 4]> {
-    let hex = s.strip_prefix('#').unwrap_or(s);
-    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("zz"), 16);
-    let bad = || format!("bad colour '{s}' (expected #rrggbb or #rrggbbaa)");
-    match hex.len() {
-        6 => Ok([byte(0).with_context(bad)?, byte(2).with_context(bad)?, byte(4).with_context(bad)?, 255]),
-        8 => Ok([
-            byte(0).with_context(bad)?,
-            byte(2).with_context(bad)?,
-            byte(4).with_context(bad)?,
-            byte(6).with_context(bad)?,
-        ]),
-        _ => bail!(bad()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_sizes_colours_and_vectors() {
-        assert_eq!(parse_size("320x200").unwrap(), (320, 200));
-        assert_eq!(parse_size("64").unwrap(), (64, 64));
-        assert!(parse_size("0x5").is_err());
-        assert_eq!(parse_color("#ff8000").unwrap(), [255, 128, 0, 255]);
-        assert_eq!(parse_color("10203040").unwrap(), [16, 32, 48, 64]);
-        assert!(parse_color("#fff").is_err());
-        assert_eq!(parse_vec3("1,-2,3.5").unwrap(), Vec3::new(1.0, -2.0, 3.5));
-        assert!(parse_vec3("1,2").is_err());
-    }
+    spritebake::parse::color(s).map_err(anyhow::Error::msg)
 }
 
 /// JSON layouts for sheets.

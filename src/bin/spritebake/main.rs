@@ -32,6 +32,10 @@ enum Command {
     Frames(frames::FramesArgs),
     /// Thumbnails of many models with good defaults.
     Thumbnail(thumbnail::ThumbnailArgs),
+    /// Compare two PNGs: exact, then perceptual colour and alpha; exit 1 on a difference.
+    Compare(compare::CompareArgs),
+    /// Render a manifest of golden-image cases and compare them.
+    Check(check::CheckArgs),
     /// Write the posed mesh of one frame as OBJ + MTL.
     Export(export::ExportArgs),
     /// Measure render throughput: N frames orbiting the model, images kept in memory.
@@ -46,6 +50,8 @@ fn main() -> ExitCode {
         Command::Gif(args) => gif::run(&args),
         Command::Frames(args) => frames::run(&args),
         Command::Thumbnail(args) => thumbnail::run(&args),
+        Command::Compare(args) => compare::run(&args),
+        Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Bench(args) => bench::run(&args),
     };

@@ -5,6 +5,10 @@
 //! threshold, and measures alpha on its own: metrics that blend over white cannot tell a
 //! transparent pixel from a white one, which is exactly the mistake a sprite renderer can make.
 
+mod perceptual;
+
+pub use perceptual::{MAX_DELTA, antialiased, color_delta};
+
 use crate::raster::Image;
 
 /// How much difference is acceptable.
@@ -125,6 +129,121 @@ pub fn diff_image(actual: &Image, expected: &Image, threshold: u8) -> Result<Ima
     Ok(Image { width: actual.width, height: actual.height, rgba })
 }
 
+/// Settings of the perceptual comparison (pixelmatch's, plus alpha).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PerceptualOptions {
+    /// YIQ colour threshold, 0..1 (pixelmatch's scale). The default is 0.1.
+    pub threshold: f64,
+    /// Alpha differences larger than this count as different pixels. The default is 0.
+    pub alpha_threshold: u8,
+    /// Do not count pixels that differ only by anti-aliasing. The default is false.
+    pub ignore_aa: bool,
+}
+
+impl Default for PerceptualOptions {
+    fn default() -> Self {
+        PerceptualOptions { threshold: 0.1, alpha_threshold: 0, ignore_aa: false }
+    }
+}
+
+/// The outcome of a perceptual comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerceptualReport {
+    /// Byte-for-byte identical.
+    pub identical: bool,
+    /// Largest R, G or B difference.
+    pub max_color_delta: u8,
+    /// Largest alpha difference.
+    pub max_alpha_delta: u8,
+    /// Pixels whose colour differs perceptibly (YIQ over the threshold), AA excluded if asked.
+    pub color_pixels: usize,
+    /// Pixels whose alpha differs by more than the alpha threshold.
+    pub alpha_pixels: usize,
+    /// Pixels that differ in either way: the number held against the tolerance.
+    pub differing_pixels: usize,
+    /// Perceptibly different pixels classified as anti-aliasing (ignored with `ignore_aa`).
+    pub aa_pixels: usize,
+    /// Total pixels.
+    pub total_pixels: usize,
+    /// Per-pixel classification, row-major: 0 same, 1 different, 2 anti-aliasing.
+    pub mask: Vec<u8>,
+}
+
+impl PerceptualReport {
+    /// Differing pixels as a percentage of all pixels.
+    pub fn differing_percent(&self) -> f64 {
+        if self.total_pixels == 0 { 0.0 } else { 100.0 * self.differing_pixels as f64 / self.total_pixels as f64 }
+    }
+}
+
+/// Compares two images the way pixelmatch does (YIQ colour distance over white, optional
+/// anti-aliasing detection) and measures alpha on its own, which pixelmatch cannot see.
+///
+/// # Errors
+/// The images have different sizes.
+pub fn compare_perceptual(
+    actual: &Image,
+    expected: &Image,
+    options: &PerceptualOptions,
+) -> Result<PerceptualReport, SizeMismatch> {
+    let channels = compare(actual, expected, 0)?;
+    let total_pixels = channels.total_pixels;
+    let mut r = PerceptualReport {
+        identical: channels.identical,
+        max_color_delta: channels.max_color_delta,
+        max_alpha_delta: channels.max_alpha_delta,
+        color_pixels: 0,
+        alpha_pixels: 0,
+        differing_pixels: 0,
+        aa_pixels: 0,
+        total_pixels,
+        mask: vec![0; total_pixels],
+    };
+    if r.identical {
+        return Ok(r);
+    }
+    let max_delta = MAX_DELTA * options.threshold * options.threshold;
+    let w = actual.width as i64;
+    for (i, m) in r.mask.iter_mut().enumerate() {
+        let (x, y) = (i as i64 % w, i as i64 / w);
+        let alpha = actual.rgba[i * 4 + 3].abs_diff(expected.rgba[i * 4 + 3]) > options.alpha_threshold;
+        let color = color_delta(actual, expected, x, y, false).abs() > max_delta;
+        let aa = color && (antialiased(actual, expected, x, y) || antialiased(expected, actual, x, y));
+        r.alpha_pixels += usize::from(alpha);
+        r.aa_pixels += usize::from(aa);
+        let counted_color = color && !(aa && options.ignore_aa);
+        r.color_pixels += usize::from(counted_color);
+        *m = if counted_color || alpha {
+            1
+        } else if aa {
+            2
+        } else {
+            0
+        };
+        r.differing_pixels += usize::from(*m == 1);
+    }
+    Ok(r)
+}
+
+/// A picture of a perceptual comparison: the expected image faded to grey, differences in red,
+/// anti-aliasing differences in yellow.
+pub fn perceptual_diff_image(expected: &Image, report: &PerceptualReport) -> Image {
+    let mut rgba = Vec::with_capacity(expected.rgba.len());
+    for (e, m) in expected.rgba.chunks_exact(4).zip(&report.mask) {
+        match m {
+            1 => rgba.extend_from_slice(&[230, 0, 0, 255]),
+            2 => rgba.extend_from_slice(&[250, 200, 0, 255]),
+            _ => {
+                let alpha = e[3] as u32;
+                let luma = (e[0] as u32 * 77 + e[1] as u32 * 150 + e[2] as u32 * 29) >> 8;
+                let faded = (192 + (luma * alpha + 255 * (255 - alpha)) / 255 / 4) as u8;
+                rgba.extend_from_slice(&[faded, faded, faded, 255]);
+            }
+        }
+    }
+    Image { width: expected.width, height: expected.height, rgba }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +264,19 @@ mod tests {
         assert_eq!(c.alpha_differing_pixels, 1);
         assert!(!c.passes(Tolerance { channel: 2, max_pixels: 2 }));
         assert!(compare(&a, &a, 0).unwrap().identical);
+    }
+
+    #[test]
+    fn perceptual_catches_colour_and_alpha_and_tolerates_aa_on_request() {
+        let a = image(&[[10, 10, 10, 255], [255, 255, 255, 255], [0, 0, 0, 255]]);
+        let mut b = a.clone();
+        b.rgba[7] = 0; // white opaque → white transparent: invisible over white, caught by alpha
+        let r = compare_perceptual(&a, &b, &PerceptualOptions::default()).unwrap();
+        assert_eq!((r.color_pixels, r.alpha_pixels, r.differing_pixels), (0, 1, 1));
+        let mut c = a.clone();
+        c.rgba[0] = 200;
+        let r = compare_perceptual(&a, &c, &PerceptualOptions::default()).unwrap();
+        assert_eq!((r.color_pixels, r.differing_pixels), (1, 1));
     }
 
     #[test]

@@ -1,0 +1,68 @@
+//! `spritebake check`: run a manifest of golden-image cases.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use spritebake::check::{self, CheckOptions, Manifest, Outcome};
+
+use crate::common::set_threads;
+
+/// `spritebake check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The manifest (TOML).
+    pub manifest: PathBuf,
+    /// Write goldens for new and failing cases.
+    #[arg(long)]
+    pub bless: bool,
+    /// Folder for actual and diff images.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// JUnit XML report.
+    #[arg(long)]
+    pub junit: Option<PathBuf>,
+    /// Folder for a static HTML report of failing cases.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
+    /// Run one shard: I/N runs every N-th case starting with the I-th (1-based).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let parsed =
+        s.split_once('/').and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)));
+    match parsed {
+        Some((i, n)) if n >= 1 && (1..=n).contains(&i) => Ok((i - 1, n)),
+        _ => bail!("bad shard '{s}' (expected I/N with 1 <= I <= N)"),
+    }
+}
+
+/// Runs the command: exit 0 when every case passes, 1 when any fails, 2 on a manifest error.
+pub fn run(args: &CheckArgs) -> Result<ExitCode> {
+    set_threads(args.threads)?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let manifest = Manifest::load(&args.manifest)?;
+    let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard };
+    let results = check::run(&manifest, &options);
+    for r in &results {
+        println!("{}", check::summary_line(r));
+    }
+    let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
+    let passed = count(|o| matches!(o, Outcome::Pass | Outcome::Blessed));
+    let failed = count(|o| matches!(o, Outcome::Fail { .. } | Outcome::New));
+    let errors = count(|o| matches!(o, Outcome::Error(_)));
+    println!("{passed} passed, {failed} failed, {errors} errors");
+    if let Some(path) = &args.junit {
+        spritebake::output::write_atomic(path, check::junit_xml(&manifest.name, &results).as_bytes())?;
+    }
+    if let Some(dir) = &args.html {
+        check::html_report(dir, &manifest.name, &results)?;
+    }
+    Ok(if failed + errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

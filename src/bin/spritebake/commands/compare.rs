@@ -1,0 +1,62 @@
+//! `spritebake compare`: two PNGs, exact first, then perceptual and alpha metrics.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use spritebake::golden::{PerceptualOptions, compare_perceptual, perceptual_diff_image};
+use spritebake::output::{read_png, write_png};
+
+/// `spritebake compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The new image.
+    pub actual: PathBuf,
+    /// The reference image.
+    pub expected: PathBuf,
+    /// Write a diff image (differences red, anti-aliasing yellow, over a faded copy).
+    #[arg(long)]
+    pub diff: Option<PathBuf>,
+    /// Perceptual colour threshold, 0..1 (pixelmatch's YIQ scale).
+    #[arg(long, default_value_t = 0.1)]
+    pub threshold: f64,
+    /// Allowed differing pixels.
+    #[arg(long, default_value_t = 0, conflicts_with = "max_percent")]
+    pub max_pixels: usize,
+    /// Allowed differing pixels, as a percentage of the image.
+    #[arg(long)]
+    pub max_percent: Option<f64>,
+    /// Do not count pixels that differ only by anti-aliasing.
+    #[arg(long)]
+    pub ignore_aa: bool,
+}
+
+/// Runs the command: exit 0 within tolerance, 1 on a difference, 2 on an error.
+pub fn run(args: &CompareArgs) -> Result<ExitCode> {
+    let (actual, expected) = (read_png(&args.actual)?, read_png(&args.expected)?);
+    let options = PerceptualOptions { threshold: args.threshold, alpha_threshold: 0, ignore_aa: args.ignore_aa };
+    let r = compare_perceptual(&actual, &expected, &options)?;
+    if r.identical {
+        println!("identical ({}x{})", actual.width, actual.height);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let allowed = args.max_percent.map_or(args.max_pixels, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
+    println!(
+        "{} of {} pixels differ ({:.3}%): {} in colour (YIQ > {}), {} in alpha; max channel delta {} (alpha {}); {} anti-aliasing pixels{}",
+        r.differing_pixels,
+        r.total_pixels,
+        r.differing_percent(),
+        r.color_pixels,
+        args.threshold,
+        r.alpha_pixels,
+        r.max_color_delta,
+        r.max_alpha_delta,
+        r.aa_pixels,
+        if args.ignore_aa { " ignored" } else { "" }
+    );
+    if let Some(path) = &args.diff {
+        write_png(path, &perceptual_diff_image(&expected, &r))?;
+    }
+    Ok(if r.differing_pixels <= allowed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

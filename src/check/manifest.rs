@@ -1,0 +1,156 @@
+//! The `check` manifest: a TOML file of `[[case]]` tables, each inheriting from `[defaults]`.
+//! Unknown keys are errors (a typo must not silently drop a setting).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// `frames = "all"` or `frames = [0, 4, 7.5]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum FramesSpec {
+    /// `"all"`: every frame of the clip.
+    All(String),
+    /// Listed frame positions.
+    List(Vec<f32>),
+}
+
+/// Every key a case (or `[defaults]`) may set; all optional so defaults can fill them.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)] // the README's "Golden checks" section documents each key
+pub struct CaseSpec {
+    pub name: Option<String>,
+    pub model: Option<PathBuf>,
+    pub anim: Option<Vec<String>>,
+    pub clip: Option<String>,
+    pub frame: Option<f32>,
+    pub time: Option<f32>,
+    pub frames: Option<FramesSpec>,
+    pub size: Option<String>,
+    pub yaw: Option<f32>,
+    pub pitch: Option<f32>,
+    pub ortho: Option<bool>,
+    pub fov: Option<f32>,
+    pub margin: Option<f32>,
+    pub ssaa: Option<u32>,
+    pub filter: Option<String>,
+    pub shading: Option<String>,
+    pub bands: Option<u32>,
+    pub lights: Option<Vec<[f32; 3]>>,
+    pub ambient: Option<f32>,
+    pub background: Option<String>,
+    pub two_sided: Option<bool>,
+    pub in_place: Option<bool>,
+    pub textures: Option<Vec<String>>,
+    pub facing: Option<String>,
+    pub golden: Option<PathBuf>,
+    pub threshold: Option<f64>,
+    pub max_pixels: Option<usize>,
+    pub max_percent: Option<f64>,
+    pub ignore_aa: Option<bool>,
+    pub columns: Option<u32>,
+}
+
+macro_rules! inherit {
+    ($case:ident, $defaults:ident, $($field:ident),*) => {
+        $( if $case.$field.is_none() { $case.$field = $defaults.$field.clone(); } )*
+    };
+}
+
+impl CaseSpec {
+    /// Fills every unset key from `defaults`.
+    pub fn inherit(&mut self, defaults: &CaseSpec) {
+        inherit!(
+            self,
+            defaults,
+            name,
+            model,
+            anim,
+            clip,
+            frame,
+            time,
+            frames,
+            size,
+            yaw,
+            pitch,
+            ortho,
+            fov,
+            margin,
+            ssaa,
+            filter,
+            shading,
+            bands,
+            lights,
+            ambient,
+            background,
+            two_sided,
+            in_place,
+            textures,
+            facing,
+            golden,
+            threshold,
+            max_pixels,
+            max_percent,
+            ignore_aa,
+            columns
+        );
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestFile {
+    defaults: Option<CaseSpec>,
+    #[serde(default)]
+    case: Vec<CaseSpec>,
+}
+
+/// A parsed manifest: its folder (paths in cases are relative to it) and complete cases.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    /// The manifest's folder.
+    pub dir: PathBuf,
+    /// The manifest's file stem (the JUnit class name).
+    pub name: String,
+    /// Cases with defaults applied, in file order.
+    pub cases: Vec<CaseSpec>,
+}
+
+impl Manifest {
+    /// Reads and validates a manifest.
+    ///
+    /// # Errors
+    /// Unreadable file, TOML syntax, unknown keys (named with their line), cases without a
+    /// `name`, `model` or `golden`, duplicate names.
+    pub fn load(path: &Path) -> Result<Manifest> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let file: ManifestFile = toml::from_str(&text).map_err(|e| {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let at = line.map(|l| format!(" line {l}")).unwrap_or_default();
+            Error::Invalid(format!("{}{at}: {}", path.display(), e.message()))
+        })?;
+        let defaults = file.defaults.unwrap_or_default();
+        let mut cases = Vec::with_capacity(file.case.len());
+        for (i, mut case) in file.case.into_iter().enumerate() {
+            case.inherit(&defaults);
+            let label = case.name.clone().unwrap_or_else(|| format!("#{}", i + 1));
+            for (key, missing) in
+                [("name", case.name.is_none()), ("model", case.model.is_none()), ("golden", case.golden.is_none())]
+            {
+                if missing {
+                    return Err(Error::Invalid(format!("{}: case {label} has no `{key}`", path.display())));
+                }
+            }
+            if cases.iter().any(|c: &CaseSpec| c.name == case.name) {
+                return Err(Error::Invalid(format!("{}: two cases are named '{label}'", path.display())));
+            }
+            cases.push(case);
+        }
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        Ok(Manifest { dir, name, cases })
+    }
+}

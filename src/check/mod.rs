@@ -1,0 +1,385 @@
+//! `check`: render the cases of a manifest, compare them with their goldens, report.
+//!
+//! A case renders one frame, a list of frames or a whole clip. A multi-frame golden is either
+//! one sprite-sheet PNG (frames in a grid, row-major, `columns` wide) or a folder of
+//! `frame_NNN.png` files (a `golden` path ending in `/`). Frames are compared one by one, so a
+//! failure names the frames that regressed. Cases run in parallel; a case that cannot run
+//! (missing model, unreadable golden) fails alone with its reason.
+
+mod manifest;
+mod report;
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+pub use manifest::{CaseSpec, FramesSpec, Manifest};
+pub use report::{html_report, junit_xml};
+
+use crate::anim::{FrameTime, PoseOptions};
+use crate::bake::{self, FrameRequest};
+use crate::error::{Error, Result};
+use crate::formats::{LoadOptions, TextureOverride};
+use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
+use crate::output::{read_png, write_png};
+use crate::parse;
+use crate::raster::{Image, Light, OrbitView, Projection, RenderOptions, Renderer};
+use crate::sprite::post::{blit_extruded, crop};
+
+/// How a case ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Every frame within tolerance.
+    Pass,
+    /// Some frames differ beyond tolerance.
+    Fail {
+        /// The regressed frames (frame positions in the clip) and their reports' summaries.
+        frames: Vec<(f32, String)>,
+    },
+    /// No golden yet (written with `bless`).
+    New,
+    /// The golden was (re)written.
+    Blessed,
+    /// The case could not run.
+    Error(String),
+}
+
+/// One case's result.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    /// Case name.
+    pub name: String,
+    /// What happened.
+    pub outcome: Outcome,
+    /// The golden file or folder.
+    pub golden: PathBuf,
+    /// Where the actual render and diff were written (with `out`), if any.
+    pub actual: Option<PathBuf>,
+    /// The diff image (with `out`), if any.
+    pub diff: Option<PathBuf>,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// What `check` does besides comparing.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Write goldens for new and failing cases.
+    pub bless: bool,
+    /// Folder for actual and diff images of failing and new cases.
+    pub out: Option<PathBuf>,
+    /// Run only cases `i` with `i % count == index` (0-based index).
+    pub shard: Option<(usize, usize)>,
+}
+
+/// A case made concrete: model, frames, view, options, golden, tolerance.
+struct Case {
+    name: String,
+    model: PathBuf,
+    load: LoadOptions,
+    clip: Option<String>,
+    frames: Option<FramesSpec>,
+    time: Option<f32>,
+    frame: Option<f32>,
+    in_place: bool,
+    view: OrbitView,
+    options: RenderOptions,
+    golden: PathBuf,
+    compare: PerceptualOptions,
+    max_pixels: usize,
+    max_percent: Option<f64>,
+    columns: Option<u32>,
+}
+
+fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
+    let invalid = |e: String| Error::Invalid(e);
+    let (width, height) = parse::size(spec.size.as_deref().unwrap_or("128x128")).map_err(invalid)?;
+    let mut animations = Vec::new();
+    let mut clip = spec.clip.clone();
+    for a in spec.anim.iter().flatten() {
+        let path = dir.join(a);
+        if path.is_file() {
+            clip = clip.or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()));
+            animations.push(path);
+        } else {
+            clip = clip.or_else(|| Some(a.clone()));
+        }
+    }
+    let texture_overrides = spec
+        .textures
+        .iter()
+        .flatten()
+        .map(|t| match t.split_once('=') {
+            Some((m, p)) => TextureOverride { material: Some(m.to_string()), path: dir.join(p) },
+            None => TextureOverride { material: None, path: dir.join(t) },
+        })
+        .collect();
+    let facing = spec.facing.as_deref().map(parse::axis).transpose().map_err(invalid)?;
+    let projection = if spec.ortho.unwrap_or(false) {
+        Projection::Orthographic
+    } else {
+        Projection::Perspective { fov_y_degrees: spec.fov.unwrap_or(30.0) }
+    };
+    let lights = match &spec.lights {
+        Some(l) if !l.is_empty() => {
+            l.iter().map(|&d| Light { direction: d.into(), intensity: 1.0 / l.len() as f32 }).collect()
+        }
+        _ => vec![Light::KEY],
+    };
+    let options = RenderOptions {
+        width,
+        height,
+        ssaa: spec.ssaa.unwrap_or(1),
+        filter: parse::filter(spec.filter.as_deref().unwrap_or("trilinear")).map_err(invalid)?,
+        shading: parse::shading(spec.shading.as_deref().unwrap_or("lambert"), spec.bands.unwrap_or(3))
+            .map_err(invalid)?,
+        lights,
+        ambient: spec.ambient.unwrap_or(0.3),
+        background: spec.background.as_deref().map(parse::color).transpose().map_err(invalid)?,
+        cull_back_faces: !spec.two_sided.unwrap_or(false),
+    };
+    Ok(Case {
+        name: spec.name.clone().unwrap_or_default(),
+        model: dir.join(spec.model.clone().unwrap_or_default()),
+        load: LoadOptions { animations, texture_overrides, fps: None, facing },
+        clip,
+        frames: spec.frames.clone(),
+        time: spec.time,
+        frame: spec.frame,
+        in_place: spec.in_place.unwrap_or(false),
+        view: OrbitView {
+            yaw_degrees: spec.yaw.unwrap_or(0.0),
+            pitch_degrees: spec.pitch.unwrap_or(15.0),
+            projection,
+            margin: spec.margin.unwrap_or(0.05),
+        },
+        options,
+        golden: dir.join(spec.golden.clone().unwrap_or_default()),
+        compare: PerceptualOptions {
+            threshold: spec.threshold.unwrap_or(0.1),
+            alpha_threshold: 0,
+            ignore_aa: spec.ignore_aa.unwrap_or(false),
+        },
+        max_pixels: spec.max_pixels.unwrap_or(0),
+        max_percent: spec.max_percent,
+        columns: spec.columns,
+    })
+}
+
+/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order.
+pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
+    let renderer = Renderer::new();
+    manifest
+        .cases
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| options.shard.is_none_or(|(k, n)| i % n == k))
+        .map(|(_, c)| c)
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map(|spec| {
+            let start = std::time::Instant::now();
+            let name = spec.name.clone().unwrap_or_default();
+            let golden = manifest.dir.join(spec.golden.clone().unwrap_or_default());
+            let mut result =
+                CaseResult { name, outcome: Outcome::Pass, golden, actual: None, diff: None, seconds: 0.0 };
+            match resolve(spec, &manifest.dir).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
+                Ok(outcome) => result.outcome = outcome,
+                Err(e) => result.outcome = Outcome::Error(e.to_string()),
+            }
+            result.seconds = start.elapsed().as_secs_f64();
+            result
+        })
+        .collect()
+}
+
+fn frame_positions(case: &Case, clip: Option<&crate::model::Clip>) -> Vec<FrameTime> {
+    match &case.frames {
+        Some(FramesSpec::All(_)) => {
+            (0..clip.map_or(1, |c| c.frame_count().max(1))).map(|f| FrameTime::Frame(f as f32)).collect()
+        }
+        Some(FramesSpec::List(l)) => l.iter().map(|&f| FrameTime::Frame(f)).collect(),
+        None => vec![match (case.time, case.frame) {
+            (Some(t), _) => FrameTime::Seconds(t),
+            (None, f) => FrameTime::Frame(f.unwrap_or(0.0)),
+        }],
+    }
+}
+
+fn label(t: FrameTime) -> f32 {
+    match t {
+        FrameTime::Frame(f) | FrameTime::Seconds(f) => f,
+    }
+}
+
+fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &mut CaseResult) -> Result<Outcome> {
+    if let Some(FramesSpec::All(s)) = &case.frames {
+        if s != "all" {
+            return Err(Error::Invalid(format!("frames = \"{s}\": expected \"all\" or a list of frames")));
+        }
+    }
+    let model = crate::formats::load(&case.model, &case.load)?;
+    let clip = case.clip.as_deref().map(|n| bake::find_clip(&model, n)).transpose()?;
+    let times = frame_positions(case, clip);
+    let pose = PoseOptions { looping: true, in_place: case.in_place };
+    let frames: Vec<Image> = times
+        .iter()
+        .map(|&time| {
+            bake::render_frame(renderer, &model, &FrameRequest { clip, time, pose }, &case.view, &case.options)
+        })
+        .collect::<Result<_>>()?;
+    let folder = case.golden.to_string_lossy().ends_with('/') || case.golden.is_dir();
+    let columns = case.columns.unwrap_or(8).max(1) as usize;
+    let exists = if folder { case.golden.join("frame_000.png").is_file() } else { case.golden.is_file() };
+    if !exists {
+        write_outputs(case, &frames, None, columns, options, result)?;
+        if options.bless {
+            write_golden(&case.golden, &frames, folder, columns)?;
+            return Ok(Outcome::Blessed);
+        }
+        return Ok(Outcome::New);
+    }
+    // A golden that cannot be used (corrupt, wrong size) is an error, unless blessing.
+    let bless = |frames: &[Image]| -> Result<Outcome> {
+        write_golden(&case.golden, frames, folder, columns)?;
+        Ok(Outcome::Blessed)
+    };
+    let expected = match read_golden(&case.golden, folder, frames.len(), columns, &case.options) {
+        Ok(e) if e.iter().zip(&frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
+        _ if options.bless => return bless(&frames),
+        Ok(_) => {
+            return Err(Error::Invalid(format!(
+                "{}: golden sizes differ from the {}x{} render",
+                case.golden.display(),
+                case.options.width,
+                case.options.height
+            )));
+        }
+        Err(e) => return Err(e),
+    };
+    let allowed = |r: &PerceptualReport| {
+        let by_percent = case.max_percent.map_or(0, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
+        case.max_pixels.max(by_percent)
+    };
+    let mut failed = Vec::new();
+    let mut reports = Vec::new();
+    for ((actual, golden), time) in frames.iter().zip(&expected).zip(&times) {
+        let report = compare_perceptual(actual, golden, &case.compare).map_err(|e| Error::Invalid(e.to_string()))?;
+        if report.differing_pixels > allowed(&report) {
+            failed.push((
+                label(*time),
+                format!(
+                    "{} px ({:.2}%) differ, max channel delta {}, alpha {} px, anti-aliasing {} px",
+                    report.differing_pixels,
+                    report.differing_percent(),
+                    report.max_color_delta.max(report.max_alpha_delta),
+                    report.alpha_pixels,
+                    report.aa_pixels
+                ),
+            ));
+        }
+        reports.push(report);
+    }
+    if failed.is_empty() {
+        return Ok(Outcome::Pass);
+    }
+    let diffs: Vec<Image> = expected.iter().zip(&reports).map(|(e, r)| perceptual_diff_image(e, r)).collect();
+    write_outputs(case, &frames, Some(&diffs), columns, options, result)?;
+    if options.bless {
+        return bless(&frames);
+    }
+    Ok(Outcome::Fail { frames: failed })
+}
+
+/// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames.
+fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, o: &RenderOptions) -> Result<Vec<Image>> {
+    if folder {
+        return (0..count).map(|i| read_png(&path.join(format!("frame_{i:03}.png")))).collect();
+    }
+    let sheet = read_png(path)?;
+    if count == 1 {
+        return Ok(vec![sheet]);
+    }
+    let cols = columns.min(count);
+    let (w, h) = (o.width, o.height);
+    let rows = count.div_ceil(cols);
+    if (sheet.width, sheet.height) != (w * cols as u32, h * rows as u32) {
+        return Err(Error::Invalid(format!(
+            "{}: golden sheet is {}x{}, expected {}x{} ({count} frames of {w}x{h} in {cols} columns)",
+            path.display(),
+            sheet.width,
+            sheet.height,
+            w * cols as u32,
+            h * rows as u32
+        )));
+    }
+    Ok((0..count).map(|i| crop(&sheet, (i % cols) as u32 * w, (i / cols) as u32 * h, w, h)).collect())
+}
+
+fn sheet_of(frames: &[Image], columns: usize) -> Result<Image> {
+    let Some(first) = frames.first() else { return Image::new(1, 1) };
+    if frames.len() == 1 {
+        return Ok(first.clone());
+    }
+    let cols = columns.min(frames.len());
+    let rows = frames.len().div_ceil(cols);
+    let mut sheet = Image::new(first.width * cols as u32, first.height * rows as u32)?;
+    for (i, f) in frames.iter().enumerate() {
+        blit_extruded(&mut sheet, f, (i % cols) as u32 * first.width, (i / cols) as u32 * first.height, 0);
+    }
+    Ok(sheet)
+}
+
+fn write_golden(path: &Path, frames: &[Image], folder: bool, columns: usize) -> Result<()> {
+    if folder {
+        std::fs::create_dir_all(path).map_err(|e| Error::io(path, e))?;
+        for (i, f) in frames.iter().enumerate() {
+            write_png(&path.join(format!("frame_{i:03}.png")), f)?;
+        }
+        return Ok(());
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    write_png(path, &sheet_of(frames, columns)?)
+}
+
+fn write_outputs(
+    case: &Case,
+    frames: &[Image],
+    diffs: Option<&[Image]>,
+    columns: usize,
+    options: &CheckOptions,
+    result: &mut CaseResult,
+) -> Result<()> {
+    let Some(out) = &options.out else { return Ok(()) };
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let safe: String =
+        case.name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    let actual = out.join(format!("{safe}.actual.png"));
+    write_png(&actual, &sheet_of(frames, columns)?)?;
+    result.actual = Some(actual);
+    if let Some(diffs) = diffs {
+        let diff = out.join(format!("{safe}.diff.png"));
+        write_png(&diff, &sheet_of(diffs, columns)?)?;
+        result.diff = Some(diff);
+    }
+    Ok(())
+}
+
+/// One line per case, as `check` prints it.
+pub fn summary_line(r: &CaseResult) -> String {
+    match &r.outcome {
+        Outcome::Pass => format!("PASS  {}", r.name),
+        Outcome::Blessed => format!("BLESS {} -> {}", r.name, r.golden.display()),
+        Outcome::New => {
+            format!("NEW   {}: no golden at {} (run with --bless to create it)", r.name, r.golden.display())
+        }
+        Outcome::Error(e) => format!("ERROR {}: {e}", r.name),
+        Outcome::Fail { frames } => {
+            let list: Vec<String> = frames.iter().map(|(f, _)| f.to_string()).collect();
+            let first = frames.first().map(|(_, s)| s.as_str()).unwrap_or("");
+            format!("FAIL  {}: {first}; frames {}", r.name, list.join(", "))
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `compare` and `check` as users run them: exit codes, metrics, bless, reports, shards.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use spritebake::output::{read_png, write_png};
+use spritebake::raster::Image;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spritebake-check-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A 32×32 image with a soft-edged vertical bar from x = `edge` (anti-aliased column).
+fn bar(edge: u32) -> Image {
+    let mut img = Image::new(32, 32).unwrap();
+    for y in 0..32 {
+        for x in 0..32 {
+            let v = if x < edge {
+                40
+            } else if x == edge {
+                140
+            } else {
+                240
+            };
+            img.pixel_mut(x, y).unwrap().copy_from_slice(&[v, v, v, 255]);
+        }
+    }
+    img
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn compare_reports_pixels_alpha_and_anti_aliasing() {
+    let dir = scratch("compare");
+    let (a, b) = (dir.join("a.png"), dir.join("b.png"));
+    write_png(&a, &bar(16)).unwrap();
+    // Identical.
+    write_png(&b, &bar(16)).unwrap();
+    let o = run(&["compare", p(&a), p(&b)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("identical"));
+    // One pixel changed: caught at zero tolerance, passes when one pixel is allowed.
+    let mut one = bar(16);
+    one.pixel_mut(3, 3).unwrap().copy_from_slice(&[200, 0, 0, 255]);
+    write_png(&b, &one).unwrap();
+    assert_eq!(run(&["compare", p(&a), p(&b)]).status.code(), Some(1));
+    assert_eq!(run(&["compare", p(&a), p(&b), "--max-pixels", "1"]).status.code(), Some(0));
+    // Alpha only: opaque white vs transparent white is invisible over white, caught anyway.
+    let mut white = bar(16);
+    white.pixel_mut(30, 30).unwrap().copy_from_slice(&[240, 240, 240, 0]);
+    write_png(&b, &white).unwrap();
+    let o = run(&["compare", p(&a), p(&b), "--diff", p(&dir.join("d.png"))]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("1 in alpha"), "{}", text(&o));
+    assert_eq!(read_png(&dir.join("d.png")).unwrap().pixel(30, 30).unwrap(), [230, 0, 0, 255]);
+    // The anti-aliased edge moved by one pixel: passes with --ignore-aa, fails without.
+    write_png(&b, &bar(17)).unwrap();
+    assert_eq!(run(&["compare", p(&a), p(&b)]).status.code(), Some(1));
+    let o = run(&["compare", p(&a), p(&b), "--ignore-aa"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Errors: size mismatch, missing file, truncated PNG.
+    write_png(&b, &Image::new(8, 8).unwrap()).unwrap();
+    let o = run(&["compare", p(&a), p(&b)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("sizes differ"), "{}", text(&o));
+    assert_eq!(run(&["compare", p(&a), p(&dir.join("none.png"))]).status.code(), Some(2));
+    let bytes = std::fs::read(&a).unwrap();
+    std::fs::write(&b, &bytes[..bytes.len() / 2]).unwrap();
+    let o = run(&["compare", p(&a), p(&b)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("PNG"), "{}", text(&o));
+}
+
+fn manifest(dir: &Path, body: &str) -> PathBuf {
+    let tower = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/tower.obj");
+    let path = dir.join("cases.toml");
+    std::fs::write(&path, format!("[defaults]\nsize = \"24x24\"\nmodel = \"{}\"\n{body}", tower.display())).unwrap();
+    path
+}
+
+#[test]
+fn bless_creates_and_rewrites_goldens_and_errors_stay_per_case() {
+    let dir = scratch("bless");
+    let cases = "[[case]]\nname = \"a\"\ngolden = \"g/a.png\"\n[[case]]\nname = \"b\"\nyaw = 90\ngolden = \"g/b.png\"\n[[case]]\nname = \"c\"\nframes = [0, 0]\ngolden = \"g/c/\"\n";
+    let m = manifest(&dir, cases);
+    let o = run(&["check", p(&m)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("NEW   a") && text(&o).contains("0 passed, 3 failed"), "{}", text(&o));
+    let o = run(&["check", p(&m), "--bless"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(dir.join("g/a.png").is_file() && dir.join("g/c/frame_001.png").is_file());
+    assert_eq!(run(&["check", p(&m)]).status.code(), Some(0));
+    // A regression in b: fails with its metrics; --out gets actual and diff.
+    let mut b = read_png(&dir.join("g/b.png")).unwrap();
+    for px in b.rgba.chunks_exact_mut(4).take(40) {
+        px.copy_from_slice(&[255, 0, 0, 255]);
+    }
+    write_png(&dir.join("g/b.png"), &b).unwrap();
+    let out = dir.join("out");
+    let o = run(&["check", p(&m), "--out", p(&out)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("FAIL  b: 40 px"), "{}", text(&o));
+    assert!(out.join("b.actual.png").is_file() && out.join("b.diff.png").is_file());
+    // A truncated golden is an error for that case only; the others still pass.
+    let bytes = std::fs::read(dir.join("g/a.png")).unwrap();
+    std::fs::write(dir.join("g/a.png"), &bytes[..20]).unwrap();
+    let o = run(&["check", p(&m)]);
+    assert!(text(&o).contains("ERROR a") && text(&o).contains("PASS  c"), "{}", text(&o));
+    // Bless rewrites the failing and broken ones; then everything passes.
+    assert_eq!(run(&["check", p(&m), "--bless"]).status.code(), Some(0));
+    assert_eq!(run(&["check", p(&m)]).status.code(), Some(0));
+    // A size mismatch is reported as such.
+    write_png(&dir.join("g/a.png"), &Image::new(5, 5).unwrap()).unwrap();
+    assert!(text(&run(&["check", p(&m)])).contains("golden sizes differ"));
+}
+
+#[test]
+fn manifest_errors_exit_2_with_the_key() {
+    let dir = scratch("unknown");
+    let m = manifest(&dir, "[[case]]\nname = \"a\"\ngolden = \"a.png\"\nyaww = 30\n");
+    let o = run(&["check", p(&m)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("yaww") && text(&o).contains("line"), "{}", text(&o));
+    let m = manifest(&dir, "[[case]]\nname = \"a\"\n");
+    assert!(text(&run(&["check", p(&m)])).contains("no `golden`"));
+}
+
+#[test]
+fn junit_html_and_shards() {
+    let dir = scratch("reports");
+    let body: String =
+        (0..7).map(|i| format!("[[case]]\nname = \"c{i}\"\nyaw = {}\ngolden = \"g/c{i}.png\"\n", i * 40)).collect();
+    let m = manifest(&dir, &body);
+    assert_eq!(run(&["check", p(&m), "--bless"]).status.code(), Some(0));
+    // Break c3 so the reports have a failure.
+    write_png(&dir.join("g/c3.png"), &Image::new(24, 24).unwrap()).unwrap();
+    let mut seen = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let xml = dir.join(format!("junit-{}.xml", &shard[..1]));
+        let html = dir.join(format!("html-{}", &shard[..1]));
+        run(&["check", p(&m), "--shard", shard, "--junit", p(&xml), "--html", p(&html), "--out", p(&dir.join("out"))]);
+        let text = std::fs::read_to_string(&xml).unwrap();
+        let mut reader = quick_xml::Reader::from_str(&text);
+        let mut in_failure = None;
+        loop {
+            match reader.read_event().unwrap() {
+                quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)
+                    if e.name().as_ref() == b"testcase" =>
+                {
+                    let name = e
+                        .try_get_attribute("name")
+                        .unwrap()
+                        .unwrap()
+                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .unwrap()
+                        .to_string();
+                    in_failure = Some(name.clone());
+                    seen.push(name);
+                }
+                quick_xml::events::Event::Start(e) if e.name().as_ref() == b"failure" => {
+                    let msg = e
+                        .try_get_attribute("message")
+                        .unwrap()
+                        .unwrap()
+                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .unwrap()
+                        .to_string();
+                    assert_eq!(in_failure.as_deref(), Some("c3"));
+                    assert!(msg.contains("px") && msg.contains("max channel delta"), "{msg}");
+                }
+                quick_xml::events::Event::Eof => break,
+                _ => {}
+            }
+        }
+        // Every image the HTML page shows exists beside it.
+        let page = std::fs::read_to_string(html.join("index.html")).unwrap();
+        for src in page.split("src=\"").skip(1).map(|s| &s[..s.find('"').unwrap()]) {
+            assert!(html.join(src).is_file(), "{src} missing");
+        }
+        if shard == "1/3" {
+            assert!(page.contains("c3") && page.contains("-diff.png"), "{page}");
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, (0..7).map(|i| format!("c{i}")).collect::<Vec<_>>(), "every case exactly once over the shards");
+}
+
+#[test]
+fn the_example_manifest_passes() {
+    let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/check/cases.toml");
+    let o = run(&["check", p(&m)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("5 passed, 0 failed, 0 errors"));
+}
