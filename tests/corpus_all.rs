@@ -2,7 +2,7 @@
 //! and half-frame with finite positions, textures are found or reported, frame 0 renders.
 //! Skipped with a note when the corpus is absent.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
@@ -45,19 +45,9 @@ const MODELS: &[(&str, &[&str])] = &[
     ("smd/wuson/WusonSMD.smd", &[]),
 ];
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; corpus sweep skipped", dir.display());
-        None
-    }
-}
-
 #[test]
 fn every_corpus_model_loads_poses_and_renders() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("") else { return };
     let renderer = Renderer::new();
     for (file, anims) in MODELS {
         let options = LoadOptions { animations: anims.iter().map(|a| dir.join(a)).collect(), ..Default::default() };

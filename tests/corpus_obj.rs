@@ -1,21 +1,13 @@
 //! The OBJ files of the shared corpus (`../shared/corpus/obj`): real exports with their quirks.
 //! Skipped with a note when the corpus folder is absent.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use spritebake::bake::{self, FrameRequest};
 use spritebake::model::TextureStatus;
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/obj");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; corpus OBJ tests skipped", dir.display());
-        None
-    }
-}
 
 fn load(path: &Path) -> spritebake::Result<spritebake::model::Model> {
     spritebake::formats::load(path, &Default::default())
@@ -23,7 +15,7 @@ fn load(path: &Path) -> spritebake::Result<spritebake::model::Model> {
 
 #[test]
 fn spider_resolves_backslash_textures_and_renders() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("obj") else { return };
     let model = load(&dir.join("spider/spider.obj")).unwrap();
     assert_eq!(model.triangle_count(), 1368);
     let found: Vec<_> = model
@@ -48,7 +40,7 @@ fn spider_resolves_backslash_textures_and_renders() {
 
 #[test]
 fn every_good_corpus_obj_loads_and_renders() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("obj") else { return };
     for (file, triangles) in [
         ("cornell_box/cornell_box.obj", 36),
         ("kuka_segment/segment.obj", 1536),
@@ -73,7 +65,7 @@ fn every_good_corpus_obj_loads_and_renders() {
 
 #[test]
 fn broken_corpus_objs_give_clear_errors() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("obj") else { return };
     for (file, needle) in [
         ("edge/malformed_out_of_range_indices.obj", "line"),
         ("edge/test-nan.obj", "line"),
@@ -87,7 +79,7 @@ fn broken_corpus_objs_give_clear_errors() {
 
 #[test]
 fn quirky_corpus_objs_load_with_warnings() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("obj") else { return };
     // Faces with 1 and 2 vertices are skipped; a file with nothing else has no triangles.
     let err = load(&dir.join("edge/invalid-face-definition.obj")).map(|_| ()).unwrap_err();
     assert!(err.to_string().contains("no triangles"), "{err}");

@@ -1,21 +1,11 @@
 //! MD2: a hand-built file, hostile headers, truncation, the writer, and the corpus.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{corpus, signed_volume};
 use glam::{Vec2, Vec3};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::formats::md2;
-use spritebake::model::Model;
-
-fn corpus(sub: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; corpus test skipped", dir.display());
-        None
-    }
-}
 
 fn le(out: &mut Vec<u8>, v: i32) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -161,17 +151,6 @@ fn writer_round_trips_within_quantisation() {
     }
     assert_eq!(model.meshes[0].uvs[tri[1]], uvs[1]);
     assert!(model.meshes[0].morph_frames[0].normals[tri[1]].dot(Vec3::X) > 0.95);
-}
-
-fn signed_volume(model: &Model) -> f32 {
-    let m = &model.meshes[0];
-    m.indices
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| m.positions[i as usize]);
-            a.dot(b.cross(c)) / 6.0
-        })
-        .sum()
 }
 
 #[test]

@@ -1,36 +1,12 @@
 //! MD5 mesh and anim: hand-computed fixtures, hostile input, and the corpus.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{corpus, signed_volume};
 use glam::Vec3;
 use spritebake::anim::{FrameTime, PoseOptions, joint_transforms, pose};
 use spritebake::formats::md5;
-use spritebake::model::{ClipFrames, Model};
-
-fn corpus(sub: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; corpus test skipped", dir.display());
-        None
-    }
-}
-
-/// Signed volume of a closed mesh: positive when its triangles wind counter-clockwise seen
-/// from outside (normals pointing out).
-fn signed_volume(model: &Model) -> f32 {
-    model
-        .meshes
-        .iter()
-        .flat_map(|m| {
-            m.indices.iter().map(move |t| {
-                let [a, b, c] = t.map(|i| m.positions[i as usize]);
-                a.dot(b.cross(c)) / 6.0
-            })
-        })
-        .sum()
-}
+use spritebake::model::ClipFrames;
 
 /// A 3-joint limb along +X (joints at x = 0, 4, 8), one vertex per joint 2 units past it, and a
 /// split vertex at x = 8 (50% mid joint, 50% tip joint). The anim turns the mid joint 90° about

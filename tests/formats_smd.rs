@@ -1,34 +1,12 @@
 //! SMD reference and sequence files: hand-computed fixtures, hostile input, and the corpus.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{corpus, signed_volume};
 use glam::Vec3;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::formats::smd;
 use spritebake::model::Model;
-
-fn corpus(sub: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; corpus test skipped", dir.display());
-        None
-    }
-}
-
-fn signed_volume(model: &Model) -> f32 {
-    model
-        .meshes
-        .iter()
-        .flat_map(|m| {
-            m.indices.iter().map(move |t| {
-                let [a, b, c] = t.map(|i| m.positions[i as usize]);
-                a.dot(b.cross(c)) / 6.0
-            })
-        })
-        .sum()
-}
 
 /// The same 3-joint limb as the MD5 fixture: joints at x = 0, 4, 8; one triangle whose
 /// vertices sit 2 units past each joint (GoldSrc 9-field lines), and one Source-style vertex

@@ -115,3 +115,29 @@ pub fn uv_sphere(rings: u32, segments: u32, material: Material) -> TestMesh {
     let normals = positions.clone();
     TestMesh { positions, normals, uvs, indices, material }
 }
+
+/// `../shared/corpus/<sub>`, or `None` (with a note on stderr) when it is absent.
+pub fn corpus(sub: &str) -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(sub);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} is absent; corpus test skipped", dir.display());
+        None
+    }
+}
+
+/// Signed volume of a closed mesh in its rest pose: positive when its triangles wind
+/// counter-clockwise seen from outside (normals pointing out).
+pub fn signed_volume(model: &spritebake::model::Model) -> f32 {
+    model
+        .meshes
+        .iter()
+        .flat_map(|m| {
+            m.indices.iter().map(move |t| {
+                let [a, b, c] = t.map(|i| m.positions[i as usize]);
+                a.dot(b.cross(c)) / 6.0
+            })
+        })
+        .sum()
+}
