@@ -112,8 +112,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
 #[test]
 fn shared_framing_holds_ground_line_and_height_in_every_cell() {
     // Orthographic, as sprite sheets are: a rigid model turning in 8 directions keeps its ground
-    // line and height to a pixel (any change would be the framing's fault). The walk adds the
-    // animation's own foot lift, so it is held to its pivot row and ground line.
+    // line and height to a pixel (any change would be the framing's fault); so does the walk.
     let model = robot();
     let mut j = ortho(job(&model, 8, 96));
     j.clips = vec![None];
@@ -140,16 +139,15 @@ fn shared_framing_holds_ground_line_and_height_in_every_cell() {
         })
         .collect();
     let heights: Vec<u32> = walk.iter().map(|c| c.image.opaque_bounds().unwrap().3).collect();
-    // The walk itself bobs (both feet leave the ground for a moment), the same in every
-    // direction: per frame, the ground line and height agree across all 8 directions.
+    // The walk keeps one foot on the ground: across all 128 cells the ground line stays within
+    // a pixel. Its height changes over the cycle (the body dips as the legs spread, 3 px here),
+    // identically in every direction: per frame, all 8 directions agree within a pixel.
+    let spread = |v: &[u32]| v.iter().max().unwrap() - v.iter().min().unwrap();
+    assert!(spread(&grounds) <= 1, "ground lines {grounds:?}");
     for f in 0..16 {
-        let g: Vec<u32> = (0..8).map(|d| grounds[d * 16 + f]).collect();
         let h: Vec<u32> = (0..8).map(|d| heights[d * 16 + f]).collect();
-        let spread = |v: &[u32]| v.iter().max().unwrap() - v.iter().min().unwrap();
-        assert!(spread(&g) <= 1 && spread(&h) <= 1, "frame {f}: ground lines {g:?}, heights {h:?}");
+        assert!(spread(&h) <= 1, "frame {f}: heights {h:?}");
     }
-    // And over the whole sheet the ground line moves only by the animation's bob (≤ 2 px here).
-    assert!(grounds.iter().max().unwrap() - grounds.iter().min().unwrap() <= 2, "{grounds:?}");
     // Per-frame fitting fills every cell, so the model's scale and position jump between
     // cells: its projected ground point moves.
     let mut per = ortho(job(&model, 8, 96));

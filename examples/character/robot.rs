@@ -112,8 +112,19 @@ fn walk_pose(skeleton: &Skeleton, f: usize) -> Vec<JointPose> {
     set("forearm_R", swing(-25.0));
     set("spine", Quat::from_rotation_z(deg(6.0 * s)));
     set("head", Quat::from_rotation_z(deg(-4.0 * s)));
-    // The pelvis bobs twice per cycle and moves forward (root motion, removed by --in-place).
-    poses[0].translation = Vec3::new(STRIDE * f as f32 / WALK_FRAMES as f32, 0.0, 30.0 + 1.2 * (2.0 * phase).cos());
+    // The pelvis moves forward (root motion, removed by --in-place) at the height that keeps
+    // the lower foot on the ground (z = 0), so the body bobs as the legs swing.
+    poses[0].translation = Vec3::new(STRIDE * f as f32 / WALK_FRAMES as f32, 0.0, 30.0);
+    let joints = skeleton.to_model_space(&poses);
+    let sole = |shin: &str| {
+        let m = skeleton.find(shin).and_then(|i| joints.get(i)).copied().unwrap_or_default();
+        // The foot box's bottom corners (see BOXES: centre (2.5, 0, −14), size (10, 6, 3)).
+        [-2.5f32, 7.5]
+            .iter()
+            .flat_map(|&x| [-3.0f32, 3.0].map(|y| m.transform_point3(Vec3::new(x, y, -15.5)).z))
+            .fold(f32::INFINITY, f32::min)
+    };
+    poses[0].translation.z -= sole("shin_L").min(sole("shin_R"));
     poses
 }
 
