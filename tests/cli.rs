@@ -108,3 +108,42 @@ fn bad_flags_are_rejected() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn export_writes_the_posed_frame_as_obj_that_loads_back() {
+    let dir = scratch("export");
+    let robot = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot");
+    let (mesh, anim) = (robot.join("robot.md5mesh"), robot.join("walk.md5anim"));
+    let out = dir.join("posed.obj");
+    let o = spritebake(&[
+        "export",
+        mesh.to_str().unwrap(),
+        "--anim",
+        anim.to_str().unwrap(),
+        "--frame",
+        "4",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The export is in the file's own axes (Z up): load it back and compare with posing directly.
+    let options = spritebake::formats::LoadOptions { animations: vec![anim.clone()], ..Default::default() };
+    let model = spritebake::formats::load(&mesh, &options).unwrap();
+    let posed = spritebake::anim::pose(
+        &model,
+        model.clips.first(),
+        spritebake::anim::FrameTime::Frame(4.0),
+        &Default::default(),
+    );
+    let exported = spritebake::formats::load(&out, &Default::default()).unwrap();
+    assert_eq!(exported.triangle_count(), model.triangle_count());
+    let (a, b) = (posed.bounds(), exported.rest_bounds());
+    assert!((a.min - b.min).length() < 1e-3 && (a.max - b.max).length() < 1e-3, "{a:?} vs {b:?}");
+    assert!(matches!(exported.materials[0].texture_status, spritebake::model::TextureStatus::Found(_)));
+    // --y-up turns Z-up into Y-up.
+    let o = spritebake(&["export", mesh.to_str().unwrap(), "--y-up", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success());
+    let b = spritebake::formats::load(&out, &Default::default()).unwrap().rest_bounds();
+    assert!(b.size().y > b.size().z * 2.0, "{b:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

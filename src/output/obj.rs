@@ -29,8 +29,15 @@ pub fn write_obj(path: &Path, posed: &PosedMesh, axes: Mat3) -> Result<()> {
         let [r, g, b, a] = part.material.base_color;
         writeln!(mtl, "newmtl {material}\nKd {r} {g} {b}\nd {a}").ok();
         if let TextureStatus::Found(texture) = &part.material.texture_status {
-            let absolute = std::fs::canonicalize(texture).unwrap_or_else(|_| texture.clone());
-            writeln!(mtl, "map_Kd {}", absolute.display()).ok();
+            if let Some(name) = texture.file_name() {
+                let copy = path.with_file_name(name);
+                let same = std::fs::canonicalize(texture).ok() == std::fs::canonicalize(&copy).ok();
+                if !same {
+                    let bytes = std::fs::read(texture).map_err(|e| crate::Error::io(texture, e))?;
+                    write_atomic(&copy, &bytes)?;
+                }
+                writeln!(mtl, "map_Kd {}", name.to_string_lossy()).ok();
+            }
         }
         writeln!(obj, "o part{i}\nusemtl {material}").ok();
         for p in part.positions.iter() {
