@@ -127,8 +127,17 @@ impl Manifest {
     /// `name`, `model` or `golden`, duplicate names.
     pub fn load(path: &Path) -> Result<Manifest> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let file: ManifestFile = toml::from_str(&text).map_err(|e| {
-            let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+        Manifest::parse(&text, path)
+    }
+
+    /// Parses manifest text; `path` names it in errors and anchors relative paths.
+    ///
+    /// # Errors
+    /// As [`Manifest::load`], except reading.
+    pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
+        let file: ManifestFile = toml::from_str(text).map_err(|e| {
+            let newlines_before = |at: usize| text.as_bytes().iter().take(at).filter(|&&b| b == b'\n').count();
+            let line = e.span().map(|s| newlines_before(s.start) + 1);
             let at = line.map(|l| format!(" line {l}")).unwrap_or_default();
             Error::Invalid(format!("{}{at}: {}", path.display(), e.message()))
         })?;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Seeds each fuzz target's corpus (fuzz/corpus/<target>, not committed) from the project's own
+# fixtures and example assets, plus earlier crash inputs kept under tests/fixtures/crash/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seed() {
+    local target=$1
+    shift
+    mkdir -p "fuzz/corpus/$target"
+    for f in "$@"; do
+        if [ -f "$f" ]; then cp "$f" "fuzz/corpus/$target/"; fi
+    done
+}
+A=examples/assets
+seed md2 $A/robot/robot.md2
+seed md5_mesh $A/robot/robot.md5mesh
+seed md5_anim $A/robot/walk.md5anim
+seed smd $A/robot/robot.smd $A/robot/walk.smd
+seed obj $A/tower.obj $A/tower.mtl
+seed texture $A/tower_bricks.png $A/robot/robot.png
+seed manifest examples/check/cases.toml
+mkdir -p fuzz/corpus/pose_render
+for f in $A/robot/robot.md2:0 $A/robot/robot.md5mesh:1 $A/robot/robot.smd:2 $A/tower.obj:3; do
+    file=${f%:*}; kind=${f##*:}
+    { printf "\\x$(printf %02x "$kind")"; cat "$file"; } > "fuzz/corpus/pose_render/$(basename "$file")"
+done
+for dir in tests/fixtures/crash/*/; do
+    [ -d "$dir" ] && seed "$(basename "$dir")" "$dir"*
+done
+echo "seeded fuzz/corpus"
