@@ -9,6 +9,8 @@
 //! Layers only import downward: `model` knows nothing else; `formats`, `anim` and `raster` each
 //! use `model` only; `output` and `golden` work on images.
 
+#![forbid(unsafe_code)]
+
 pub mod anim;
 pub mod bake;
 pub mod check;

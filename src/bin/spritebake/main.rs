@@ -1,5 +1,7 @@
 //! The `spritebake` command line: parses flags, calls the library, reports errors as one line.
 
+#![forbid(unsafe_code)]
+
 mod args;
 mod commands;
 mod common;

@@ -1,0 +1,89 @@
+//! A 1 KiB file that claims millions of triangles, joints or frames is rejected after
+//! allocating at most a few MiB: counts are checked against the bytes present first.
+//!
+//! The counting allocator needs `unsafe` (it forwards to the system allocator); the library
+//! and the binary forbid `unsafe` outright.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call forwards unchanged to the system allocator; only sizes are counted.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let now = CURRENT.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
+        PEAK.fetch_max(now, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Peak bytes allocated while running `f`, above what was live before.
+fn peak_during(f: impl FnOnce()) -> usize {
+    let base = CURRENT.load(Ordering::SeqCst);
+    PEAK.store(base, Ordering::SeqCst);
+    f();
+    PEAK.load(Ordering::SeqCst) - base
+}
+
+const LIMIT: usize = 4 << 20;
+
+#[test]
+fn huge_claims_in_small_files_allocate_little() {
+    // MD2: a valid 68-byte header padded to 1 KiB that claims 4 million triangles and frames.
+    let mut md2 = b"IDP2".to_vec();
+    for v in [8i32, 64, 64, 40 + 4 * 3, 0, 3, 3, 4_000_000, 0, 4_000_000, 68, 68, 80, 200, 1024, 1024] {
+        md2.extend_from_slice(&v.to_le_bytes());
+    }
+    md2.resize(1024, 0);
+    let peak = peak_during(|| assert!(spritebake::formats::md2::parse(&md2).is_err()));
+    assert!(peak < LIMIT, "MD2: {peak} bytes");
+
+    // MD5: millions of joints, meshes, vertices and weights in a short text.
+    for claim in ["numJoints 4000000\nnumMeshes 1\n", "numJoints 1\nnumMeshes 3000000\n"] {
+        let mut text = format!("MD5Version 10\n{claim}joints {{\n\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}}\n");
+        text.push_str("mesh {\nshader \"s\"\nnumverts 9000000\nvert 0 ( 0 0 ) 0 1\n");
+        text.push_str(&" ".repeat(1024usize.saturating_sub(text.len())));
+        let peak = peak_during(|| assert!(spritebake::formats::md5::parse_mesh(&text).is_err()));
+        assert!(peak < LIMIT, "MD5 '{claim}': {peak} bytes");
+    }
+    let mesh = spritebake::formats::md5::parse_mesh(
+        "MD5Version 10\nnumJoints 1\nnumMeshes 0\njoints {\n\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n",
+    )
+    .unwrap();
+    let anim = format!(
+        "MD5Version 10\nnumFrames 5000000\nnumJoints 1\nframeRate 24\nnumAnimatedComponents 8000000\n{}",
+        " ".repeat(900)
+    );
+    let peak = peak_during(|| {
+        assert!(spritebake::formats::md5::parse_anim(&anim, "a", mesh.skeleton.as_ref().unwrap()).is_err())
+    });
+    assert!(peak < LIMIT, "MD5 anim: {peak} bytes");
+
+    // PCX: a 128-byte header claiming 65535 × 65535 pixels.
+    let mut pcx = vec![0x0A, 5, 1, 8, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF];
+    pcx.resize(1024, 0);
+    pcx[65] = 1; // planes
+    pcx[66..68].copy_from_slice(&0xFFFFu16.to_le_bytes()); // bytes per line
+    let peak = peak_during(|| {
+        assert!(spritebake::formats::resolve::decode_image(&pcx, std::path::Path::new("x.pcx")).is_err())
+    });
+    assert!(peak < LIMIT, "PCX: {peak} bytes");
+
+    // OBJ: a face line with a million corners all out of range, in 1 KiB of text? Not possible;
+    // instead, an index far past the end must fail at validation without allocating for it.
+    let obj = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 999999999\n{}", "#".repeat(900));
+    let peak = peak_during(|| assert!(spritebake::formats::obj::parse(obj.as_bytes(), &mut |_| None).is_err()));
+    assert!(peak < LIMIT, "OBJ: {peak} bytes");
+}
