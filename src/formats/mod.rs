@@ -36,6 +36,9 @@ pub struct LoadOptions {
     /// The axis the model faces, replacing the format's default (files exported from other
     /// tools often face another way than the engine's convention).
     pub facing: Option<crate::model::Axis>,
+    /// Folders besides the model's own that texture names read from the model may point into
+    /// (absolute paths, `..`). By default a model can only reach files in its own folder.
+    pub texture_roots: Vec<PathBuf>,
 }
 
 /// The model formats spritebake reads.
@@ -112,7 +115,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
             clip.fps = fps;
         }
     }
-    let resolver = TextureResolver::new(&dir, options.texture_overrides.clone());
+    let resolver = TextureResolver::new(&dir, options.texture_overrides.clone(), &options.texture_roots);
     resolver.resolve_model(&mut model);
     Ok(model)
 }

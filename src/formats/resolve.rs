@@ -42,13 +42,29 @@ pub struct TextureOverride {
 pub struct TextureResolver {
     dir: PathBuf,
     overrides: Vec<TextureOverride>,
+    /// Folders (canonical) that names leaving the model's folder may reach.
+    roots: Vec<PathBuf>,
     cache: Mutex<HashMap<PathBuf, Arc<Texture>>>,
 }
 
+/// True when a texture name is absolute or climbs with `..`: it is not followed as written
+/// unless it lands inside an allowed texture root.
+fn leaves_folder(name: &Path) -> bool {
+    !name.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
 impl TextureResolver {
-    /// A resolver looking next to the model in `dir`.
-    pub fn new(dir: &Path, overrides: Vec<TextureOverride>) -> TextureResolver {
-        TextureResolver { dir: dir.to_path_buf(), overrides, cache: Mutex::default() }
+    /// A resolver looking next to the model in `dir`; `roots` are further folders that texture
+    /// names read from the model may point into (`--texture-root`).
+    pub fn new(dir: &Path, overrides: Vec<TextureOverride>, roots: &[PathBuf]) -> TextureResolver {
+        let roots = roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()).collect();
+        TextureResolver { dir: dir.to_path_buf(), overrides, roots, cache: Mutex::default() }
+    }
+
+    /// `name` as written, if it leaves the model folder but lands in an allowed root.
+    fn inside_allowed_root(&self, name: &Path) -> Option<PathBuf> {
+        let target = std::fs::canonicalize(self.dir.join(name)).ok()?;
+        (target.is_file() && self.roots.iter().any(|r| target.starts_with(r))).then_some(target)
     }
 
     /// Fills in every material's texture and status; a material that names no texture gets the
@@ -82,8 +98,17 @@ impl TextureResolver {
                 None if model.meshes.iter().any(|m| !m.morph_frames.is_empty()) => (stem_fallback.clone(), true),
                 None => continue,
             };
-            match self
-                .find(&name)
+            let written = PathBuf::from(name.replace('\\', "/"));
+            let allowed = self.inside_allowed_root(&written);
+            if leaves_folder(&written) && allowed.is_none() {
+                warnings.push(format!(
+                    "texture '{name}' for material '{}' points outside the model's folder: refused, only its file name was looked for inside {} (--texture-root allows another folder)",
+                    material.name,
+                    self.dir.display()
+                ));
+            }
+            match allowed
+                .or_else(|| self.find(&name))
                 .ok_or_else(|| "not found".to_string())
                 .and_then(|p| self.decode_cached(&p).map(|t| (p, t)))
             {
@@ -113,9 +138,8 @@ impl TextureResolver {
         let basename = path.file_name().map(PathBuf::from)?;
         // Only plain relative paths are followed as written; anything else is reduced to its
         // basename so the lookup stays inside the folder.
-        let contained = path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
         let mut bases = Vec::new();
-        if contained {
+        if !leaves_folder(path) {
             bases.push(path.to_path_buf());
         }
         if basename != path {
@@ -258,7 +282,7 @@ mod tests {
     fn finds_other_extension_other_case_and_basename() {
         let dir = scratch("find");
         png(&dir.join("Skin.PNG"), [255, 0, 0, 255]);
-        let r = TextureResolver::new(&dir, Vec::new());
+        let r = TextureResolver::new(&dir, Vec::new(), &[]);
         assert_eq!(r.find("players/ogro/skin.pcx"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find("skin"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find(".\\SKIN.png"), Some(dir.join("Skin.PNG")));
@@ -272,7 +296,7 @@ mod tests {
         let inside = root.join("model");
         std::fs::create_dir_all(&inside).unwrap();
         png(&root.join("secret.png"), [1, 2, 3, 255]);
-        let r = TextureResolver::new(&inside, Vec::new());
+        let r = TextureResolver::new(&inside, Vec::new(), &[]);
         assert_eq!(r.find("../secret.png"), None);
         assert_eq!(r.find(&root.join("secret.png").display().to_string()), None);
         // An absolute path still finds a same-named file inside the folder.

@@ -1,11 +1,33 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Temporary files being written right now, so an interrupt can remove them.
+static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes every temporary file still being written (for an interrupt handler: Ctrl-C must not
+/// leave `.name.PID.N.tmp` files behind).
+pub fn remove_temporary_files() {
+    let files = std::mem::take(&mut *IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner()));
+    for f in files {
+        let _ = fs::remove_file(f);
+    }
+}
+
+fn track(path: &Path, add: bool) {
+    let mut files = IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner());
+    if add {
+        files.push(path.to_path_buf());
+    } else {
+        files.retain(|f| f != path);
+    }
+}
 
 /// Writes `bytes` to `path` through a temporary file in the same folder, renamed into place, so
 /// readers see either the old file or the complete new one, never a partial write.
@@ -15,17 +37,18 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// removed in every failure case.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = temp_path(path);
+    track(&tmp, true);
     let result = (|| -> std::io::Result<()> {
         let mut file = fs::File::create(&tmp)?;
         file.write_all(bytes)?;
         file.flush()?;
         fs::rename(&tmp, path)
     })();
-    if let Err(e) = result {
+    if result.is_err() {
         let _ = fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
     }
-    Ok(())
+    track(&tmp, false);
+    result.map_err(|e| Error::io(path, e))
 }
 
 /// `dir/.name.PID.N.tmp`: hidden, unique per process and call.

@@ -6,6 +6,6 @@ pub mod gif;
 mod obj;
 mod png;
 
-pub use atomic::write_atomic;
+pub use atomic::{remove_temporary_files, write_atomic};
 pub use obj::write_obj;
 pub use png::{encode_png, read_png, write_png};

@@ -28,6 +28,10 @@ pub struct ModelArgs {
     /// convention (MD2/MD5 +x, SMD +y, OBJ +z).
     #[arg(long, value_parser = parse_axis, allow_hyphen_values = true)]
     pub facing: Option<Axis>,
+    /// A folder outside the model's own that texture paths written in the model may reach
+    /// (repeatable). Without it, absolute and `..` paths are refused.
+    #[arg(long, value_name = "DIR")]
+    pub texture_root: Vec<PathBuf>,
 }
 
 impl ModelArgs {
@@ -71,7 +75,13 @@ impl ModelArgs {
                 _ => TextureOverride { material: None, path: PathBuf::from(t) },
             })
             .collect();
-        LoadOptions { animations: self.anim_files(), texture_overrides, fps: self.fps, facing: self.facing }
+        LoadOptions {
+            animations: self.anim_files(),
+            texture_overrides,
+            fps: self.fps,
+            facing: self.facing,
+            texture_roots: self.texture_root.clone(),
+        }
     }
 }
 

@@ -117,3 +117,20 @@ pub fn render_cells(
     }
     Ok(cells)
 }
+
+/// Refuses to write `output` over one of the job's inputs (the model, its animation files,
+/// its textures): a typo in `-o` must never destroy an asset.
+pub fn guard_output(output: &std::path::Path, args: &ModelArgs, model: &Model) -> Result<()> {
+    use spritebake::model::TextureStatus;
+    let Ok(out) = std::fs::canonicalize(output) else { return Ok(()) }; // does not exist yet
+    let mut inputs = vec![args.model.clone()];
+    inputs.extend(args.anim_files());
+    inputs.extend(model.materials.iter().filter_map(|m| match &m.texture_status {
+        TextureStatus::Found(p) => Some(p.clone()),
+        _ => None,
+    }));
+    if inputs.iter().filter_map(|p| std::fs::canonicalize(p).ok()).any(|p| p == out) {
+        anyhow::bail!("{}: refusing to overwrite an input file", output.display());
+    }
+    Ok(())
+}

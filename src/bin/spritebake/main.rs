@@ -45,6 +45,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Ctrl-C: remove half-written temporary files, then stop as interrupted processes do.
+    let _ = ctrlc::set_handler(|| {
+        spritebake::output::remove_temporary_files();
+        std::process::exit(130);
+    });
     let result = match Cli::parse().command {
         Command::Render(args) => render::run(&args),
         Command::Info(args) => info::run(&args),

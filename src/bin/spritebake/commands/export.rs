@@ -10,7 +10,7 @@ use spritebake::anim::{self, PoseOptions};
 use spritebake::bake;
 
 use crate::args::{FrameArgs, ModelArgs};
-use crate::common::{frame_time, load};
+use crate::common::{frame_time, guard_output, load};
 
 /// `spritebake export`.
 #[derive(Debug, Args)]
@@ -36,6 +36,8 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode> {
     let pose = PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() };
     let posed = anim::pose(&model, clip, frame_time(&args.frame), &pose);
     let axes = if args.y_up { model.orientation.to_canonical() } else { Mat3::IDENTITY };
+    guard_output(&args.output, &args.model, &model)?;
+    guard_output(&args.output.with_extension("mtl"), &args.model, &model)?;
     spritebake::output::write_obj(&args.output, &posed, axes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use crate::args::{ModelArgs, SpriteArgs, ViewArgs};
-use crate::common::{load, render_cells, set_threads, sprite_job};
+use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
 
 /// `spritebake frames`.
 #[derive(Debug, Args)]
@@ -67,6 +67,7 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
+        guard_output(&path, &args.model, &model)?;
         spritebake::output::write_png(&path, &cell.image)?;
     }
     if !args.sprite.quiet {

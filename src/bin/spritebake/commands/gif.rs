@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use spritebake::output::gif::{GifOptions, Palette, encode_gif};
 
 use crate::args::{ModelArgs, SpriteArgs, ViewArgs};
-use crate::common::{load, render_cells, set_threads, sprite_job};
+use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
 
 /// Palette strategies on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -76,6 +76,7 @@ pub fn run(args: &GifArgs) -> Result<ExitCode> {
     if dropped > 0 {
         eprintln!("note: {dropped} frames dropped evenly: GIF delays cannot be shorter than 2 cs (50 fps)");
     }
+    guard_output(&args.output, &args.model, &model)?;
     spritebake::output::write_atomic(&args.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,7 @@ use spritebake::bake::{self, FrameRequest};
 use spritebake::raster::Renderer;
 
 use crate::args::{FrameArgs, ModelArgs, ViewArgs};
-use crate::common::{frame_time, load, set_threads};
+use crate::common::{frame_time, guard_output, load, set_threads};
 
 /// `spritebake render`.
 #[derive(Debug, Args)]
@@ -54,6 +54,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode> {
         let joints = bake::joint_pixels(&model, &request, &camera, options.width, options.height);
         image = spritebake::sprite::post::skeleton_overlay(&image, &joints);
     }
+    guard_output(&args.output, &args.model, &model)?;
     spritebake::output::write_png(&args.output, &image)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use spritebake::sprite::sheet::{JsonFormat, Layout, pack};
 
 use crate::args::{JsonFormatArg, ModelArgs, SpriteArgs, ViewArgs};
-use crate::common::{load, render_cells, set_threads, sprite_job};
+use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
 
 /// `spritebake sheet`.
 #[derive(Debug, Args)]
@@ -58,6 +58,8 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     };
     let image_name = args.output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let json = serde_json::to_string_pretty(&sheet.to_json(&image_name, format)).context("encoding the sheet JSON")?;
+    guard_output(&args.output, &args.model, &model)?;
+    guard_output(&args.output.with_extension("json"), &args.model, &model)?;
     spritebake::output::write_png(&args.output, &sheet.image)?;
     spritebake::output::write_atomic(&args.output.with_extension("json"), json.as_bytes())?;
     if !args.sprite.quiet {

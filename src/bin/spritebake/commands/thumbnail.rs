@@ -53,6 +53,9 @@ fn output_for(args: &ThumbnailArgs, model: &Path) -> PathBuf {
 }
 
 fn one(model_path: &Path, out: &Path, size: u32, renderer: &Renderer) -> spritebake::Result<usize> {
+    if std::fs::canonicalize(out).ok().is_some_and(|o| std::fs::canonicalize(model_path).ok() == Some(o)) {
+        return Err(spritebake::Error::Invalid(format!("{}: refusing to overwrite an input file", out.display())));
+    }
     let model = formats::load(model_path, &LoadOptions::default())?;
     let (view, options) = thumbnail_options(size);
     let request = FrameRequest { clip: model.clips.first(), ..FrameRequest::default() };
