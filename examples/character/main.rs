@@ -28,8 +28,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(dir.join("robot.md5mesh"), md5::write_mesh(&model))?;
     std::fs::write(dir.join("walk.md5anim"), md5::write_anim(skeleton, clip, &bounds))?;
 
-    // SMD sources face +Y (studiomdl turns them to +X when compiling): turn the robot 90°.
-    let turned = turn(&model, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
+    // SMD sources face −Y (studiomdl turns them to +X when compiling): turn the robot −90°.
+    let turned = turn(&model, Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2));
     std::fs::write(dir.join("robot.smd"), smd::write_reference(&turned))?;
     let turned_skeleton = turned.skeleton.as_ref().ok_or("robot has a skeleton")?;
     std::fs::write(dir.join("walk.smd"), smd::write_sequence(turned_skeleton, &turned.clips[0]))?;

@@ -141,7 +141,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
     Ok(Case {
         name: spec.name.clone().unwrap_or_default(),
         model: dir.join(spec.model.clone().unwrap_or_default()),
-        load: LoadOptions { animations, texture_overrides, fps: None, facing, texture_roots: Vec::new() },
+        load: LoadOptions { animations, texture_overrides, facing, ..LoadOptions::default() },
         clip,
         frames: spec.frames.clone(),
         time: spec.time,

@@ -21,8 +21,21 @@ pub use resolve::{TextureOverride, TextureResolver};
 use crate::error::{Error, Result};
 use crate::model::Model;
 
-/// Largest model or animation file read, in bytes. Real game models are a few MiB at most.
-pub const MAX_FILE_BYTES: u64 = 256 << 20;
+/// Resource limits for loading untrusted files; options can raise them for unusual assets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest model, animation or material file read, in bytes. The default is 256 MiB (real
+    /// game models are a few MiB at most).
+    pub max_file_bytes: u64,
+    /// Largest texture side in texels. The default is 8192.
+    pub max_texture_side: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_file_bytes: 256 << 20, max_texture_side: resolve::MAX_TEXTURE_SIDE }
+    }
+}
 
 /// What to load besides the model file itself.
 #[derive(Debug, Clone, Default)]
@@ -39,6 +52,8 @@ pub struct LoadOptions {
     /// Folders besides the model's own that texture names read from the model may point into
     /// (absolute paths, `..`). By default a model can only reach files in its own folder.
     pub texture_roots: Vec<PathBuf>,
+    /// Resource limits.
+    pub limits: Limits,
 }
 
 /// The model formats spritebake reads.
@@ -71,14 +86,21 @@ impl Format {
     }
 }
 
-/// Reads a whole file, refusing files larger than [`MAX_FILE_BYTES`].
-pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+/// Reads a whole file, refusing files larger than `max_bytes` (without reading them whole).
+///
+/// # Errors
+/// The file is missing, unreadable or too large.
+pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Error::Invalid(format!("{}: larger than {} MiB", path.display(), MAX_FILE_BYTES >> 20)));
+    file.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(Error::Invalid(format!(
+            "{}: larger than the {} byte limit (raise it with --max-file-mib)",
+            path.display(),
+            max_bytes
+        )));
     }
     Ok(bytes)
 }
@@ -90,13 +112,14 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 /// Missing textures are not errors: they become a visible fallback plus a warning in
 /// [`Model::warnings`].
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
-    let bytes = read_file(path)?;
+    let max = options.limits.max_file_bytes;
+    let bytes = read_file(path, max)?;
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
     let mut model = match format {
         Format::Obj => {
-            let mut load_mtl = |name: &str| read_file(&dir.join(name)).ok();
+            let mut load_mtl = |name: &str| read_file(&dir.join(name), max).ok();
             obj::parse(&bytes, &mut load_mtl).map_err(with_file)?
         }
         Format::Md2 => md2::parse(&bytes).map_err(with_file)?,
@@ -105,7 +128,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     };
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {
-        add_animation(&mut model, anim)?;
+        add_animation(&mut model, anim, max)?;
     }
     if let Some(facing) = options.facing {
         model.orientation.forward = facing;
@@ -115,15 +138,16 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
             clip.fps = fps;
         }
     }
-    let resolver = TextureResolver::new(&dir, options.texture_overrides.clone(), &options.texture_roots);
+    let resolver = TextureResolver::new(&dir, options.texture_overrides.clone(), &options.texture_roots)
+        .with_max_texture_side(options.limits.max_texture_side);
     resolver.resolve_model(&mut model);
     Ok(model)
 }
 
 /// Parses an animation file (`.md5anim` or sequence `.smd`) and appends it as a clip named after
 /// the file stem.
-fn add_animation(model: &mut Model, path: &Path) -> Result<()> {
-    let bytes = read_file(path)?;
+fn add_animation(model: &mut Model, path: &Path, max_bytes: u64) -> Result<()> {
+    let bytes = read_file(path, max_bytes)?;
     let text = String::from_utf8_lossy(&bytes);
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();

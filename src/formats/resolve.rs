@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::model::{Model, Texture, TextureStatus};
 
-/// Largest texture side accepted, in texels.
+/// Largest texture side accepted by default, in texels.
 pub const MAX_TEXTURE_SIDE: u32 = 8192;
 
 const EXTENSIONS: [&str; 6] = ["png", "tga", "pcx", "bmp", "jpg", "jpeg"];
@@ -44,6 +44,7 @@ pub struct TextureResolver {
     overrides: Vec<TextureOverride>,
     /// Folders (canonical) that names leaving the model's folder may reach.
     roots: Vec<PathBuf>,
+    max_side: u32,
     cache: Mutex<HashMap<PathBuf, Arc<Texture>>>,
 }
 
@@ -58,7 +59,19 @@ impl TextureResolver {
     /// names read from the model may point into (`--texture-root`).
     pub fn new(dir: &Path, overrides: Vec<TextureOverride>, roots: &[PathBuf]) -> TextureResolver {
         let roots = roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()).collect();
-        TextureResolver { dir: dir.to_path_buf(), overrides, roots, cache: Mutex::default() }
+        TextureResolver {
+            dir: dir.to_path_buf(),
+            overrides,
+            roots,
+            max_side: MAX_TEXTURE_SIDE,
+            cache: Mutex::default(),
+        }
+    }
+
+    /// The same resolver accepting textures up to `side` texels wide and high.
+    pub fn with_max_texture_side(mut self, side: u32) -> TextureResolver {
+        self.max_side = side.max(1);
+        self
     }
 
     /// `name` as written, if it leaves the model folder but lands in an allowed root.
@@ -194,7 +207,7 @@ impl TextureResolver {
             return Ok(t.clone());
         }
         let bytes = std::fs::read(path).map_err(|e| format!("could not be read: {e}"))?;
-        let texture = Arc::new(decode_image(&bytes, path)?);
+        let texture = Arc::new(decode_image_limited(&bytes, path, self.max_side)?);
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, texture.clone());
         Ok(texture)
     }
@@ -222,8 +235,16 @@ fn candidates(base: &Path) -> Vec<PathBuf> {
 /// # Errors
 /// Unknown or corrupt data, or an image larger than [`MAX_TEXTURE_SIDE`].
 pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
+    decode_image_limited(bytes, path, MAX_TEXTURE_SIDE)
+}
+
+/// As [`decode_image`] with a chosen size limit.
+///
+/// # Errors
+/// Unknown or corrupt data, or an image wider or higher than `max_side`.
+pub fn decode_image_limited(bytes: &[u8], path: &Path, max_side: u32) -> Result<Texture, String> {
     if bytes.first() == Some(&0x0A) && bytes.len() >= 128 {
-        return decode_pcx(bytes);
+        return decode_pcx(bytes, max_side);
     }
     let format = image::guess_format(bytes).ok().or_else(|| {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
@@ -234,8 +255,8 @@ pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
     };
     let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_TEXTURE_SIDE);
-    limits.max_image_height = Some(MAX_TEXTURE_SIDE);
+    limits.max_image_width = Some(max_side);
+    limits.max_image_height = Some(max_side);
     reader.limits(limits);
     let decoded = reader.decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
     let (w, h) = decoded.dimensions();
@@ -243,12 +264,12 @@ pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
 }
 
 /// Quake 2 skins: 8-bit paletted PCX (or 24-bit), via the `pcx` crate.
-fn decode_pcx(bytes: &[u8]) -> Result<Texture, String> {
+fn decode_pcx(bytes: &[u8], max_side: u32) -> Result<Texture, String> {
     let bad = |e: std::io::Error| format!("is not a readable PCX image: {e}");
     let mut reader = pcx::Reader::new(Cursor::new(bytes)).map_err(bad)?;
     let (w, h) = (reader.width() as u32, reader.height() as u32);
-    if w == 0 || h == 0 || w > MAX_TEXTURE_SIDE || h > MAX_TEXTURE_SIDE {
-        return Err(format!("has an unsupported size {w}x{h}"));
+    if w == 0 || h == 0 || w > max_side || h > max_side {
+        return Err(format!("has an unsupported size {w}x{h} (limit {max_side}, see --max-texture-side)"));
     }
     // RLE can expand, but never beyond 64× the input: refuse headers that claim more pixels.
     if (w as u64 * h as u64) > bytes.len() as u64 * 64 {

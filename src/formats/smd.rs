@@ -141,7 +141,7 @@ pub fn parse_reference(src: &str) -> Result<Model, FormatError> {
     expect_version(&mut it)?;
     let mut nodes = None;
     let mut bind: Option<Vec<JointPose>> = None;
-    let mut model = Model { orientation: Orientation::Z_UP_FACING_Y, ..Model::default() };
+    let mut model = Model { orientation: Orientation::Z_UP_FACING_NEG_Y, ..Model::default() };
     while let Some((n, l)) = it.next() {
         match l {
             "nodes" => nodes = Some(parse_nodes(&mut it)?),

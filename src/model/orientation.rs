@@ -67,9 +67,9 @@ impl Orientation {
     pub const Y_UP_FACING_Z: Orientation = Orientation { up: Axis::PosY, forward: Axis::PosZ };
     /// Quake 2 MD2 and Doom 3 MD5 as the engines use them: Z up, facing +X.
     pub const Z_UP_FACING_X: Orientation = Orientation { up: Axis::PosZ, forward: Axis::PosX };
-    /// Half-Life SMD sources: Z up, facing +Y (studiomdl turns them 90° to face +X when it
-    /// compiles the model; the Half-Life SDK headcrab's reference SMD faces +Y).
-    pub const Z_UP_FACING_Y: Orientation = Orientation { up: Axis::PosZ, forward: Axis::PosY };
+    /// Half-Life SMD sources: Z up, facing −Y (studiomdl turns them 90° to face +X when it
+    /// compiles the model; the SDK headcrab's `run` sequence moves its root towards −Y).
+    pub const Z_UP_FACING_NEG_Y: Orientation = Orientation { up: Axis::PosZ, forward: Axis::NegY };
 
     /// Rotation taking file coordinates to the canonical frame (Y up, facing +Z).
     ///

@@ -25,13 +25,19 @@ pub struct ModelArgs {
     #[arg(long)]
     pub fps: Option<f32>,
     /// The model's front axis in its file (+x, -x, +y, -y, +z, -z); default: the format's
-    /// convention (MD2/MD5 +x, SMD +y, OBJ +z).
+    /// convention (MD2/MD5 +x, SMD -y, OBJ +z).
     #[arg(long, value_parser = parse_axis, allow_hyphen_values = true)]
     pub facing: Option<Axis>,
     /// A folder outside the model's own that texture paths written in the model may reach
     /// (repeatable). Without it, absolute and `..` paths are refused.
     #[arg(long, value_name = "DIR")]
     pub texture_root: Vec<PathBuf>,
+    /// Largest model, animation or material file read, MiB.
+    #[arg(long, default_value_t = 256)]
+    pub max_file_mib: u64,
+    /// Largest texture side accepted, texels.
+    #[arg(long, default_value_t = 8192)]
+    pub max_texture_side: u32,
 }
 
 impl ModelArgs {
@@ -81,6 +87,10 @@ impl ModelArgs {
             fps: self.fps,
             facing: self.facing,
             texture_roots: self.texture_root.clone(),
+            limits: spritebake::formats::Limits {
+                max_file_bytes: self.max_file_mib.saturating_mul(1 << 20),
+                max_texture_side: self.max_texture_side,
+            },
         }
     }
 }
