@@ -11,7 +11,14 @@ fn replay(target: &str, data: &[u8]) {
     match target {
         "md2" => drop(md2::parse(data)),
         "md5_mesh" => drop(md5::parse_mesh(&text)),
-        "md5_anim" | "smd" | "pose_render" => {
+        "smd" => {
+            let model = smd::parse_reference(&text);
+            if let Ok(model) = &model {
+                let skeleton = model.skeleton.clone().unwrap_or_default();
+                let _ = smd::parse_sequence(&text, "crash", &skeleton);
+            }
+        }
+        "md5_anim" | "pose_render" => {
             let _ = md5::parse_mesh(&text);
             let _ = smd::parse_reference(&text);
         }

@@ -195,7 +195,6 @@ fn parse_triangles<'a>(
     model: &mut Model,
 ) -> Result<(), FormatError> {
     let inverse: Vec<Affine3A> = abs.iter().map(|m| m.inverse()).collect();
-    let mut mesh_of_material: Vec<usize> = Vec::new();
     loop {
         let Some((n, material)) = it.next() else {
             return Err(FormatError::whole_file(FORMAT, "`triangles` block has no `end`"));
@@ -203,22 +202,22 @@ fn parse_triangles<'a>(
         if material == "end" {
             return Ok(());
         }
-        let m = match model.materials.iter().position(|m| m.name == material) {
+        // One mesh per material, also across several `triangles` blocks.
+        let mesh_index = match model.meshes.iter().position(|m| m.name == material) {
             Some(i) => i,
             None => {
                 model
                     .materials
                     .push(Material { texture_name: Some(material.to_string()), ..Material::named(material) });
-                mesh_of_material.push(model.meshes.len());
                 model.meshes.push(Mesh {
                     name: material.to_string(),
                     material: model.materials.len() - 1,
                     ..Mesh::default()
                 });
-                model.materials.len() - 1
+                model.meshes.len() - 1
             }
         };
-        let mesh = &mut model.meshes[mesh_of_material[m]];
+        let Some(mesh) = model.meshes.get_mut(mesh_index) else { continue };
         let base = mesh.positions.len() as u32;
         for _ in 0..3 {
             let (vn, l) = it.next().ok_or_else(|| err(n, "triangle has fewer than 3 vertex lines"))?;
