@@ -27,16 +27,16 @@ const FORMAT: &str = "OBJ";
 pub fn parse(src: &[u8], load_mtl: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> Result<Model, FormatError> {
     let (text, mut warnings) = validate(&decode_text(src))?;
     // tobj wants a `Fn` material loader; collect the libraries first.
-    let mut libraries: Vec<(String, Option<Vec<u8>>)> = Vec::new();
+    let mut libraries: Vec<(String, Option<String>)> = Vec::new();
     for line in text.lines() {
         if let Some(name) = line.trim_start().strip_prefix("mtllib") {
             let name = name.trim().to_string();
             if !name.is_empty() && !libraries.iter().any(|(n, _)| *n == name) {
-                let bytes = load_mtl(&name);
-                if bytes.is_none() {
+                let text = load_mtl(&name).map(|bytes| sanitize_mtl(&decode_text(&bytes), &name, &mut warnings));
+                if text.is_none() {
                     warnings.push(format!("material library '{name}' not found"));
                 }
-                libraries.push((name, bytes));
+                libraries.push((name, text));
             }
         }
     }
@@ -44,7 +44,7 @@ pub fn parse(src: &[u8], load_mtl: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> R
     let (models, materials) = tobj::load_obj_buf(&mut text.as_bytes(), &options, |path: &Path| {
         let wanted = path.to_string_lossy();
         match libraries.iter().find(|(n, _)| *n == wanted) {
-            Some((_, Some(bytes))) => tobj::load_mtl_buf(&mut decode_text(bytes).as_bytes()),
+            Some((_, Some(text))) => tobj::load_mtl_buf(&mut text.as_bytes()),
             _ => Err(tobj::LoadError::OpenFileFailed),
         }
     })
@@ -158,6 +158,23 @@ fn texture_file_name(value: &str) -> Option<String> {
     let name = rest.replace('\\', "/");
     let name = name.trim_start_matches("./").trim();
     (!name.is_empty()).then(|| name.to_string())
+}
+
+/// Drops colour lines (`Ka Kd Ks Ke`) with fewer than three numbers, with a warning: tobj
+/// panics on them (it unwraps a conversion of the numbers it found into `[f32; 3]`).
+fn sanitize_mtl(text: &str, name: &str, warnings: &mut Vec<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        let colour = matches!(words.next(), Some("Ka" | "Kd" | "Ks" | "Ke"));
+        if colour && words.take(3).filter(|w| w.parse::<f32>().is_ok()).count() < 3 {
+            warnings.push(format!("{name} line {}: colour needs three numbers; line ignored", i + 1));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// OBJ files in the wild are UTF-8, Latin-1 or (rarely) UTF-16 with a BOM; tobj needs UTF-8.
