@@ -375,3 +375,52 @@ fn skeleton_overlay_marks_every_joint() {
         assert!(px[0] > 180 && px[1] < 120 && px[3] == 255, "joint at {p} shows {px:?}");
     }
 }
+
+#[test]
+fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
+    let model = robot();
+    let mut j = job(&model, 2, 32);
+    j.sampling = Sampling::Count(6);
+    let bake_all = |threads: usize| {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
+            let cells = j.render().unwrap();
+            let sheet = pack(&cells, &["walk".to_string()], Layout { padding: 1, extrude: 1, trim: true }).unwrap();
+            let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
+            let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
+            let (gif, _) = encode_gif(&frames, &durations, &GifOptions::default()).unwrap();
+            let json = sheet.to_json("walk.png", JsonFormat::TexturePacker).to_string();
+            (spritebake::output::encode_png(&sheet.image).unwrap(), json, gif)
+        })
+    };
+    let one = bake_all(1);
+    let two = bake_all(2);
+    assert!(one.0 == two.0, "sheet PNG differs between 1 and 2 threads");
+    assert_eq!(one.1, two.1, "sheet JSON differs between 1 and 2 threads");
+    assert!(one.2 == two.2, "GIF differs between 1 and 2 threads");
+}
+
+#[test]
+fn an_unwritable_output_fails_only_its_thumbnail() {
+    let dir = std::env::temp_dir().join(format!("spritebake-thumb-unwritable-{}", std::process::id()));
+    // `tower.png` is a non-empty folder: the tower's thumbnail cannot be renamed into place.
+    std::fs::create_dir_all(dir.join("tower.png/keep")).unwrap();
+    let tower = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/tower.obj");
+    let robot = asset("robot.md5mesh");
+    let o = spritebake(&[
+        "thumbnail",
+        "--size",
+        "32",
+        "-o",
+        dir.to_str().unwrap(),
+        tower.to_str().unwrap(),
+        robot.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FAIL") && stdout.contains("tower.obj"), "{stdout}");
+    assert!(stdout.contains("1 thumbnails, 1 failed"), "{stdout}");
+    let img = spritebake::output::read_png(&dir.join("robot.png")).unwrap();
+    assert!(img.covered_pixels() > 0);
+    assert!(std::fs::read_dir(&dir).unwrap().flatten().all(|e| !e.file_name().to_string_lossy().ends_with(".tmp")));
+    std::fs::remove_dir_all(dir).unwrap();
+}
