@@ -107,6 +107,14 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let aseprite = sheet.to_json("walk.png", JsonFormat::Aseprite);
     assert_eq!(aseprite["meta"]["frameTags"][2]["from"], 32);
     assert_eq!(aseprite["meta"]["frameTags"][2]["to"], 47);
+    // Tags index the frames array in order.
+    for tag in aseprite["meta"]["frameTags"].as_array().unwrap() {
+        let (from, to) = (tag["from"].as_u64().unwrap() as usize, tag["to"].as_u64().unwrap() as usize);
+        let names: Vec<&str> = (from..=to).map(|i| aseprite["frames"][i]["filename"].as_str().unwrap()).collect();
+        let expected: Vec<String> =
+            (0..names.len()).map(|f| format!("{}_{f:03}", tag["name"].as_str().unwrap())).collect();
+        assert_eq!(names, expected);
+    }
 }
 
 #[test]
