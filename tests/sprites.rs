@@ -204,6 +204,19 @@ fn gif_decodes_with_the_right_frames_loop_delays_and_colours() {
     assert!(sizes[0].0 > 30.0, "global palette PSNR {:.1} dB", sizes[0].0);
     assert!(sizes[0].0 > sizes[1].0 && sizes[0].1 < sizes[1].1, "{sizes:?}");
     assert_eq!(timing(&[1.0 / 24.0; 3]).delays, vec![4, 4, 5]);
+    // Dithering trades per-pixel error for smoother gradients: report it, keep it usable.
+    let (bytes, _) = encode_gif(&frames, &durations, &GifOptions { dither: true, ..GifOptions::default() }).unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+    let (mut i, mut worst) = (0, f64::INFINITY);
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        let decoded = Image::from_rgba(frame.width as u32, frame.height as u32, frame.buffer.to_vec()).unwrap();
+        worst = worst.min(psnr(&decoded, &frames[i]));
+        i += 1;
+    }
+    eprintln!("GIF Global + dither: worst frame PSNR {worst:.1} dB, {} bytes", bytes.len());
+    assert!(i == 16 && worst > 25.0, "dithered GIF: {i} frames, {worst:.1} dB");
 }
 
 #[test]
