@@ -107,6 +107,14 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let aseprite = sheet.to_json("walk.png", JsonFormat::Aseprite);
     assert_eq!(aseprite["meta"]["frameTags"][2]["from"], 32);
     assert_eq!(aseprite["meta"]["frameTags"][2]["to"], 47);
+    // Tags index the frames array in order.
+    for tag in aseprite["meta"]["frameTags"].as_array().unwrap() {
+        let (from, to) = (tag["from"].as_u64().unwrap() as usize, tag["to"].as_u64().unwrap() as usize);
+        let names: Vec<&str> = (from..=to).map(|i| aseprite["frames"][i]["filename"].as_str().unwrap()).collect();
+        let expected: Vec<String> =
+            (0..names.len()).map(|f| format!("{}_{f:03}", tag["name"].as_str().unwrap())).collect();
+        assert_eq!(names, expected);
+    }
 }
 
 #[test]
@@ -196,6 +204,19 @@ fn gif_decodes_with_the_right_frames_loop_delays_and_colours() {
     assert!(sizes[0].0 > 30.0, "global palette PSNR {:.1} dB", sizes[0].0);
     assert!(sizes[0].0 > sizes[1].0 && sizes[0].1 < sizes[1].1, "{sizes:?}");
     assert_eq!(timing(&[1.0 / 24.0; 3]).delays, vec![4, 4, 5]);
+    // Dithering trades per-pixel error for smoother gradients: report it, keep it usable.
+    let (bytes, _) = encode_gif(&frames, &durations, &GifOptions { dither: true, ..GifOptions::default() }).unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+    let (mut i, mut worst) = (0, f64::INFINITY);
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        let decoded = Image::from_rgba(frame.width as u32, frame.height as u32, frame.buffer.to_vec()).unwrap();
+        worst = worst.min(psnr(&decoded, &frames[i]));
+        i += 1;
+    }
+    eprintln!("GIF Global + dither: worst frame PSNR {worst:.1} dB, {} bytes", bytes.len());
+    assert!(i == 16 && worst > 25.0, "dithered GIF: {i} frames, {worst:.1} dB");
 }
 
 #[test]
@@ -374,4 +395,53 @@ fn skeleton_overlay_marks_every_joint() {
         let px = cell.image.pixel(p.x as u32, p.y as u32).unwrap();
         assert!(px[0] > 180 && px[1] < 120 && px[3] == 255, "joint at {p} shows {px:?}");
     }
+}
+
+#[test]
+fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
+    let model = robot();
+    let mut j = job(&model, 2, 32);
+    j.sampling = Sampling::Count(6);
+    let bake_all = |threads: usize| {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
+            let cells = j.render().unwrap();
+            let sheet = pack(&cells, &["walk".to_string()], Layout { padding: 1, extrude: 1, trim: true }).unwrap();
+            let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
+            let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
+            let (gif, _) = encode_gif(&frames, &durations, &GifOptions::default()).unwrap();
+            let json = sheet.to_json("walk.png", JsonFormat::TexturePacker).to_string();
+            (spritebake::output::encode_png(&sheet.image).unwrap(), json, gif)
+        })
+    };
+    let one = bake_all(1);
+    let two = bake_all(2);
+    assert!(one.0 == two.0, "sheet PNG differs between 1 and 2 threads");
+    assert_eq!(one.1, two.1, "sheet JSON differs between 1 and 2 threads");
+    assert!(one.2 == two.2, "GIF differs between 1 and 2 threads");
+}
+
+#[test]
+fn an_unwritable_output_fails_only_its_thumbnail() {
+    let dir = std::env::temp_dir().join(format!("spritebake-thumb-unwritable-{}", std::process::id()));
+    // `tower.png` is a non-empty folder: the tower's thumbnail cannot be renamed into place.
+    std::fs::create_dir_all(dir.join("tower.png/keep")).unwrap();
+    let tower = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/tower.obj");
+    let robot = asset("robot.md5mesh");
+    let o = spritebake(&[
+        "thumbnail",
+        "--size",
+        "32",
+        "-o",
+        dir.to_str().unwrap(),
+        tower.to_str().unwrap(),
+        robot.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FAIL") && stdout.contains("tower.obj"), "{stdout}");
+    assert!(stdout.contains("1 thumbnails, 1 failed"), "{stdout}");
+    let img = spritebake::output::read_png(&dir.join("robot.png")).unwrap();
+    assert!(img.covered_pixels() > 0);
+    assert!(std::fs::read_dir(&dir).unwrap().flatten().all(|e| !e.file_name().to_string_lossy().ends_with(".tmp")));
+    std::fs::remove_dir_all(dir).unwrap();
 }

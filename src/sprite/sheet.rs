@@ -9,7 +9,8 @@
 //! (always false: Godot cannot read rotated frames), `trimmed`, `spriteSourceSize`,
 //! `sourceSize`, `pivot` as 0..1 fractions, Pixi's `anchor` and a `duration` in ms) plus
 //! `animations` (frame names per clip and direction, as PixiJS reads them) and `meta`.
-//! Aseprite's layout adds `meta.frameTags`.
+//! Aseprite's layout (its "Array" form) lists the same frames in order, each with its
+//! `filename`, and adds `meta.frameTags` whose `from`/`to` index that array.
 
 use serde_json::{Value, json};
 
@@ -24,7 +25,7 @@ pub enum JsonFormat {
     /// TexturePacker JSON-Hash + PixiJS `animations` (the default).
     #[default]
     TexturePacker,
-    /// Aseprite's JSON with `meta.frameTags`.
+    /// Aseprite's JSON (Array form: `frames` in order with `filename`) with `meta.frameTags`.
     Aseprite,
 }
 
@@ -178,6 +179,17 @@ impl Sheet {
                     })
                     .collect();
                 meta["frameTags"] = json!(tags);
+                // An array, not a hash: `from`/`to` index frames in order, and a JSON object's
+                // key order is not kept (serde_json sorts keys: `walk_10_000` < `walk_2_000`).
+                let frames: Vec<Value> = self
+                    .placements
+                    .iter()
+                    .map(|p| {
+                        let mut f = frame_json(p);
+                        f["filename"] = json!(p.name);
+                        f
+                    })
+                    .collect();
                 json!({"frames": frames, "meta": meta})
             }
         }
