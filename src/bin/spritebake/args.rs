@@ -303,3 +303,20 @@ pub struct SpriteArgs {
     #[arg(long, short)]
     pub quiet: bool,
 }
+
+/// What every multi-frame sprite command (sheet, gif, frames) takes.
+#[derive(Debug, Args)]
+pub struct SpriteJobArgs {
+    /// Model selection; `--anim walk,run` renders several clips.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Camera and frame size.
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Directions, framing, looks.
+    #[command(flatten)]
+    pub sprite: SpriteArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}

@@ -36,11 +36,10 @@ pub fn frame_time(frame: &FrameArgs) -> FrameTime {
 /// Builds the sprite job of a multi-frame command.
 pub fn sprite_job<'m>(
     model: &'m spritebake::model::Model,
-    model_args: &ModelArgs,
-    view: &crate::args::ViewArgs,
-    sprite: &crate::args::SpriteArgs,
+    args: &crate::args::SpriteJobArgs,
 ) -> Result<spritebake::sprite::Job<'m>> {
     use spritebake::sprite::{Fit, Job, Sampling};
+    let (model_args, view, sprite) = (&args.model, &args.view, &args.sprite);
     let names = model_args.clip_names();
     let clips = if names.is_empty() {
         vec![model.clips.first()]

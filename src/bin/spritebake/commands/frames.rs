@@ -5,28 +5,19 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use clap::Args;
 
-use crate::args::{ModelArgs, SpriteArgs, ViewArgs};
+use crate::args::SpriteJobArgs;
 use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
 
 /// `spritebake frames`.
 #[derive(Debug, Args)]
 pub struct FramesArgs {
-    /// Model selection (`--anim walk,run` renders several clips).
+    /// Model, camera, directions, framing, looks, threads.
     #[command(flatten)]
-    pub model: ModelArgs,
-    /// Camera and size.
-    #[command(flatten)]
-    pub view: ViewArgs,
-    /// Directions, framing, looks.
-    #[command(flatten)]
-    pub sprite: SpriteArgs,
+    pub job: SpriteJobArgs,
     /// Output path pattern with `{clip}`, `{dir}` and `{frame}` (zero padding as `{frame:03}`),
     /// e.g. `out/walk_{dir}_{frame:03}.png`.
     #[arg(short, long)]
     pub output: String,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
 }
 
 /// Fills a pattern's placeholders.
@@ -54,23 +45,23 @@ pub fn expand(pattern: &str, clip: &str, dir: u32, frame: usize) -> String {
 
 /// Runs the command.
 pub fn run(args: &FramesArgs) -> Result<ExitCode> {
-    set_threads(args.threads)?;
+    set_threads(args.job.threads)?;
     if !args.output.contains("{frame") {
         bail!("the output pattern '{}' needs a {{frame}} placeholder", args.output);
     }
-    let model = load(&args.model)?;
-    let job = sprite_job(&model, &args.model, &args.view, &args.sprite)?;
-    let cells = render_cells(&job, &args.sprite)?;
+    let model = load(&args.job.model)?;
+    let job = sprite_job(&model, &args.job)?;
+    let cells = render_cells(&job, &args.job.sprite)?;
     for cell in &cells {
         let clip = job.clips.get(cell.clip).copied().flatten().map_or("rest", |c| c.name.as_str());
         let path = std::path::PathBuf::from(expand(&args.output, clip, cell.direction, cell.frame));
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        guard_output(&path, &args.model, &model)?;
+        guard_output(&path, &args.job.model, &model)?;
         spritebake::output::write_png(&path, &cell.image)?;
     }
-    if !args.sprite.quiet {
+    if !args.job.sprite.quiet {
         eprintln!("{} frames written", cells.len());
     }
     Ok(ExitCode::SUCCESS)

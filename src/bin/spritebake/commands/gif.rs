@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use spritebake::output::gif::{GifOptions, Palette, encode_gif};
 
-use crate::args::{ModelArgs, SpriteArgs, ViewArgs};
+use crate::args::SpriteJobArgs;
 use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
 
 /// Palette strategies on the command line.
@@ -22,15 +22,9 @@ pub enum PaletteArg {
 /// `spritebake gif`.
 #[derive(Debug, Args)]
 pub struct GifArgs {
-    /// Model selection (the last --anim clip is played).
+    /// Model, camera, directions, framing, looks, threads.
     #[command(flatten)]
-    pub model: ModelArgs,
-    /// Camera and size.
-    #[command(flatten)]
-    pub view: ViewArgs,
-    /// Framing and looks (with --directions N, --direction picks one).
-    #[command(flatten)]
-    pub sprite: SpriteArgs,
+    pub job: SpriteJobArgs,
     /// Which direction of --directions to show.
     #[arg(long, default_value_t = 0)]
     pub direction: u32,
@@ -46,22 +40,19 @@ pub struct GifArgs {
     /// Output GIF.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
 }
 
 /// Runs the command.
 pub fn run(args: &GifArgs) -> Result<ExitCode> {
-    set_threads(args.threads)?;
-    let model = load(&args.model)?;
-    let mut job = sprite_job(&model, &args.model, &args.view, &args.sprite)?;
+    set_threads(args.job.threads)?;
+    let model = load(&args.job.model)?;
+    let mut job = sprite_job(&model, &args.job)?;
     job.clips.truncate(1);
     // Render only the chosen direction, keeping the yaw it has among N directions.
     let n = job.directions.max(1);
     job.view.yaw_degrees = job.yaw(args.direction % n);
     job.directions = 1;
-    let cells = render_cells(&job, &args.sprite)?;
+    let cells = render_cells(&job, &args.job.sprite)?;
     let frames: Vec<_> = cells.iter().map(|c| c.image.clone()).collect();
     let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
     let options = GifOptions {
@@ -76,7 +67,7 @@ pub fn run(args: &GifArgs) -> Result<ExitCode> {
     if dropped > 0 {
         eprintln!("note: {dropped} frames dropped evenly: GIF delays cannot be shorter than 2 cs (50 fps)");
     }
-    guard_output(&args.output, &args.model, &model)?;
+    guard_output(&args.output, &args.job.model, &model)?;
     spritebake::output::write_atomic(&args.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,21 +7,15 @@ use anyhow::{Context, Result};
 use clap::Args;
 use spritebake::sprite::sheet::{JsonFormat, Layout, pack};
 
-use crate::args::{JsonFormatArg, ModelArgs, SpriteArgs, ViewArgs};
+use crate::args::{JsonFormatArg, SpriteJobArgs};
 use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
 
 /// `spritebake sheet`.
 #[derive(Debug, Args)]
 pub struct SheetArgs {
-    /// Model selection; `--anim walk,run` puts several clips in one sheet.
+    /// Model, camera, directions, framing, looks, threads.
     #[command(flatten)]
-    pub model: ModelArgs,
-    /// Camera and cell size.
-    #[command(flatten)]
-    pub view: ViewArgs,
-    /// Directions, framing, looks.
-    #[command(flatten)]
-    pub sprite: SpriteArgs,
+    pub job: SpriteJobArgs,
     /// Transparent pixels between cells and around the sheet.
     #[arg(long, default_value_t = 2)]
     pub padding: u32,
@@ -37,17 +31,14 @@ pub struct SheetArgs {
     /// Output PNG; the JSON is written beside it with the same stem.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
 }
 
 /// Runs the command.
 pub fn run(args: &SheetArgs) -> Result<ExitCode> {
-    set_threads(args.threads)?;
-    let model = load(&args.model)?;
-    let job = sprite_job(&model, &args.model, &args.view, &args.sprite)?;
-    let cells = render_cells(&job, &args.sprite)?;
+    set_threads(args.job.threads)?;
+    let model = load(&args.job.model)?;
+    let job = sprite_job(&model, &args.job)?;
+    let cells = render_cells(&job, &args.job.sprite)?;
     let names: Vec<String> =
         job.clips.iter().map(|c| c.map_or_else(|| "rest".to_string(), |c| c.name.clone())).collect();
     let layout = Layout { padding: args.padding, extrude: args.extrude, trim: args.trim };
@@ -58,11 +49,11 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     };
     let image_name = args.output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let json = serde_json::to_string_pretty(&sheet.to_json(&image_name, format)).context("encoding the sheet JSON")?;
-    guard_output(&args.output, &args.model, &model)?;
-    guard_output(&args.output.with_extension("json"), &args.model, &model)?;
+    guard_output(&args.output, &args.job.model, &model)?;
+    guard_output(&args.output.with_extension("json"), &args.job.model, &model)?;
     spritebake::output::write_png(&args.output, &sheet.image)?;
     spritebake::output::write_atomic(&args.output.with_extension("json"), json.as_bytes())?;
-    if !args.sprite.quiet {
+    if !args.job.sprite.quiet {
         eprintln!("{}: {} frames, {}x{}", args.output.display(), cells.len(), sheet.image.width, sheet.image.height);
     }
     Ok(ExitCode::SUCCESS)
