@@ -13,6 +13,7 @@
 
 pub mod anim;
 pub mod bake;
+pub mod bench;
 pub mod check;
 mod error;
 pub mod formats;

@@ -4,6 +4,7 @@ mod common;
 
 use common::*;
 use glam::{Vec2, Vec3, Vec4};
+use spritebake::model::AlphaMode;
 use spritebake::raster::{Camera, Filter, Image, Projection, RenderOptions, Shading};
 
 #[test]
@@ -330,4 +331,40 @@ fn huge_and_nan_vertices_render_in_bounded_time() {
         vec![[0, 1, 2]],
     );
     let _ = render_meshes(&[&far], camera, &unlit(32, 32));
+}
+
+#[test]
+fn deferred_shading_of_opaque_tiles_matches_drawing_in_order() {
+    // Opaque bins are shaded after a visibility pass; a bin holding an alpha-tested triangle is
+    // drawn in submission order. A cutoff of 0 never discards, so the two paths must agree to
+    // the byte — including which of two coincident quads wins (the first drawn).
+    let scene = |alpha: AlphaMode| {
+        let mut sphere = uv_sphere(16, 32, textured(checker_texture(8, 4)));
+        sphere.material.alpha_mode = alpha;
+        let quad = |z: f32, rgb: [f32; 3]| {
+            let mut m = TestMesh::new(
+                vec![
+                    Vec3::new(-1.5, -1.5, z),
+                    Vec3::new(1.5, -1.5, z),
+                    Vec3::new(1.5, 0.2, z),
+                    Vec3::new(-1.5, 0.2, z),
+                ],
+                vec![[0, 1, 2], [0, 2, 3]],
+            );
+            m.material.base_color = [rgb[0], rgb[1], rgb[2], 1.0];
+            m.material.alpha_mode = alpha;
+            m
+        };
+        let (red, green) = (quad(0.3, [1.0, 0.0, 0.0]), quad(0.3, [0.0, 1.0, 0.0]));
+        let view = spritebake::raster::OrbitView { yaw_degrees: 20.0, pitch_degrees: 10.0, ..Default::default() };
+        let camera = Camera::fit(&view, &sphere.positions, 1.0);
+        let options = RenderOptions { width: 120, height: 120, cull_back_faces: false, ..RenderOptions::default() };
+        render_meshes(&[&sphere, &red, &green], camera, &options)
+    };
+    let deferred = scene(AlphaMode::Opaque);
+    assert!(deferred.covered_pixels() > 4000);
+    // The red quad, drawn first, wins the depth tie in front of the sphere.
+    let reds = deferred.rgba.chunks_exact(4).filter(|p| p[0] > 100 && p[1] < 10).count();
+    assert!(reds > 1000, "red pixels {reds}");
+    assert_eq!(deferred, scene(AlphaMode::Mask(0.0)));
 }

@@ -96,6 +96,38 @@ impl Camera {
         glam::Vec2::new((ndc.x * 0.5 + 0.5) * width as f32, (0.5 - ndc.y * 0.5) * height as f32)
     }
 
+    /// The camera of `view` orbiting a bounding sphere: it looks at `center` from far enough
+    /// that the sphere of `radius` fits the vertical field of view, with `1 + view.margin` to
+    /// spare (margin 0.05 is the framing of the glrender peer and of most model viewers).
+    ///
+    /// Unlike [`Camera::fit`], the framing does not depend on the yaw or on the pose, so an orbit
+    /// or an animation keeps one scale; it leaves more empty space around tall, thin models.
+    pub fn orbit_sphere(view: &OrbitView, center: Vec3, radius: f32, aspect: f32) -> Camera {
+        let radius = if radius.is_finite() && radius > 0.0 { radius } else { 1.0 };
+        let center = if center.is_finite() { center } else { Vec3::ZERO };
+        let aspect = if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
+        let grow = 1.0 + view.margin.clamp(0.0, 1.0);
+        let rotation = view.world_to_view_rotation();
+        let (distance, view_to_clip) = match view.projection {
+            Projection::Perspective { fov_y_degrees } => {
+                let half = (fov_y_degrees.clamp(1.0, 170.0) * 0.5).to_radians();
+                // A sphere of radius r seen from distance d subtends asin(r / d) each side.
+                let d = radius / half.sin() * grow;
+                // The peer's near and far planes: 10% of the radius beyond the sphere.
+                let near = (d - 1.1 * radius).max(d * 0.01);
+                (d, perspective(2.0 * half, aspect, near, d + 1.1 * radius))
+            }
+            Projection::Orthographic => {
+                let h = radius * grow;
+                let d = 2.0 * h;
+                (d, orthographic(-h * aspect, h * aspect, -h, h, d - 1.1 * radius, d + 1.1 * radius))
+            }
+        };
+        let eye_view = rotation * center + Vec3::new(0.0, 0.0, distance);
+        let world_to_view = Mat4::from_translation(-eye_view) * Mat4::from_mat3(rotation);
+        Camera { world_to_view, view_to_clip }
+    }
+
     /// The camera of `view` fitted to `points` (world space) for an image of `aspect` = width /
     /// height: every point lands inside the image with `view.margin` to spare, centred.
     /// With no finite point the camera looks at a unit box at the origin.
@@ -175,6 +207,23 @@ mod tests {
                 }
                 // It fills the frame: some point touches the margin.
                 assert!(max > 0.79, "{projection:?} yaw {yaw} pitch {pitch}: largest |ndc| {max}");
+            }
+        }
+    }
+
+    #[test]
+    fn sphere_orbit_keeps_the_sphere_inside_at_every_yaw() {
+        let (center, radius) = (Vec3::new(1.0, 2.0, -3.0), 2.5);
+        for projection in [Projection::Orthographic, Projection::Perspective { fov_y_degrees: 40.0 }] {
+            for yaw in [0.0, 90.0, 210.0] {
+                let view = OrbitView { yaw_degrees: yaw, pitch_degrees: 15.0, projection, margin: 0.05 };
+                let cam = Camera::orbit_sphere(&view, center, radius, 1.0);
+                let c = project(&cam, center);
+                assert!(c.x.abs() < 1e-5 && c.y.abs() < 1e-5, "centre at {c}");
+                for dir in [Vec3::X, Vec3::Y, Vec3::Z, -Vec3::X, -Vec3::Y, -Vec3::Z] {
+                    let p = project(&cam, center + dir * radius);
+                    assert!(p.x.abs() < 1.0 && p.y.abs() < 1.0 && (0.0..=1.0).contains(&p.z), "{p} {yaw}");
+                }
             }
         }
     }

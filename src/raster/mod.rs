@@ -45,7 +45,7 @@ use crate::error::{Error, Result};
 use crate::model::{Material, Texture};
 use setup::{ATTRS, ClipVertex, Triangle};
 use shade::{DrawMaterial, Shader};
-use tile::{DrawContext, TileBuffers, TileRect};
+use tile::{DrawContext, PixelResolver, ResolvedBlock, TileBuffers, TileRect};
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
 /// output pixels so its sample buffers stay the same size.
@@ -83,22 +83,27 @@ impl Renderer {
         let ctx = DrawContext { triangles: &triangles, materials: &materials, shader: &shader };
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let ssaa = options.ssaa as i32;
-        let blocks: Vec<Vec<u8>> = target
+        let blocks: Vec<Option<ResolvedBlock>> = target
             .tile_rects()
             .into_par_iter()
             .zip(bins.par_iter())
-            .map(|(rect, bin)| {
-                let mut buffers = TileBuffers::new(rect);
-                buffers.draw(bin, &ctx);
-                buffers.resolve(ssaa, options.background)
+            .map(|(rect, bin)| match bin.is_empty() {
+                true => None,
+                false => TileBuffers::draw_and_resolve(rect, bin, &ctx, ssaa, options.background),
             })
             .collect();
         let mut image = Image::new(options.width, options.height)?;
-        for (rect, block) in target.tile_rects().into_iter().zip(blocks) {
-            let (x0, y0, w) = ((rect.x0 / ssaa) as usize, (rect.y0 / ssaa) as usize, (rect.w / ssaa) as usize);
-            for (row, src) in block.chunks_exact(w * 4).enumerate() {
-                let start = ((y0 + row) * options.width as usize + x0) * 4;
-                if let Some(dst) = image.rgba.get_mut(start..start + w * 4) {
+        // What no triangle touched is the background.
+        let empty = PixelResolver::new(options.background).encode([0.0; 4]);
+        if empty != [0; 4] {
+            for px in image.rgba.chunks_exact_mut(4) {
+                px.copy_from_slice(&empty);
+            }
+        }
+        for block in blocks.into_iter().flatten() {
+            for (row, src) in block.rgba.chunks_exact(block.width * 4).enumerate() {
+                let start = ((block.y0 + row) * options.width as usize + block.x0) * 4;
+                if let Some(dst) = image.rgba.get_mut(start..start + src.len()) {
                     dst.copy_from_slice(src);
                 }
             }

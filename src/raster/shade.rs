@@ -73,8 +73,8 @@ impl Shader {
         let mut c = material.base;
         if let Some(tex) = &material.texture {
             let size = material.texture_size;
-            let footprint = ((f.duv[0] * size).length_squared().max((f.duv[1] * size).length_squared())).sqrt();
-            let t = tex.sample(self.filter, f.uv, footprint);
+            let footprint_squared = (f.duv[0] * size).length_squared().max((f.duv[1] * size).length_squared());
+            let t = tex.sample(self.filter, f.uv, footprint_squared);
             c = [c[0] * t[0], c[1] * t[1], c[2] * t[2], c[3] * t[3]];
         }
         match material.alpha {

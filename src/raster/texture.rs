@@ -5,7 +5,7 @@
 //! and transparent texels do not bleed their colour into opaque neighbours. Each level halves
 //! the previous one with a 2×2 box filter (odd sizes clamp the last row/column).
 
-use glam::Vec2;
+use glam::{Vec2, Vec4};
 
 use super::color::srgb_to_linear;
 use crate::model::Texture;
@@ -22,19 +22,28 @@ pub enum Filter {
     Trilinear,
 }
 
+/// `floor(x)` as an integer without the libm call (`f32::floor` is one on baseline x86-64):
+/// truncate, then step down when truncation rounded a negative value up. Saturates like `as`.
+#[inline(always)]
+fn floor_to_i32(x: f32) -> i32 {
+    let t = x as i32;
+    t - ((t as f32) > x) as i32
+}
+
 /// One mip level: premultiplied linear RGBA.
 #[derive(Debug, Clone)]
 struct Level {
     width: usize,
     height: usize,
-    texels: Vec<[f32; 4]>,
+    /// Row-major; `Vec4` so that filtering runs on all four channels at once.
+    texels: Vec<Vec4>,
 }
 
 impl Level {
     #[inline]
-    fn texel(&self, x: usize, y: usize) -> [f32; 4] {
+    fn texel(&self, x: usize, y: usize) -> Vec4 {
         // Callers pass wrapped or clamped coordinates; the fallback only guards the invariant.
-        self.texels.get(y * self.width + x).copied().unwrap_or([0.0; 4])
+        self.texels.get(y * self.width + x).copied().unwrap_or(Vec4::ZERO)
     }
 
     fn half(&self) -> Level {
@@ -45,11 +54,9 @@ impl Level {
             for x in 0..width {
                 let (x0, y0) = ((2 * x).min(self.width - 1), (2 * y).min(self.height - 1));
                 let (x1, y1) = ((2 * x + 1).min(self.width - 1), (2 * y + 1).min(self.height - 1));
-                let mut sum = [0.0f32; 4];
+                let mut sum = Vec4::ZERO;
                 for t in [self.texel(x0, y0), self.texel(x1, y0), self.texel(x0, y1), self.texel(x1, y1)] {
-                    for c in 0..4 {
-                        sum[c] += t[c] * 0.25;
-                    }
+                    sum += t * 0.25;
                 }
                 texels.push(sum);
             }
@@ -74,7 +81,7 @@ impl MipChain {
                 let p = texture.rgba.get(i * 4..i * 4 + 4).unwrap_or(&[255, 0, 255, 255]);
                 let a = p[3] as f32 / 255.0;
                 let lin = |b: u8| if texture.srgb { srgb_to_linear(b) } else { b as f32 / 255.0 };
-                [lin(p[0]) * a, lin(p[1]) * a, lin(p[2]) * a, a]
+                Vec4::new(lin(p[0]) * a, lin(p[1]) * a, lin(p[2]) * a, a)
             })
             .collect();
         let mut levels = vec![Level { width: w, height: h, texels }];
@@ -91,67 +98,75 @@ impl MipChain {
         Vec2::new(l.width as f32, l.height as f32)
     }
 
-    #[inline]
-    fn coord(&self, i: i64, n: usize) -> usize {
-        let n = n as i64;
-        (if self.wrap { i.rem_euclid(n) } else { i.clamp(0, n - 1) }) as usize
+    /// The texel indices `i` and `i + 1` of a row or column of `n` texels, wrapped or clamped.
+    /// Sampling keeps `i` within `-1..n` when wrapping (uv is reduced to its fractional part
+    /// first), so selects replace the integer division of `rem_euclid`; the final clamp only
+    /// guards that invariant.
+    #[inline(always)]
+    fn coord_pair(&self, i: i32, n: usize) -> (usize, usize) {
+        let n = n as i32;
+        let (a, b) =
+            if self.wrap { (if i < 0 { n - 1 } else { i }, if i + 1 >= n { 0 } else { i + 1 }) } else { (i, i + 1) };
+        (a.clamp(0, n - 1) as usize, b.clamp(0, n - 1) as usize)
     }
 
-    fn nearest(&self, level: &Level, uv: Vec2) -> [f32; 4] {
-        let x = (uv.x * level.width as f32).floor();
-        let y = (uv.y * level.height as f32).floor();
-        // Saturating casts turn huge or NaN coordinates into finite indices.
-        level.texel(self.coord(x as i64, level.width), self.coord(y as i64, level.height))
+    #[inline(always)]
+    fn nearest(&self, level: &Level, uv: Vec2) -> Vec4 {
+        // uv ∈ [0, 1] when wrapping, so the index is at most one past the end (wrapped to 0).
+        let x = self.coord_pair(floor_to_i32(uv.x * level.width as f32) - 1, level.width).1;
+        let y = self.coord_pair(floor_to_i32(uv.y * level.height as f32) - 1, level.height).1;
+        level.texel(x, y)
     }
 
-    fn bilinear(&self, level: &Level, uv: Vec2) -> [f32; 4] {
+    #[inline(always)]
+    fn bilinear(&self, level: &Level, uv: Vec2) -> Vec4 {
         // Texel centres sit at half-integer coordinates.
         let x = uv.x * level.width as f32 - 0.5;
         let y = uv.y * level.height as f32 - 0.5;
-        let (fx, fy) = (x.floor(), y.floor());
-        let (tx, ty) = (x - fx, y - fy);
-        let (x0, y0) = (fx as i64, fy as i64);
-        let (x0w, x1w) = (self.coord(x0, level.width), self.coord(x0 + 1, level.width));
-        let (y0w, y1w) = (self.coord(y0, level.height), self.coord(y0 + 1, level.height));
-        let (a, b) = (level.texel(x0w, y0w), level.texel(x1w, y0w));
-        let (c, d) = (level.texel(x0w, y1w), level.texel(x1w, y1w));
-        let mut out = [0.0; 4];
-        for i in 0..4 {
-            let top = a[i] + (b[i] - a[i]) * tx;
-            let bottom = c[i] + (d[i] - c[i]) * tx;
-            out[i] = top + (bottom - top) * ty;
-        }
-        out
+        let (x0, y0) = (floor_to_i32(x), floor_to_i32(y));
+        let (tx, ty) = (x - x0 as f32, y - y0 as f32);
+        let (xa, xb) = self.coord_pair(x0, level.width);
+        let (ya, yb) = self.coord_pair(y0, level.height);
+        let (a, b) = (level.texel(xa, ya), level.texel(xb, ya));
+        let (c, d) = (level.texel(xa, yb), level.texel(xb, yb));
+        let top = a + (b - a) * tx;
+        let bottom = c + (d - c) * tx;
+        top + (bottom - top) * ty
     }
 
-    /// Samples at `uv` ((0,0) = top-left). `footprint` is the larger screen-space derivative of
-    /// `uv` in texels of the full-size level (how many texels one pixel spans); only trilinear
-    /// filtering uses it. Returns premultiplied linear RGBA.
-    pub fn sample(&self, filter: Filter, uv: Vec2, footprint: f32) -> [f32; 4] {
+    /// Samples at `uv` ((0,0) = top-left). `footprint_squared` is the square of the larger
+    /// screen-space derivative of `uv` in texels of the full-size level (how many texels one
+    /// pixel spans); only trilinear filtering uses it. Returns premultiplied linear RGBA.
+    #[inline]
+    pub fn sample(&self, filter: Filter, uv: Vec2, footprint_squared: f32) -> [f32; 4] {
         let uv = if !uv.is_finite() {
             Vec2::ZERO
         } else if self.wrap {
-            // Repeat: only the fractional part matters, and it keeps integer maths small.
-            uv - uv.floor()
+            // Repeat: only the fractional part matters, and it keeps integer maths small. Huge
+            // coordinates saturate; their fractional part is meaningless anyway.
+            let u = uv.clamp(Vec2::splat(-1e6), Vec2::splat(1e6));
+            u - Vec2::new(floor_to_i32(u.x) as f32, floor_to_i32(u.y) as f32)
         } else {
             uv.clamp(Vec2::splat(-1.0), Vec2::splat(2.0))
         };
         match filter {
-            Filter::Nearest => self.nearest(&self.levels[0], uv),
-            Filter::Bilinear => self.bilinear(&self.levels[0], uv),
+            Filter::Nearest => self.nearest(&self.levels[0], uv).to_array(),
+            Filter::Bilinear => self.bilinear(&self.levels[0], uv).to_array(),
             Filter::Trilinear => {
-                let lod = if footprint > 1.0 { footprint.log2() } else { 0.0 };
+                // log2 of the footprint, from its square without a square root.
+                let lod = if footprint_squared > 1.0 { 0.5 * footprint_squared.log2() } else { 0.0 };
                 let max = (self.levels.len() - 1) as f32;
                 let lod = lod.min(max);
-                let base = lod.floor();
+                // lod ≥ 0 (or NaN, which saturates to level 0): truncation is the floor.
+                let base = (lod as usize) as f32;
                 let t = lod - base;
-                let i = base as usize;
+                let i = lod as usize;
                 let a = self.bilinear(&self.levels[i], uv);
                 if t <= 0.0 || i + 1 >= self.levels.len() {
-                    return a;
+                    return a.to_array();
                 }
                 let b = self.bilinear(&self.levels[i + 1], uv);
-                [0, 1, 2, 3].map(|c| a[c] + (b[c] - a[c]) * t)
+                (a + (b - a) * t).to_array()
             }
         }
     }

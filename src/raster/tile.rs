@@ -9,6 +9,12 @@
 //! blocks, are classified against each edge by their extreme corners (an edge function is
 //! affine, so its minimum over a rectangle is at a corner). Fully covered rectangles and blocks
 //! skip the per-sample edge tests; blocks outside any edge are skipped entirely.
+//!
+//! Buffers are kept per worker thread and reused frame after frame (a sprite job renders
+//! hundreds of small frames). Each tile tracks the rectangle its triangles touched; only that
+//! rectangle is resolved and cleared again, so a model covering a quarter of the frame pays for
+//! a quarter of the clear and resolve. Pixels no triangle touched are the background, which the
+//! caller fills once.
 
 use glam::{Vec2, Vec3};
 
@@ -19,6 +25,9 @@ use crate::model::AlphaMode;
 
 /// Block size for hierarchical coverage tests, in samples.
 const BLOCK: i32 = 8;
+
+/// Visibility-buffer entry of a sample no triangle covers.
+const NO_TRIANGLE: u32 = u32::MAX;
 
 /// A tile's place in the sample grid.
 #[derive(Debug, Clone, Copy)]
@@ -64,21 +73,103 @@ pub struct TileBuffers {
     rect: TileRect,
     color: Vec<[f32; 4]>,
     depth: Vec<f32>,
+    /// Visibility buffer of the deferred path: the triangle kept at each sample.
+    ids: Vec<u32>,
+    /// Inclusive sample rectangle `[x0, y0, x1, y1]` that triangles may have drawn into since
+    /// the buffers were last clean; `None` while untouched.
+    dirty: Option<[i32; 4]>,
     /// When set, the tile only counts how many triangles cover each sample (no depth test, no
     /// shading): the instrument that checks the fill rule.
     counts: Option<Vec<u16>>,
+}
+
+/// A resolved rectangle of output pixels.
+pub struct ResolvedBlock {
+    /// First output column.
+    pub x0: usize,
+    /// First output row.
+    pub y0: usize,
+    /// Width in output pixels.
+    pub width: usize,
+    /// Straight-alpha sRGB bytes, row-major.
+    pub rgba: Vec<u8>,
+}
+
+thread_local! {
+    /// Each worker thread's tile buffers, clean between uses.
+    static SCRATCH: std::cell::RefCell<Option<TileBuffers>> = const { std::cell::RefCell::new(None) };
 }
 
 impl TileBuffers {
     /// Cleared buffers: transparent black, depth at infinity.
     pub fn new(rect: TileRect) -> TileBuffers {
         let n = (rect.w * rect.h) as usize;
-        TileBuffers { rect, color: vec![[0.0; 4]; n], depth: vec![f32::INFINITY; n], counts: None }
+        TileBuffers {
+            rect,
+            color: vec![[0.0; 4]; n],
+            depth: vec![f32::INFINITY; n],
+            ids: Vec::new(),
+            dirty: None,
+            counts: None,
+        }
     }
 
     /// Buffers that count coverage instead of shading.
     pub fn counting(rect: TileRect) -> TileBuffers {
         TileBuffers { counts: Some(vec![0; (rect.w * rect.h) as usize]), ..TileBuffers::new(rect) }
+    }
+
+    /// Draws `bin` into this thread's reusable buffers placed at `rect` and resolves what was
+    /// drawn; `None` when nothing was (the background shows).
+    pub fn draw_and_resolve(
+        rect: TileRect,
+        bin: &[u32],
+        ctx: &DrawContext,
+        ssaa: i32,
+        background: Option<[u8; 4]>,
+    ) -> Option<ResolvedBlock> {
+        let run = |buffers: &mut TileBuffers| {
+            buffers.place(rect);
+            buffers.draw(bin, ctx);
+            let block = buffers.resolve_dirty(ssaa, background);
+            buffers.clear_dirty();
+            block
+        };
+        // The scratch is taken out of its cell while in use, so re-entry (never expected: drawing
+        // does not call rayon) would find it empty and use fresh buffers instead of panicking.
+        let mut buffers = SCRATCH.with(|cell| cell.borrow_mut().take()).unwrap_or_else(|| TileBuffers::new(rect));
+        let block = run(&mut buffers);
+        SCRATCH.with(|cell| *cell.borrow_mut() = Some(buffers));
+        block
+    }
+
+    /// Moves clean buffers to `rect`, growing them if needed (contents stay cleared).
+    fn place(&mut self, rect: TileRect) {
+        let n = (rect.w * rect.h) as usize;
+        if self.color.len() < n {
+            self.color.resize(n, [0.0; 4]);
+            self.depth.resize(n, f32::INFINITY);
+        }
+        self.rect = rect;
+    }
+
+    /// Restores the dirty rectangle to transparent black and infinite depth.
+    fn clear_dirty(&mut self) {
+        let Some([x0, y0, x1, y1]) = self.dirty.take() else { return };
+        let r = self.rect;
+        let width = (x1 - x0 + 1) as usize;
+        for y in y0..=y1 {
+            let start = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
+            if let Some(c) = self.color.get_mut(start..start + width) {
+                c.fill([0.0; 4]);
+            }
+            if let Some(d) = self.depth.get_mut(start..start + width) {
+                d.fill(f32::INFINITY);
+            }
+            if let Some(ids) = self.ids.get_mut(start..start + width) {
+                ids.fill(NO_TRIANGLE);
+            }
+        }
     }
 
     /// Coverage counts, row-major over the tile (empty unless built with [`Self::counting`]).
@@ -87,42 +178,138 @@ impl TileBuffers {
     }
 
     /// Draws the binned triangles in order.
+    ///
+    /// A bin of opaque triangles is drawn deferred: a visibility pass finds, for every sample,
+    /// the triangle that the depth test keeps (the first of equal depths, as drawing in order
+    /// would), then each visible sample is shaded once. The colours are exactly those of drawing
+    /// in order, without shading samples that a later triangle covers. Bins with alpha-tested
+    /// or blended triangles are drawn in order, since a discarded or blended sample shows what
+    /// lies behind it.
     pub fn draw(&mut self, bin: &[u32], ctx: &DrawContext) {
+        let opaque = |&i: &u32| {
+            let material = ctx.triangles.get(i as usize).and_then(|t| ctx.materials.get(t.material as usize));
+            material.is_some_and(|m| m.alpha == AlphaMode::Opaque)
+        };
+        if self.counts.is_none() && bin.iter().all(opaque) {
+            self.draw_deferred(bin, ctx);
+            return;
+        }
         for &i in bin {
             let Some(tri) = ctx.triangles.get(i as usize) else { continue };
             let Some(material) = ctx.materials.get(tri.material as usize) else { continue };
-            self.draw_triangle(tri, material, ctx.shader);
+            let Some(bounds) = self.clip_to_tile(tri) else { continue };
+            walk(tri, bounds, |[x0, y0, x1, y1], test| match (self.counts.is_some(), test) {
+                (true, true) => self.count_rect::<true>(tri, x0, y0, x1, y1),
+                (true, false) => self.count_rect::<false>(tri, x0, y0, x1, y1),
+                (false, true) => self.fill_rect::<true>(tri, material, ctx.shader, x0, y0, x1, y1),
+                (false, false) => self.fill_rect::<false>(tri, material, ctx.shader, x0, y0, x1, y1),
+            });
         }
     }
 
-    fn draw_triangle(&mut self, tri: &Triangle, material: &DrawMaterial, shader: &Shader) {
+    /// The triangle's bounding box within the tile, marked dirty; `None` when they do not meet.
+    fn clip_to_tile(&mut self, tri: &Triangle) -> Option<[i32; 4]> {
         let r = self.rect;
         let x0 = tri.bbox[0].max(r.x0);
         let y0 = tri.bbox[1].max(r.y0);
         let x1 = tri.bbox[2].min(r.x0 + r.w - 1);
         let y1 = tri.bbox[3].min(r.y0 + r.h - 1);
         if x0 > x1 || y0 > y1 {
-            return;
+            return None;
         }
-        match classify(&tri.edges, x0, y0, x1, y1) {
-            Coverage::Outside => {}
-            Coverage::Full => self.fill_rect::<false>(tri, material, shader, x0, y0, x1, y1),
-            Coverage::Partial => {
-                // Walk 8×8 blocks aligned to the sample grid.
-                let mut by = y0 - y0.rem_euclid(BLOCK);
-                while by <= y1 {
-                    let (ry0, ry1) = (by.max(y0), (by + BLOCK - 1).min(y1));
-                    let mut bx = x0 - x0.rem_euclid(BLOCK);
-                    while bx <= x1 {
-                        let (rx0, rx1) = (bx.max(x0), (bx + BLOCK - 1).min(x1));
-                        match classify(&tri.edges, rx0, ry0, rx1, ry1) {
-                            Coverage::Outside => {}
-                            Coverage::Full => self.fill_rect::<false>(tri, material, shader, rx0, ry0, rx1, ry1),
-                            Coverage::Partial => self.fill_rect::<true>(tri, material, shader, rx0, ry0, rx1, ry1),
-                        }
-                        bx += BLOCK;
+        let dirty = self.dirty.get_or_insert([x0, y0, x1, y1]);
+        *dirty = [dirty[0].min(x0), dirty[1].min(y0), dirty[2].max(x1), dirty[3].max(y1)];
+        Some([x0, y0, x1, y1])
+    }
+
+    /// Visibility pass then shading pass; see [`Self::draw`].
+    fn draw_deferred(&mut self, bin: &[u32], ctx: &DrawContext) {
+        let n = (self.rect.w * self.rect.h) as usize;
+        if self.ids.len() < n {
+            self.ids.resize(n, NO_TRIANGLE);
+        }
+        for &i in bin {
+            let Some(tri) = ctx.triangles.get(i as usize) else { continue };
+            let Some(bounds) = self.clip_to_tile(tri) else { continue };
+            walk(tri, bounds, |[x0, y0, x1, y1], test| match test {
+                true => self.visibility_rect::<true>(tri, i, x0, y0, x1, y1),
+                false => self.visibility_rect::<false>(tri, i, x0, y0, x1, y1),
+            });
+        }
+        self.shade_visible(ctx);
+    }
+
+    /// Depth-tests the samples of an inclusive rectangle (with `TEST`, only those inside all
+    /// edges) and records the triangle `id` where it is nearest so far.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn visibility_rect<const TEST: bool>(&mut self, tri: &Triangle, id: u32, x0: i32, y0: i32, x1: i32, y1: i32) {
+        let r = self.rect;
+        let [e0, e1, e2] = tri.edges;
+        let (mut row0, mut row1, mut row2) = (e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0));
+        let ox0 = (x0 - tri.bbox[0]) as f32;
+        let width = (x1 - x0 + 1) as usize;
+        for y in y0..=y1 {
+            let (mut v0, mut v1, mut v2) = (row0, row1, row2);
+            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
+            let (Some(depths), Some(ids)) = (self.depth.get_mut(row..row + width), self.ids.get_mut(row..row + width))
+            else {
+                continue;
+            };
+            // The same incremental depth as the forward path, so both keep the same samples.
+            let mut z = tri.z.at(ox0, (y - tri.bbox[1]) as f32);
+            for (depth, sample_id) in depths.iter_mut().zip(ids.iter_mut()) {
+                let inside = !TEST || (v0 | v1 | v2) >= 0;
+                let zi = z;
+                v0 += e0.dx;
+                v1 += e1.dx;
+                v2 += e2.dx;
+                z += tri.z.dx;
+                if inside && zi < *depth && zi <= 1.0 {
+                    *depth = zi;
+                    *sample_id = id;
+                }
+            }
+            row0 += e0.dy;
+            row1 += e1.dy;
+            row2 += e2.dy;
+        }
+    }
+
+    /// Shades every sample of the dirty rectangle that a triangle won, once.
+    fn shade_visible(&mut self, ctx: &DrawContext) {
+        let Some([x0, y0, x1, y1]) = self.dirty else { return };
+        let r = self.rect;
+        let width = (x1 - x0 + 1) as usize;
+        let shader = ctx.shader;
+        for y in y0..=y1 {
+            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
+            let (Some(ids), Some(colors)) = (self.ids.get(row..row + width), self.color.get_mut(row..row + width))
+            else {
+                continue;
+            };
+            // Neighbouring samples mostly belong to the same triangle: look it up once per run.
+            let mut current: Option<(u32, &Triangle, &DrawMaterial, FragmentNeeds)> = None;
+            for (i, (&id, dst)) in ids.iter().zip(colors.iter_mut()).enumerate() {
+                if id == NO_TRIANGLE {
+                    continue;
+                }
+                if current.is_none_or(|c| c.0 != id) {
+                    let Some(tri) = ctx.triangles.get(id as usize) else { continue };
+                    let Some(material) = ctx.materials.get(tri.material as usize) else { continue };
+                    current = Some((id, tri, material, FragmentNeeds::of(shader, material)));
+                }
+                let Some((_, tri, material, needs)) = current else { continue };
+                let ox = (x0 + i as i32 - tri.bbox[0]) as f32;
+                let oy = (y - tri.bbox[1]) as f32;
+                let src = match needs.constant {
+                    Some(c) => Some(c),
+                    None => {
+                        shader.shade(material, &interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives))
                     }
-                    by += BLOCK;
+                };
+                if let Some(src) = src {
+                    *dst = src;
                 }
             }
         }
@@ -141,23 +328,8 @@ impl TileBuffers {
         x1: i32,
         y1: i32,
     ) {
-        if self.counts.is_some() {
-            self.count_rect::<TEST>(tri, x0, y0, x1, y1);
-            return;
-        }
         let r = self.rect;
-        let needs_uv = material.texture.is_some();
-        let needs_normals = shader.needs_normals();
-        let needs_derivatives = shader.needs_derivatives(material);
-        // An untextured, unlit material has one colour for the whole triangle.
-        let constant = (!needs_uv && !needs_normals)
-            .then(|| {
-                shader.shade(
-                    material,
-                    &Fragment { uv: Vec2::ZERO, duv: [Vec2::ZERO; 2], normal: Vec3::Z, back_facing: false },
-                )
-            })
-            .flatten();
+        let needs = FragmentNeeds::of(shader, material);
         let blend = material.alpha == AlphaMode::Blend;
         let [e0, e1, e2] = tri.edges;
         let (mut row0, mut row1, mut row2) = (e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0));
@@ -188,11 +360,11 @@ impl TileBuffers {
                 if !visible {
                     continue;
                 }
-                let src = match constant {
+                let src = match needs.constant {
                     Some(c) => c,
                     None => {
                         let ox = ox0 + i as f32;
-                        let fragment = interpolate(tri, ox, oy, needs_uv, needs_normals, needs_derivatives);
+                        let fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
                         let Some(src) = shader.shade(material, &fragment) else { continue };
                         src
                     }
@@ -226,49 +398,146 @@ impl TileBuffers {
         }
     }
 
-    /// Averages each `ssaa × ssaa` block of samples into one output pixel (in linear light,
-    /// premultiplied, so edges neither darken nor brighten), composites the background and
-    /// encodes straight-alpha sRGB bytes, row-major over the tile's output pixels.
-    pub fn resolve(&self, ssaa: i32, background: Option<[u8; 4]>) -> Vec<u8> {
-        let (ow, oh) = ((self.rect.w / ssaa) as usize, (self.rect.h / ssaa) as usize);
-        let bg = background.map(|b| {
-            let a = b[3] as f32 / 255.0;
-            [srgb_to_linear(b[0]) * a, srgb_to_linear(b[1]) * a, srgb_to_linear(b[2]) * a, a]
-        });
-        let encoder = SrgbEncoder::new();
+    /// Averages each `ssaa × ssaa` block of samples of the dirty rectangle into one output pixel
+    /// (in linear light, premultiplied, so edges neither darken nor brighten), composites the
+    /// background and encodes straight-alpha sRGB bytes.
+    fn resolve_dirty(&self, ssaa: i32, background: Option<[u8; 4]>) -> Option<ResolvedBlock> {
+        let [x0, y0, x1, y1] = self.dirty?;
+        // Whole output pixels: tiles start on pixel boundaries, so rounding to multiples of
+        // `ssaa` in sample coordinates stays inside the tile.
+        let (px0, py0) = (x0 - x0.rem_euclid(ssaa), y0 - y0.rem_euclid(ssaa));
+        let (px1, py1) = (x1 - x1.rem_euclid(ssaa) + ssaa - 1, y1 - y1.rem_euclid(ssaa) + ssaa - 1);
+        Some(self.resolve_rect(ssaa, background, [px0, py0, px1, py1]))
+    }
+
+    /// Resolves an inclusive sample rectangle aligned to whole output pixels.
+    fn resolve_rect(&self, ssaa: i32, background: Option<[u8; 4]>, rect: [i32; 4]) -> ResolvedBlock {
+        let [x0, y0, x1, y1] = rect;
+        let (ow, oh) = (((x1 - x0 + 1) / ssaa) as usize, ((y1 - y0 + 1) / ssaa) as usize);
+        let resolver = PixelResolver::new(background);
         let (s, stride) = (ssaa as usize, self.rect.w as usize);
+        let origin = ((y0 - self.rect.y0) as usize) * stride + (x0 - self.rect.x0) as usize;
         let scale = 1.0 / (s * s) as f32;
         let mut out = vec![0u8; ow * oh * 4];
+        // Neighbouring pixels are often identical (background, flat fills): encoding the same
+        // value again is skipped.
+        let mut last: Option<([u32; 4], [u8; 4])> = None;
+        let mut encode = |p: [f32; 4]| {
+            let key = p.map(f32::to_bits);
+            let bytes = match last {
+                Some((k, b)) if k == key => b,
+                _ => resolver.encode(p),
+            };
+            last = Some((key, bytes));
+            bytes
+        };
         for (oy, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
+            if s == 1 {
+                // One sample per pixel: no averaging.
+                let row = origin + oy * stride;
+                for (px, sample) in out_row.chunks_exact_mut(4).zip(self.color.get(row..row + ow).unwrap_or(&[])) {
+                    px.copy_from_slice(&encode(*sample));
+                }
+                continue;
+            }
             for (ox, px) in out_row.chunks_exact_mut(4).enumerate() {
                 let mut p = [0.0f32; 4];
                 for sy in 0..s {
-                    let row = (oy * s + sy) * stride + ox * s;
+                    let row = origin + (oy * s + sy) * stride + ox * s;
                     for sample in self.color.get(row..row + s).unwrap_or(&[]) {
                         for c in 0..4 {
                             p[c] += sample[c];
                         }
                     }
                 }
-                if s > 1 {
-                    p = p.map(|v| v * scale);
-                }
-                if let Some(bg) = bg {
-                    let k = 1.0 - p[3];
-                    p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
-                }
-                if p[3] > 0.0 {
-                    let inv = 1.0 / p[3];
-                    px.copy_from_slice(&[
-                        encoder.encode(p[0] * inv),
-                        encoder.encode(p[1] * inv),
-                        encoder.encode(p[2] * inv),
-                        unorm_to_byte(p[3]),
-                    ]);
-                }
+                px.copy_from_slice(&encode(p.map(|v| v * scale)));
             }
         }
-        out
+        ResolvedBlock { x0: (x0 / ssaa) as usize, y0: (y0 / ssaa) as usize, width: ow, rgba: out }
+    }
+}
+
+/// Turns an averaged sample (linear, premultiplied) into output bytes over the background.
+pub struct PixelResolver {
+    background: Option<[f32; 4]>,
+    encoder: SrgbEncoder,
+}
+
+impl PixelResolver {
+    /// A resolver compositing over `background` (sRGB, straight alpha), if any.
+    pub fn new(background: Option<[u8; 4]>) -> PixelResolver {
+        let background = background.map(|b| {
+            let a = b[3] as f32 / 255.0;
+            [srgb_to_linear(b[0]) * a, srgb_to_linear(b[1]) * a, srgb_to_linear(b[2]) * a, a]
+        });
+        PixelResolver { background, encoder: SrgbEncoder::new() }
+    }
+
+    /// Straight-alpha sRGB bytes of a linear premultiplied colour over the background.
+    #[inline]
+    pub fn encode(&self, mut p: [f32; 4]) -> [u8; 4] {
+        if let Some(bg) = self.background {
+            let k = 1.0 - p[3];
+            p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
+        }
+        if p[3] > 0.0 {
+            let inv = 1.0 / p[3];
+            let e = self.encoder;
+            [e.encode(p[0] * inv), e.encode(p[1] * inv), e.encode(p[2] * inv), unorm_to_byte(p[3])]
+        } else {
+            [0; 4]
+        }
+    }
+}
+
+/// What the fragment stage of one material needs, decided once per triangle.
+#[derive(Clone, Copy)]
+struct FragmentNeeds {
+    uv: bool,
+    normals: bool,
+    derivatives: bool,
+    /// An untextured, unlit material has one colour for the whole triangle.
+    constant: Option<[f32; 4]>,
+}
+
+impl FragmentNeeds {
+    #[inline]
+    fn of(shader: &Shader, material: &DrawMaterial) -> FragmentNeeds {
+        let uv = material.texture.is_some();
+        let normals = shader.needs_normals();
+        let flat = Fragment { uv: Vec2::ZERO, duv: [Vec2::ZERO; 2], normal: Vec3::Z, back_facing: false };
+        let constant = (!uv && !normals).then(|| shader.shade(material, &flat)).flatten();
+        FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), constant }
+    }
+}
+
+/// Walks the inclusive sample rectangle `bounds` of a triangle hierarchically and calls
+/// `fill(rect, test)` for every part that may be covered: `test` is false for parts the
+/// triangle covers entirely (no per-sample edge tests needed).
+#[inline(always)]
+fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 4], bool)) {
+    let [x0, y0, x1, y1] = bounds;
+    match classify(&tri.edges, x0, y0, x1, y1) {
+        Coverage::Outside => {}
+        Coverage::Full => fill(bounds, false),
+        Coverage::Partial => {
+            // Walk 8×8 blocks aligned to the sample grid.
+            let mut by = y0 - y0.rem_euclid(BLOCK);
+            while by <= y1 {
+                let (ry0, ry1) = (by.max(y0), (by + BLOCK - 1).min(y1));
+                let mut bx = x0 - x0.rem_euclid(BLOCK);
+                while bx <= x1 {
+                    let (rx0, rx1) = (bx.max(x0), (bx + BLOCK - 1).min(x1));
+                    match classify(&tri.edges, rx0, ry0, rx1, ry1) {
+                        Coverage::Outside => {}
+                        Coverage::Full => fill([rx0, ry0, rx1, ry1], false),
+                        Coverage::Partial => fill([rx0, ry0, rx1, ry1], true),
+                    }
+                    bx += BLOCK;
+                }
+                by += BLOCK;
+            }
+        }
     }
 }
 

@@ -3,10 +3,8 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::Args;
-use spritebake::anim::{FrameTime, PoseOptions};
-use spritebake::bake;
-use spritebake::raster::Renderer;
+use clap::{Args, ValueEnum};
+use spritebake::bench::{self, Framing, OrbitBench, Schedule};
 
 use crate::args::{ModelArgs, ViewArgs};
 use crate::common::{load, set_threads};
@@ -29,6 +27,35 @@ pub struct BenchArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Camera framing: `sphere` orbits the rest pose's bounding sphere as glrender does;
+    /// `points` fits each frame tightly as `render` does.
+    #[arg(long, value_enum, default_value = "sphere")]
+    pub fit: FitArg,
+    /// `frames` renders frames in parallel, one per thread (as sprite jobs do); `tiles` renders
+    /// one frame at a time with its tiles in parallel.
+    #[arg(long, value_enum, default_value = "frames")]
+    pub schedule: ScheduleArg,
+    /// Also write the last frame here, to see what was measured.
+    #[arg(short, long)]
+    pub output: Option<std::path::PathBuf>,
+}
+
+/// `--fit` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FitArg {
+    /// The rest pose's bounding sphere.
+    Sphere,
+    /// Each frame's posed points.
+    Points,
+}
+
+/// `--schedule` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ScheduleArg {
+    /// Frames in parallel.
+    Frames,
+    /// Tiles of one frame in parallel.
+    Tiles,
 }
 
 /// Runs the command.
@@ -38,46 +65,43 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let start = Instant::now();
     let model = load(&args.model)?;
     let load_seconds = start.elapsed().as_secs_f64();
-    let clip = args.model.clip_name().map(|name| bake::find_clip(&model, &name)).transpose()?;
-    let renderer = Renderer::new();
+    let clip = args.model.clip_name().map(|name| spritebake::bake::find_clip(&model, &name)).transpose()?;
     let options = args.view.render_options();
-    let aspect = options.width as f32 / options.height as f32;
-    let (mut pose_seconds, mut render_seconds, mut triangles) = (0.0, 0.0, 0usize);
-    for i in 0..args.warmup + args.frames {
-        let timed = i >= args.warmup;
-        let t0 = Instant::now();
-        let frame = FrameTime::Frame(i as f32);
-        let posed = spritebake::anim::pose(&model, clip, frame, &PoseOptions::default());
-        let t1 = Instant::now();
-        let mut view = args.view.orbit();
-        view.yaw_degrees = 360.0 * i as f32 / args.frames.max(1) as f32;
-        let camera = spritebake::raster::Camera::fit(&view, &bake::world_points(&model, &posed), aspect);
-        let image = bake::render_posed(&renderer, &model, &posed, camera, &options)?;
-        std::hint::black_box(&image);
-        if timed {
-            pose_seconds += (t1 - t0).as_secs_f64();
-            render_seconds += t1.elapsed().as_secs_f64();
-            triangles += posed.triangle_count();
-        }
-    }
-    let total = pose_seconds + render_seconds;
-    let frames = args.frames as f64;
+    let (width, height, ssaa) = (options.width, options.height, options.ssaa);
+    let report = bench::orbit(
+        &model,
+        &OrbitBench {
+            clip,
+            view: args.view.orbit(),
+            options,
+            frames: args.frames,
+            warmup: args.warmup,
+            framing: match args.fit {
+                FitArg::Sphere => Framing::Sphere,
+                FitArg::Points => Framing::Points,
+            },
+            schedule: match args.schedule {
+                ScheduleArg::Frames => Schedule::Frames,
+                ScheduleArg::Tiles => Schedule::Tiles,
+            },
+        },
+    )?;
+    let frames = report.frames.max(1) as f64;
     println!(
-        "{} triangles, {}x{}, ssaa {}, {} frames in {:.3} s = {:.1} frames/s, {:.3} ms/frame, {:.2} Mtri/s \
-         (load {:.3} s, posing {:.3} ms/frame, rendering {:.3} ms/frame, threads {})",
+        "{} triangles, {width}x{height}, ssaa {ssaa}, {} frames in {:.3} s = {:.1} frames/s, {:.3} ms/frame, \
+         {:.2} Mtri/s (load {:.3} s, posing {:.3} ms/frame of thread time, threads {})",
         model.triangle_count(),
-        options.width,
-        options.height,
-        options.ssaa,
-        args.frames,
-        total,
-        frames / total,
-        1e3 * total / frames,
-        triangles as f64 / total / 1e6,
+        report.frames,
+        report.seconds,
+        report.frames_per_second(),
+        1e3 * report.seconds / frames,
+        report.mtriangles_per_second(),
         load_seconds,
-        1e3 * pose_seconds / frames,
-        1e3 * render_seconds / frames,
+        1e3 * report.pose_seconds / frames,
         rayon::current_num_threads(),
     );
+    if let (Some(path), Some(image)) = (&args.output, &report.last_frame) {
+        spritebake::output::write_png(path, image)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
