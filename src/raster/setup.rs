@@ -112,15 +112,16 @@ pub fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32, cull:
     if v.iter().any(|v| !v.pos.is_finite() || v.attrs.iter().any(|a| !a.is_finite())) {
         return;
     }
-    // Trivial reject: all vertices outside one plane.
-    let outside = |f: &dyn Fn(Vec4) -> bool| v.iter().all(|v| f(v.pos));
-    if outside(&|p| p.z < 0.0)
-        || outside(&|p| p.z > p.w)
-        || outside(&|p| p.x > p.w)
-        || outside(&|p| p.x < -p.w)
-        || outside(&|p| p.y > p.w)
-        || outside(&|p| p.y < -p.w)
-    {
+    // Trivial reject: all vertices outside one plane (the AND of their outcodes is non-zero).
+    let outcode = |p: Vec4| {
+        (p.z < 0.0) as u8
+            | ((p.z > p.w) as u8) << 1
+            | ((p.x > p.w) as u8) << 2
+            | ((p.x < -p.w) as u8) << 3
+            | ((p.y > p.w) as u8) << 4
+            | ((p.y < -p.w) as u8) << 5
+    };
+    if outcode(v[0].pos) & outcode(v[1].pos) & outcode(v[2].pos) != 0 {
         return;
     }
     let needs_clip =

@@ -517,6 +517,11 @@ impl FragmentNeeds {
 #[inline(always)]
 fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 4], bool)) {
     let [x0, y0, x1, y1] = bounds;
+    // A triangle within one block's area is cheaper to test sample by sample than to classify.
+    if (x1 - x0 + 1) * (y1 - y0 + 1) <= BLOCK * BLOCK {
+        fill(bounds, true);
+        return;
+    }
     match classify(&tri.edges, x0, y0, x1, y1) {
         Coverage::Outside => {}
         Coverage::Full => fill(bounds, false),
