@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use crate::model::Axis;
-use crate::raster::{Filter, Shading};
+use crate::raster::{Filter, Shading, ShadingRate};
 
 /// `WxH`, or a single number for a square; both at least 1.
 ///
@@ -65,6 +65,18 @@ pub fn filter(s: &str) -> Result<Filter, String> {
         "bilinear" => Ok(Filter::Bilinear),
         "trilinear" => Ok(Filter::Trilinear),
         _ => Err(format!("bad filter '{s}' (expected nearest, bilinear or trilinear)")),
+    }
+}
+
+/// `pixel` or `sample`: how often supersampled renders shade.
+///
+/// # Errors
+/// A message saying what was expected.
+pub fn shading_rate(s: &str) -> Result<ShadingRate, String> {
+    match s {
+        "pixel" => Ok(ShadingRate::Pixel),
+        "sample" => Ok(ShadingRate::Sample),
+        _ => Err(format!("bad shading rate '{s}' (expected pixel or sample)")),
     }
 }
 

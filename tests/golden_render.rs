@@ -31,6 +31,7 @@ const SMALL: RenderOptions = RenderOptions {
     width: 96,
     height: 128,
     ssaa: 4,
+    shading_rate: spritebake::raster::ShadingRate::Pixel,
     filter: spritebake::raster::Filter::Trilinear,
     shading: Shading::Lambert,
     lights: Vec::new(),

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use glam::{Vec2, Vec3, Vec4};
 use spritebake::model::AlphaMode;
-use spritebake::raster::{Camera, Filter, Image, Projection, RenderOptions, Shading};
+use spritebake::raster::{Camera, Filter, Image, Projection, RenderOptions, Shading, ShadingRate};
 
 #[test]
 fn square_of_two_triangles_covers_each_sample_once() {
@@ -367,4 +367,31 @@ fn deferred_shading_of_opaque_tiles_matches_drawing_in_order() {
     let reds = deferred.rgba.chunks_exact(4).filter(|p| p[0] > 100 && p[1] < 10).count();
     assert!(reds > 1000, "red pixels {reds}");
     assert_eq!(deferred, scene(AlphaMode::Mask(0.0)));
+}
+
+#[test]
+fn pixel_rate_shading_keeps_coverage_and_stays_close_to_supersampling() {
+    let sphere = uv_sphere(24, 48, textured(checker_texture(8, 4)));
+    let view = spritebake::raster::OrbitView { yaw_degrees: 30.0, pitch_degrees: 20.0, ..Default::default() };
+    let camera = Camera::fit(&view, &sphere.positions, 1.0);
+    let render = |shading_rate| {
+        let options = RenderOptions { width: 96, height: 96, ssaa: 4, shading_rate, ..RenderOptions::default() };
+        render_meshes(&[&sphere], camera, &options)
+    };
+    let (pixel, sample) = (render(ShadingRate::Pixel), render(ShadingRate::Sample));
+    // Coverage and depth are per sample in both: the anti-aliased silhouette is identical.
+    let alpha = |img: &Image| img.rgba.chunks_exact(4).map(|p| p[3]).collect::<Vec<_>>();
+    assert_eq!(alpha(&pixel), alpha(&sample));
+    assert!(pixel.covered_pixels() > 3000);
+    // One lookup per pixel instead of sixteen: close, not equal.
+    assert_ne!(pixel, sample);
+    let (mut sum, mut n) = (0.0f64, 0usize);
+    for (a, b) in pixel.rgba.chunks_exact(4).zip(sample.rgba.chunks_exact(4)).filter(|(a, _)| a[3] == 255) {
+        for c in 0..3 {
+            sum += (a[c] as f64 - b[c] as f64).powi(2);
+            n += 1;
+        }
+    }
+    let psnr = 10.0 * (255.0f64 * 255.0 / (sum / n as f64)).log10();
+    assert!(psnr > 30.0, "PSNR of pixel-rate against sample-rate shading: {psnr:.1} dB");
 }

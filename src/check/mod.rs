@@ -130,6 +130,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
         width,
         height,
         ssaa: spec.ssaa.unwrap_or(1),
+        shading_rate: parse::shading_rate(spec.shading_rate.as_deref().unwrap_or("pixel")).map_err(invalid)?,
         filter: parse::filter(spec.filter.as_deref().unwrap_or("trilinear")).map_err(invalid)?,
         shading: parse::shading(spec.shading.as_deref().unwrap_or("lambert"), spec.bands.unwrap_or(3))
             .map_err(invalid)?,

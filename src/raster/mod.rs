@@ -38,7 +38,7 @@ use rayon::prelude::*;
 pub use camera::{Camera, OrbitView, Projection};
 pub use color::{linear_to_srgb, srgb_to_linear};
 pub use image::Image;
-pub use scene::{Light, MAX_IMAGE_SIDE, MAX_SAMPLES, RenderOptions, Scene, SceneObject, Shading};
+pub use scene::{Light, MAX_IMAGE_SIDE, MAX_SAMPLES, RenderOptions, Scene, SceneObject, Shading, ShadingRate};
 pub use texture::{Filter, MipChain};
 
 use crate::error::{Error, Result};
@@ -80,7 +80,7 @@ impl Renderer {
         let target = Target::new(options)?;
         let (triangles, materials) = self.prepare(scene, options, &target);
         let shader = Shader::new(options);
-        let ctx = DrawContext { triangles: &triangles, materials: &materials, shader: &shader };
+        let ctx = DrawContext::new(&triangles, &materials, &shader, options);
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let ssaa = options.ssaa as i32;
         let blocks: Vec<Option<ResolvedBlock>> = target
@@ -121,7 +121,7 @@ impl Renderer {
         let target = Target::new(options)?;
         let (triangles, materials) = self.prepare(scene, options, &target);
         let shader = Shader::new(options);
-        let ctx = DrawContext { triangles: &triangles, materials: &materials, shader: &shader };
+        let ctx = DrawContext::new(&triangles, &materials, &shader, options);
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let (sw, sh) = (target.width as usize, target.height as usize);
         let mut counts = vec![0u16; sw * sh];

@@ -19,12 +19,16 @@
 use glam::{Vec2, Vec3};
 
 use super::color::{SrgbEncoder, srgb_to_linear, unorm_to_byte};
+use super::scene::{RenderOptions, ShadingRate};
 use super::setup::{Edge, Triangle};
 use super::shade::{DrawMaterial, Fragment, Shader};
 use crate::model::AlphaMode;
 
 /// Block size for hierarchical coverage tests, in samples.
 const BLOCK: i32 = 8;
+
+/// The largest supersampling factor (samples per pixel side).
+const MAX_SSAA: i32 = 4;
 
 /// Visibility-buffer entry of a sample no triangle covers.
 const NO_TRIANGLE: u32 = u32::MAX;
@@ -66,6 +70,25 @@ pub struct DrawContext<'a> {
     pub materials: &'a [DrawMaterial],
     /// Fragment stage.
     pub shader: &'a Shader,
+    /// Side in samples of the square that opaque triangles shade once: `ssaa` when shading per
+    /// pixel, 1 when shading every sample.
+    pub shading_block: i32,
+}
+
+impl<'a> DrawContext<'a> {
+    /// The context of one render.
+    pub fn new(
+        triangles: &'a [Triangle],
+        materials: &'a [DrawMaterial],
+        shader: &'a Shader,
+        options: &RenderOptions,
+    ) -> DrawContext<'a> {
+        let shading_block = match options.shading_rate {
+            ShadingRate::Pixel => options.ssaa as i32,
+            ShadingRate::Sample => 1,
+        };
+        DrawContext { triangles, materials, shader, shading_block }
+    }
 }
 
 /// A tile's sample buffers.
@@ -278,6 +301,10 @@ impl TileBuffers {
 
     /// Shades every sample of the dirty rectangle that a triangle won, once.
     fn shade_visible(&mut self, ctx: &DrawContext) {
+        if ctx.shading_block > 1 {
+            self.shade_visible_per_pixel(ctx, ctx.shading_block);
+            return;
+        }
         let Some([x0, y0, x1, y1]) = self.dirty else { return };
         let r = self.rect;
         let width = (x1 - x0 + 1) as usize;
@@ -312,6 +339,63 @@ impl TileBuffers {
                     *dst = src;
                 }
             }
+        }
+    }
+
+    /// Shades each `s × s` block of samples (one output pixel) once per triangle that won some
+    /// of its samples, at the centroid of those samples — always inside the triangle, so
+    /// textures are never read beyond its uv island.
+    fn shade_visible_per_pixel(&mut self, ctx: &DrawContext, s: i32) {
+        let Some([x0, y0, x1, y1]) = self.dirty else { return };
+        let r = self.rect;
+        let n = (s * s) as usize;
+        let index = |x: i32, y: i32| ((y - r.y0) * r.w + (x - r.x0)) as usize;
+        // Tiles start on pixel boundaries, so aligning to `s` in sample space aligns to pixels.
+        let mut by = y0 - y0.rem_euclid(s);
+        while by <= y1 {
+            let mut bx = x0 - x0.rem_euclid(s);
+            while bx <= x1 {
+                let position = |k: usize| (bx + k as i32 % s, by + k as i32 / s);
+                let mut ids = [NO_TRIANGLE; (MAX_SSAA * MAX_SSAA) as usize];
+                for (k, id) in ids.iter_mut().enumerate().take(n) {
+                    let (x, y) = position(k);
+                    *id = self.ids.get(index(x, y)).copied().unwrap_or(NO_TRIANGLE);
+                }
+                for k in 0..n {
+                    let id = ids[k];
+                    // Each triangle is shaded at its first sample in the pixel.
+                    if id == NO_TRIANGLE || ids[..k].contains(&id) {
+                        continue;
+                    }
+                    let Some(tri) = ctx.triangles.get(id as usize) else { continue };
+                    let Some(material) = ctx.materials.get(tri.material as usize) else { continue };
+                    let needs = FragmentNeeds::of(ctx.shader, material);
+                    let covered = || (k..n).filter(move |&j| ids[j] == id).map(position);
+                    let color = match needs.constant {
+                        Some(c) => Some(c),
+                        None => {
+                            let (sum_x, sum_y, count) =
+                                covered().fold((0, 0, 0), |(sx, sy, c), (x, y)| (sx + x, sy + y, c + 1));
+                            let ox = sum_x as f32 / count as f32 - tri.bbox[0] as f32;
+                            let oy = sum_y as f32 / count as f32 - tri.bbox[1] as f32;
+                            let mut fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+                            // The footprint of half a pixel (one mip level finer than the
+                            // pixel's): a whole pixel's level blurs fine texture detail that
+                            // supersampling keeps (seen on the tower's mortar lines).
+                            fragment.duv = fragment.duv.map(|d| d * (s as f32 * 0.5));
+                            ctx.shader.shade(material, &fragment)
+                        }
+                    };
+                    let Some(color) = color else { continue };
+                    for (x, y) in covered() {
+                        if let Some(dst) = self.color.get_mut(index(x, y)) {
+                            *dst = color;
+                        }
+                    }
+                }
+                bx += s;
+            }
+            by += s;
         }
     }
 

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use glam::Vec3;
 use spritebake::formats::{LoadOptions, TextureOverride};
 use spritebake::model::Axis;
-use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading};
+use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
 
 /// Flags that say which model to load and how.
 #[derive(Debug, Args)]
@@ -141,6 +141,11 @@ pub struct ViewArgs {
     /// Supersampling: N×N samples per pixel (1-4).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4))]
     pub ssaa: u32,
+    /// With --ssaa above 1: `pixel` shades each pixel once per triangle (coverage and depth stay
+    /// per sample, as GPU multisampling), `sample` shades every sample (plain supersampling,
+    /// up to ssaa² times slower).
+    #[arg(long, default_value = "pixel", value_parser = spritebake::parse::shading_rate)]
+    pub shading_rate: ShadingRate,
     /// Texture filter.
     #[arg(long, value_enum, default_value = "trilinear")]
     pub filter: FilterArg,
@@ -183,6 +188,7 @@ impl ViewArgs {
             width: self.size.0,
             height: self.size.1,
             ssaa: self.ssaa,
+            shading_rate: self.shading_rate,
             filter: match self.filter {
                 FilterArg::Nearest => Filter::Nearest,
                 FilterArg::Bilinear => Filter::Bilinear,
