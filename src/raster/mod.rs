@@ -22,7 +22,9 @@
 
 pub mod camera;
 mod color;
+mod deferred;
 mod image;
+mod resolve;
 mod scene;
 mod setup;
 mod shade;
@@ -43,9 +45,10 @@ pub use texture::{Filter, MipChain};
 
 use crate::error::{Error, Result};
 use crate::model::{Material, Texture};
+use resolve::{PixelResolver, ResolvedBlock};
 use setup::{ATTRS, ClipVertex, Triangle};
 use shade::{DrawMaterial, Shader};
-use tile::{DrawContext, PixelResolver, ResolvedBlock, TileBuffers, TileRect};
+use tile::{DrawContext, TileBuffers, TileRect};
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
 /// output pixels so its sample buffers stay the same size.
@@ -82,19 +85,19 @@ impl Renderer {
         let shader = Shader::new(options);
         let ctx = DrawContext::new(&triangles, &materials, &shader, options);
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
-        let ssaa = options.ssaa as i32;
+        let resolver = PixelResolver::new(options.background);
         let blocks: Vec<Option<ResolvedBlock>> = target
             .tile_rects()
             .into_par_iter()
             .zip(bins.par_iter())
             .map(|(rect, bin)| match bin.is_empty() {
                 true => None,
-                false => TileBuffers::draw_and_resolve(rect, bin, &ctx, ssaa, options.background),
+                false => TileBuffers::draw_and_resolve(rect, bin, &ctx, &resolver),
             })
             .collect();
         let mut image = Image::new(options.width, options.height)?;
         // What no triangle touched is the background.
-        let empty = PixelResolver::new(options.background).encode([0.0; 4]);
+        let empty = resolver.encode([0.0; 4]);
         if empty != [0; 4] {
             for px in image.rgba.chunks_exact_mut(4) {
                 px.copy_from_slice(&empty);

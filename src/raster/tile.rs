@@ -1,9 +1,10 @@
-//! Binning and the per-tile raster loop.
+//! Binning, the per-tile buffers and drawing triangles in submission order.
 //!
-//! Every tile owns its colour (linear, premultiplied `f32`) and depth buffers, draws the
-//! triangles binned to it in submission order, and resolves its own supersamples into output
-//! pixels. Tiles share nothing, so rayon can run them on any number of threads and the bytes
-//! come out the same.
+//! Every tile owns its colour (linear, premultiplied `f32`), depth and visibility buffers,
+//! draws the triangles binned to it, and resolves its own supersamples into output pixels.
+//! Tiles share nothing, so rayon can run them on any number of threads and the bytes come out
+//! the same. Bins of opaque triangles take the deferred path (`deferred.rs`); bins holding
+//! alpha-tested or blended triangles are drawn here, in submission order.
 //!
 //! Coverage is tested hierarchically: the triangle's rectangle within the tile, then 8×8
 //! blocks, are classified against each edge by their extreme corners (an edge function is
@@ -18,7 +19,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::color::{SrgbEncoder, srgb_to_linear, unorm_to_byte};
+use super::resolve::{PixelResolver, ResolvedBlock};
 use super::scene::{RenderOptions, ShadingRate};
 use super::setup::{Edge, Triangle};
 use super::shade::{DrawMaterial, Fragment, Shader};
@@ -27,11 +28,8 @@ use crate::model::AlphaMode;
 /// Block size for hierarchical coverage tests, in samples.
 const BLOCK: i32 = 8;
 
-/// The largest supersampling factor (samples per pixel side).
-const MAX_SSAA: i32 = 4;
-
 /// Visibility-buffer entry of a sample no triangle covers.
-const NO_TRIANGLE: u32 = u32::MAX;
+pub(super) const NO_TRIANGLE: u32 = u32::MAX;
 
 /// A tile's place in the sample grid.
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +68,8 @@ pub struct DrawContext<'a> {
     pub materials: &'a [DrawMaterial],
     /// Fragment stage.
     pub shader: &'a Shader,
+    /// Samples per pixel side.
+    pub ssaa: i32,
     /// Side in samples of the square that opaque triangles shade once: `ssaa` when shading per
     /// pixel, 1 when shading every sample.
     pub shading_block: i32,
@@ -87,35 +87,29 @@ impl<'a> DrawContext<'a> {
             ShadingRate::Pixel => options.ssaa as i32,
             ShadingRate::Sample => 1,
         };
-        DrawContext { triangles, materials, shader, shading_block }
+        DrawContext { triangles, materials, shader, ssaa: options.ssaa as i32, shading_block }
     }
 }
 
 /// A tile's sample buffers.
+///
+/// Between uses, depth is infinite and the visibility buffer empty everywhere, and colour is
+/// transparent black everywhere (the deferred path reads colour only where it wrote it).
 pub struct TileBuffers {
-    rect: TileRect,
-    color: Vec<[f32; 4]>,
-    depth: Vec<f32>,
+    pub(super) rect: TileRect,
+    pub(super) color: Vec<[f32; 4]>,
+    pub(super) depth: Vec<f32>,
     /// Visibility buffer of the deferred path: the triangle kept at each sample.
-    ids: Vec<u32>,
+    pub(super) ids: Vec<u32>,
     /// Inclusive sample rectangle `[x0, y0, x1, y1]` that triangles may have drawn into since
     /// the buffers were last clean; `None` while untouched.
-    dirty: Option<[i32; 4]>,
+    pub(super) dirty: Option<[i32; 4]>,
+    /// Whether colour was written inside `dirty` (the deferred path mostly shades straight
+    /// into output pixels and leaves it clean).
+    pub(super) color_dirty: bool,
     /// When set, the tile only counts how many triangles cover each sample (no depth test, no
     /// shading): the instrument that checks the fill rule.
     counts: Option<Vec<u16>>,
-}
-
-/// A resolved rectangle of output pixels.
-pub struct ResolvedBlock {
-    /// First output column.
-    pub x0: usize,
-    /// First output row.
-    pub y0: usize,
-    /// Width in output pixels.
-    pub width: usize,
-    /// Straight-alpha sRGB bytes, row-major.
-    pub rgba: Vec<u8>,
 }
 
 thread_local! {
@@ -131,8 +125,9 @@ impl TileBuffers {
             rect,
             color: vec![[0.0; 4]; n],
             depth: vec![f32::INFINITY; n],
-            ids: Vec::new(),
+            ids: vec![NO_TRIANGLE; n],
             dirty: None,
+            color_dirty: false,
             counts: None,
         }
     }
@@ -148,13 +143,16 @@ impl TileBuffers {
         rect: TileRect,
         bin: &[u32],
         ctx: &DrawContext,
-        ssaa: i32,
-        background: Option<[u8; 4]>,
+        resolver: &PixelResolver,
     ) -> Option<ResolvedBlock> {
         let run = |buffers: &mut TileBuffers| {
             buffers.place(rect);
-            buffers.draw(bin, ctx);
-            let block = buffers.resolve_dirty(ssaa, background);
+            let block = if all_opaque(bin, ctx) {
+                buffers.draw_deferred(bin, ctx, resolver)
+            } else {
+                buffers.draw(bin, ctx);
+                buffers.resolve_colors(ctx.ssaa, resolver)
+            };
             buffers.clear_dirty();
             block
         };
@@ -172,18 +170,21 @@ impl TileBuffers {
         if self.color.len() < n {
             self.color.resize(n, [0.0; 4]);
             self.depth.resize(n, f32::INFINITY);
+            self.ids.resize(n, NO_TRIANGLE);
         }
         self.rect = rect;
     }
 
-    /// Restores the dirty rectangle to transparent black and infinite depth.
+    /// Restores the dirty rectangle to the clean state.
     fn clear_dirty(&mut self) {
         let Some([x0, y0, x1, y1]) = self.dirty.take() else { return };
         let r = self.rect;
         let width = (x1 - x0 + 1) as usize;
         for y in y0..=y1 {
             let start = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
-            if let Some(c) = self.color.get_mut(start..start + width) {
+            if self.color_dirty
+                && let Some(c) = self.color.get_mut(start..start + width)
+            {
                 c.fill([0.0; 4]);
             }
             if let Some(d) = self.depth.get_mut(start..start + width) {
@@ -193,6 +194,7 @@ impl TileBuffers {
                 ids.fill(NO_TRIANGLE);
             }
         }
+        self.color_dirty = false;
     }
 
     /// Coverage counts, row-major over the tile (empty unless built with [`Self::counting`]).
@@ -200,23 +202,10 @@ impl TileBuffers {
         self.counts.as_deref().unwrap_or(&[])
     }
 
-    /// Draws the binned triangles in order.
-    ///
-    /// A bin of opaque triangles is drawn deferred: a visibility pass finds, for every sample,
-    /// the triangle that the depth test keeps (the first of equal depths, as drawing in order
-    /// would), then each visible sample is shaded once. The colours are exactly those of drawing
-    /// in order, without shading samples that a later triangle covers. Bins with alpha-tested
-    /// or blended triangles are drawn in order, since a discarded or blended sample shows what
-    /// lies behind it.
+    /// Draws the binned triangles in submission order (counting coverage instead when built
+    /// with [`Self::counting`]).
     pub fn draw(&mut self, bin: &[u32], ctx: &DrawContext) {
-        let opaque = |&i: &u32| {
-            let material = ctx.triangles.get(i as usize).and_then(|t| ctx.materials.get(t.material as usize));
-            material.is_some_and(|m| m.alpha == AlphaMode::Opaque)
-        };
-        if self.counts.is_none() && bin.iter().all(opaque) {
-            self.draw_deferred(bin, ctx);
-            return;
-        }
+        self.color_dirty = true;
         for &i in bin {
             let Some(tri) = ctx.triangles.get(i as usize) else { continue };
             let Some(material) = ctx.materials.get(tri.material as usize) else { continue };
@@ -231,7 +220,7 @@ impl TileBuffers {
     }
 
     /// The triangle's bounding box within the tile, marked dirty; `None` when they do not meet.
-    fn clip_to_tile(&mut self, tri: &Triangle) -> Option<[i32; 4]> {
+    pub(super) fn clip_to_tile(&mut self, tri: &Triangle) -> Option<[i32; 4]> {
         let r = self.rect;
         let x0 = tri.bbox[0].max(r.x0);
         let y0 = tri.bbox[1].max(r.y0);
@@ -243,160 +232,6 @@ impl TileBuffers {
         let dirty = self.dirty.get_or_insert([x0, y0, x1, y1]);
         *dirty = [dirty[0].min(x0), dirty[1].min(y0), dirty[2].max(x1), dirty[3].max(y1)];
         Some([x0, y0, x1, y1])
-    }
-
-    /// Visibility pass then shading pass; see [`Self::draw`].
-    fn draw_deferred(&mut self, bin: &[u32], ctx: &DrawContext) {
-        let n = (self.rect.w * self.rect.h) as usize;
-        if self.ids.len() < n {
-            self.ids.resize(n, NO_TRIANGLE);
-        }
-        for &i in bin {
-            let Some(tri) = ctx.triangles.get(i as usize) else { continue };
-            let Some(bounds) = self.clip_to_tile(tri) else { continue };
-            walk(tri, bounds, |[x0, y0, x1, y1], test| match test {
-                true => self.visibility_rect::<true>(tri, i, x0, y0, x1, y1),
-                false => self.visibility_rect::<false>(tri, i, x0, y0, x1, y1),
-            });
-        }
-        self.shade_visible(ctx);
-    }
-
-    /// Depth-tests the samples of an inclusive rectangle (with `TEST`, only those inside all
-    /// edges) and records the triangle `id` where it is nearest so far.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn visibility_rect<const TEST: bool>(&mut self, tri: &Triangle, id: u32, x0: i32, y0: i32, x1: i32, y1: i32) {
-        let r = self.rect;
-        let [e0, e1, e2] = tri.edges;
-        let (mut row0, mut row1, mut row2) = (e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0));
-        let ox0 = (x0 - tri.bbox[0]) as f32;
-        let width = (x1 - x0 + 1) as usize;
-        for y in y0..=y1 {
-            let (mut v0, mut v1, mut v2) = (row0, row1, row2);
-            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
-            let (Some(depths), Some(ids)) = (self.depth.get_mut(row..row + width), self.ids.get_mut(row..row + width))
-            else {
-                continue;
-            };
-            // The same incremental depth as the forward path, so both keep the same samples.
-            let mut z = tri.z.at(ox0, (y - tri.bbox[1]) as f32);
-            for (depth, sample_id) in depths.iter_mut().zip(ids.iter_mut()) {
-                let inside = !TEST || (v0 | v1 | v2) >= 0;
-                let zi = z;
-                v0 += e0.dx;
-                v1 += e1.dx;
-                v2 += e2.dx;
-                z += tri.z.dx;
-                if inside && zi < *depth && zi <= 1.0 {
-                    *depth = zi;
-                    *sample_id = id;
-                }
-            }
-            row0 += e0.dy;
-            row1 += e1.dy;
-            row2 += e2.dy;
-        }
-    }
-
-    /// Shades every sample of the dirty rectangle that a triangle won, once.
-    fn shade_visible(&mut self, ctx: &DrawContext) {
-        if ctx.shading_block > 1 {
-            self.shade_visible_per_pixel(ctx, ctx.shading_block);
-            return;
-        }
-        let Some([x0, y0, x1, y1]) = self.dirty else { return };
-        let r = self.rect;
-        let width = (x1 - x0 + 1) as usize;
-        let shader = ctx.shader;
-        for y in y0..=y1 {
-            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
-            let (Some(ids), Some(colors)) = (self.ids.get(row..row + width), self.color.get_mut(row..row + width))
-            else {
-                continue;
-            };
-            // Neighbouring samples mostly belong to the same triangle: look it up once per run.
-            let mut current: Option<(u32, &Triangle, &DrawMaterial, FragmentNeeds)> = None;
-            for (i, (&id, dst)) in ids.iter().zip(colors.iter_mut()).enumerate() {
-                if id == NO_TRIANGLE {
-                    continue;
-                }
-                if current.is_none_or(|c| c.0 != id) {
-                    let Some(tri) = ctx.triangles.get(id as usize) else { continue };
-                    let Some(material) = ctx.materials.get(tri.material as usize) else { continue };
-                    current = Some((id, tri, material, FragmentNeeds::of(shader, material)));
-                }
-                let Some((_, tri, material, needs)) = current else { continue };
-                let ox = (x0 + i as i32 - tri.bbox[0]) as f32;
-                let oy = (y - tri.bbox[1]) as f32;
-                let src = match needs.constant {
-                    Some(c) => Some(c),
-                    None => {
-                        shader.shade(material, &interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives))
-                    }
-                };
-                if let Some(src) = src {
-                    *dst = src;
-                }
-            }
-        }
-    }
-
-    /// Shades each `s × s` block of samples (one output pixel) once per triangle that won some
-    /// of its samples, at the centroid of those samples — always inside the triangle, so
-    /// textures are never read beyond its uv island.
-    fn shade_visible_per_pixel(&mut self, ctx: &DrawContext, s: i32) {
-        let Some([x0, y0, x1, y1]) = self.dirty else { return };
-        let r = self.rect;
-        let n = (s * s) as usize;
-        let index = |x: i32, y: i32| ((y - r.y0) * r.w + (x - r.x0)) as usize;
-        // Tiles start on pixel boundaries, so aligning to `s` in sample space aligns to pixels.
-        let mut by = y0 - y0.rem_euclid(s);
-        while by <= y1 {
-            let mut bx = x0 - x0.rem_euclid(s);
-            while bx <= x1 {
-                let position = |k: usize| (bx + k as i32 % s, by + k as i32 / s);
-                let mut ids = [NO_TRIANGLE; (MAX_SSAA * MAX_SSAA) as usize];
-                for (k, id) in ids.iter_mut().enumerate().take(n) {
-                    let (x, y) = position(k);
-                    *id = self.ids.get(index(x, y)).copied().unwrap_or(NO_TRIANGLE);
-                }
-                for k in 0..n {
-                    let id = ids[k];
-                    // Each triangle is shaded at its first sample in the pixel.
-                    if id == NO_TRIANGLE || ids[..k].contains(&id) {
-                        continue;
-                    }
-                    let Some(tri) = ctx.triangles.get(id as usize) else { continue };
-                    let Some(material) = ctx.materials.get(tri.material as usize) else { continue };
-                    let needs = FragmentNeeds::of(ctx.shader, material);
-                    let covered = || (k..n).filter(move |&j| ids[j] == id).map(position);
-                    let color = match needs.constant {
-                        Some(c) => Some(c),
-                        None => {
-                            let (sum_x, sum_y, count) =
-                                covered().fold((0, 0, 0), |(sx, sy, c), (x, y)| (sx + x, sy + y, c + 1));
-                            let ox = sum_x as f32 / count as f32 - tri.bbox[0] as f32;
-                            let oy = sum_y as f32 / count as f32 - tri.bbox[1] as f32;
-                            let mut fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
-                            // The footprint of half a pixel (one mip level finer than the
-                            // pixel's): a whole pixel's level blurs fine texture detail that
-                            // supersampling keeps (seen on the tower's mortar lines).
-                            fragment.duv = fragment.duv.map(|d| d * (s as f32 * 0.5));
-                            ctx.shader.shade(material, &fragment)
-                        }
-                    };
-                    let Some(color) = color else { continue };
-                    for (x, y) in covered() {
-                        if let Some(dst) = self.color.get_mut(index(x, y)) {
-                            *dst = color;
-                        }
-                    }
-                }
-                bx += s;
-            }
-            by += s;
-        }
     }
 
     /// Shades the samples of an inclusive rectangle; with `TEST` only those inside all edges.
@@ -481,112 +316,30 @@ impl TileBuffers {
             }
         }
     }
-
-    /// Averages each `ssaa × ssaa` block of samples of the dirty rectangle into one output pixel
-    /// (in linear light, premultiplied, so edges neither darken nor brighten), composites the
-    /// background and encodes straight-alpha sRGB bytes.
-    fn resolve_dirty(&self, ssaa: i32, background: Option<[u8; 4]>) -> Option<ResolvedBlock> {
-        let [x0, y0, x1, y1] = self.dirty?;
-        // Whole output pixels: tiles start on pixel boundaries, so rounding to multiples of
-        // `ssaa` in sample coordinates stays inside the tile.
-        let (px0, py0) = (x0 - x0.rem_euclid(ssaa), y0 - y0.rem_euclid(ssaa));
-        let (px1, py1) = (x1 - x1.rem_euclid(ssaa) + ssaa - 1, y1 - y1.rem_euclid(ssaa) + ssaa - 1);
-        Some(self.resolve_rect(ssaa, background, [px0, py0, px1, py1]))
-    }
-
-    /// Resolves an inclusive sample rectangle aligned to whole output pixels.
-    fn resolve_rect(&self, ssaa: i32, background: Option<[u8; 4]>, rect: [i32; 4]) -> ResolvedBlock {
-        let [x0, y0, x1, y1] = rect;
-        let (ow, oh) = (((x1 - x0 + 1) / ssaa) as usize, ((y1 - y0 + 1) / ssaa) as usize);
-        let resolver = PixelResolver::new(background);
-        let (s, stride) = (ssaa as usize, self.rect.w as usize);
-        let origin = ((y0 - self.rect.y0) as usize) * stride + (x0 - self.rect.x0) as usize;
-        let scale = 1.0 / (s * s) as f32;
-        let mut out = vec![0u8; ow * oh * 4];
-        // Neighbouring pixels are often identical (background, flat fills): encoding the same
-        // value again is skipped.
-        let mut last: Option<([u32; 4], [u8; 4])> = None;
-        let mut encode = |p: [f32; 4]| {
-            let key = p.map(f32::to_bits);
-            let bytes = match last {
-                Some((k, b)) if k == key => b,
-                _ => resolver.encode(p),
-            };
-            last = Some((key, bytes));
-            bytes
-        };
-        for (oy, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
-            if s == 1 {
-                // One sample per pixel: no averaging.
-                let row = origin + oy * stride;
-                for (px, sample) in out_row.chunks_exact_mut(4).zip(self.color.get(row..row + ow).unwrap_or(&[])) {
-                    px.copy_from_slice(&encode(*sample));
-                }
-                continue;
-            }
-            for (ox, px) in out_row.chunks_exact_mut(4).enumerate() {
-                let mut p = [0.0f32; 4];
-                for sy in 0..s {
-                    let row = origin + (oy * s + sy) * stride + ox * s;
-                    for sample in self.color.get(row..row + s).unwrap_or(&[]) {
-                        for c in 0..4 {
-                            p[c] += sample[c];
-                        }
-                    }
-                }
-                px.copy_from_slice(&encode(p.map(|v| v * scale)));
-            }
-        }
-        ResolvedBlock { x0: (x0 / ssaa) as usize, y0: (y0 / ssaa) as usize, width: ow, rgba: out }
-    }
 }
 
-/// Turns an averaged sample (linear, premultiplied) into output bytes over the background.
-pub struct PixelResolver {
-    background: Option<[f32; 4]>,
-    encoder: SrgbEncoder,
-}
-
-impl PixelResolver {
-    /// A resolver compositing over `background` (sRGB, straight alpha), if any.
-    pub fn new(background: Option<[u8; 4]>) -> PixelResolver {
-        let background = background.map(|b| {
-            let a = b[3] as f32 / 255.0;
-            [srgb_to_linear(b[0]) * a, srgb_to_linear(b[1]) * a, srgb_to_linear(b[2]) * a, a]
-        });
-        PixelResolver { background, encoder: SrgbEncoder::new() }
-    }
-
-    /// Straight-alpha sRGB bytes of a linear premultiplied colour over the background.
-    #[inline]
-    pub fn encode(&self, mut p: [f32; 4]) -> [u8; 4] {
-        if let Some(bg) = self.background {
-            let k = 1.0 - p[3];
-            p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
-        }
-        if p[3] > 0.0 {
-            let inv = 1.0 / p[3];
-            let e = self.encoder;
-            [e.encode(p[0] * inv), e.encode(p[1] * inv), e.encode(p[2] * inv), unorm_to_byte(p[3])]
-        } else {
-            [0; 4]
-        }
-    }
+/// True when every triangle of the bin is opaque: alpha-tested and blended samples show what
+/// lies behind them, which only drawing in order gets right.
+fn all_opaque(bin: &[u32], ctx: &DrawContext) -> bool {
+    bin.iter().all(|&i| {
+        let material = ctx.triangles.get(i as usize).and_then(|t| ctx.materials.get(t.material as usize));
+        material.is_some_and(|m| m.alpha == AlphaMode::Opaque)
+    })
 }
 
 /// What the fragment stage of one material needs, decided once per triangle.
 #[derive(Clone, Copy)]
-struct FragmentNeeds {
-    uv: bool,
-    normals: bool,
-    derivatives: bool,
+pub(super) struct FragmentNeeds {
+    pub(super) uv: bool,
+    pub(super) normals: bool,
+    pub(super) derivatives: bool,
     /// An untextured, unlit material has one colour for the whole triangle.
-    constant: Option<[f32; 4]>,
+    pub(super) constant: Option<[f32; 4]>,
 }
 
 impl FragmentNeeds {
     #[inline]
-    fn of(shader: &Shader, material: &DrawMaterial) -> FragmentNeeds {
+    pub(super) fn of(shader: &Shader, material: &DrawMaterial) -> FragmentNeeds {
         let uv = material.texture.is_some();
         let normals = shader.needs_normals();
         let flat = Fragment { uv: Vec2::ZERO, duv: [Vec2::ZERO; 2], normal: Vec3::Z, back_facing: false };
@@ -599,7 +352,7 @@ impl FragmentNeeds {
 /// `fill(rect, test)` for every part that may be covered: `test` is false for parts the
 /// triangle covers entirely (no per-sample edge tests needed).
 #[inline(always)]
-fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 4], bool)) {
+pub(super) fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 4], bool)) {
     let [x0, y0, x1, y1] = bounds;
     // A triangle within one block's area is cheaper to test sample by sample than to classify.
     if (x1 - x0 + 1) * (y1 - y0 + 1) <= BLOCK * BLOCK {
@@ -633,7 +386,7 @@ fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 4], bool)) 
 /// Perspective-correct attributes of the sample at offset (`ox`, `oy`) from the triangle's
 /// bounding-box origin; only what the shader will use is computed.
 #[inline(always)]
-fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragment {
+pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragment {
     // Attributes were interpolated as a/w; dividing by the interpolated 1/w restores them.
     // Normals skip the division: they are renormalised, and a/w is parallel to a.
     let w = if uv { 1.0 / tri.inv_w.at(ox, oy) } else { 1.0 };

@@ -1,0 +1,234 @@
+//! Deferred drawing of opaque bins: a visibility pass, then shading straight into output
+//! pixels.
+//!
+//! The visibility pass depth-tests every triangle of the bin in submission order and records,
+//! per sample, the triangle the test keeps — the first of equal depths, exactly as drawing in
+//! order would. The shading pass then shades each visible sample once (or, with
+//! [`ShadingRate::Pixel`](super::ShadingRate::Pixel) and supersampling, each triangle once per
+//! pixel) and resolves it to output bytes without going through the colour buffer. The
+//! colours are those of drawing in order, without shading samples a later triangle covers.
+//!
+//! Rejected alternative: sorting triangles front to back before drawing in order. It saves
+//! shading too, but changes which of two equally deep triangles wins, so renders would depend
+//! on the sort.
+
+use super::resolve::{MemoEncoder, PixelResolver, ResolvedBlock, resolve_pixels};
+use super::setup::Triangle;
+use super::shade::{DrawMaterial, Shader};
+use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate, walk};
+
+/// The largest supersampling factor (samples per pixel side).
+const MAX_SSAA: usize = 4;
+
+impl TileBuffers {
+    /// Visibility pass, then shading and resolve of the visible samples.
+    pub(super) fn draw_deferred(
+        &mut self,
+        bin: &[u32],
+        ctx: &DrawContext,
+        resolver: &PixelResolver,
+    ) -> Option<ResolvedBlock> {
+        for &i in bin {
+            let Some(tri) = ctx.triangles.get(i as usize) else { continue };
+            let Some(bounds) = self.clip_to_tile(tri) else { continue };
+            walk(tri, bounds, |[x0, y0, x1, y1], test| match test {
+                true => self.visibility_rect::<true>(tri, i, x0, y0, x1, y1),
+                false => self.visibility_rect::<false>(tri, i, x0, y0, x1, y1),
+            });
+        }
+        match (ctx.ssaa, ctx.shading_block) {
+            (1, _) => self.shade_samples_to_pixels(ctx, resolver),
+            (s, block) if block == s => self.shade_pixels(ctx, resolver),
+            (s, _) => {
+                self.shade_samples_to_colors(ctx);
+                self.resolve_colors(s, resolver)
+            }
+        }
+    }
+
+    /// Depth-tests the samples of an inclusive rectangle (with `TEST`, only those inside all
+    /// edges) and records the triangle `id` where it is nearest so far.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn visibility_rect<const TEST: bool>(&mut self, tri: &Triangle, id: u32, x0: i32, y0: i32, x1: i32, y1: i32) {
+        let r = self.rect;
+        let [e0, e1, e2] = tri.edges;
+        let (mut row0, mut row1, mut row2) = (e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0));
+        let ox0 = (x0 - tri.bbox[0]) as f32;
+        let width = (x1 - x0 + 1) as usize;
+        for y in y0..=y1 {
+            let (mut v0, mut v1, mut v2) = (row0, row1, row2);
+            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
+            let (Some(depths), Some(ids)) = (self.depth.get_mut(row..row + width), self.ids.get_mut(row..row + width))
+            else {
+                continue;
+            };
+            // The same incremental depth as the forward path, so both keep the same samples.
+            let mut z = tri.z.at(ox0, (y - tri.bbox[1]) as f32);
+            for (depth, sample_id) in depths.iter_mut().zip(ids.iter_mut()) {
+                let inside = !TEST || (v0 | v1 | v2) >= 0;
+                let zi = z;
+                v0 += e0.dx;
+                v1 += e1.dx;
+                v2 += e2.dx;
+                z += tri.z.dx;
+                if inside && zi < *depth && zi <= 1.0 {
+                    *depth = zi;
+                    *sample_id = id;
+                }
+            }
+            row0 += e0.dy;
+            row1 += e1.dy;
+            row2 += e2.dy;
+        }
+    }
+
+    /// One sample per pixel: each visible sample shaded and encoded, row by row in runs of
+    /// samples of one triangle (looked up once, its row terms kept in registers).
+    fn shade_samples_to_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver) -> Option<ResolvedBlock> {
+        let [x0, y0, x1, y1] = self.dirty?;
+        let r = self.rect;
+        let width = (x1 - x0 + 1) as usize;
+        let mut out = vec![0u8; width * (y1 - y0 + 1) as usize * 4];
+        let mut encoder = MemoEncoder::new(resolver);
+        let mut shader = VisibleShader { ctx, current: None };
+        for (y, out_row) in (y0..=y1).zip(out.chunks_exact_mut(width * 4)) {
+            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
+            let Some(ids) = self.ids.get(row..row + width) else { continue };
+            let mut i = 0;
+            while let Some(&id) = ids.get(i) {
+                let run = ids[i..].iter().take_while(|&&other| other == id).count();
+                let Some(pixels) = out_row.get_mut(i * 4..(i + run) * 4) else { break };
+                if let Some(color) = shader.constant(id) {
+                    // Empty samples and flat colours: one encode for the whole run.
+                    let bytes = encoder.encode(color);
+                    pixels.chunks_exact_mut(4).for_each(|px| px.copy_from_slice(&bytes));
+                } else {
+                    for (k, px) in pixels.chunks_exact_mut(4).enumerate() {
+                        let x = x0 + (i + k) as i32;
+                        px.copy_from_slice(&encoder.encode(shader.shade(id, x as f32, y as f32, 1.0)));
+                    }
+                }
+                i += run;
+            }
+        }
+        Some(ResolvedBlock { x0: x0 as usize, y0: y0 as usize, width, rgba: out })
+    }
+
+    /// Supersampling shaded per sample: visible samples shaded into the colour buffer, to be
+    /// averaged by the resolve.
+    fn shade_samples_to_colors(&mut self, ctx: &DrawContext) {
+        let Some([x0, y0, x1, y1]) = self.dirty else { return };
+        self.color_dirty = true;
+        let r = self.rect;
+        let mut shader = VisibleShader { ctx, current: None };
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let i = ((y - r.y0) * r.w + (x - r.x0)) as usize;
+                let (Some(&id), Some(dst)) = (self.ids.get(i), self.color.get_mut(i)) else { continue };
+                if id != NO_TRIANGLE {
+                    *dst = shader.shade(id, x as f32, y as f32, 1.0);
+                }
+            }
+        }
+    }
+
+    /// Supersampling shaded per pixel: each triangle that won samples of a pixel is shaded once,
+    /// at the centroid of those samples — always inside the triangle, so textures are never
+    /// read beyond its uv island — and counts for the samples it won.
+    fn shade_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver) -> Option<ResolvedBlock> {
+        let r = self.rect;
+        let s = ctx.ssaa;
+        let n = (s * s) as usize;
+        let scale = 1.0 / n as f32;
+        // The footprint of half a pixel (one mip level finer than the pixel's): a whole
+        // pixel's level blurs fine texture detail that supersampling keeps.
+        let derivative_scale = s as f32 * 0.5;
+        let mut shader = VisibleShader { ctx, current: None };
+        resolve_pixels(self.dirty, s, resolver, |px, py| {
+            // Samples in row-major order within the pixel.
+            let position = |k: usize| (px + k as i32 % s, py + k as i32 / s);
+            let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
+            for (k, id) in ids.iter_mut().enumerate().take(n) {
+                let (x, y) = position(k);
+                *id = self.ids.get(((y - r.y0) * r.w + (x - r.x0)) as usize).copied().unwrap_or(NO_TRIANGLE);
+            }
+            let mut colors = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
+            for k in 0..n {
+                let id = ids[k];
+                if id == NO_TRIANGLE {
+                    continue;
+                }
+                // Each triangle is shaded at its first sample in the pixel.
+                if let Some(first) = ids[..k].iter().position(|&other| other == id) {
+                    colors[k] = colors[first];
+                    continue;
+                }
+                let (sum_x, sum_y, count) = (k..n)
+                    .filter(|&j| ids[j] == id)
+                    .map(position)
+                    .fold((0, 0, 0), |(sx, sy, c), (x, y)| (sx + x, sy + y, c + 1));
+                let (cx, cy) = (sum_x as f32 / count as f32, sum_y as f32 / count as f32);
+                colors[k] = shader.shade(id, cx, cy, derivative_scale);
+            }
+            let mut p = [0.0f32; 4];
+            for color in colors.iter().take(n) {
+                for c in 0..4 {
+                    p[c] += color[c];
+                }
+            }
+            p.map(|v| v * scale)
+        })
+    }
+}
+
+/// Shades visible samples, looking the triangle up only when it changes (neighbouring samples
+/// mostly belong to the same one).
+struct VisibleShader<'a> {
+    ctx: &'a DrawContext<'a>,
+    current: Option<(u32, &'a Triangle, &'a DrawMaterial, FragmentNeeds)>,
+}
+
+impl<'a> VisibleShader<'a> {
+    /// The colour of every sample of triangle `id` when it does not vary (no triangle, or an
+    /// untextured unlit material).
+    #[inline]
+    fn constant(&mut self, id: u32) -> Option<[f32; 4]> {
+        if id == NO_TRIANGLE {
+            return Some([0.0; 4]);
+        }
+        self.select(id).and_then(|(_, _, needs)| needs.constant)
+    }
+
+    /// Looks triangle `id` up unless it is the current one.
+    #[inline(always)]
+    fn select(&mut self, id: u32) -> Option<(&'a Triangle, &'a DrawMaterial, FragmentNeeds)> {
+        if self.current.is_none_or(|c| c.0 != id) {
+            let ctx = self.ctx;
+            let tri = ctx.triangles.get(id as usize)?;
+            let material = ctx.materials.get(tri.material as usize)?;
+            self.current = Some((id, tri, material, FragmentNeeds::of(ctx.shader, material)));
+        }
+        self.current.map(|(_, tri, material, needs)| (tri, material, needs))
+    }
+
+    /// Premultiplied linear colour of triangle `id` at sample position (`x`, `y`), with uv
+    /// derivatives scaled by `derivative_scale`; transparent for no triangle.
+    #[inline(always)]
+    fn shade(&mut self, id: u32, x: f32, y: f32, derivative_scale: f32) -> [f32; 4] {
+        if id == NO_TRIANGLE {
+            return [0.0; 4];
+        }
+        let Some((tri, material, needs)) = self.select(id) else { return [0.0; 4] };
+        if let Some(c) = needs.constant {
+            return c;
+        }
+        let (ox, oy) = (x - tri.bbox[0] as f32, y - tri.bbox[1] as f32);
+        let mut fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+        if derivative_scale != 1.0 {
+            fragment.duv = fragment.duv.map(|d| d * derivative_scale);
+        }
+        let shader: &'a Shader = self.ctx.shader;
+        shader.shade(material, &fragment).unwrap_or([0.0; 4])
+    }
+}

@@ -1,0 +1,127 @@
+//! Resolve: each `ssaa × ssaa` block of samples becomes one output pixel, averaged in linear
+//! light with premultiplied alpha (so edges neither darken nor brighten), composited over the
+//! background and encoded as straight-alpha sRGB bytes.
+
+use super::color::{SrgbEncoder, srgb_to_linear, unorm_to_byte};
+use super::tile::TileBuffers;
+
+/// A resolved rectangle of output pixels.
+pub struct ResolvedBlock {
+    /// First output column.
+    pub x0: usize,
+    /// First output row.
+    pub y0: usize,
+    /// Width in output pixels.
+    pub width: usize,
+    /// Straight-alpha sRGB bytes, row-major.
+    pub rgba: Vec<u8>,
+}
+
+/// Encodes the output pixels covering the inclusive sample rectangle `dirty` (widened to whole
+/// pixels). `pixel(x, y)` gives the premultiplied linear colour of the pixel whose first
+/// sample is (`x`, `y`). `None` when nothing is dirty.
+pub(super) fn resolve_pixels(
+    dirty: Option<[i32; 4]>,
+    ssaa: i32,
+    resolver: &PixelResolver,
+    mut pixel: impl FnMut(i32, i32) -> [f32; 4],
+) -> Option<ResolvedBlock> {
+    let [x0, y0, x1, y1] = dirty?;
+    // Tiles start on pixel boundaries, so rounding to multiples of `ssaa` in sample
+    // coordinates stays inside the tile.
+    let (px0, py0) = (x0 - x0.rem_euclid(ssaa), y0 - y0.rem_euclid(ssaa));
+    let (px1, py1) = (x1 - x1.rem_euclid(ssaa) + ssaa - 1, y1 - y1.rem_euclid(ssaa) + ssaa - 1);
+    let (ow, oh) = (((px1 - px0 + 1) / ssaa) as usize, ((py1 - py0 + 1) / ssaa) as usize);
+    let mut out = vec![0u8; ow * oh * 4];
+    let mut encoder = MemoEncoder::new(resolver);
+    for (oy, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
+        for (ox, px) in out_row.chunks_exact_mut(4).enumerate() {
+            px.copy_from_slice(&encoder.encode(pixel(px0 + ox as i32 * ssaa, py0 + oy as i32 * ssaa)));
+        }
+    }
+    Some(ResolvedBlock { x0: (px0 / ssaa) as usize, y0: (py0 / ssaa) as usize, width: ow, rgba: out })
+}
+
+/// A [`PixelResolver`] that remembers the last colour it encoded: neighbouring pixels are often
+/// identical (empty samples, flat fills), and encoding the same value again is skipped.
+pub(super) struct MemoEncoder<'a> {
+    resolver: &'a PixelResolver,
+    last: Option<([u32; 4], [u8; 4])>,
+}
+
+impl<'a> MemoEncoder<'a> {
+    /// An encoder with nothing remembered.
+    pub(super) fn new(resolver: &'a PixelResolver) -> MemoEncoder<'a> {
+        MemoEncoder { resolver, last: None }
+    }
+
+    /// As [`PixelResolver::encode`].
+    #[inline(always)]
+    pub(super) fn encode(&mut self, p: [f32; 4]) -> [u8; 4] {
+        let key = p.map(f32::to_bits);
+        let bytes = match self.last {
+            Some((k, b)) if k == key => b,
+            _ => self.resolver.encode(p),
+        };
+        self.last = Some((key, bytes));
+        bytes
+    }
+}
+
+impl TileBuffers {
+    /// Averages the colour samples of the dirty rectangle into output pixels.
+    pub(super) fn resolve_colors(&self, ssaa: i32, resolver: &PixelResolver) -> Option<ResolvedBlock> {
+        let r = self.rect;
+        let s = ssaa as usize;
+        let scale = 1.0 / (s * s) as f32;
+        resolve_pixels(self.dirty, ssaa, resolver, |x, y| {
+            let first = ((y - r.y0) * r.w + (x - r.x0)) as usize;
+            if s == 1 {
+                return self.color.get(first).copied().unwrap_or([0.0; 4]);
+            }
+            let mut p = [0.0f32; 4];
+            for sy in 0..s {
+                let row = first + sy * r.w as usize;
+                for sample in self.color.get(row..row + s).unwrap_or(&[]) {
+                    for c in 0..4 {
+                        p[c] += sample[c];
+                    }
+                }
+            }
+            p.map(|v| v * scale)
+        })
+    }
+}
+
+/// Turns an averaged sample (linear, premultiplied) into output bytes over the background.
+pub struct PixelResolver {
+    background: Option<[f32; 4]>,
+    encoder: SrgbEncoder,
+}
+
+impl PixelResolver {
+    /// A resolver compositing over `background` (sRGB, straight alpha), if any.
+    pub fn new(background: Option<[u8; 4]>) -> PixelResolver {
+        let background = background.map(|b| {
+            let a = b[3] as f32 / 255.0;
+            [srgb_to_linear(b[0]) * a, srgb_to_linear(b[1]) * a, srgb_to_linear(b[2]) * a, a]
+        });
+        PixelResolver { background, encoder: SrgbEncoder::new() }
+    }
+
+    /// Straight-alpha sRGB bytes of a linear premultiplied colour over the background.
+    #[inline]
+    pub fn encode(&self, mut p: [f32; 4]) -> [u8; 4] {
+        if let Some(bg) = self.background {
+            let k = 1.0 - p[3];
+            p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
+        }
+        if p[3] > 0.0 {
+            let inv = 1.0 / p[3];
+            let e = self.encoder;
+            [e.encode(p[0] * inv), e.encode(p[1] * inv), e.encode(p[2] * inv), unorm_to_byte(p[3])]
+        } else {
+            [0; 4]
+        }
+    }
+}
