@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# spritebake vs Mesa llvmpipe (the glrender peer in ../shared/tools/glpeer), side by side:
-# the same models, sizes, frame counts and orbit (fov 40°, 15° above the horizon), textured and
-# Lambert-lit, images kept in memory. Runs alternate between the two renderers, REPS times per
-# row; prints the median frames/s of each and the ratio spritebake / llvmpipe.
+# spritebake vs Mesa llvmpipe (the glrender peer in ../shared/tools/glpeer), side by side on the
+# same frames: the same models, sizes and frame counts, a perspective camera (fov 40°, 15° above
+# the horizon) orbiting the model's bounding sphere at the same distance, textured, Lambert-lit,
+# back faces culled, every image kept in memory. Runs alternate between the two renderers, REPS
+# times per row; each row prints the median frames/s of both, their spread (min-max) and the
+# ratio spritebake / llvmpipe.
+#
+# spritebake poses every frame of the animated rows (posing is inside its time); glrender cannot
+# animate skeletons, so it renders the model's static pose (an OBJ written by `spritebake export`
+# where assimp cannot read the file).
 #
 #   bash benches/vs_llvmpipe.sh                 # needs glrender built: see its README
 #   GLRENDER=/path/glrender_egl REPS=5 bash benches/vs_llvmpipe.sh
@@ -21,10 +27,12 @@ if [ ! -d "$CORPUS" ]; then
 fi
 cargo build --release --quiet
 SB=target/release/spritebake
-mkdir -p target/bench
-DENSE=target/bench/dense_sphere.obj
+WORK=target/bench
+mkdir -p "$WORK"
+
+# A UV sphere of 204 rings x 200 segments x 2 = 81,600 triangles.
+DENSE=$WORK/dense_sphere.obj
 if [ ! -s "$DENSE" ]; then
-    # A UV sphere of 204 rings x 200 segments x 2 = 81,600 triangles.
     python3 - "$DENSE" <<'PY'
 import math, sys
 rings, segs = 204, 200
@@ -42,34 +50,63 @@ with open(sys.argv[1], "w") as f:
             f.write(f"f {a}/{a} {c}/{c} {b}/{b}\nf {b}/{b} {c}/{c} {d}/{d}\n")
 PY
 fi
+# assimp cannot read the headcrab's SMD (a material name with a space): glrender gets its pose.
+HEADCRAB=$WORK/headcrab/headcrab.obj
+mkdir -p "$WORK/headcrab"
+"$SB" export "$CORPUS/smd/headcrab/reference.smd" --anim "$CORPUS/smd/headcrab/walk.smd" -o "$HEADCRAB" >/dev/null
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+spread() { sort -g | awk 'NR==1{lo=$1} {hi=$1} END {printf "%s-%s", lo, hi}'; }
 fps() { sed -n 's/.* \([0-9.]*\) frames\/s.*/\1/p' | head -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
-# name | model | spritebake extra args | glrender extra args
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(date -u +%F)"
+echo
+echo "| model | size | threads | spritebake frames/s (spread) | llvmpipe frames/s (spread) | ratio |"
+echo "|---|---|---|---|---|---|"
+# name | spritebake model + args | glrender model + args
 ROWS=(
-  "md2 sydney frame 0|$CORPUS/md2/sydney/sydney.md2||--zup"
-  "md2 sydney run (posed)|$CORPUS/md2/sydney/sydney.md2|--anim run|--zup"
-  "md5 bob_lamp anim (posed)|$CORPUS/md5/bob_lamp/boblampclean.md5mesh|--anim $CORPUS/md5/bob_lamp/boblampclean.md5anim|--zup"
-  "smd headcrab walk (posed)|$CORPUS/smd/headcrab/reference.smd|--anim $CORPUS/smd/headcrab/walk.smd|--zup"
-  "dense sphere 81.6k tris|$DENSE||"
+  "md2 phoenix_ugv, 2,282 tris, frame 0|$CORPUS/md2/edge/phoenix_ugv/phoenix_ugv.md2|$CORPUS/md2/edge/phoenix_ugv/phoenix_ugv.md2 --zup"
+  "md2 ogro run, 670 tris (posed)|$CORPUS/md2/ogro/ogro.md2 --anim run|$CORPUS/md2/ogro/ogro.md2 --zup"
+  "md5 bob_lamp, 1,027 tris (posed)|$CORPUS/md5/bob_lamp/boblampclean.md5mesh --anim $CORPUS/md5/bob_lamp/boblampclean.md5anim|$CORPUS/md5/bob_lamp/boblampclean.md5mesh --zup"
+  "smd headcrab walk, 478 tris (posed)|$CORPUS/smd/headcrab/reference.smd --anim $CORPUS/smd/headcrab/walk.smd|$HEADCRAB"
+  "dense sphere, 81,600 tris|$DENSE|$DENSE"
 )
-printf '%-28s %-9s %-2s %12s %12s %7s\n' "model" "size" "t" "spritebake" "llvmpipe" "ratio"
 for row in "${ROWS[@]}"; do
-  IFS='|' read -r name model sbargs glargs <<<"$row"
+  IFS='|' read -r name sbmodel glmodel <<<"$row"
   for size in 128 256 1024; do
-    frames=200; [ "$size" = 1024 ] && frames=60
+    frames=400; [ "$size" = 1024 ] && frames=100
     for t in 1 2; do
       sb=(); gl=()
       for _ in $(seq "$REPS"); do
         # shellcheck disable=SC2086
-        sb+=("$("$SB" bench "$model" $sbargs --size "${size}x${size}" --frames "$frames" --fov 40 --pitch 15 --threads "$t" 2>/dev/null | fps)")
+        sb+=("$("$SB" bench $sbmodel --size "$size" --frames "$frames" --fov 40 --pitch 15 --threads "$t" 2>/dev/null | fps)")
         # shellcheck disable=SC2086
-        gl+=("$(LP_NUM_THREADS=$t "$GL" "$model" --size "${size}x${size}" --frames "$frames" $glargs 2>&1 | fps)")
+        gl+=("$(LP_NUM_THREADS=$t "$GL" $glmodel --size "${size}x${size}" --frames "$frames" --cull 2>&1 | fps)")
       done
       s=$(printf '%s\n' "${sb[@]}" | median); g=$(printf '%s\n' "${gl[@]}" | median)
-      ratio=$(awk -v a="$s" -v b="$g" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-      printf '%-28s %-9s %-2s %12s %12s %7s   (spritebake %s | llvmpipe %s)\n' "$name" "${size}" "$t" "$s" "$g" "$ratio" "${sb[*]}" "${gl[*]}"
+      echo "| $name | ${size}² | $t | $s ($(printf '%s\n' "${sb[@]}" | spread)) | $g ($(printf '%s\n' "${gl[@]}" | spread)) | $(ratio "$s" "$g") |"
     done
   done
 done
+
+# The sprite-sheet job: spritebake's whole command (load, pose, render 128 frames at 128² with
+# 4x4 samples, resolve, pack, encode PNG and JSON) against glrender's timed frames only for the
+# same 128 frames at 512² (the same sample count) of the robot's pose.
+ROBOT=examples/assets/robot
+mkdir -p "$WORK/robot"
+"$SB" export "$ROBOT/robot.md5mesh" -o "$WORK/robot/robot.obj" >/dev/null
+sb=(); gl=()
+for _ in $(seq "$REPS"); do
+  start=$(date +%s.%N)
+  "$SB" sheet "$ROBOT/robot.md5mesh" --anim "$ROBOT/walk.md5anim" --directions 8 --ortho --size 128 --ssaa 4 \
+      -o "$WORK/sheet.png" --quiet
+  sb+=("$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')")
+  gl+=("$(LP_NUM_THREADS=2 "$GL" "$WORK/robot/robot.obj" --size 512x512 --frames 128 --cull 2>&1 |
+      sed -n 's/.* frames in \([0-9.]*\) s.*/\1/p')")
+done
+s=$(printf '%s\n' "${sb[@]}" | median); g=$(printf '%s\n' "${gl[@]}" | median)
+echo
+echo "| sprite sheet, 8 directions x 16 frames | spritebake whole command, 128² cells, ssaa 4 | glrender timed frames, 128 x 512² | speed-up |"
+echo "|---|---|---|---|"
+echo "| robot walk | $s s ($(printf '%s\n' "${sb[@]}" | spread)) | $g s ($(printf '%s\n' "${gl[@]}" | spread)) | $(ratio "$g" "$s") |"

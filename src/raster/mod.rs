@@ -4,13 +4,17 @@
 //!
 //! ```text
 //! vertex (model → clip, normals → view) → clip + setup (setup.rs) → bin (tile.rs)
-//!   → raster per tile, in parallel (tile.rs) → fragment (shade.rs) → resolve (tile.rs)
+//!   → raster per tile, in parallel: opaque bins visibility then shading (deferred.rs),
+//!     other bins in submission order (tile.rs) → fragment (shade.rs) → resolve (resolve.rs)
 //! ```
 //!
 //! Invariants:
 //! * **Determinism.** Setup runs in parallel but collects in submission order; each tile draws
 //!   its triangles in that order into buffers it owns. No pixel is shared between threads, no
-//!   atomics, no `unsafe`, so any thread count gives the same bytes.
+//!   atomics, no `unsafe`, so any thread count gives the same bytes. The deferred path keeps
+//!   the same sample as in-order drawing would (the first of equal depths).
+//! * **Work per pixel.** Opaque samples are shaded once, after visibility is known; with
+//!   supersampling, once per pixel and triangle by default ([`ShadingRate`]).
 //! * **Fill rule.** Fixed-point edge functions (8 sub-pixel bits) with the top-left rule: two
 //!   triangles sharing an edge cover each sample along it exactly once.
 //! * **Colour.** Tiles hold linear-light premultiplied `f32`; the resolve averages samples in

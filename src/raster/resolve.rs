@@ -117,8 +117,12 @@ impl PixelResolver {
             p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
         }
         if p[3] > 0.0 {
-            let inv = 1.0 / p[3];
             let e = self.encoder;
+            if p[3] == 1.0 {
+                // Opaque (most pixels): un-premultiplying would divide by one.
+                return [e.encode(p[0]), e.encode(p[1]), e.encode(p[2]), 255];
+            }
+            let inv = 1.0 / p[3];
             [e.encode(p[0] * inv), e.encode(p[1] * inv), e.encode(p[2] * inv), unorm_to_byte(p[3])]
         } else {
             [0; 4]
