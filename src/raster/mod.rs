@@ -66,6 +66,9 @@ const SETUP_CHUNK: usize = 512;
 #[derive(Debug, Default)]
 pub struct Renderer {
     textures: Mutex<HashMap<TextureKey, PreparedTexture>>,
+    /// Set-up triangle buffers of finished renders, reused by the next ones: a dense mesh sets
+    /// up megabytes of triangles per frame, and fresh memory costs a page fault per 4 KiB.
+    triangle_buffers: Mutex<Vec<Vec<Triangle>>>,
 }
 
 /// A texture's address and its wrap mode.
@@ -85,7 +88,8 @@ impl Renderer {
     /// An empty or oversized target, or `ssaa` outside 1..=4.
     pub fn render(&self, scene: &Scene, options: &RenderOptions) -> Result<Image> {
         let target = Target::new(options)?;
-        let (triangles, materials) = self.prepare(scene, options, &target);
+        let mut triangles = self.triangle_buffer();
+        let materials = self.prepare(scene, options, &target, &mut triangles);
         let shader = Shader::new(options);
         let ctx = DrawContext::new(&triangles, &materials, &shader, options);
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
@@ -107,6 +111,7 @@ impl Renderer {
                 px.copy_from_slice(&empty);
             }
         }
+        self.recycle_triangle_buffer(triangles);
         for block in blocks.into_iter().flatten() {
             for (row, src) in block.rgba.chunks_exact(block.width * 4).enumerate() {
                 let start = ((block.y0 + row) * options.width as usize + block.x0) * 4;
@@ -126,7 +131,8 @@ impl Renderer {
     /// As [`Renderer::render`].
     pub fn coverage(&self, scene: &Scene, options: &RenderOptions) -> Result<Vec<u16>> {
         let target = Target::new(options)?;
-        let (triangles, materials) = self.prepare(scene, options, &target);
+        let mut triangles = Vec::new();
+        let materials = self.prepare(scene, options, &target, &mut triangles);
         let shader = Shader::new(options);
         let ctx = DrawContext::new(&triangles, &materials, &shader, options);
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
@@ -145,11 +151,32 @@ impl Renderer {
         Ok(counts)
     }
 
-    /// Vertex stage, clipping and setup for every object, plus the material table.
-    fn prepare(&self, scene: &Scene, options: &RenderOptions, target: &Target) -> (Vec<Triangle>, Vec<DrawMaterial>) {
+    /// An empty triangle buffer, reused from an earlier render when one is free.
+    fn triangle_buffer(&self) -> Vec<Triangle> {
+        let mut pool = self.triangle_buffers.lock().unwrap_or_else(|e| e.into_inner());
+        pool.pop().unwrap_or_default()
+    }
+
+    /// Returns a buffer for later renders; the pool keeps one per thread that may render.
+    fn recycle_triangle_buffer(&self, mut triangles: Vec<Triangle>) {
+        triangles.clear();
+        let mut pool = self.triangle_buffers.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() <= rayon::current_num_threads() {
+            pool.push(triangles);
+        }
+    }
+
+    /// Vertex stage, clipping and setup for every object into `triangles`; returns the
+    /// material table.
+    fn prepare(
+        &self,
+        scene: &Scene,
+        options: &RenderOptions,
+        target: &Target,
+        triangles: &mut Vec<Triangle>,
+    ) -> Vec<DrawMaterial> {
         let world_to_clip = scene.camera.world_to_clip();
         let size = (target.width, target.height);
-        let mut triangles = Vec::new();
         let mut materials = Vec::new();
         for object in &scene.objects {
             let model_to_clip = world_to_clip * object.model_to_world;
@@ -167,7 +194,10 @@ impl Renderer {
                         let uv = part.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
                         let n = normal_matrix * part.normals.get(i).copied().unwrap_or(glam::Vec3::Z);
                         let attrs: [f32; ATTRS] = [uv.x, uv.y, n.x, n.y, n.z];
-                        ClipVertex { pos: model_to_clip * part.positions[i].extend(1.0), attrs }
+                        let pos = model_to_clip * part.positions[i].extend(1.0);
+                        // Setup drops triangles with a non-finite vertex by its position alone.
+                        let finite = pos.is_finite() && attrs.iter().all(|a| a.is_finite());
+                        ClipVertex { pos: if finite { pos } else { glam::Vec4::NAN }, attrs }
                     })
                     .collect();
                 let chunks: Vec<Vec<Triangle>> = part
@@ -193,7 +223,7 @@ impl Renderer {
                 triangles.extend(chunks.into_iter().flatten());
             }
         }
-        (triangles, materials)
+        materials
     }
 
     fn draw_material(&self, material: &Material) -> DrawMaterial {

@@ -109,7 +109,8 @@ pub struct Triangle {
 ///
 /// `size` is the target size in samples. Triangles facing away are dropped when `cull` is set.
 pub fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32, cull: bool, out: &mut Vec<Triangle>) {
-    if v.iter().any(|v| !v.pos.is_finite() || v.attrs.iter().any(|a| !a.is_finite())) {
+    // The vertex stage gives a vertex with any non-finite input a NaN position.
+    if v.iter().any(|v| !v.pos.is_finite()) {
         return;
     }
     // Trivial reject: all vertices outside one plane (the AND of their outcodes is non-zero).
@@ -173,13 +174,14 @@ fn round_to_i64(v: f64) -> i64 {
 fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: bool, out: &mut Vec<Triangle>) {
     let (w, h) = (size.0 as f64, size.1 as f64);
     // Viewport transform (pixel row 0 at the top) and snap to the sub-pixel grid.
-    let snap = |p: Vec4| -> (i64, i64) {
-        let inv = 1.0 / p.w as f64;
+    // 1/w of each vertex: the perspective divide here, the attribute planes below.
+    let inv_w = v.map(|v| 1.0 / v.pos.w as f64);
+    let snap = |p: Vec4, inv: f64| -> (i64, i64) {
         let x = (p.x as f64 * inv * 0.5 + 0.5) * w;
         let y = (0.5 - p.y as f64 * inv * 0.5) * h;
         (round_to_i64(x * SUBPIXEL), round_to_i64(y * SUBPIXEL))
     };
-    let mut p = [snap(v[0].pos), snap(v[1].pos), snap(v[2].pos)];
+    let mut p = [snap(v[0].pos, inv_w[0]), snap(v[1].pos, inv_w[1]), snap(v[2].pos, inv_w[2])];
     let mut order = [0usize, 1, 2];
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
     if area == 0 {
@@ -244,7 +246,7 @@ fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: boo
         Plane { base: pl.0 as f32, dx: pl.1 as f32, dy: pl.2 as f32 }
     };
     let verts = order.map(|i| v[i]);
-    let inv_w = verts.map(|v| 1.0 / v.pos.w as f64);
+    let inv_w = order.map(|i| inv_w[i]);
     let z = plane(std::array::from_fn(|i| verts[i].pos.z as f64 * inv_w[i]));
     let inv_w_plane = plane(inv_w);
     let attrs = std::array::from_fn(|a| plane(std::array::from_fn(|i| verts[i].attrs[a] as f64 * inv_w[i])));
