@@ -14,6 +14,7 @@
 //!   for any thread count.
 //! * **Morph clips** (MD2) lerp positions and normals between key shapes.
 
+pub mod keyed;
 mod sample;
 mod skin;
 
@@ -63,6 +64,7 @@ pub fn pose<'a>(model: &'a Model, clip: Option<&Clip>, time: FrameTime, options:
             let key = |i: usize| frames.get(i).copied();
             posed_from(model, |mesh| morph_mesh(mesh, key(pair.from), key(pair.to), pair.t))
         }
+        ClipFrames::Keyed(keyed) => keyed::pose(model, clip, keyed, time, options),
     }
 }
 
@@ -105,6 +107,9 @@ pub fn local_poses(
     time: FrameTime,
     options: &PoseOptions,
 ) -> Vec<JointPose> {
+    if let Some((clip, ClipFrames::Keyed(keyed))) = clip.map(|c| (c, &c.frames)) {
+        return keyed::local_poses(model, skeleton, clip, keyed, time, options);
+    }
     let Some((clip, frames)) = clip.and_then(|c| match &c.frames {
         ClipFrames::Skeletal(f) if !f.is_empty() => Some((c, f)),
         _ => None,

@@ -1,7 +1,7 @@
 use glam::{Affine3A, Vec3};
 use rayon::prelude::*;
 
-use crate::model::Mesh;
+use crate::model::{Influence, Mesh};
 
 /// Meshes with more vertices than this are skinned in parallel; below it the scheduling costs
 /// more than it saves.
@@ -10,6 +10,12 @@ const PARALLEL_VERTICES: usize = 4096;
 /// Linear blend skinning of one mesh with model-space joint transforms; `None` for a mesh
 /// without skinning data.
 pub fn skin_mesh(mesh: &Mesh, joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
+    skin_influences(mesh, &mesh.influences, joints)
+}
+
+/// [`skin_mesh`] with `influences` standing in for the mesh's own (the same layout, e.g. with
+/// morph-target offsets added).
+pub fn skin_influences(mesh: &Mesh, all: &[Influence], joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
     if !mesh.is_skinned() {
         return None;
     }
@@ -17,11 +23,8 @@ pub fn skin_mesh(mesh: &Mesh, joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec
     let mut positions = vec![Vec3::ZERO; n];
     let mut normals = vec![Vec3::Z; n];
     let skin_one = |v: usize, (p, nrm): (&mut Vec3, &mut Vec3)| {
-        let influences = mesh
-            .influence_ranges
-            .get(v)
-            .and_then(|r| mesh.influences.get(r.start as usize..r.end as usize))
-            .unwrap_or(&[]);
+        let influences =
+            mesh.influence_ranges.get(v).and_then(|r| all.get(r.start as usize..r.end as usize)).unwrap_or(&[]);
         if influences.is_empty() {
             *p = mesh.positions.get(v).copied().unwrap_or(Vec3::ZERO);
             *nrm = mesh.normals.get(v).copied().unwrap_or(Vec3::Z);

@@ -195,7 +195,7 @@ fn parse_one_mesh(t: &mut Tokens, joints: &[(Vec3, Quat)], materials: &mut Vec<M
         indices,
         influence_ranges: ranges,
         influences,
-        morph_frames: Vec::new(),
+        ..Mesh::default()
     })
 }
 
@@ -367,7 +367,7 @@ pub fn write_anim(skeleton: &Skeleton, clip: &Clip, bounds: &[Aabb]) -> String {
     use std::fmt::Write as _;
     let frames = match &clip.frames {
         ClipFrames::Skeletal(f) => f.as_slice(),
-        ClipFrames::Morph(_) => &[],
+        ClipFrames::Morph(_) | ClipFrames::Keyed(_) => &[],
     };
     let n = skeleton.joints.len();
     let mut s = String::new();

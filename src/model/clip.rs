@@ -1,4 +1,4 @@
-use super::{Aabb, JointPose};
+use super::{Aabb, JointPose, KeyedClip};
 
 /// The frames of a clip, by animation kind.
 #[derive(Debug, Clone, PartialEq)]
@@ -7,6 +7,8 @@ pub enum ClipFrames {
     Skeletal(Vec<Vec<JointPose>>),
     /// Morph (MD2): indices into every mesh's [`crate::model::Mesh::morph_frames`].
     Morph(Vec<usize>),
+    /// Keys at arbitrary times (glTF), sampled exactly; `Clip::fps` only sets the frame spacing.
+    Keyed(KeyedClip),
 }
 
 /// A named animation clip sampled at a fixed rate.
@@ -28,11 +30,17 @@ impl Clip {
         match &self.frames {
             ClipFrames::Skeletal(f) => f.len(),
             ClipFrames::Morph(f) => f.len(),
+            // One frame every 1/fps seconds up to (not including) the loop point.
+            ClipFrames::Keyed(k) => ((k.duration * self.fps.max(0.0) - 1e-3).ceil().max(0.0) as usize).max(1),
         }
     }
 
-    /// Length in seconds of one pass through the clip played as a loop (`frames / fps`).
+    /// Length in seconds of one pass through the clip played as a loop (`frames / fps`; the
+    /// latest key time for a keyed clip).
     pub fn duration(&self) -> f32 {
+        if let ClipFrames::Keyed(k) = &self.frames {
+            return k.duration;
+        }
         if self.fps > 0.0 { self.frame_count() as f32 / self.fps } else { 0.0 }
     }
 }

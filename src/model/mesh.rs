@@ -28,6 +28,19 @@ pub struct MorphFrame {
     pub normals: Vec<Vec3>,
 }
 
+/// One blend shape of a skinned mesh (a glTF morph target): offsets added, scaled by the
+/// target's weight, to the vertex before skinning.
+///
+/// There is one offset per entry of [`Mesh::influences`], already in that influence's joint
+/// space, so morphing stays a plain addition in the skinning loop.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MorphTarget {
+    /// Position offsets, one per influence.
+    pub positions: Vec<Vec3>,
+    /// Normal offsets, one per influence (zero when the file has none).
+    pub normals: Vec<Vec3>,
+}
+
 /// A triangle mesh drawn with one material, in the file's own axes.
 ///
 /// `positions`, `normals` and `uvs` have one entry per vertex. UV (0,0) is the top-left of the
@@ -53,6 +66,11 @@ pub struct Mesh {
     pub influences: Vec<Influence>,
     /// Key shapes for morph animation (MD2). Empty for other meshes.
     pub morph_frames: Vec<MorphFrame>,
+    /// Blend shapes of a skinned mesh (glTF). Empty for other meshes.
+    pub morph_targets: Vec<MorphTarget>,
+    /// Weight of each morph target when no clip animates them; the rest-pose `positions`
+    /// already include these.
+    pub morph_weights: Vec<f32>,
 }
 
 impl Mesh {

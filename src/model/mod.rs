@@ -13,6 +13,7 @@
 
 mod aabb;
 mod clip;
+mod keyed;
 mod material;
 mod mesh;
 mod orientation;
@@ -21,8 +22,9 @@ mod skeleton;
 
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames};
+pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, Texture, TextureStatus};
-pub use mesh::{Influence, Mesh, MorphFrame};
+pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
 pub use orientation::{Axis, Orientation};
 pub use posed::{PosedMesh, PosedPart};
 pub use skeleton::{Joint, JointPose, Skeleton};

@@ -57,6 +57,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         let kind = match clip.frames {
             ClipFrames::Skeletal(_) => "skeletal",
             ClipFrames::Morph(_) => "morph",
+            ClipFrames::Keyed(_) => "keyed",
         };
         println!(
             "  '{}': {} frames at {} fps, {:.3} s ({kind})",

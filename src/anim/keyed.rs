@@ -1,0 +1,274 @@
+//! Keyed clips (glTF): every channel sampled exactly at the requested time.
+//!
+//! * **Time.** `FrameTime::Frame(f)` is `f / fps` seconds, so sheets and GIFs step through a
+//!   keyed clip at its `fps` like any other clip. Looping clips wrap at the clip's duration
+//!   (the latest key); clamped clips hold the ends. Before a channel's first key and after its
+//!   last, the channel holds that key's value (glTF semantics).
+//! * **Interpolation.** STEP holds the earlier key; LINEAR lerps, with shortest-path slerp for
+//!   rotations; CUBICSPLINE is the glTF Hermite spline whose tangents are scaled by the key
+//!   interval. A time exactly on a key returns that key's stored value untouched.
+//! * **Rest.** Joints and morph weights that no channel animates keep their rest values, so a
+//!   clip can move only some joints (and `all` can merge single-channel animations).
+//! * **Morph targets** are added to the joint-space influence positions before skinning.
+
+use std::borrow::Cow;
+
+use glam::{Affine3A, Quat, Vec3};
+
+use super::{FrameTime, PoseOptions, skin};
+use crate::model::{
+    Channel, ChannelTarget, Clip, Influence, Interpolation, JointPose, KeyedClip, Model, PosedMesh, Skeleton,
+};
+
+/// Seconds into a keyed clip for `time`, wrapped or clamped. Non-finite times count as 0.
+pub fn clip_seconds(clip: &Clip, keyed: &KeyedClip, time: FrameTime, looping: bool) -> f32 {
+    let s = match time {
+        FrameTime::Frame(f) if clip.fps > 0.0 => f / clip.fps,
+        FrameTime::Frame(_) => 0.0,
+        FrameTime::Seconds(s) => s,
+    };
+    let s = if s.is_finite() { s } else { 0.0 };
+    let d = keyed.duration;
+    if d.is_nan() || d <= 0.0 {
+        0.0
+    } else if looping {
+        s.rem_euclid(d)
+    } else {
+        s.clamp(0.0, d)
+    }
+}
+
+/// Samples `channel` at `seconds` into `out` (`channel.width` values).
+pub fn sample(channel: &Channel, seconds: f32, out: &mut [f32]) {
+    let w = channel.width;
+    let keys = channel.times.len();
+    let cubic = channel.interpolation == Interpolation::CubicSpline;
+    // Element `e` of key `k`: the value itself, or (cubic) 0 in-tangent, 1 value, 2 out-tangent.
+    let element = |k: usize, e: usize| {
+        let i = if cubic { 3 * k + e } else { k };
+        channel.values.get(i * w..(i + 1) * w).unwrap_or(&[])
+    };
+    let copy = |src: &[f32], out: &mut [f32]| out.iter_mut().zip(src).for_each(|(o, s)| *o = *s);
+    let next = channel.times.partition_point(|&t| t <= seconds);
+    if next == 0 || next >= keys {
+        copy(element(next.saturating_sub(1).min(keys.saturating_sub(1)), 1), out);
+        return;
+    }
+    let (k, t0, t1) = (next - 1, channel.times[next - 1], channel.times[next]);
+    let dt = t1 - t0;
+    let u = if dt > 0.0 { (seconds - t0) / dt } else { 0.0 };
+    if u <= 0.0 || channel.interpolation == Interpolation::Step {
+        copy(element(k, 1), out);
+        return;
+    }
+    let rotation = matches!(channel.target, ChannelTarget::Rotation(_));
+    match channel.interpolation {
+        Interpolation::Step => {}
+        Interpolation::Linear if rotation => {
+            let q = |s: &[f32]| quat(s);
+            let (a, b) = (q(element(k, 1)), q(element(next, 1)));
+            let b = if a.dot(b) < 0.0 { -b } else { b };
+            copy(&a.slerp(b, u).normalize().to_array(), out);
+        }
+        Interpolation::Linear => {
+            let (a, b) = (element(k, 1), element(next, 1));
+            out.iter_mut().zip(a.iter().zip(b)).for_each(|(o, (a, b))| *o = a + (b - a) * u);
+        }
+        Interpolation::CubicSpline => {
+            // glTF 2.0 appendix C: p(u) = h00·v0 + h10·dt·out0 + h01·v1 + h11·dt·in1.
+            let (u2, u3) = (u * u, u * u * u);
+            let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
+            let h10 = u3 - 2.0 * u2 + u;
+            let h01 = -2.0 * u3 + 3.0 * u2;
+            let h11 = u3 - u2;
+            let (v0, b0, a1, v1) = (element(k, 1), element(k, 2), element(next, 0), element(next, 1));
+            for (i, o) in out.iter_mut().enumerate() {
+                let g = |s: &[f32]| s.get(i).copied().unwrap_or(0.0);
+                *o = h00 * g(v0) + h10 * dt * g(b0) + h01 * g(v1) + h11 * dt * g(a1);
+            }
+            if rotation {
+                let q = unit(quat(out));
+                copy(&q.to_array(), out);
+            }
+        }
+    }
+}
+
+/// A quaternion from x, y, z, w values (identity if malformed).
+fn quat(v: &[f32]) -> Quat {
+    match v {
+        [x, y, z, w, ..] => Quat::from_xyzw(*x, *y, *z, *w),
+        _ => Quat::IDENTITY,
+    }
+}
+
+/// `q` normalised; identity for a zero or non-finite quaternion.
+fn unit(q: Quat) -> Quat {
+    let n = q.length();
+    if n > 0.0 && n.is_finite() { q / n } else { Quat::IDENTITY }
+}
+
+/// Parent-relative joint poses at `time` of a keyed clip, root motion removed if asked.
+pub fn local_poses(
+    model: &Model,
+    skeleton: &Skeleton,
+    clip: &Clip,
+    keyed: &KeyedClip,
+    time: FrameTime,
+    options: &PoseOptions,
+) -> Vec<JointPose> {
+    let seconds = clip_seconds(clip, keyed, time, options.looping);
+    let mut locals = poses_at(skeleton, keyed, seconds);
+    if options.in_place {
+        remove_root_motion(model, skeleton, keyed, &mut locals);
+    }
+    locals
+}
+
+/// Rest poses overwritten by every joint channel at `seconds`.
+fn poses_at(skeleton: &Skeleton, keyed: &KeyedClip, seconds: f32) -> Vec<JointPose> {
+    let mut locals = skeleton.rest_pose();
+    let mut v = [0.0f32; 4];
+    for channel in &keyed.channels {
+        let joint = match channel.target {
+            ChannelTarget::Translation(j) | ChannelTarget::Rotation(j) | ChannelTarget::Scale(j) => j,
+            ChannelTarget::MorphWeights(_) => continue,
+        };
+        let Some(pose) = locals.get_mut(joint) else { continue };
+        sample(channel, seconds, &mut v);
+        match channel.target {
+            ChannelTarget::Translation(_) => pose.translation = Vec3::new(v[0], v[1], v[2]),
+            ChannelTarget::Rotation(_) => pose.rotation = unit(quat(&v)),
+            ChannelTarget::Scale(_) => pose.scale = Vec3::new(v[0], v[1], v[2]),
+            ChannelTarget::MorphWeights(_) => {}
+        }
+    }
+    locals
+}
+
+/// Pins the horizontal model-space position of the topmost translated joints to where they are
+/// at time 0, keeping vertical motion (bobbing).
+///
+/// glTF rigs usually hang the moving hips under a static, often rotated armature node, so
+/// "root" means the highest joints with a translation channel, and the pinning is done in model
+/// space, not in the joint's parent space.
+fn remove_root_motion(model: &Model, skeleton: &Skeleton, keyed: &KeyedClip, locals: &mut [JointPose]) {
+    let translated: Vec<bool> = (0..skeleton.joints.len())
+        .map(|j| keyed.channels.iter().any(|c| c.target == ChannelTarget::Translation(j)))
+        .collect();
+    let has_translated_ancestor = |mut j: usize| {
+        while let Some(p) = skeleton.joints.get(j).and_then(|joint| joint.parent) {
+            if translated.get(p).copied().unwrap_or(false) {
+                return true;
+            }
+            j = p;
+        }
+        false
+    };
+    let movers: Vec<usize> =
+        (0..skeleton.joints.len()).filter(|&j| translated[j] && !has_translated_ancestor(j)).collect();
+    if movers.is_empty() {
+        return;
+    }
+    let up = model.orientation.up.to_vec3().abs();
+    let world = skeleton.to_model_space(locals);
+    let start = skeleton.to_model_space(&poses_at(skeleton, keyed, 0.0));
+    for j in movers {
+        let parent = skeleton.joints[j].parent.and_then(|p| world.get(p)).copied().unwrap_or(Affine3A::IDENTITY);
+        let (Some(pose), Some(origin)) = (locals.get_mut(j), start.get(j)) else { continue };
+        let now = parent.transform_point3(pose.translation);
+        let pinned = now * up + Vec3::from(origin.translation) * (Vec3::ONE - up);
+        let back = parent.inverse().transform_point3(pinned);
+        if back.is_finite() {
+            pose.translation = back;
+        }
+    }
+}
+
+/// Morph weights of every mesh at `seconds`: animated ones from the clip, the rest as stored.
+fn morph_weights<'m>(model: &'m Model, keyed: &KeyedClip, seconds: f32) -> Vec<Cow<'m, [f32]>> {
+    let mut weights: Vec<Cow<[f32]>> = model.meshes.iter().map(|m| Cow::Borrowed(m.morph_weights.as_slice())).collect();
+    for channel in &keyed.channels {
+        let ChannelTarget::MorphWeights(meshes) = &channel.target else { continue };
+        let mut v = vec![0.0; channel.width];
+        sample(channel, seconds, &mut v);
+        for &m in meshes {
+            if let Some(w) = weights.get_mut(m) {
+                *w = Cow::Owned(v.clone());
+            }
+        }
+    }
+    weights
+}
+
+/// Influences with the weighted morph-target offsets added; `None` when nothing moves.
+fn morphed_influences(mesh: &crate::model::Mesh, weights: &[f32]) -> Option<Vec<Influence>> {
+    let active: Vec<_> = mesh.morph_targets.iter().zip(weights).filter(|(_, w)| **w != 0.0).collect();
+    if active.is_empty() {
+        return None;
+    }
+    let mut influences = mesh.influences.clone();
+    for (target, &w) in active {
+        for (i, inf) in influences.iter_mut().enumerate() {
+            inf.position += target.positions.get(i).copied().unwrap_or(Vec3::ZERO) * w;
+            inf.normal += target.normals.get(i).copied().unwrap_or(Vec3::ZERO) * w;
+        }
+    }
+    Some(influences)
+}
+
+/// Poses a model with a keyed clip: joints, morph weights, skinning.
+pub fn pose<'a>(
+    model: &'a Model,
+    clip: &Clip,
+    keyed: &KeyedClip,
+    time: FrameTime,
+    options: &PoseOptions,
+) -> PosedMesh<'a> {
+    let joints = match &model.skeleton {
+        Some(skeleton) => skeleton.to_model_space(&local_poses(model, skeleton, clip, keyed, time, options)),
+        None => Vec::new(),
+    };
+    let weights = morph_weights(model, keyed, clip_seconds(clip, keyed, time, options.looping));
+    super::posed_from(model, |mesh| {
+        // `posed_from` hands out meshes, not indices: find this one's weights by identity.
+        let index = model.meshes.iter().position(|m| std::ptr::eq(m, mesh));
+        let w = index.and_then(|i| weights.get(i)).map_or(&[][..], |w| w.as_ref());
+        match morphed_influences(mesh, w) {
+            Some(influences) => skin::skin_influences(mesh, &influences, &joints),
+            None => skin::skin_mesh(mesh, &joints),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn channel(interpolation: Interpolation, values: Vec<f32>) -> Channel {
+        Channel { target: ChannelTarget::Translation(0), interpolation, times: vec![1.0, 3.0], width: 1, values }
+    }
+
+    fn at(c: &Channel, s: f32) -> f32 {
+        let mut v = [0.0];
+        sample(c, s, &mut v);
+        v[0]
+    }
+
+    #[test]
+    fn linear_step_and_cubic_hit_keys_and_hold_the_ends() {
+        let linear = channel(Interpolation::Linear, vec![10.0, 20.0]);
+        assert_eq!(
+            [at(&linear, 0.0), at(&linear, 1.0), at(&linear, 2.0), at(&linear, 3.0), at(&linear, 9.0)],
+            [10.0, 10.0, 15.0, 20.0, 20.0]
+        );
+        let step = channel(Interpolation::Step, vec![10.0, 20.0]);
+        assert_eq!([at(&step, 2.9), at(&step, 3.0)], [10.0, 20.0]);
+        // Zero tangents: a smoothstep from 10 to 20, exactly half way at the midpoint.
+        let cubic = channel(Interpolation::CubicSpline, vec![0.0, 10.0, 0.0, 0.0, 20.0, 0.0]);
+        assert_eq!([at(&cubic, 1.0), at(&cubic, 2.0), at(&cubic, 3.0)], [10.0, 15.0, 20.0]);
+        // Out-tangent 5/s over a 2 s interval: slope at the start is 5.
+        let sloped = channel(Interpolation::CubicSpline, vec![0.0, 10.0, 5.0, 0.0, 10.0, 0.0]);
+        assert!((at(&sloped, 1.01) - 10.05).abs() < 1e-2);
+    }
+}
