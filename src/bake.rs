@@ -35,6 +35,40 @@ pub fn find_clip<'m>(model: &'m Model, name: &str) -> Result<&'m Clip> {
     })
 }
 
+/// The clip name that plays every keyed (glTF) animation of a model together.
+pub const ALL_CLIPS: &str = "all";
+
+/// Adds the clip [`ALL_CLIPS`] to `model`: the channels of every keyed clip merged, for files
+/// that split one motion into many single-channel animations (CesiumMan has 19). Where two
+/// animations drive the same property, the later one wins. Nothing happens when the model
+/// already has a clip of that name.
+///
+/// # Errors
+/// The model has no keyed clips (`all` is a glTF feature: MD2, MD5 and SMD clips are frame
+/// sequences that cannot be merged channel by channel).
+pub fn add_all_clip(model: &mut Model) -> Result<()> {
+    use crate::model::{ClipFrames, KeyedClip};
+    if model.clip(ALL_CLIPS).is_some() {
+        return Ok(());
+    }
+    let mut merged = KeyedClip::default();
+    let mut fps = None;
+    for clip in &model.clips {
+        if let ClipFrames::Keyed(k) = &clip.frames {
+            merged.channels.extend(k.channels.iter().cloned());
+            merged.duration = merged.duration.max(k.duration);
+            fps = fps.or(Some(clip.fps));
+        }
+    }
+    let Some(fps) = fps else {
+        return Err(Error::Invalid(format!(
+            "clip '{ALL_CLIPS}' plays every glTF animation together, but this model has no glTF animations"
+        )));
+    };
+    model.clips.push(Clip { name: ALL_CLIPS.into(), fps, frames: ClipFrames::Keyed(merged), frame_bounds: Vec::new() });
+    Ok(())
+}
+
 /// One frame to render: which clip, when, how posed.
 #[derive(Debug, Clone, Copy)]
 pub struct FrameRequest<'a> {

@@ -219,7 +219,10 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
             return Err(Error::Invalid(format!("frames = \"{s}\": expected \"all\" or a list of frames")));
         }
     }
-    let model = crate::formats::load(&case.model, &case.load)?;
+    let mut model = crate::formats::load(&case.model, &case.load)?;
+    if case.clip.as_deref() == Some(bake::ALL_CLIPS) {
+        bake::add_all_clip(&mut model)?;
+    }
     let clip = case.clip.as_deref().map(|n| bake::find_clip(&model, n)).transpose()?;
     let times = frame_positions(case, clip);
     let pose = PoseOptions { looping: true, in_place: case.in_place };

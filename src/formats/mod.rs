@@ -5,6 +5,7 @@
 //! every material's texture through one [`TextureResolver`].
 
 mod error;
+pub mod gltf;
 pub mod md2;
 mod md2_normals;
 pub mod md5;
@@ -67,6 +68,8 @@ pub enum Format {
     Md5Mesh,
     /// Half-Life / Source SMD (reference).
     Smd,
+    /// glTF 2.0, JSON (`.gltf`) or binary (`.glb`).
+    Gltf,
 }
 
 impl Format {
@@ -75,12 +78,16 @@ impl Format {
         if head.starts_with(b"IDP2") {
             return Some(Format::Md2);
         }
+        if head.starts_with(b"glTF") {
+            return Some(Format::Gltf);
+        }
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
             "obj" => Some(Format::Obj),
             "md2" => Some(Format::Md2),
             "md5mesh" => Some(Format::Md5Mesh),
             "smd" => Some(Format::Smd),
+            "gltf" | "glb" => Some(Format::Gltf),
             _ => None,
         }
     }
@@ -125,6 +132,14 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
         Format::Md2 => md2::parse(&bytes).map_err(with_file)?,
         Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
+        Format::Gltf => {
+            // Like texture names, buffer names from the file may not leave the model's folder.
+            let mut load_bin = |name: &str| {
+                let inside = Path::new(name).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+                inside.then(|| read_file(&dir.join(name), max).ok()).flatten()
+            };
+            gltf::parse(&bytes, &mut load_bin, &options.limits).map_err(with_file)?
+        }
     };
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {

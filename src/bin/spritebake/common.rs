@@ -17,7 +17,10 @@ pub fn set_threads(threads: Option<usize>) -> Result<()> {
 
 /// Loads the model, printing its warnings to stderr.
 pub fn load(args: &ModelArgs) -> Result<Model> {
-    let model = formats::load(&args.model, &args.load_options())?;
+    let mut model = formats::load(&args.model, &args.load_options())?;
+    if args.clip_names().iter().any(|n| n == spritebake::bake::ALL_CLIPS) {
+        spritebake::bake::add_all_clip(&mut model)?;
+    }
     for warning in &model.warnings {
         eprintln!("warning: {warning}");
     }

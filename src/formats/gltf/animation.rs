@@ -1,0 +1,73 @@
+//! glTF animations → keyed clips, one per animation, channels kept as stored keys.
+
+use gltf::accessor::Dimensions;
+use gltf::animation::{Interpolation as GltfInterpolation, Property};
+
+use super::buffers::Buffers;
+use super::mesh::Instances;
+use super::{Nodes, err};
+use crate::formats::FormatError;
+use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, Interpolation, KeyedClip};
+
+/// Frame spacing of keyed clips for sheets and GIFs (`--fps` replaces it).
+pub const KEYED_FPS: f32 = 30.0;
+
+/// Builds the clip of one animation; unnamed animations are called `anim<N>` by file order.
+pub fn build(
+    animation: &gltf::Animation,
+    buffers: &Buffers,
+    nodes: &Nodes,
+    instances: &Instances,
+    warnings: &mut Vec<String>,
+) -> Result<Clip, FormatError> {
+    let a = animation.index();
+    let name = animation.name().filter(|n| !n.is_empty()).map_or_else(|| format!("anim{a}"), str::to_string);
+    let mut keyed = KeyedClip::default();
+    for (c, channel) in animation.channels().enumerate() {
+        let what = format!("animation {a} '{name}' channel {c}");
+        let node = channel.target().node().index();
+        let Some(joint) = nodes.joint_of.get(node).copied().flatten() else {
+            warnings.push(format!("{what}: node {node} is not in the scene; channel ignored"));
+            continue;
+        };
+        let sampler = channel.sampler();
+        let times = buffers.floats(&sampler.input(), &[Dimensions::Scalar], &format!("key times of {what}"))?;
+        if times.is_empty() {
+            return Err(err(format!("{what}: no keys")));
+        }
+        if times.iter().any(|t| !t.is_finite() || *t < 0.0) || times.windows(2).any(|w| w[1] < w[0]) {
+            return Err(err(format!("{what}: key times must be finite, non-negative and increasing")));
+        }
+        let (target, dims) = match channel.target().property() {
+            Property::Translation => (ChannelTarget::Translation(joint), Dimensions::Vec3),
+            Property::Rotation => (ChannelTarget::Rotation(joint), Dimensions::Vec4),
+            Property::Scale => (ChannelTarget::Scale(joint), Dimensions::Vec3),
+            Property::MorphTargetWeights => {
+                (ChannelTarget::MorphWeights(instances.get(node).cloned().unwrap_or_default()), Dimensions::Scalar)
+            }
+        };
+        let values = buffers.floats(&sampler.output(), &[dims], &format!("key values of {what}"))?;
+        let interpolation = match sampler.interpolation() {
+            GltfInterpolation::Step => Interpolation::Step,
+            GltfInterpolation::Linear => Interpolation::Linear,
+            GltfInterpolation::CubicSpline => Interpolation::CubicSpline,
+        };
+        let elements = times.len() * if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+        let width = match dims {
+            Dimensions::Vec3 => 3,
+            Dimensions::Vec4 => 4,
+            // Weights: one scalar per morph target per element.
+            _ => values.len() / elements,
+        };
+        if width == 0 || values.len() != elements * width || values.iter().any(|v| !v.is_finite()) {
+            return Err(err(format!(
+                "{what}: {} output values for {} keys ({interpolation:?}) do not make whole {width}-value elements of finite numbers",
+                values.len(),
+                times.len()
+            )));
+        }
+        keyed.duration = keyed.duration.max(times.last().copied().unwrap_or(0.0));
+        keyed.channels.push(Channel { target, interpolation, times, width, values });
+    }
+    Ok(Clip { name, fps: KEYED_FPS, frames: ClipFrames::Keyed(keyed), frame_bounds: Vec::new() })
+}

@@ -1,0 +1,144 @@
+//! glTF 2.0 (`.gltf` with external or data-URI buffers, `.glb`): meshes, materials, node
+//! hierarchy, skins, keyed animations and morph targets.
+//!
+//! The `gltf` crate parses and validates the JSON (every index points at something); this
+//! module maps the document onto [`Model`]:
+//!
+//! * **Nodes → joints.** When the file has skins or animations, *every* node of the scene
+//!   becomes a [`Joint`] (depth-first, so parents precede children). Non-joint ancestors of a
+//!   skeleton (an armature node that turns Blender's Z-up rig upright) are then respected for
+//!   free, and animations that move plain nodes work too. Without skins or animations the node
+//!   transforms are baked into the vertices and the model has no skeleton.
+//! * **Meshes.** One [`Mesh`] per primitive per node that instances it. Skinned primitives use
+//!   their skin (the node's own transform is ignored, as the spec says); others are rigidly
+//!   bound to their node's joint with weight 1. Rest positions are the skinned rest pose.
+//! * **Animations** become [`ClipFrames::Keyed`] clips sampled exactly by `anim::keyed`.
+//! * glTF is Y-up and faces +Z: [`Orientation::Y_UP_FACING_Z`].
+
+mod animation;
+mod buffers;
+mod mesh;
+
+use glam::{Affine3A, Quat, Vec3};
+
+use super::{FormatError, Limits};
+use crate::model::{Joint, JointPose, Model, Orientation, Skeleton};
+
+const FORMAT: &str = "glTF";
+
+/// A glTF error about the file as a whole (glTF's JSON has no useful byte offsets).
+#[cold]
+fn err(message: impl Into<String>) -> FormatError {
+    FormatError::whole_file(FORMAT, message)
+}
+
+/// The scene's nodes in depth-first order with their rest transforms.
+struct Nodes {
+    /// Node indices, parents before children.
+    order: Vec<usize>,
+    /// For every node index: its position in `order` (its joint index), if in the scene.
+    joint_of: Vec<Option<usize>>,
+    /// Parent-relative rest pose, per position in `order`.
+    rest: Vec<JointPose>,
+    /// Parent position in `order`.
+    parent: Vec<Option<usize>>,
+    /// Model-space rest transform, per position in `order`.
+    world: Vec<Affine3A>,
+}
+
+impl Nodes {
+    /// Walks the default scene (or the first; or every root node when there are no scenes).
+    fn walk(doc: &gltf::Document) -> Result<Nodes, FormatError> {
+        let roots: Vec<gltf::Node> = match doc.default_scene().or_else(|| doc.scenes().next()) {
+            Some(scene) => scene.nodes().collect(),
+            None => {
+                let mut is_child = vec![false; doc.nodes().len()];
+                for child in doc.nodes().flat_map(|n| n.children()) {
+                    if let Some(c) = is_child.get_mut(child.index()) {
+                        *c = true;
+                    }
+                }
+                doc.nodes().filter(|n| !is_child.get(n.index()).copied().unwrap_or(true)).collect()
+            }
+        };
+        let mut nodes = Nodes {
+            order: Vec::new(),
+            joint_of: vec![None; doc.nodes().len()],
+            rest: Vec::new(),
+            parent: Vec::new(),
+            world: Vec::new(),
+        };
+        let mut stack: Vec<(gltf::Node, Option<usize>)> = roots.into_iter().rev().map(|n| (n, None)).collect();
+        while let Some((node, parent)) = stack.pop() {
+            let slot = nodes.joint_of.get_mut(node.index()).ok_or_else(|| err("node index out of range"))?;
+            if slot.is_some() {
+                return Err(err(format!(
+                    "node {} appears twice in the scene hierarchy (a cycle or shared child)",
+                    node.index()
+                )));
+            }
+            let me = nodes.order.len();
+            *slot = Some(me);
+            let (t, r, s) = node.transform().decomposed();
+            let pose = JointPose {
+                translation: Vec3::from(t),
+                rotation: Quat::from_array(r).normalize(),
+                scale: Vec3::from(s),
+            };
+            if !(pose.translation.is_finite() && pose.rotation.is_finite() && pose.scale.is_finite()) {
+                return Err(err(format!("node {} has a non-finite transform", node.index())));
+            }
+            let world =
+                parent.and_then(|p| nodes.world.get(p)).copied().unwrap_or(Affine3A::IDENTITY) * pose.to_affine();
+            nodes.order.push(node.index());
+            nodes.rest.push(pose);
+            nodes.parent.push(parent);
+            nodes.world.push(world);
+            stack.extend(node.children().collect::<Vec<_>>().into_iter().rev().map(|c| (c, Some(me))));
+        }
+        Ok(nodes)
+    }
+
+    fn skeleton(&self, doc: &gltf::Document) -> Skeleton {
+        let names: Vec<Option<&str>> = doc.nodes().map(|n| n.name()).collect();
+        let joints = self
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| Joint {
+                name: names.get(n).copied().flatten().map_or_else(|| format!("node{n}"), str::to_string),
+                parent: self.parent.get(i).copied().flatten(),
+                rest: self.rest.get(i).copied().unwrap_or_default(),
+            })
+            .collect();
+        Skeleton { joints }
+    }
+}
+
+/// Parses a `.gltf` or `.glb` file. External buffers and images are named relative to the
+/// model; `load_external` reads buffers (images go through the texture resolver later).
+///
+/// # Errors
+/// Malformed JSON or GLB chunks, missing or truncated buffers, accessors outside their
+/// buffers, bad skins or animation samplers, non-base64 data URIs.
+pub fn parse(
+    bytes: &[u8],
+    load_external: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+    limits: &Limits,
+) -> Result<Model, FormatError> {
+    let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("not a valid glTF 2.0 file: {e}")))?;
+    let doc = &gltf.document;
+    let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), load_external)?;
+    let nodes = Nodes::walk(doc)?;
+    let skinned = doc.skins().len() > 0 || doc.animations().len() > 0;
+    let mut model = Model { orientation: Orientation::Y_UP_FACING_Z, ..Model::default() };
+    if skinned {
+        model.skeleton = Some(nodes.skeleton(doc));
+    }
+    let instances = mesh::build(doc, &buffers, &nodes, skinned, limits, &mut model)?;
+    for a in doc.animations() {
+        let clip = animation::build(&a, &buffers, &nodes, &instances, &mut model.warnings)?;
+        model.clips.push(clip);
+    }
+    Ok(model)
+}
