@@ -126,6 +126,16 @@ pub fn parse(
     load_external: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
     limits: &Limits,
 ) -> Result<Model, FormatError> {
+    if let Some(declared) = bytes.strip_prefix(b"glTF").and_then(|b| b.get(4..8)) {
+        let declared = u32::from_le_bytes([declared[0], declared[1], declared[2], declared[3]]) as usize;
+        if declared > bytes.len() {
+            return Err(FormatError::at_offset(
+                FORMAT,
+                8,
+                format!("GLB header declares {declared} bytes but the file has {} (truncated?)", bytes.len()),
+            ));
+        }
+    }
     let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("not a valid glTF 2.0 file: {e}")))?;
     let doc = &gltf.document;
     let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), load_external)?;

@@ -1,0 +1,390 @@
+//! glTF loading on fixtures built here: a two-joint skinned strip whose poses are computed by
+//! hand (LINEAR, STEP, CUBICSPLINE), morph targets, node transforms, and hostile variants
+//! (truncated GLB, accessors past their buffer, joints past the skin, non-base64 data URIs).
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use glam::Vec3;
+use serde_json::{Value, json};
+use spritebake::anim::{FrameTime, PoseOptions, pose};
+use spritebake::formats::{LoadOptions, gltf};
+use spritebake::model::Model;
+
+/// Builds a glTF document's binary buffer and the accessors that point into it.
+#[derive(Default)]
+struct Builder {
+    bin: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Builder {
+    /// Appends `bytes` as a buffer view and an accessor over it; returns the accessor index.
+    fn add(&mut self, bytes: &[u8], component: u32, ty: &str, count: usize) -> usize {
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+        self.views.push(json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()}));
+        self.bin.extend_from_slice(bytes);
+        self.accessors
+            .push(json!({"bufferView": self.views.len() - 1, "componentType": component, "type": ty, "count": count}));
+        self.accessors.len() - 1
+    }
+
+    fn floats(&mut self, values: &[f32], ty: &str, width: usize) -> usize {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let a = self.add(&bytes, 5126, ty, values.len() / width);
+        self.accessors[a] = with_bounds(self.accessors[a].clone(), values, width);
+        a
+    }
+
+    fn u8s(&mut self, values: &[u8], ty: &str, width: usize) -> usize {
+        self.add(values, 5121, ty, values.len() / width)
+    }
+
+    fn u16s(&mut self, values: &[u16]) -> usize {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.add(&bytes, 5123, "SCALAR", values.len())
+    }
+}
+
+/// glTF requires `min` and `max` on POSITION accessors; every float accessor gets them here.
+fn with_bounds(mut accessor: Value, values: &[f32], width: usize) -> Value {
+    let column = |c: usize| values.iter().skip(c).step_by(width).copied();
+    let min: Vec<f32> = (0..width).map(|c| column(c).fold(f32::MAX, f32::min)).collect();
+    let max: Vec<f32> = (0..width).map(|c| column(c).fold(f32::MIN, f32::max)).collect();
+    accessor["min"] = json!(min);
+    accessor["max"] = json!(max);
+    accessor
+}
+
+const S: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
+/// Vertices A, B (root joint), C (child joint) and D (half each, split over JOINTS_0 and
+/// JOINTS_1 with weights summing to 0.5, so normalisation matters).
+const POSITIONS: [[f32; 3]; 4] = [[0.5, 0.0, 0.0], [-0.5, 0.0, 0.0], [0.5, 2.0, 0.0], [0.0, 2.0, 0.0]];
+const C: usize = 2;
+const D: usize = 3;
+
+/// The skinned strip: armature node (translated, not a joint) → joint0 → joint1 (1 up), the
+/// mesh node translated far away (ignored for skinned meshes), and three animations rotating
+/// joint1 90° about Z between t = 0 and 1: `linear`, `step`, `cubic`.
+fn strip_document() -> Value {
+    let mut b = Builder::default();
+    let pos = b.floats(&POSITIONS.concat(), "VEC3", 3);
+    let idx = b.u16s(&[0, 2, 1, 1, 2, 3]);
+    let j0 = b.u8s(&[0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0], "VEC4", 4);
+    let w0 = b.floats(&[1., 0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 0.25, 0., 0., 0.], "VEC4", 4);
+    let j1 = b.u8s(&[0; 12].iter().copied().chain([1, 0, 0, 0]).collect::<Vec<_>>(), "VEC4", 4);
+    let w1 = b.floats(&[0.; 12].iter().copied().chain([0.25, 0., 0., 0.]).collect::<Vec<_>>(), "VEC4", 4);
+    // Inverse binds undo the joints' rest transforms, armature included: T(0,0,-1), T(0,-1,-1).
+    let mut ibm = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, -1.0)).to_cols_array().to_vec();
+    ibm.extend(glam::Mat4::from_translation(Vec3::new(0.0, -1.0, -1.0)).to_cols_array());
+    let ibm = b.floats(&ibm, "MAT4", 16);
+    let times = b.floats(&[0.0, 1.0], "SCALAR", 1);
+    let rot = b.floats(&[0., 0., 0., 1., 0., 0., S, S], "VEC4", 4);
+    // Cubic: in-tangent, value, out-tangent per key; tangents deliberately non-zero.
+    let cubic = b.floats(
+        &[0.3, 0., 0., 0., 0., 0., 0., 1., 0., 0.7, 0., 0., 0., 0.2, 0., 0., 0., 0., S, S, 0.5, 0., 0., 0.],
+        "VEC4",
+        4,
+    );
+    let anim = |name: &str, interpolation: &str, output: usize| {
+        json!({"name": name, "channels": [{"sampler": 0, "target": {"node": 2, "path": "rotation"}}],
+               "samplers": [{"input": times, "output": output, "interpolation": interpolation}]})
+    };
+    let uri =
+        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
+    json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 3]}],
+        "nodes": [
+            {"name": "armature", "translation": [0, 0, 1], "children": [1]},
+            {"name": "joint0", "children": [2]},
+            {"name": "joint1", "translation": [0, 1, 0]},
+            {"name": "strip", "mesh": 0, "skin": 0, "translation": [100, 0, 0]}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos, "JOINTS_0": j0, "WEIGHTS_0": w0, "JOINTS_1": j1, "WEIGHTS_1": w1}, "indices": idx}]}],
+        "skins": [{"joints": [1, 2], "inverseBindMatrices": ibm}],
+        "animations": [anim("linear", "LINEAR", rot), anim("step", "STEP", rot), anim("cubic", "CUBICSPLINE", cubic)],
+        "buffers": [{"byteLength": b.bin.len(), "uri": uri}],
+        "bufferViews": b.views,
+        "accessors": b.accessors,
+    })
+}
+
+fn parse(doc: &Value) -> Result<Model, String> {
+    let bytes = serde_json::to_vec(doc).unwrap();
+    gltf::parse(&bytes, &mut |_| None, &Default::default()).map_err(|e| e.to_string())
+}
+
+/// Position of vertex `v` at `seconds` of `clip`, clamped (not looped) at the end.
+fn at(model: &Model, clip: &str, seconds: f32, v: usize) -> Vec3 {
+    let options = PoseOptions { looping: false, in_place: false };
+    pose(model, Some(model.clip(clip).unwrap()), FrameTime::Seconds(seconds), &options).parts[0].positions[v]
+}
+
+fn assert_near(actual: Vec3, expected: [f32; 3], what: &str) {
+    assert!((actual - Vec3::from(expected)).length() < 1e-4, "{what}: {actual} != {expected:?}");
+}
+
+#[test]
+fn skinned_strip_poses_to_hand_computed_positions() {
+    let model = parse(&strip_document()).unwrap();
+    assert_eq!(model.clips.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["linear", "step", "cubic"]);
+    // Rest: the inverse binds cancel the armature, the mesh node's own translation is ignored.
+    for (v, p) in POSITIONS.iter().enumerate() {
+        assert_near(model.meshes[0].positions[v], *p, &format!("rest vertex {v}"));
+    }
+    // joint1 turned 90° about Z at (0,1,0): C (0.5,1 above it) goes to (-1, 1.5).
+    // D is half root, half joint1: ((0,2) + (-1,1)) / 2.
+    for clip in ["linear", "step", "cubic"] {
+        assert_near(at(&model, clip, 0.0, C), [0.5, 2.0, 0.0], &format!("{clip} C at 0"));
+        assert_near(at(&model, clip, 1.0, C), [-1.0, 1.5, 0.0], &format!("{clip} C at 1"));
+        assert_near(at(&model, clip, 1.0, D), [-0.5, 1.5, 0.0], &format!("{clip} D at 1"));
+        assert_near(at(&model, clip, 1.0, 0), [0.5, 0.0, 0.0], &format!("{clip} A never moves"));
+    }
+    // Halfway, LINEAR slerps to 45°: (0.5, 1) rotated 45° is ((0.5−1)·s, (0.5+1)·s) + (0, 1).
+    assert_near(at(&model, "linear", 0.5, C), [-0.5 * S, 1.5 * S + 1.0, 0.0], "linear C at 0.5");
+    assert_near(at(&model, "linear", 0.5, D), [-0.5 * S, 0.5 * (3.0 + S), 0.0], "linear D at 0.5");
+    // STEP holds the first key until the second.
+    assert_near(at(&model, "step", 0.5, C), [0.5, 2.0, 0.0], "step C at 0.5");
+    assert_near(at(&model, "step", 0.999, C), [0.5, 2.0, 0.0], "step C at 0.999");
+    // CUBICSPLINE with tangents leaves the straight path between the keys.
+    assert!((at(&model, "cubic", 0.5, C) - at(&model, "linear", 0.5, C)).length() > 1e-3);
+    // Frames step at the clip's rate: frame 15 at 30 fps is 0.5 s.
+    let clip = model.clip("linear").unwrap();
+    let posed = pose(&model, Some(clip), FrameTime::Frame(15.0), &PoseOptions { looping: true, in_place: false });
+    assert_near(posed.parts[0].positions[C], [-0.5 * S, 1.5 * S + 1.0, 0.0], "frame 15");
+    assert_eq!((clip.duration(), clip.frame_count()), (1.0, 30));
+}
+
+/// The document's data-URI buffer.
+fn bin_of(doc: &Value) -> Vec<u8> {
+    let uri = doc["buffers"][0]["uri"].as_str().unwrap();
+    base64::engine::general_purpose::STANDARD.decode(uri.split(',').nth(1).unwrap()).unwrap()
+}
+
+fn set_bin(doc: &mut Value, bin: &[u8]) {
+    let uri = format!("data:;base64,{}", base64::engine::general_purpose::STANDARD.encode(bin));
+    doc["buffers"][0] = json!({"byteLength": bin.len(), "uri": uri});
+}
+
+/// Appends float data as a new buffer view and accessor; returns the accessor index.
+fn append_floats(doc: &mut Value, values: &[f32], ty: &str, width: usize) -> usize {
+    let mut bin = bin_of(doc);
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let view = doc["bufferViews"].as_array().unwrap().len();
+    doc["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": values.len() * 4}));
+    bin.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    set_bin(doc, &bin);
+    let accessors = doc["accessors"].as_array_mut().unwrap();
+    accessors.push(with_bounds(
+        json!({"bufferView": view, "componentType": 5126, "type": ty, "count": values.len() / width}),
+        values,
+        width,
+    ));
+    accessors.len() - 1
+}
+
+#[test]
+fn all_plays_every_animation_together() {
+    // A further, unnamed single-channel animation (CesiumMan stores its walk as 19 of them)
+    // moves joint0 +2 in x; `all` merges it with the others.
+    let mut doc = strip_document();
+    let moves = append_floats(&mut doc, &[0.0, 0.0, 0.0, 2.0, 0.0, 0.0], "VEC3", 3);
+    let times = doc["animations"][0]["samplers"][0]["input"].clone();
+    doc["animations"].as_array_mut().unwrap().push(json!({
+        "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+        "samplers": [{"input": times, "output": moves, "interpolation": "LINEAR"}]
+    }));
+    let mut model = parse(&doc).unwrap();
+    assert_eq!(model.clips[3].name, "anim3", "unnamed animations are numbered");
+    spritebake::bake::add_all_clip(&mut model).unwrap();
+    // At 1 s joint0 has moved +2 in x and joint1 has turned 90° (the later `cubic` wins).
+    assert_near(at(&model, "all", 1.0, 0), [2.5, 0.0, 0.0], "A follows joint0");
+    assert_near(at(&model, "all", 1.0, C), [1.0, 1.5, 0.0], "C follows both");
+    assert_eq!(model.clip("all").unwrap().duration(), 1.0);
+    // Clips of other formats cannot be merged channel by channel.
+    let e = spritebake::bake::add_all_clip(&mut Model::default()).unwrap_err().to_string();
+    assert!(e.contains("no glTF animations"), "{e}");
+}
+
+#[test]
+fn morph_targets_apply_default_and_animated_weights_before_skinning() {
+    // One morph target moving every vertex +1 in z, default weight 0.5, animated 0 → 1.
+    let mut doc = strip_document();
+    let target = append_floats(&mut doc, &[0.0, 0.0, 1.0].repeat(4), "VEC3", 3);
+    let weights = append_floats(&mut doc, &[0.0, 1.0], "SCALAR", 1);
+    doc["meshes"][0]["primitives"][0]["targets"] = json!([{"POSITION": target}]);
+    doc["meshes"][0]["weights"] = json!([0.5]);
+    let times = doc["animations"][0]["samplers"][0]["input"].clone();
+    doc["animations"].as_array_mut().unwrap().push(json!({"name": "grow",
+        "channels": [{"sampler": 0, "target": {"node": 3, "path": "weights"}}],
+        "samplers": [{"input": times, "output": weights, "interpolation": "LINEAR"}]}));
+    let model = parse(&doc).unwrap();
+    assert_near(model.meshes[0].positions[0], [0.5, 0.0, 0.5], "rest uses the default weight");
+    assert_near(at(&model, "grow", 0.0, 0), [0.5, 0.0, 0.0], "weight 0");
+    assert_near(at(&model, "grow", 0.5, C), [0.5, 2.0, 0.5], "weight 0.5");
+    // A clip that leaves the weights alone keeps the default; the offset turns with joint1.
+    assert_near(at(&model, "linear", 1.0, C), [-1.0, 1.5, 0.5], "default weight, posed");
+}
+
+#[test]
+fn rigid_meshes_are_placed_by_their_nodes() {
+    // No skin, no animation: node transforms are baked; a mirroring scale flips the winding.
+    let mut b = Builder::default();
+    let pos = b.floats(&[0., 0., 0., 1., 0., 0., 0., 1., 0.], "VEC3", 3);
+    let uri =
+        format!("data:application/gltf-buffer;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
+    let doc = json!({
+        "asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}],
+        "nodes": [{"translation": [0, 0, 5], "rotation": [0, 0, S, S], "children": [1]}, {"mesh": 0, "scale": [-1, 1, 1]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}, {"attributes": {"POSITION": pos}, "mode": 1}]}],
+        "buffers": [{"byteLength": b.bin.len(), "uri": uri}], "bufferViews": b.views, "accessors": b.accessors,
+    });
+    let model = parse(&doc).unwrap();
+    assert!(model.skeleton.is_none() && model.clips.is_empty());
+    assert_eq!(model.meshes.len(), 1, "the LINES primitive is skipped");
+    assert!(model.warnings.iter().any(|w| w.contains("Lines")), "{:?}", model.warnings);
+    let m = &model.meshes[0];
+    // (1,0,0) mirrored to (-1,0,0), turned 90° about Z to (0,-1,0), moved to z = 5.
+    assert_near(m.positions[1], [0.0, -1.0, 5.0], "baked vertex");
+    assert_eq!(m.indices, vec![[0, 2, 1]]);
+    assert_near(m.normals[0], [0.0, 0.0, 1.0], "normal after mirroring and winding flip");
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spritebake-gltf-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The strip as a GLB: JSON chunk plus binary chunk.
+fn strip_glb() -> Vec<u8> {
+    let mut doc = strip_document();
+    let bin = bin_of(&doc);
+    doc["buffers"][0] = json!({"byteLength": bin.len()});
+    let mut json = serde_json::to_vec(&doc).unwrap();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let mut bin = bin;
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = b"glTF".to_vec();
+    for v in [2, total as u32, json.len() as u32] {
+        out.extend(v.to_le_bytes());
+    }
+    out.extend(b"JSON");
+    out.extend(&json);
+    out.extend((bin.len() as u32).to_le_bytes());
+    out.extend(b"BIN\0");
+    out.extend(&bin);
+    out
+}
+
+fn load_err(path: &Path) -> String {
+    match spritebake::formats::load(path, &LoadOptions::default()) {
+        Ok(_) => panic!("{} loaded", path.display()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn glb_and_external_buffers_load_like_the_data_uri_version() {
+    let dir = scratch("files");
+    let glb = dir.join("strip.glb");
+    std::fs::write(&glb, strip_glb()).unwrap();
+    let model = spritebake::formats::load(&glb, &LoadOptions::default()).unwrap();
+    assert_near(at(&model, "linear", 1.0, C), [-1.0, 1.5, 0.0], "GLB");
+    // .gltf with the buffer in a .bin beside it (name percent-encoded).
+    let mut doc = strip_document();
+    let bin = bin_of(&doc);
+    std::fs::write(dir.join("strip data.bin"), &bin).unwrap();
+    doc["buffers"][0]["uri"] = json!("strip%20data.bin");
+    std::fs::write(dir.join("strip.gltf"), serde_json::to_vec(&doc).unwrap()).unwrap();
+    let model = spritebake::formats::load(&dir.join("strip.gltf"), &LoadOptions::default()).unwrap();
+    assert_near(at(&model, "step", 1.0, C), [-1.0, 1.5, 0.0], ".gltf + .bin");
+    // A buffer name climbing out of the folder is refused like a texture name.
+    doc["buffers"][0]["uri"] = json!("../strip%20data.bin");
+    std::fs::write(dir.join("escape.gltf"), serde_json::to_vec(&doc).unwrap()).unwrap();
+    let e = load_err(&dir.join("escape.gltf"));
+    assert!(e.contains("escape.gltf") && e.contains("outside the model's folder"), "{e}");
+}
+
+#[test]
+fn bad_input_gives_clear_errors_never_a_panic() {
+    let dir = scratch("bad");
+    // Truncated GLB: cut inside the binary chunk.
+    let glb = strip_glb();
+    std::fs::write(dir.join("cut.glb"), &glb[..glb.len() - 40]).unwrap();
+    let e = load_err(&dir.join("cut.glb"));
+    assert!(e.contains("cut.glb") && e.contains("glTF") && e.contains("truncated"), "{e}");
+    // An accessor pointing past its buffer view.
+    let mut doc = strip_document();
+    doc["accessors"][0]["count"] = json!(1000);
+    let e = parse(&doc).unwrap_err();
+    assert!(e.contains("accessor 0 (POSITION of mesh 0") && e.contains("past the end of buffer view"), "{e}");
+    // A buffer view pointing past its buffer.
+    let mut doc = strip_document();
+    doc["bufferViews"][0]["byteOffset"] = json!(100_000);
+    let e = parse(&doc).unwrap_err();
+    assert!(e.contains("buffer view 0") && e.contains("past the end of buffer 0"), "{e}");
+    // A vertex weighted to joint 5 of a two-joint skin.
+    let mut doc = strip_document();
+    let mut bin = bin_of(&doc);
+    let j0 = doc["bufferViews"][doc["accessors"][2]["bufferView"].as_u64().unwrap() as usize]["byteOffset"]
+        .as_u64()
+        .unwrap();
+    bin[j0 as usize + 8] = 5; // vertex C's first joint
+    set_bin(&mut doc, &bin);
+    let e = parse(&doc).unwrap_err();
+    assert!(e.contains("vertex 2 JOINTS_0 names joint 5, but skin 0 has only 2 joints"), "{e}");
+    // Data URIs that are not base64.
+    let mut doc = strip_document();
+    doc["buffers"][0]["uri"] = json!("data:application/octet-stream,hello");
+    let e = parse(&doc).unwrap_err();
+    assert!(e.contains("buffer 0") && e.contains("not base64"), "{e}");
+    doc["buffers"][0]["uri"] = json!("data:application/octet-stream;base64,@@@not base64@@@");
+    let e = parse(&doc).unwrap_err();
+    assert!(e.contains("buffer 0") && e.contains("not valid base64"), "{e}");
+    // A missing external buffer names the file.
+    doc["buffers"][0]["uri"] = json!("missing.bin");
+    assert!(parse(&doc).unwrap_err().contains("'missing.bin' not found"));
+    // Animation output that does not match its keys.
+    let mut doc = strip_document();
+    doc["animations"][0]["samplers"][0]["output"] = doc["animations"][2]["samplers"][0]["output"].clone();
+    let e = parse(&doc).unwrap_err();
+    assert!(e.contains("animation 0 'linear' channel 0") && e.contains("output values for 2 keys"), "{e}");
+}
+
+#[test]
+fn every_truncation_of_a_glb_is_an_error_not_a_panic() {
+    let glb = strip_glb();
+    for end in 0..glb.len() {
+        let r = gltf::parse(&glb[..end], &mut |_| None, &Default::default());
+        assert!(r.is_err(), "prefix of {end} bytes parsed");
+    }
+    // Corrupting any single byte of the JSON-free binary chunk never panics either.
+    let mut bytes = glb.clone();
+    for i in (glb.len() - 300)..glb.len() {
+        bytes[i] ^= 0xA5;
+        if let Ok(model) = gltf::parse(&bytes, &mut |_| None, &Default::default()) {
+            for clip in &model.clips {
+                let _ = pose(&model, Some(clip), FrameTime::Seconds(0.5), &PoseOptions::default());
+            }
+        }
+        bytes[i] = glb[i];
+    }
+}
