@@ -141,3 +141,21 @@ pub fn signed_volume(model: &spritebake::model::Model) -> f32 {
         })
         .sum()
 }
+
+/// The no-jitter check for a shared-framing sheet of one clip in `directions` directions
+/// (cells ordered direction by direction): every cell has the same pivot row, the ground line
+/// (lowest opaque row) stays within a pixel over all cells, and per frame the model's height
+/// agrees within a pixel in every direction.
+pub fn assert_jitter_free(cells: &[spritebake::sprite::Cell], directions: usize) {
+    let pivots: Vec<f32> = cells.iter().map(|c| c.pivot.y).collect();
+    assert!(pivots.iter().all(|p| (p - pivots[0]).abs() < 1e-3), "pivot rows differ: {pivots:?}");
+    let bounds: Vec<(u32, u32, u32, u32)> = cells.iter().map(|c| c.image.opaque_bounds().unwrap()).collect();
+    let grounds: Vec<u32> = bounds.iter().map(|b| b.1 + b.3).collect();
+    let spread = |v: &[u32]| v.iter().max().unwrap() - v.iter().min().unwrap();
+    assert!(spread(&grounds) <= 1, "ground lines {grounds:?}");
+    let frames = cells.len() / directions;
+    for f in 0..frames {
+        let h: Vec<u32> = (0..directions).map(|d| bounds[d * frames + f].3).collect();
+        assert!(spread(&h) <= 1, "frame {f}: heights {h:?}");
+    }
+}
