@@ -19,6 +19,8 @@ seed smd $A/robot/robot.smd $A/robot/walk.smd
 seed obj $A/tower.obj $A/tower.mtl
 seed texture $A/tower_bricks.png $A/robot/robot.png
 seed manifest examples/check/cases.toml
+# glTF seeds come from the shared corpus when it is there (the project ships no .glb of its own).
+seed gltf ../shared/corpus/gltf/*/*.glb ../shared/corpus/gltf/*/*.gltf
 mkdir -p fuzz/corpus/pose_render
 for f in $A/robot/robot.md2:0 $A/robot/robot.md5mesh:1 $A/robot/robot.smd:2 $A/tower.obj:3; do
     file=${f%:*}; kind=${f##*:}

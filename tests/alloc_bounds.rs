@@ -86,4 +86,20 @@ fn huge_claims_in_small_files_allocate_little() {
     let obj = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 999999999\n{}", "#".repeat(900));
     let peak = peak_during(|| assert!(spritebake::formats::obj::parse(obj.as_bytes(), &mut |_| None).is_err()));
     assert!(peak < LIMIT, "OBJ: {peak} bytes");
+
+    // glTF: accessors claiming 100 million vertices, over a 12-byte buffer or over no buffer.
+    for view in [r#""bufferView": 0,"#, ""] {
+        let gltf = format!(
+            r#"{{"asset": {{"version": "2.0"}}, "scenes": [{{"nodes": [0]}}], "nodes": [{{"mesh": 0}}],
+            "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0}}}}]}}],
+            "accessors": [{{{view} "componentType": 5126, "type": "VEC3", "count": 100000000, "min": [0,0,0], "max": [0,0,0]}}],
+            "bufferViews": [{{"buffer": 0, "byteLength": 12}}],
+            "buffers": [{{"byteLength": 12, "uri": "data:;base64,AAAAAAAAAAAAAAAA"}}]}}"#
+        );
+        let peak = peak_during(|| {
+            let r = spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default());
+            assert!(r.is_err(), "{view}");
+        });
+        assert!(peak < LIMIT, "glTF {view}: {peak} bytes");
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use spritebake::formats::{md2, md5, obj, resolve, smd};
+use spritebake::formats::{gltf, md2, md5, obj, resolve, smd};
 
 fn replay(target: &str, data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -23,6 +23,7 @@ fn replay(target: &str, data: &[u8]) {
             let _ = smd::parse_reference(&text);
         }
         "obj" => drop(obj::parse(data, &mut |_| Some(data.to_vec()))),
+        "gltf" => drop(gltf::parse(data, &mut |_| None, &Default::default())),
         "texture" => drop(resolve::decode_image(data, Path::new("crash.tga"))),
         "manifest" => drop(spritebake::check::Manifest::parse(&text, Path::new("crash.toml"))),
         other => panic!("unknown fuzz target folder '{other}'"),

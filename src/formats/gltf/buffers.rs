@@ -12,7 +12,7 @@ use super::err;
 use crate::formats::FormatError;
 
 /// Viewless accessors are all zeros of any count; this caps what such a header can allocate.
-const MAX_VIEWLESS_ELEMENTS: usize = 1 << 20;
+const MAX_VIEWLESS_ELEMENTS: usize = 1 << 16;
 
 /// The bytes of every buffer, by buffer index.
 pub struct Buffers(Vec<Vec<u8>>);
