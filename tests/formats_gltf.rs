@@ -388,3 +388,63 @@ fn every_truncation_of_a_glb_is_an_error_not_a_panic() {
         bytes[i] = glb[i];
     }
 }
+
+/// A textured quad facing +Z: a 2×2 red/blue PNG in a data URI, sampled as `sampler` says.
+fn textured_quad(sampler: Value, material: Value) -> Model {
+    let png = std::env::temp_dir().join(format!("spritebake-gltf-{}-checker.png", std::process::id()));
+    let red_blue = [[255, 0, 0, 255], [0, 0, 255, 255], [0, 0, 255, 255], [255, 0, 0, 255]].concat();
+    spritebake::output::write_png(&png, &spritebake::raster::Image { width: 2, height: 2, rgba: red_blue }).unwrap();
+    let image = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(std::fs::read(&png).unwrap())
+    );
+    let mut b = Builder::default();
+    let pos = b.floats(&[-1., -1., 0., 1., -1., 0., 1., 1., 0., -1., 1., 0.], "VEC3", 3);
+    let uv = b.floats(&[0., 1., 1., 1., 1., 0., 0., 0.], "VEC2", 2);
+    let idx = b.u16s(&[0, 1, 2, 0, 2, 3]);
+    let uri = format!("data:;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
+    let mut material = material;
+    material["pbrMetallicRoughness"]["baseColorTexture"] = json!({"index": 0});
+    let doc = json!({
+        "asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos, "TEXCOORD_0": uv}, "indices": idx, "material": 0}]}],
+        "materials": [material], "textures": [{"source": 0, "sampler": 0}], "samplers": [sampler],
+        "images": [{"uri": image}],
+        "buffers": [{"byteLength": b.bin.len(), "uri": uri}], "bufferViews": b.views, "accessors": b.accessors,
+    });
+    parse(&doc).unwrap()
+}
+
+#[test]
+fn materials_keep_colour_alpha_mode_wrap_and_nearest_filter() {
+    use spritebake::model::AlphaMode;
+    let material = json!({"name": "skin", "alphaMode": "MASK", "alphaCutoff": 0.3,
+                          "pbrMetallicRoughness": {"baseColorFactor": [1.0, 0.5, 0.25, 1.0]}});
+    let nearest = textured_quad(json!({"magFilter": 9728, "wrapS": 33071, "wrapT": 33071}), material.clone());
+    let m = &nearest.materials[0];
+    assert_eq!((m.name.as_str(), m.base_color, m.alpha_mode), ("skin", [1.0, 0.5, 0.25, 1.0], AlphaMode::Mask(0.3)));
+    assert!(m.nearest && !m.wrap);
+    assert_eq!(m.texture.as_ref().map(|t| (t.width, t.height)), Some((2, 2)));
+    let smooth = textured_quad(json!({}), json!({"alphaMode": "BLEND"}));
+    assert!(!smooth.materials[0].nearest && smooth.materials[0].wrap);
+    assert_eq!(smooth.materials[0].alpha_mode, AlphaMode::Blend);
+    // Rendered larger than the texture: nearest keeps two colours, the default filter blends.
+    let colours = |model: &Model| {
+        use spritebake::raster::{Projection, RenderOptions, Renderer, Shading};
+        let view = spritebake::raster::OrbitView {
+            pitch_degrees: 0.0,
+            projection: Projection::Orthographic,
+            ..Default::default()
+        };
+        let options =
+            RenderOptions { width: 32, height: 32, ssaa: 1, shading: Shading::Unlit, ..RenderOptions::default() };
+        let image =
+            spritebake::bake::render_frame(&Renderer::new(), model, &Default::default(), &view, &options).unwrap();
+        let mut set: Vec<&[u8]> = image.rgba.chunks_exact(4).filter(|p| p[3] == 255).collect();
+        set.sort();
+        set.dedup();
+        set.len()
+    };
+    assert_eq!(colours(&nearest), 2);
+    assert!(colours(&smooth) > 10);
+}

@@ -85,6 +85,9 @@ pub struct Material {
     pub alpha_mode: AlphaMode,
     /// True when the texture should repeat outside 0..1 (the default), false to clamp.
     pub wrap: bool,
+    /// True when the model asks for its texture to be sampled at the nearest texel whatever the
+    /// render's filter (glTF `magFilter: NEAREST`, as pixel-art models use). The default is false.
+    pub nearest: bool,
 }
 
 impl Default for Material {
@@ -97,6 +100,7 @@ impl Default for Material {
             texture_status: TextureStatus::None,
             alpha_mode: AlphaMode::Opaque,
             wrap: true,
+            nearest: false,
         }
     }
 }

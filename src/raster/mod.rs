@@ -230,7 +230,13 @@ impl Renderer {
         let [r, g, b, a] = material.base_color;
         let texture = material.texture.as_ref().map(|t| self.mip_chain(t, material.wrap));
         let texture_size = texture.as_ref().map(|t| t.size()).unwrap_or(Vec2::ONE);
-        DrawMaterial { base: [r * a, g * a, b * a, a], texture, texture_size, alpha: material.alpha_mode }
+        DrawMaterial {
+            base: [r * a, g * a, b * a, a],
+            texture,
+            texture_size,
+            alpha: material.alpha_mode,
+            nearest: material.nearest,
+        }
     }
 
     fn mip_chain(&self, texture: &Arc<Texture>, wrap: bool) -> Arc<MipChain> {

@@ -20,6 +20,8 @@ pub struct DrawMaterial {
     pub texture_size: Vec2,
     /// Alpha handling.
     pub alpha: AlphaMode,
+    /// Sample the texture at the nearest texel, whatever the render's filter.
+    pub nearest: bool,
 }
 
 /// Per-draw shading state.
@@ -64,7 +66,7 @@ impl Shader {
 
     /// True when the material needs uv derivatives (trilinear filtering of a texture).
     pub fn needs_derivatives(&self, material: &DrawMaterial) -> bool {
-        self.filter == Filter::Trilinear && material.texture.is_some()
+        self.filter == Filter::Trilinear && !material.nearest && material.texture.is_some()
     }
 
     /// Colour of a fragment, linear premultiplied RGBA; `None` when alpha testing discards it.
@@ -74,7 +76,8 @@ impl Shader {
         if let Some(tex) = &material.texture {
             let size = material.texture_size;
             let footprint_squared = (f.duv[0] * size).length_squared().max((f.duv[1] * size).length_squared());
-            let t = tex.sample(self.filter, f.uv, footprint_squared);
+            let filter = if material.nearest { Filter::Nearest } else { self.filter };
+            let t = tex.sample(filter, f.uv, footprint_squared);
             c = [c[0] * t[0], c[1] * t[1], c[2] * t[2], c[3] * t[3]];
         }
         match material.alpha {

@@ -357,7 +357,9 @@ fn materials(doc: &gltf::Document, buffers: &Buffers, limits: &Limits, warnings:
             let Some(info) = pbr.base_color_texture() else { return material };
             let texture = info.texture();
             // Repeat and mirrored repeat both tile; only clamp-to-edge clamps.
-            material.wrap = texture.sampler().wrap_s() != gltf::texture::WrappingMode::ClampToEdge;
+            let sampler = texture.sampler();
+            material.wrap = sampler.wrap_s() != gltf::texture::WrappingMode::ClampToEdge;
+            material.nearest = sampler.mag_filter() == Some(gltf::texture::MagFilter::Nearest);
             let image = texture.source();
             let label = format!("embedded image {} '{}'", image.index(), image.name().unwrap_or(""));
             let bytes = match image.source() {
