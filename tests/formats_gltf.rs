@@ -404,7 +404,9 @@ fn textured_quad(sampler: Value, material: Value) -> Model {
     let idx = b.u16s(&[0, 1, 2, 0, 2, 3]);
     let uri = format!("data:;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
     let mut material = material;
-    material["pbrMetallicRoughness"]["baseColorTexture"] = json!({"index": 0});
+    if material["pbrMetallicRoughness"]["baseColorTexture"].is_null() {
+        material["pbrMetallicRoughness"]["baseColorTexture"] = json!({"index": 0});
+    }
     let doc = json!({
         "asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
         "meshes": [{"primitives": [{"attributes": {"POSITION": pos, "TEXCOORD_0": uv}, "indices": idx, "material": 0}]}],
@@ -447,4 +449,20 @@ fn materials_keep_colour_alpha_mode_wrap_and_nearest_filter() {
     };
     assert_eq!(colours(&nearest), 2);
     assert!(colours(&smooth) > 10);
+}
+
+#[test]
+fn khr_texture_transform_is_baked_into_the_uvs() {
+    let transformed = |transform: Value| {
+        let texture = json!({"index": 0, "extensions": {"KHR_texture_transform": transform}});
+        let model = textured_quad(json!({}), json!({"pbrMetallicRoughness": {"baseColorTexture": texture}}));
+        model.meshes[0].uvs.clone()
+    };
+    // The quad's UVs are (0,1) (1,1) (1,0) (0,0).
+    let uvs = transformed(json!({"offset": [0.5, 0.0], "scale": [2.0, 1.0]}));
+    assert_eq!(uvs, [[0.5, 1.0], [2.5, 1.0], [2.5, 0.0], [0.5, 0.0]].map(glam::Vec2::from).to_vec());
+    // A quarter turn: u' = v, v' = −u (the extension's matrix).
+    let uvs = transformed(json!({"rotation": std::f32::consts::FRAC_PI_2}));
+    assert!((uvs[2] - glam::Vec2::new(0.0, -1.0)).length() < 1e-6, "{uvs:?}");
+    assert!((uvs[0] - glam::Vec2::new(1.0, 0.0)).length() < 1e-6, "{uvs:?}");
 }

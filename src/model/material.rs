@@ -58,6 +58,9 @@ pub enum TextureStatus {
     None,
     /// Found and decoded from this file.
     Found(PathBuf),
+    /// Decoded from data inside the model file (a GLB buffer or a data URI); the text says which
+    /// image.
+    Embedded(String),
     /// Named (the name as written in the model) but not found or not decodable; the reason says
     /// which. A visible fallback texture is used instead.
     Missing {

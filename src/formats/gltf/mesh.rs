@@ -31,8 +31,8 @@ pub fn build(
     model: &mut Model,
 ) -> Result<Instances, FormatError> {
     model.materials = materials(doc, buffers, limits, &mut model.warnings);
-    let default_material = model.materials.len();
-    model.materials.push(Material::named("default"));
+    // Primitives without a material share one plain white material, added when first needed.
+    let mut default_material = None;
     let mut instances: Instances = vec![Vec::new(); doc.nodes().len()];
     let mut total = 0usize;
     let all_nodes: Vec<gltf::Node> = doc.nodes().collect();
@@ -48,7 +48,13 @@ pub fn build(
             if total > MAX_TOTAL_VERTICES {
                 return Err(err(format!("{what}: more than {MAX_TOTAL_VERTICES} vertices over all mesh instances")));
             }
-            let material = prim.material().index().unwrap_or(default_material);
+            let material = match prim.material().index() {
+                Some(m) => m,
+                None => *default_material.get_or_insert_with(|| {
+                    model.materials.push(Material::named("default"));
+                    model.materials.len() - 1
+                }),
+            };
             let mut mesh = if skinned {
                 let weights = match &skin {
                     Some(skin) => raw.skin_weights(&prim, buffers, skin, &what)?,
@@ -167,11 +173,13 @@ impl Primitive {
             }
             None => Vec::new(),
         };
-        let uvs = match attribute(gltf::Semantic::TexCoords(0)) {
+        let (set, transform) = uv_mapping(prim);
+        let uvs = match attribute(gltf::Semantic::TexCoords(set)) {
             Some(a) => {
-                per_vertex(buffers.floats(&a, &[Dimensions::Vec2], &format!("TEXCOORD_0 of {what}"))?, 2, "TEXCOORD_0")?
+                let name = format!("TEXCOORD_{set}");
+                per_vertex(buffers.floats(&a, &[Dimensions::Vec2], &format!("{name} of {what}"))?, 2, &name)?
                     .chunks_exact(2)
-                    .map(Vec2::from_slice)
+                    .map(|uv| transform.transform_point2(Vec2::from_slice(uv)))
                     .collect()
             }
             None => vec![Vec2::ZERO; n],
@@ -321,6 +329,22 @@ impl Primitive {
     }
 }
 
+/// The UV set the base colour texture reads and its `KHR_texture_transform`
+/// (`T(offset) · R(rotation) · S(scale)`, rotation counter-clockwise in UV space), baked into
+/// the mesh's UVs since each mesh has one material.
+fn uv_mapping(prim: &gltf::Primitive) -> (u32, glam::Affine2) {
+    let Some(info) = prim.material().pbr_metallic_roughness().base_color_texture() else {
+        return (0, glam::Affine2::IDENTITY);
+    };
+    let Some(t) = info.texture_transform() else { return (info.tex_coord(), glam::Affine2::IDENTITY) };
+    let (sin, cos) = t.rotation().sin_cos();
+    let [sx, sy] = t.scale();
+    // Columns of the extension's 3×3 matrix: u' = cos·sx·u + sin·sy·v + ox, v' = −sin·sx·u + cos·sy·v + oy.
+    let m =
+        glam::Affine2::from_cols(Vec2::new(cos * sx, -sin * sx), Vec2::new(sin * sy, cos * sy), Vec2::from(t.offset()));
+    (t.tex_coord().unwrap_or(info.tex_coord()), if m.is_finite() { m } else { glam::Affine2::IDENTITY })
+}
+
 /// Index list → triangles for the three triangle modes (counter-clockwise kept).
 fn triangles(mode: Mode, i: &[u32]) -> Vec<[u32; 3]> {
     match mode {
@@ -361,7 +385,10 @@ fn materials(doc: &gltf::Document, buffers: &Buffers, limits: &Limits, warnings:
             material.wrap = sampler.wrap_s() != gltf::texture::WrappingMode::ClampToEdge;
             material.nearest = sampler.mag_filter() == Some(gltf::texture::MagFilter::Nearest);
             let image = texture.source();
-            let label = format!("embedded image {} '{}'", image.index(), image.name().unwrap_or(""));
+            let label = match image.name() {
+                Some(name) => format!("embedded image {} '{name}'", image.index()),
+                None => format!("embedded image {}", image.index()),
+            };
             let bytes = match image.source() {
                 gltf::image::Source::View { view, .. } => {
                     buffers.view(&view).map(<[u8]>::to_vec).map_err(|e| e.message)
@@ -388,7 +415,7 @@ fn materials(doc: &gltf::Document, buffers: &Buffers, limits: &Limits, warnings:
             match decoded {
                 Ok(t) => {
                     material.texture = Some(t);
-                    material.texture_status = TextureStatus::Found(label.into());
+                    material.texture_status = TextureStatus::Embedded(label);
                 }
                 Err(reason) => {
                     warnings.push(format!("{label} for material '{name}': {reason}"));

@@ -41,6 +41,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         let texture = match &m.texture_status {
             TextureStatus::None => "no texture".to_string(),
             TextureStatus::Found(path) => format!("texture {}", path.display()),
+            TextureStatus::Embedded(what) => format!("texture {what}"),
             TextureStatus::Missing { name, reason } => format!("texture '{name}' MISSING ({reason})"),
         };
         println!("  '{}': {texture}", m.name);
