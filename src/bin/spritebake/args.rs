@@ -12,10 +12,11 @@ use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Sh
 /// Flags that say which model to load and how.
 #[derive(Debug, Args)]
 pub struct ModelArgs {
-    /// The model file (.obj, .md2, .md5mesh, .smd).
+    /// The model file (.obj, .md2, .md5mesh, .smd, .gltf, .glb).
     pub model: PathBuf,
     /// Animation: a file to load as a clip (.md5anim, sequence .smd) or the name of a clip in
-    /// the model (e.g. an MD2 `run`); repeatable. Commands that play one clip play the last.
+    /// the model (e.g. an MD2 `run`, a glTF `Walk`); repeatable. Commands that play one clip
+    /// play the last. `all` plays every glTF animation of the model together.
     #[arg(long, value_name = "FILE|NAME")]
     pub anim: Vec<String>,
     /// Texture for every material (PATH) or one material (MATERIAL=PATH); repeatable.

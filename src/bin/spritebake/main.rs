@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 
 use commands::*;
 
-/// Headless CPU sprite renderer for animated 3D game models (MD2, MD5, SMD, OBJ).
+/// Headless CPU sprite renderer for animated 3D game models (MD2, MD5, SMD, OBJ, glTF).
 #[derive(Debug, Parser)]
 #[command(name = "spritebake", version, about)]
 struct Cli {
