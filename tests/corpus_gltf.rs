@@ -135,3 +135,33 @@ fn cesium_man_walking_goldens() {
         assert_golden(&format!("gltf/cesium-man-walk-frame-{frame}"), &image, Tolerance { channel: 1, max_pixels: 8 });
     }
 }
+
+#[test]
+fn anim_all_works_on_the_command_line_and_is_refused_for_other_formats() {
+    let run = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()
+    };
+    let out = std::env::temp_dir().join(format!("spritebake-gltf-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let robot = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot/robot.md2");
+    let png = out.join("robot.png");
+    let o =
+        run(&["render".as_ref(), robot.as_os_str(), "--anim".as_ref(), "all".as_ref(), "-o".as_ref(), png.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && stderr.contains("no glTF animations"), "{stderr}");
+    let Some(dir) = common::corpus("gltf") else { return };
+    let gif = out.join("cesium.gif");
+    let model = dir.join("cesiumman/CesiumMan.glb");
+    let o = run(&[
+        "gif".as_ref(),
+        model.as_os_str(),
+        "--anim".as_ref(),
+        "all".as_ref(),
+        "--size".as_ref(),
+        "48".as_ref(),
+        "-o".as_ref(),
+        gif.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::metadata(&gif).unwrap().len() > 1000);
+}
