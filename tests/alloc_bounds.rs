@@ -102,4 +102,23 @@ fn huge_claims_in_small_files_allocate_little() {
         });
         assert!(peak < LIMIT, "glTF {view}: {peak} bytes");
     }
+
+    // glTF: one 1000-vertex mesh instanced by 10000 nodes (10 million vertices) fails up front.
+    let nodes: Vec<String> = (0..10_000).map(|_| r#"{"mesh": 0}"#.to_string()).collect();
+    let zeros = "A".repeat(16_000); // 12 000 zero bytes in base64
+    let gltf = format!(
+        r#"{{"asset": {{"version": "2.0"}}, "scenes": [{{"nodes": [{}]}}], "nodes": [{}],
+        "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0}}}}]}}],
+        "accessors": [{{"bufferView": 0, "componentType": 5126, "type": "VEC3", "count": 1000, "min": [0,0,0], "max": [0,0,0]}}],
+        "bufferViews": [{{"buffer": 0, "byteLength": 12000}}],
+        "buffers": [{{"byteLength": 12000, "uri": "data:;base64,{zeros}"}}]}}"#,
+        (0..10_000).map(|i| i.to_string()).collect::<Vec<_>>().join(","),
+        nodes.join(",")
+    );
+    let json_size = gltf.len();
+    let peak = peak_during(|| {
+        let r = spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default());
+        assert!(r.unwrap_err().to_string().contains("more than the"));
+    });
+    assert!(peak < LIMIT + 16 * json_size, "glTF instances: {peak} bytes");
 }

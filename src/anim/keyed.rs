@@ -40,6 +40,8 @@ pub fn clip_seconds(clip: &Clip, keyed: &KeyedClip, time: FrameTime, looping: bo
 
 /// Samples `channel` at `seconds` into `out` (`channel.width` values).
 pub fn sample(channel: &Channel, seconds: f32, out: &mut [f32]) {
+    // A channel without keys (or short of values) reads as zeros, never as stale data.
+    out.fill(0.0);
     let w = channel.width;
     let keys = channel.times.len();
     let cubic = channel.interpolation == Interpolation::CubicSpline;

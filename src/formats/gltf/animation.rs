@@ -9,15 +9,21 @@ use super::{Nodes, err};
 use crate::formats::FormatError;
 use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, Interpolation, KeyedClip};
 
+/// Cap on key times and values over all animations, checked on the accessors' declared counts:
+/// channels naming the same large accessor again and again must not allocate without bound.
+pub const MAX_KEY_VALUES: usize = 1 << 24;
+
 /// Frame spacing of keyed clips for sheets and GIFs (`--fps` replaces it).
 pub const KEYED_FPS: f32 = 30.0;
 
 /// Builds the clip of one animation; unnamed animations are called `anim<N>` by file order.
+/// `budget` is what is left of [`MAX_KEY_VALUES`].
 pub fn build(
     animation: &gltf::Animation,
     buffers: &Buffers,
     nodes: &Nodes,
     instances: &Instances,
+    budget: &mut usize,
     warnings: &mut Vec<String>,
 ) -> Result<Clip, FormatError> {
     let a = animation.index();
@@ -31,6 +37,10 @@ pub fn build(
             continue;
         };
         let sampler = channel.sampler();
+        let cost = sampler.input().count().saturating_add(sampler.output().count().saturating_mul(4));
+        *budget = budget
+            .checked_sub(cost)
+            .ok_or_else(|| err(format!("{what}: more than {MAX_KEY_VALUES} key values over all animations")))?;
         let times = buffers.floats(&sampler.input(), &[Dimensions::Scalar], &format!("key times of {what}"))?;
         if times.is_empty() {
             return Err(err(format!("{what}: no keys")));

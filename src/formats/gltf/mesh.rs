@@ -11,9 +11,10 @@ use super::{Nodes, err};
 use crate::formats::{FormatError, Limits, resolve};
 use crate::model::{AlphaMode, Influence, Material, Mesh, Model, MorphTarget, Texture, TextureStatus};
 
-/// Cap on vertices over all mesh instances: a small file instancing a big mesh from many
-/// nodes must not allocate without bound.
-const MAX_TOTAL_VERTICES: usize = 1 << 25;
+/// Cap on vertices (counting each morph target and triangle corner as one more) over all mesh
+/// instances: a small file instancing a big mesh from many nodes, or naming one accessor as
+/// many morph targets, must not allocate without bound. Real characters use well under 1%.
+const MAX_TOTAL_VERTICES: usize = 1 << 23;
 
 /// The model meshes each glTF node produced (by node index), for morph-weight channels.
 pub type Instances = Vec<Vec<usize>>;
@@ -34,8 +35,23 @@ pub fn build(
     // Primitives without a material share one plain white material, added when first needed.
     let mut default_material = None;
     let mut instances: Instances = vec![Vec::new(); doc.nodes().len()];
-    let mut total = 0usize;
     let all_nodes: Vec<gltf::Node> = doc.nodes().collect();
+    // Checked on the accessors' declared counts over every instance, before anything is read.
+    let total = nodes
+        .order
+        .iter()
+        .filter_map(|&n| all_nodes.get(n)?.mesh())
+        .flat_map(|m| m.primitives())
+        .map(|p| {
+            let vertices = p.get(&gltf::Semantic::Positions).map_or(0, |a| a.count());
+            vertices.saturating_mul(1 + p.morph_targets().len()).saturating_add(p.indices().map_or(0, |a| a.count()))
+        })
+        .fold(0usize, usize::saturating_add);
+    if total > MAX_TOTAL_VERTICES {
+        return Err(err(format!(
+            "the scene's mesh instances add up to {total} vertices, morph-target vertices and indices, more than the {MAX_TOTAL_VERTICES} allowed"
+        )));
+    }
     for (joint, &n) in nodes.order.iter().enumerate() {
         let Some(node) = all_nodes.get(n) else { continue };
         let Some(gmesh) = node.mesh() else { continue };
@@ -44,10 +60,6 @@ pub fn build(
         for (p, prim) in gmesh.primitives().enumerate() {
             let what = format!("mesh {} '{}' primitive {p}", gmesh.index(), gmesh.name().unwrap_or(""));
             let Some(raw) = Primitive::read(&prim, buffers, &what, &mut model.warnings)? else { continue };
-            total = total.saturating_add(raw.positions.len());
-            if total > MAX_TOTAL_VERTICES {
-                return Err(err(format!("{what}: more than {MAX_TOTAL_VERTICES} vertices over all mesh instances")));
-            }
             let material = match prim.material().index() {
                 Some(m) => m,
                 None => *default_material.get_or_insert_with(|| {

@@ -146,8 +146,9 @@ pub fn parse(
         model.skeleton = Some(nodes.skeleton(doc));
     }
     let instances = mesh::build(doc, &buffers, &nodes, skinned, limits, &mut model)?;
+    let mut budget = animation::MAX_KEY_VALUES;
     for a in doc.animations() {
-        let clip = animation::build(&a, &buffers, &nodes, &instances, &mut model.warnings)?;
+        let clip = animation::build(&a, &buffers, &nodes, &instances, &mut budget, &mut model.warnings)?;
         model.clips.push(clip);
     }
     Ok(model)
