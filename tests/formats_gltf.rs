@@ -240,13 +240,15 @@ fn morph_targets_apply_default_and_animated_weights_before_skinning() {
 #[test]
 fn rigid_meshes_are_placed_by_their_nodes() {
     // No skin, no animation: node transforms are baked; a mirroring scale flips the winding.
+    // A zero-scale matrix (a hidden node) is accepted.
     let mut b = Builder::default();
     let pos = b.floats(&[0., 0., 0., 1., 0., 0., 0., 1., 0.], "VEC3", 3);
     let uri =
         format!("data:application/gltf-buffer;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
     let doc = json!({
         "asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}],
-        "nodes": [{"translation": [0, 0, 5], "rotation": [0, 0, S, S], "children": [1]}, {"mesh": 0, "scale": [-1, 1, 1]}],
+        "nodes": [{"translation": [0, 0, 5], "rotation": [0, 0, S, S], "children": [1, 2]}, {"mesh": 0, "scale": [-1, 1, 1]},
+                  {"matrix": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]}],
         "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}, {"attributes": {"POSITION": pos}, "mode": 1}]}],
         "buffers": [{"byteLength": b.bin.len(), "uri": uri}], "bufferViews": b.views, "accessors": b.accessors,
     });

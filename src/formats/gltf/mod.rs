@@ -32,6 +32,12 @@ fn err(message: impl Into<String>) -> FormatError {
     FormatError::whole_file(FORMAT, message)
 }
 
+/// `q` normalised, or the identity for a zero or non-finite quaternion.
+fn unit(q: Quat) -> Quat {
+    let n = q.length();
+    if n > 0.0 && n.is_finite() { q / n } else { Quat::IDENTITY }
+}
+
 /// The scene's nodes in depth-first order with their rest transforms.
 struct Nodes {
     /// Node indices, parents before children.
@@ -82,7 +88,9 @@ impl Nodes {
             let (t, r, s) = node.transform().decomposed();
             let pose = JointPose {
                 translation: Vec3::from(t),
-                rotation: Quat::from_array(r).normalize(),
+                // A matrix with zero scale (a hidden node) decomposes into a NaN rotation; any
+                // rotation does there, so take the identity rather than reject the file.
+                rotation: unit(Quat::from_array(r)),
                 scale: Vec3::from(s),
             };
             if !(pose.translation.is_finite() && pose.rotation.is_finite() && pose.scale.is_finite()) {
