@@ -81,8 +81,25 @@ pub fn render_posed(
     camera: Camera,
     options: &RenderOptions,
 ) -> Result<Image> {
+    let mut image = Image::default();
+    render_posed_into(renderer, model, posed, camera, options, &mut image)?;
+    Ok(image)
+}
+
+/// [`render_posed`] into an existing image (see [`Renderer::render_into`]).
+///
+/// # Errors
+/// Invalid render options (see [`Renderer::render`]).
+pub fn render_posed_into(
+    renderer: &Renderer,
+    model: &Model,
+    posed: &PosedMesh,
+    camera: Camera,
+    options: &RenderOptions,
+    image: &mut Image,
+) -> Result<()> {
     let scene = Scene { objects: vec![SceneObject { posed, model_to_world: model_to_world(model) }], camera };
-    renderer.render(&scene, options)
+    renderer.render_into(&scene, options, image)
 }
 
 /// Pixel positions of every joint (with parent indices) at a moment of a clip, seen by
