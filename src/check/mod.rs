@@ -5,6 +5,11 @@
 //! `frame_NNN.png` files (a `golden` path ending in `/`). Frames are compared one by one, so a
 //! failure names the frames that regressed. Cases run in parallel; a case that cannot run
 //! (missing model, unreadable golden) fails alone with its reason.
+//!
+//! Animation controls use the command line's text forms (see [`crate::rig`]): `attach`
+//! (list, paths relative to the manifest), `attach_offset` (list, i-th goes with the i-th
+//! attachment), `bone` (list), `blend` and `transition` (a transition replaces the clip: the
+//! case's frames index the `A->B` sequence).
 
 mod manifest;
 mod report;
@@ -16,7 +21,7 @@ use rayon::prelude::*;
 pub use manifest::{CaseSpec, FramesSpec, Manifest};
 pub use report::{html_report, junit_xml};
 
-use crate::anim::{FrameTime, PoseOptions};
+use crate::anim::{Animation, FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
 use crate::error::{Error, Result};
 use crate::formats::{LoadOptions, TextureOverride};
@@ -24,6 +29,7 @@ use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, per
 use crate::output::{read_png, write_png};
 use crate::parse;
 use crate::raster::{Image, Light, OrbitView, Projection, RenderOptions, Renderer};
+use crate::rig::{self, AttachSpec, Controls, Offset};
 use crate::sprite::post::{blit_extruded, crop};
 
 /// How a case ended.
@@ -89,6 +95,27 @@ struct Case {
     max_pixels: usize,
     max_percent: Option<f64>,
     columns: Option<u32>,
+    controls: Controls,
+}
+
+fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
+    let invalid = |e: String| Error::Invalid(e);
+    let mut controls = Controls {
+        attachments: spec
+            .attach
+            .iter()
+            .flatten()
+            .map(|a| a.parse::<AttachSpec>().map(|a| AttachSpec { path: dir.join(&a.path), ..a }))
+            .collect::<Result<_, _>>()
+            .map_err(invalid)?,
+        bones: spec.bone.iter().flatten().map(|b| b.parse()).collect::<Result<_, _>>().map_err(invalid)?,
+        blend: spec.blend.as_deref().map(str::parse).transpose().map_err(invalid)?,
+        transitions: spec.transition.as_deref().map(str::parse).transpose().map_err(invalid)?.into_iter().collect(),
+    };
+    let offsets: Vec<Offset> =
+        spec.attach_offset.iter().flatten().map(|o| o.parse()).collect::<Result<_, _>>().map_err(invalid)?;
+    controls.set_offsets(&offsets)?;
+    Ok(controls)
 }
 
 fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
@@ -164,6 +191,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
         max_pixels: spec.max_pixels.unwrap_or(0),
         max_percent: spec.max_percent,
         columns: spec.columns,
+        controls: controls(spec, dir)?,
     })
 }
 
@@ -194,11 +222,9 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
         .collect()
 }
 
-fn frame_positions(case: &Case, clip: Option<&crate::model::Clip>) -> Vec<FrameTime> {
+fn frame_positions(case: &Case, motion: &Motion) -> Vec<FrameTime> {
     match &case.frames {
-        Some(FramesSpec::All(_)) => {
-            (0..clip.map_or(1, |c| c.frame_count().max(1))).map(|f| FrameTime::Frame(f as f32)).collect()
-        }
+        Some(FramesSpec::All(_)) => (0..motion.frame_count().max(1)).map(|f| FrameTime::Frame(f as f32)).collect(),
         Some(FramesSpec::List(l)) => l.iter().map(|&f| FrameTime::Frame(f)).collect(),
         None => vec![match (case.time, case.frame) {
             (Some(t), _) => FrameTime::Seconds(t),
@@ -221,12 +247,19 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
     }
     let model = crate::formats::load(&case.model, &case.load)?;
     let clip = case.clip.as_deref().map(|n| bake::find_clip(&model, n)).transpose()?;
-    let times = frame_positions(case, clip);
-    let pose = PoseOptions { looping: true, in_place: case.in_place };
+    let props = rig::load_attachments(&case.controls, &case.model, &model, &case.load)?;
+    let motion = match rig::transitions(&model, &case.controls)?.first() {
+        Some(t) => Motion::Transition(*t),
+        None => clip.map_or(Motion::Rest, Motion::Clip),
+    };
+    let layers = rig::layers(&model, &props, &case.controls, &[motion])?;
+    let animation = Animation { motion, layers, options: PoseOptions { looping: true, in_place: case.in_place } };
+    let times = frame_positions(case, &motion);
     let frames: Vec<Image> = times
         .iter()
         .map(|&time| {
-            bake::render_frame(renderer, &model, &FrameRequest { clip, time, pose }, &case.view, &case.options)
+            let request = FrameRequest { animation: animation.clone(), time };
+            bake::render_frame(renderer, &model, &request, &case.view, &case.options)
         })
         .collect::<Result<_>>()?;
     let folder = case.golden.to_string_lossy().ends_with('/') || case.golden.is_dir();

@@ -15,6 +15,7 @@ mod aabb;
 mod clip;
 mod material;
 mod mesh;
+pub mod names;
 mod orientation;
 mod posed;
 mod skeleton;

@@ -1,11 +1,12 @@
 //! Small steps shared by the commands.
 
 use anyhow::{Context, Result};
-use spritebake::anim::FrameTime;
+use spritebake::anim::{Animation, FrameTime, Motion, PoseOptions};
 use spritebake::formats;
 use spritebake::model::Model;
+use spritebake::rig::{self, Controls};
 
-use crate::args::{FrameArgs, ModelArgs};
+use crate::args::{AnimArgs, FrameArgs, ModelArgs};
 
 /// Sizes rayon's global pool (once, before any parallel work).
 pub fn set_threads(threads: Option<usize>) -> Result<()> {
@@ -15,13 +16,43 @@ pub fn set_threads(threads: Option<usize>) -> Result<()> {
     Ok(())
 }
 
-/// Loads the model, printing its warnings to stderr.
-pub fn load(args: &ModelArgs) -> Result<Model> {
-    let model = formats::load(&args.model, &args.load_options())?;
-    for warning in &model.warnings {
+/// A loaded body with its attachment models and the controls that go with them.
+pub struct Loaded {
+    /// The body.
+    pub model: Model,
+    /// Attachment models, in `--attach` order.
+    pub props: Vec<Model>,
+    /// The animation controls.
+    pub controls: Controls,
+}
+
+/// Loads the model (with the animation files --blend and --transition name) and its
+/// attachments, printing warnings to stderr.
+pub fn load(args: &ModelArgs, anim: &AnimArgs) -> Result<Loaded> {
+    let options = args.load_options_with(anim.animation_files());
+    let model = formats::load(&args.model, &options)?;
+    let controls = anim.controls()?;
+    let props = rig::load_attachments(&controls, &args.model, &model, &options)?;
+    for warning in model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)) {
         eprintln!("warning: {warning}");
     }
-    Ok(model)
+    Ok(Loaded { model, props, controls })
+}
+
+impl Loaded {
+    /// The one animation of a single-frame command: the first transition, else the last
+    /// `--anim` clip, else the rest pose.
+    pub fn animation(&self, args: &ModelArgs, pose: PoseOptions) -> Result<Animation<'_>> {
+        let motion = match rig::transitions(&self.model, &self.controls)?.first() {
+            Some(t) => Motion::Transition(*t),
+            None => match args.clip_name() {
+                Some(name) => Motion::Clip(spritebake::bake::find_clip(&self.model, &name)?),
+                None => Motion::Rest,
+            },
+        };
+        let layers = rig::layers(&self.model, &self.props, &self.controls, &[motion])?;
+        Ok(Animation { motion, layers, options: pose })
+    }
 }
 
 /// The moment selected by --frame/--time (frame 0 by default).
@@ -34,18 +65,23 @@ pub fn frame_time(frame: &FrameArgs) -> FrameTime {
 }
 
 /// Builds the sprite job of a multi-frame command.
-pub fn sprite_job<'m>(
-    model: &'m spritebake::model::Model,
-    args: &crate::args::SpriteJobArgs,
-) -> Result<spritebake::sprite::Job<'m>> {
+pub fn sprite_job<'m>(loaded: &'m Loaded, args: &crate::args::SpriteJobArgs) -> Result<spritebake::sprite::Job<'m>> {
     use spritebake::sprite::{Fit, Job, Sampling};
+    let model = &loaded.model;
     let (model_args, view, sprite) = (&args.model, &args.view, &args.sprite);
     let names = model_args.clip_names();
-    let clips = if names.is_empty() {
+    let transitions = rig::transitions(model, &loaded.controls)?;
+    let clips = if names.is_empty() && transitions.is_empty() {
         vec![model.clips.first()]
     } else {
         names.iter().map(|n| spritebake::bake::find_clip(model, n).map(Some)).collect::<Result<_, _>>()?
     };
+    let motions: Vec<Motion> = clips
+        .iter()
+        .map(|c| c.map_or(Motion::Rest, Motion::Clip))
+        .chain(transitions.iter().map(|t| Motion::Transition(*t)))
+        .collect();
+    let layers = rig::layers(model, &loaded.props, &loaded.controls, &motions)?;
     let mut options = view.render_options();
     let mut orbit = view.orbit();
     if sprite.view.is_some() {
@@ -61,6 +97,8 @@ pub fn sprite_job<'m>(
     Ok(Job {
         model,
         clips,
+        transitions,
+        layers,
         directions: sprite.directions,
         view: orbit,
         options,

@@ -63,7 +63,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     use std::time::Instant;
     set_threads(args.threads)?;
     let start = Instant::now();
-    let model = load(&args.model)?;
+    let model = load(&args.model, &crate::args::AnimArgs::default())?.model;
     let load_seconds = start.elapsed().as_secs_f64();
     let clip = args.model.clip_name().map(|name| spritebake::bake::find_clip(&model, &name)).transpose()?;
     let options = args.view.render_options();

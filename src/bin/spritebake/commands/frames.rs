@@ -49,16 +49,18 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode> {
     if !args.output.contains("{frame") {
         bail!("the output pattern '{}' needs a {{frame}} placeholder", args.output);
     }
-    let model = load(&args.job.model)?;
-    let job = sprite_job(&model, &args.job)?;
+    let loaded = load(&args.job.model, &args.job.anim)?;
+    let model = &loaded.model;
+    let job = sprite_job(&loaded, &args.job)?;
     let cells = render_cells(&job, &args.job.sprite)?;
+    let names = job.row_names();
     for cell in &cells {
-        let clip = job.clips.get(cell.clip).copied().flatten().map_or("rest", |c| c.name.as_str());
+        let clip = names.get(cell.clip).map_or("rest", String::as_str);
         let path = std::path::PathBuf::from(expand(&args.output, clip, cell.direction, cell.frame));
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        guard_output(&path, &args.job.model, &model)?;
+        guard_output(&path, &args.job.model, model)?;
         spritebake::output::write_png(&path, &cell.image)?;
     }
     if !args.job.sprite.quiet {

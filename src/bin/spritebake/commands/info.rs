@@ -17,6 +17,13 @@ pub struct InfoArgs {
     pub model: ModelArgs,
 }
 
+/// A name as typed on a command line: bare when it is plain, else in single quotes (with
+/// `'` written as `'\''`, as POSIX shells need).
+fn quoted(name: &str) -> String {
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
+    if plain { name.to_string() } else { format!("'{}'", name.replace('\'', "'\\''")) }
+}
+
 /// Runs the command.
 pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     let model = formats::load(&args.model.model, &args.model.load_options())?;
@@ -46,10 +53,10 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         println!("  '{}': {texture}", m.name);
     }
     if let Some(skeleton) = &model.skeleton {
-        println!("joints: {}", skeleton.joints.len());
+        println!("joints: {} (names as --bone NAME:yaw=.. and --attach FILE@NAME take them)", skeleton.joints.len());
         for (i, joint) in skeleton.joints.iter().enumerate() {
             let parent = joint.parent.and_then(|p| skeleton.joints.get(p)).map(|p| p.name.as_str());
-            println!("  {i:3} '{}' (parent: {})", joint.name, parent.map_or("none".into(), |p| format!("'{p}'")));
+            println!("  {i:3} {} (parent: {})", quoted(&joint.name), parent.map_or("none".into(), quoted));
         }
     }
     println!("clips: {}", model.clips.len());

@@ -1,0 +1,104 @@
+//! Attachments: other models posed with the body and drawn as part of it.
+//!
+//! * **Lockstep** (Quake 2 linked models): the attachment is posed with the body's clip *names*
+//!   at the body's frame and interpolation, as Quake 2 draws `weapon.md2` with the player: the
+//!   weapon file's frames mirror the player's, so the same clip name and frame is the same
+//!   moment. A transition or blend is followed by name too. An attachment without clips is a
+//!   static prop placed in the body's model space.
+//! * **Joint** (skeletal bodies): the attachment's rest pose follows one joint: every vertex
+//!   is `joint_to_model(t) · offset · to_body_axes · v` and every normal the same with the
+//!   inverse-transpose, renormalised. So the attachment is authored with its origin at the
+//!   grip, in the joint's local frame; `offset` moves it from there.
+//! * **Axes.** An attachment keeps its own file's orientation; `to_body_axes` turns its up and
+//!   front onto the body's (an OBJ prop authored Y-up comes out pointing along the body's up
+//!   axis, i.e. upright in the joint's frame at the rest pose of the usual Quake/Half-Life
+//!   skeletons whose joint frames follow the model). Linked models of the body's own format
+//!   are given the body's orientation when loaded, so they need no turn.
+//!
+//! The posed parts borrow from the attachment model (uvs, indices, materials), so one
+//! [`PosedMesh`] holds the body and its attachments as long as all the models outlive it.
+
+use std::borrow::Cow;
+
+use glam::{Affine3A, Mat3, Vec3};
+
+use super::{Animation, Blend, Layers, Motion, Transition, animate, rest_pose};
+use crate::model::{Model, PosedMesh};
+
+/// Where an attachment hangs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mount {
+    /// Posed with the body's clips by name, frame for frame (Quake 2 linked models).
+    Lockstep,
+    /// Rigidly on this joint (index into the body's skeleton).
+    Joint(usize),
+}
+
+/// A model drawn with the body.
+#[derive(Debug, Clone)]
+pub struct Attachment<'a> {
+    /// The attached model.
+    pub model: &'a Model,
+    /// How it follows the body.
+    pub mount: Mount,
+    /// Extra placement in the joint's frame (joint mounts) or the body's model space
+    /// (lockstep), applied after turning the attachment into the body's axes.
+    pub offset: Affine3A,
+}
+
+/// Rotation from `attachment`'s file axes into `body`'s file axes.
+pub fn to_body_axes(body: &Model, attachment: &Model) -> Mat3 {
+    // Both orientations map to the canonical frame; the inverse of a rotation is its transpose.
+    body.orientation.to_canonical().transpose() * attachment.orientation.to_canonical()
+}
+
+/// The attachment's parts posed for `animation` of the body at `time`; `joints` are the body's
+/// animated model-space joint transforms (used by joint mounts).
+pub(super) fn pose_attachment<'a>(
+    body: &Model,
+    animation: &Animation<'a>,
+    attachment: &Attachment<'a>,
+    time: super::FrameTime,
+    joints: &[Affine3A],
+) -> PosedMesh<'a> {
+    let placement = attachment.offset * Affine3A::from_mat3(to_body_axes(body, attachment.model));
+    match attachment.mount {
+        Mount::Lockstep => {
+            let by_name = |name: &str| attachment.model.clip(name);
+            let motion = match animation.motion {
+                Motion::Rest => Motion::Rest,
+                Motion::Clip(c) => by_name(&c.name).map_or(Motion::Rest, Motion::Clip),
+                Motion::Transition(t) => match (by_name(&t.from.name), by_name(&t.to.name)) {
+                    (Some(from), Some(to)) => Motion::Transition(Transition { from, to, seconds: t.seconds }),
+                    _ => Motion::Rest,
+                },
+            };
+            let blend =
+                animation.layers.blend.and_then(|b| by_name(&b.clip.name).map(|clip| Blend { clip, weight: b.weight }));
+            let follow =
+                Animation { motion, layers: Layers { blend, ..Layers::default() }, options: animation.options };
+            transformed(animate(attachment.model, &follow, time), placement)
+        }
+        Mount::Joint(j) => {
+            let joint = joints.get(j).copied().unwrap_or(Affine3A::IDENTITY);
+            transformed(rest_pose(attachment.model), joint * placement)
+        }
+    }
+}
+
+/// Applies `m` to positions and normals (nothing to do, and nothing copied, for the identity).
+fn transformed(mut posed: PosedMesh<'_>, m: Affine3A) -> PosedMesh<'_> {
+    if m == Affine3A::IDENTITY {
+        return posed;
+    }
+    let normal_matrix = Mat3::from(m.matrix3).inverse().transpose();
+    let normal_matrix = if normal_matrix.is_finite() { normal_matrix } else { Mat3::from(m.matrix3) };
+    for part in &mut posed.parts {
+        let positions: Vec<Vec3> = part.positions.iter().map(|p| m.transform_point3(*p)).collect();
+        let normals: Vec<Vec3> =
+            part.normals.iter().map(|n| (normal_matrix * *n).try_normalize().unwrap_or(*n)).collect();
+        part.positions = Cow::Owned(positions);
+        part.normals = Cow::Owned(normals);
+    }
+    posed
+}
