@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `FILE` | attach a model in lockstep (Quake 2 linked model, e.g. `weapon.md2`) |
 //! | `FILE@JOINT` | attach a model's rest pose to a joint (split at the last `@`) |
-//! | `x,y,z[;yaw,pitch,roll[;scale]]` | attachment offset: translation, degrees, uniform scale |
+//! | `t=x,y,z;r=yaw,pitch,roll;s=k` | attachment offset: translation, degrees, uniform scale (groups optional, any order) |
 //! | `JOINT:yaw=Y,pitch=P,roll=R` | bone override in degrees (keys optional, split at the last `:`) |
 //! | `CLIP:WEIGHT` | blend CLIP into the motion with WEIGHT in 0..=1 |
 //! | `A->B:SECONDS` | transition from clip A into clip B over SECONDS |
@@ -25,11 +25,11 @@ use std::str::FromStr;
 
 use glam::{Affine3A, Quat, Vec3};
 
-use crate::anim::{self, Attachment, Blend, BoneOverride, Layers, Motion, Mount, Transition};
+use crate::anim::{self, Animation, Attachment, Blend, BoneOverride, Layers, Motion, Mount, PoseOptions, Transition};
 use crate::bake::find_clip;
 use crate::error::{Error, Result};
 use crate::formats::{self, Format, LoadOptions};
-use crate::model::{Model, names};
+use crate::model::{Clip, Model, names};
 
 /// Where and how an attachment sits relative to its joint (or the body), applied as
 /// `T(translation) · R(yaw, pitch, roll) · S(scale)`.
@@ -64,38 +64,38 @@ impl Offset {
     }
 }
 
-fn numbers(s: &str, what: &str) -> Result<Vec<f32>, String> {
-    s.split(',')
-        .map(|p| p.trim().parse::<f32>().ok().filter(|v| v.is_finite()))
-        .collect::<Option<Vec<f32>>>()
-        .ok_or_else(|| format!("bad {what} '{s}' (expected numbers separated by commas)"))
+fn numbers(s: &str) -> Option<Vec<f32>> {
+    s.split(',').map(|p| p.trim().parse::<f32>().ok().filter(|v| v.is_finite())).collect()
 }
 
 impl FromStr for Offset {
     type Err = String;
 
+    /// `t=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE`: groups in any order, each optional, each at most once.
     fn from_str(s: &str) -> Result<Offset, String> {
-        let bad = || format!("bad offset '{s}' (expected 'x,y,z[;yaw,pitch,roll[;scale]]')");
-        let groups: Vec<&str> = s.split(';').collect();
+        let bad = |why: &str| format!("bad offset '{s}': {why} (expected e.g. 't=0,0,-11;r=0,90,0;s=1.5')");
         let mut offset = Offset::default();
-        match groups.first().map(|g| numbers(g, "offset translation")) {
-            Some(Ok(v)) if v.len() == 3 => offset.translation = Vec3::new(v[0], v[1], v[2]),
-            _ => return Err(bad()),
-        }
-        if let Some(g) = groups.get(1) {
-            match numbers(g, "offset rotation")?.as_slice() {
-                &[yaw, pitch, roll] => (offset.yaw, offset.pitch, offset.roll) = (yaw, pitch, roll),
-                _ => return Err(bad()),
+        let mut seen: Vec<String> = Vec::new();
+        for group in s.split(';').map(str::trim).filter(|g| !g.is_empty()) {
+            let (key, values) = group.split_once('=').ok_or_else(|| bad(&format!("'{group}' is not KEY=NUMBERS")))?;
+            let key = key.trim().to_ascii_lowercase();
+            if seen.contains(&key) {
+                return Err(bad(&format!("'{key}' given twice")));
             }
-        }
-        if let Some(g) = groups.get(2) {
-            match numbers(g, "offset scale")?.as_slice() {
-                &[scale] if scale > 0.0 => offset.scale = scale,
-                _ => return Err(bad()),
+            let v = numbers(values).ok_or_else(|| bad(&format!("'{values}' is not a list of numbers")))?;
+            match (key.as_str(), v.as_slice()) {
+                ("t", &[x, y, z]) => offset.translation = Vec3::new(x, y, z),
+                ("r", &[yaw, pitch, roll]) => (offset.yaw, offset.pitch, offset.roll) = (yaw, pitch, roll),
+                ("s", &[scale]) if scale > 0.0 => offset.scale = scale,
+                ("t", _) => return Err(bad("t takes three numbers x,y,z")),
+                ("r", _) => return Err(bad("r takes three angles yaw,pitch,roll in degrees")),
+                ("s", _) => return Err(bad("s takes one number above 0")),
+                _ => return Err(bad(&format!("unknown key '{key}' (t, r or s)"))),
             }
+            seen.push(key);
         }
-        if groups.len() > 3 {
-            return Err(bad());
+        if seen.is_empty() {
+            return Err(bad("nothing given"));
         }
         Ok(offset)
     }
@@ -357,6 +357,26 @@ pub fn layers<'a>(
     Ok(Layers { blend, bones, attachments })
 }
 
+/// The one animation of a single-frame render: the first transition of `controls` if there
+/// is one, else `clip`, else the rest pose; with the controls' layers.
+///
+/// # Errors
+/// As [`layers`] and [`transitions`].
+pub fn animation<'a>(
+    body: &'a Model,
+    props: &'a [Model],
+    controls: &Controls,
+    clip: Option<&'a Clip>,
+    options: PoseOptions,
+) -> Result<Animation<'a>> {
+    let motion = match transitions(body, controls)?.first() {
+        Some(t) => Motion::Transition(*t),
+        None => clip.map_or(Motion::Rest, Motion::Clip),
+    };
+    let layers = layers(body, props, controls, &[motion])?;
+    Ok(Animation { motion, layers, options })
+}
+
 /// The controls' transitions resolved against `body`'s clips.
 ///
 /// # Errors
@@ -388,10 +408,13 @@ mod tests {
         let t: TransitionSpec = "walk->run:0.5".parse().unwrap();
         assert_eq!((t.from.as_str(), t.to.as_str(), t.seconds), ("walk", "run", 0.5));
         assert!("walk-run:1".parse::<TransitionSpec>().is_err());
-        let o: Offset = "1,2,3;90,0,0;2".parse().unwrap();
+        let o: Offset = "t=1,2,3; r=90,0,0; s=2".parse().unwrap();
         assert_eq!((o.translation, o.yaw, o.scale), (Vec3::new(1.0, 2.0, 3.0), 90.0, 2.0));
         assert!((o.to_affine().transform_point3(Vec3::X) - Vec3::new(1.0, 4.0, 3.0)).length() < 1e-5);
-        assert_eq!("0,0,0".parse::<Offset>().unwrap().to_affine(), Affine3A::IDENTITY);
-        assert!("1,2".parse::<Offset>().is_err());
+        assert_eq!("s=3;t=0,0,-1".parse::<Offset>().unwrap().translation, Vec3::NEG_Z);
+        assert_eq!("t=0,0,0".parse::<Offset>().unwrap().to_affine(), Affine3A::IDENTITY);
+        for bad in ["1,2,3", "t=1,2", "r=90", "s=0", "s=-1", "q=1", "t=1,2,3;t=1,2,3", "", "t=a,b,c", "s=inf"] {
+            assert!(bad.parse::<Offset>().is_err(), "{bad}");
+        }
     }
 }

@@ -103,28 +103,20 @@ impl<'a> Animation<'a> {
 /// every layer applied, followed by the attachments' parts (in the body's file axes).
 pub fn animate<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
     let layers = &animation.layers;
-    let options = &animation.options;
     let morph = animation.motion.clips().iter().chain(layers.blend.as_ref().map(|b| &b.clip)).any(|c| is_morph(c));
-    let mut posed = match animation.motion {
-        Motion::Rest if layers.blend.is_none() && layers.bones.is_empty() => rest_pose(model),
-        Motion::Clip(clip) if layers.blend.is_none() && layers.bones.is_empty() => {
-            pose(model, Some(clip), time, options)
-        }
-        _ if morph => morph_animated(model, animation, time),
-        _ => {
-            let joints = animated_joint_transforms(model, animation, time);
-            posed_from(model, |mesh| skin::skin_mesh(mesh, &joints))
-        }
+    // One set of joints serves both skinning and the joint attachments.
+    let joints = if morph { Vec::new() } else { animated_joint_transforms(model, animation, time) };
+    let still = matches!(animation.motion, Motion::Rest) && layers.blend.is_none() && layers.bones.is_empty();
+    let mut posed = if morph {
+        morph_animated(model, animation, time)
+    } else if joints.is_empty() || still {
+        // No skeleton, or nothing moves it: the stored vertices, borrowed.
+        rest_pose(model)
+    } else {
+        posed_from(model, |mesh| skin::skin_mesh(mesh, &joints))
     };
-    if !layers.attachments.is_empty() {
-        let joints = if layers.attachments.iter().any(|a| matches!(a.mount, Mount::Joint(_))) {
-            animated_joint_transforms(model, animation, time)
-        } else {
-            Vec::new()
-        };
-        for attachment in &layers.attachments {
-            posed.parts.extend(attach::pose_attachment(model, animation, attachment, time, &joints).parts);
-        }
+    for attachment in &layers.attachments {
+        posed.parts.extend(attach::pose_attachment(model, animation, attachment, time, &joints).parts);
     }
     posed
 }

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 pub use manifest::{CaseSpec, FramesSpec, Manifest};
 pub use report::{html_report, junit_xml};
 
-use crate::anim::{Animation, FrameTime, Motion, PoseOptions};
+use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
 use crate::error::{Error, Result};
 use crate::formats::{LoadOptions, TextureOverride};
@@ -98,23 +98,21 @@ struct Case {
     controls: Controls,
 }
 
+/// Parses every entry of a list key, an error naming the key.
+fn parse_all<T: std::str::FromStr<Err = String>>(key: &str, values: &Option<Vec<String>>) -> Result<Vec<T>> {
+    values.iter().flatten().map(|v| v.parse().map_err(|e| Error::Invalid(format!("{key}: {e}")))).collect()
+}
+
 fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
-    let invalid = |e: String| Error::Invalid(e);
+    let one = |value: &Option<String>| value.clone().map(|v| vec![v]);
+    let attachments: Vec<AttachSpec> = parse_all("attach", &spec.attach)?;
     let mut controls = Controls {
-        attachments: spec
-            .attach
-            .iter()
-            .flatten()
-            .map(|a| a.parse::<AttachSpec>().map(|a| AttachSpec { path: dir.join(&a.path), ..a }))
-            .collect::<Result<_, _>>()
-            .map_err(invalid)?,
-        bones: spec.bone.iter().flatten().map(|b| b.parse()).collect::<Result<_, _>>().map_err(invalid)?,
-        blend: spec.blend.as_deref().map(str::parse).transpose().map_err(invalid)?,
-        transitions: spec.transition.as_deref().map(str::parse).transpose().map_err(invalid)?.into_iter().collect(),
+        attachments: attachments.into_iter().map(|a| AttachSpec { path: dir.join(&a.path), ..a }).collect(),
+        bones: parse_all("bone", &spec.bone)?,
+        blend: parse_all("blend", &one(&spec.blend))?.pop(),
+        transitions: parse_all("transition", &one(&spec.transition))?,
     };
-    let offsets: Vec<Offset> =
-        spec.attach_offset.iter().flatten().map(|o| o.parse()).collect::<Result<_, _>>().map_err(invalid)?;
-    controls.set_offsets(&offsets)?;
+    controls.set_offsets(&parse_all::<Offset>("attach_offset", &spec.attach_offset)?)?;
     Ok(controls)
 }
 
@@ -248,13 +246,9 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
     let model = crate::formats::load(&case.model, &case.load)?;
     let clip = case.clip.as_deref().map(|n| bake::find_clip(&model, n)).transpose()?;
     let props = rig::load_attachments(&case.controls, &case.model, &model, &case.load)?;
-    let motion = match rig::transitions(&model, &case.controls)?.first() {
-        Some(t) => Motion::Transition(*t),
-        None => clip.map_or(Motion::Rest, Motion::Clip),
-    };
-    let layers = rig::layers(&model, &props, &case.controls, &[motion])?;
-    let animation = Animation { motion, layers, options: PoseOptions { looping: true, in_place: case.in_place } };
-    let times = frame_positions(case, &motion);
+    let pose = PoseOptions { looping: true, in_place: case.in_place };
+    let animation = rig::animation(&model, &props, &case.controls, clip, pose)?;
+    let times = frame_positions(case, &animation.motion);
     let frames: Vec<Image> = times
         .iter()
         .map(|&time| {

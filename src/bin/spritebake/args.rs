@@ -117,10 +117,11 @@ pub struct AnimArgs {
     /// next to its own file.
     #[arg(long, value_name = "FILE[@JOINT]")]
     pub attach: Vec<AttachSpec>,
-    /// Placement of an attachment: 'x,y,z[;yaw,pitch,roll[;scale]]' in the joint's frame
-    /// (degrees, rotation Rz(yaw)·Ry(pitch)·Rx(roll), uniform scale). The i-th offset goes with
-    /// the i-th --attach. Default: none.
-    #[arg(long, value_name = "X,Y,Z[;YAW,PITCH,ROLL[;SCALE]]", allow_hyphen_values = true)]
+    /// Placement of an attachment in its joint's frame (or the body's model space for FILE
+    /// attachments): 't=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE', groups optional and in any order
+    /// (degrees, rotation Rz(yaw)·Ry(pitch)·Rx(roll), uniform scale), e.g. 't=0,0,-11;r=0,90,0'.
+    /// The i-th offset goes with the i-th --attach.
+    #[arg(long, value_name = "t=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE", allow_hyphen_values = true)]
     pub attach_offset: Vec<Offset>,
     /// Rotate a joint and its subtree on every frame: 'JOINT:yaw=30,pitch=-10,roll=0' (degrees
     /// about the joint's own Z, Y and X axes, applied as Rz(yaw)·Ry(pitch)·Rx(roll) after the

@@ -43,15 +43,8 @@ impl Loaded {
     /// The one animation of a single-frame command: the first transition, else the last
     /// `--anim` clip, else the rest pose.
     pub fn animation(&self, args: &ModelArgs, pose: PoseOptions) -> Result<Animation<'_>> {
-        let motion = match rig::transitions(&self.model, &self.controls)?.first() {
-            Some(t) => Motion::Transition(*t),
-            None => match args.clip_name() {
-                Some(name) => Motion::Clip(spritebake::bake::find_clip(&self.model, &name)?),
-                None => Motion::Rest,
-            },
-        };
-        let layers = rig::layers(&self.model, &self.props, &self.controls, &[motion])?;
-        Ok(Animation { motion, layers, options: pose })
+        let clip = args.clip_name().map(|name| spritebake::bake::find_clip(&self.model, &name)).transpose()?;
+        Ok(rig::animation(&self.model, &self.props, &self.controls, clip, pose)?)
     }
 }
 

@@ -15,7 +15,7 @@ pub struct FramesArgs {
     #[command(flatten)]
     pub job: SpriteJobArgs,
     /// Output path pattern with `{clip}`, `{dir}` and `{frame}` (zero padding as `{frame:03}`),
-    /// e.g. `out/walk_{dir}_{frame:03}.png`.
+    /// e.g. `out/walk_{dir}_{frame:03}.png`. A transition A->B is named `A-to-B` here.
     #[arg(short, long)]
     pub output: String,
 }
@@ -53,7 +53,8 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode> {
     let model = &loaded.model;
     let job = sprite_job(&loaded, &args.job)?;
     let cells = render_cells(&job, &args.job.sprite)?;
-    let names = job.row_names();
+    // A transition row is named `a->b`; '>' is not allowed in Windows file names.
+    let names: Vec<String> = job.row_names().iter().map(|n| n.replace("->", "-to-")).collect();
     for cell in &cells {
         let clip = names.get(cell.clip).map_or("rest", String::as_str);
         let path = std::path::PathBuf::from(expand(&args.output, clip, cell.direction, cell.frame));

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
-use spritebake::anim::{Animation, Motion, PoseOptions};
+use spritebake::anim::PoseOptions;
 use spritebake::bake::{self, FrameRequest};
 use spritebake::formats::{self, LoadOptions};
 use spritebake::raster::{Light, OrbitView, RenderOptions, Renderer};
@@ -74,16 +74,12 @@ fn one(
     let load = LoadOptions { animations: args.controls.animation_files(), ..LoadOptions::default() };
     let model = formats::load(model_path, &load)?;
     let props = rig::load_attachments(controls, model_path, &model, &load)?;
-    let motion = match rig::transitions(&model, controls)?.first() {
-        Some(t) => Motion::Transition(*t),
-        None => match &args.anim {
-            Some(name) => Motion::Clip(bake::find_clip(&model, name)?),
-            None => model.clips.first().map_or(Motion::Rest, Motion::Clip),
-        },
+    let clip = match &args.anim {
+        Some(name) => Some(bake::find_clip(&model, name)?),
+        None => model.clips.first(),
     };
-    let layers = rig::layers(&model, &props, controls, &[motion])?;
+    let animation = rig::animation(&model, &props, controls, clip, PoseOptions::default())?;
     let (view, options) = thumbnail_options(args.size);
-    let animation = Animation { motion, layers, options: PoseOptions::default() };
     let request = FrameRequest { animation, ..FrameRequest::default() };
     let image = bake::render_frame(renderer, &model, &request, &view, &options)?;
     spritebake::output::write_png(out, &image)?;
