@@ -112,6 +112,13 @@ pub struct AttachSpec {
     pub offset: Offset,
 }
 
+impl AttachSpec {
+    /// `path` attached in lockstep with no offset.
+    pub fn new(path: impl Into<PathBuf>) -> AttachSpec {
+        AttachSpec { path: path.into(), joint: None, offset: Offset::default() }
+    }
+}
+
 impl FromStr for AttachSpec {
     type Err = String;
 
@@ -124,7 +131,7 @@ impl FromStr for AttachSpec {
         if path.trim().is_empty() || joint.as_deref().is_some_and(str::is_empty) {
             return Err(format!("bad attachment '{s}' (expected 'FILE' or 'FILE@JOINT')"));
         }
-        Ok(AttachSpec { path: PathBuf::from(path), joint, offset: Offset::default() })
+        Ok(AttachSpec { joint, ..AttachSpec::new(path) })
     }
 }
 
@@ -193,6 +200,10 @@ impl FromStr for BlendSpec {
     }
 }
 
+/// The longest crossfade accepted: a sequence is as long as its crossfade, and every frame of
+/// it is rendered.
+pub const MAX_FADE_SECONDS: f32 = 60.0;
+
 /// `A->B:SECONDS`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TransitionSpec {
@@ -208,11 +219,15 @@ impl FromStr for TransitionSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<TransitionSpec, String> {
-        let bad = || format!("bad transition '{s}' (expected 'FROM->TO:SECONDS', e.g. 'walk->run:0.5')");
+        let bad = || {
+            format!(
+                "bad transition '{s}' (expected 'FROM->TO:SECONDS' with SECONDS from 0 to {MAX_FADE_SECONDS}, e.g. 'walk->run:0.5')"
+            )
+        };
         let (clips, seconds) = s.rsplit_once(':').ok_or_else(bad)?;
         let (from, to) = clips.split_once("->").ok_or_else(bad)?;
         let seconds: f32 = seconds.trim().parse().map_err(|_| bad())?;
-        if from.is_empty() || to.is_empty() || !seconds.is_finite() || seconds < 0.0 {
+        if from.is_empty() || to.is_empty() || !(0.0..=MAX_FADE_SECONDS).contains(&seconds) {
             return Err(bad());
         }
         Ok(TransitionSpec { from: from.to_string(), to: to.to_string(), seconds })
@@ -407,7 +422,9 @@ mod tests {
         assert!("run:1.5".parse::<BlendSpec>().is_err());
         let t: TransitionSpec = "walk->run:0.5".parse().unwrap();
         assert_eq!((t.from.as_str(), t.to.as_str(), t.seconds), ("walk", "run", 0.5));
-        assert!("walk-run:1".parse::<TransitionSpec>().is_err());
+        for bad in ["walk-run:1", "walk->run:-1", "walk->run:1e9", "walk->run:nan", "->run:1", "walk->run"] {
+            assert!(bad.parse::<TransitionSpec>().is_err(), "{bad}");
+        }
         let o: Offset = "t=1,2,3; r=90,0,0; s=2".parse().unwrap();
         assert_eq!((o.translation, o.yaw, o.scale), (Vec3::new(1.0, 2.0, 3.0), 90.0, 2.0));
         assert!((o.to_affine().transform_point3(Vec3::X) - Vec3::new(1.0, 4.0, 3.0)).length() < 1e-5);

@@ -12,14 +12,16 @@
 //!   sampled at the same fraction of its duration as the main motion. Clips with the same
 //!   frame count and rate are matched frame for frame, exactly.
 //! * **Transitions.** `A->B` over `S` seconds plays A once, then starts B while A keeps playing
-//!   (wrapping when the pose options loop, holding its last frame otherwise); B's weight ramps
-//!   linearly from 0 to 1 over B's first `S` seconds; then B plays alone. The sequence is
-//!   `frames(A) + max(frames(B), S · fps(B))` frames long; frame positions below `frames(A)` are
-//!   A's frames, the rest are B's, each at its own rate, so every stored frame of both clips
-//!   shows up unchanged outside the crossfade. Both clips move continuously and the weight is
-//!   continuous, so the sequence has no jump. (Rejected: fading over the *last* S seconds of A —
-//!   it shortens A and makes the sequence length depend on S in a way users found surprising in
-//!   engines that do it.)
+//!   at its own rate (wrapping when the pose options loop, holding its last frame otherwise);
+//!   B's weight ramps linearly from 0 to 1 over B's first `S` seconds; then B plays alone. The
+//!   sequence is `frames(A) + max(frames(B), ⌈S · fps(B)⌉ + 1)` frames long, so its last frame
+//!   is B alone. Frame positions below `frames(A)` are A's frames, the rest are B's, so every
+//!   stored frame of A shows up unchanged before the crossfade and B's after it. Both clips
+//!   move continuously and the weight is continuous, so the sequence has no jump; each step
+//!   adds at most `|B − A| / (S · fps)` to the clips' own motion, so a short fade between very
+//!   different poses moves fast (a 0-second fade is a cut). (Rejected: fading over the *last*
+//!   S seconds of A — it shortens A and makes the sequence length depend on S in a way users
+//!   found surprising in engines that do it.)
 //!
 //! Everything is written against [`super::local_poses`] per clip and [`Clip::duration`] /
 //! [`Clip::frame_count`], so clip kinds added later (keyed glTF clips) blend without changes here.
@@ -80,7 +82,8 @@ impl Transition<'_> {
 
     /// Frames of B's part of the sequence: all of B, or the whole crossfade if that is longer.
     fn b_frames(&self) -> f32 {
-        frames(self.to).max((self.fade_seconds() * rate(self.to)).ceil())
+        // One frame past the crossfade, so the sequence ends on B alone.
+        frames(self.to).max((self.fade_seconds() * rate(self.to)).ceil() + 1.0)
     }
 
     /// Number of frames in the sequence.
@@ -118,7 +121,12 @@ impl Transition<'_> {
         let (a, b, into_b) = match time {
             FrameTime::Frame(f) => {
                 let u = f - frames(self.from);
-                (FrameTime::Frame(f), FrameTime::Frame(u), if u >= 0.0 { frames_to_seconds(self.to, u) } else { -1.0 })
+                if u < 0.0 {
+                    (time, FrameTime::Frame(u), -1.0)
+                } else {
+                    // Past A's end the positions count B's frames: A goes on at its own rate.
+                    (FrameTime::Seconds(self.seconds(time)), FrameTime::Frame(u), frames_to_seconds(self.to, u))
+                }
             }
             FrameTime::Seconds(s) => {
                 let u = s - self.from.duration();
@@ -222,14 +230,15 @@ mod tests {
         assert_eq!(t.frame_count(), 14);
         assert_eq!(t.duration(), 2.0);
         assert_eq!(t.sample(FrameTime::Frame(3.0)), (FrameTime::Frame(3.0), FrameTime::Frame(-7.0), 0.0));
-        assert_eq!(t.sample(FrameTime::Frame(11.0)), (FrameTime::Frame(11.0), FrameTime::Frame(1.0), 0.5));
+        assert_eq!(t.sample(FrameTime::Frame(11.0)), (FrameTime::Seconds(1.25), FrameTime::Frame(1.0), 0.5));
         assert_eq!(t.sample(FrameTime::Frame(13.0)).2, 1.0);
         assert_eq!(t.sample(FrameTime::Seconds(1.25)).2, 0.5);
         assert_eq!(t.seconds(FrameTime::Frame(12.0)), 1.5);
         assert_eq!(t.position_at(1.5), 12.0);
         // A crossfade longer than B stretches B's part.
         let long = Transition { seconds: 2.0, ..t };
-        assert_eq!(long.frame_count(), 18);
+        assert_eq!(long.frame_count(), 19);
+        assert_eq!(long.sample(FrameTime::Frame(18.0)).2, 1.0);
         let motion = Motion::Clip(&a);
         assert_eq!(motion.map_time(FrameTime::Frame(5.0), &b), FrameTime::Seconds(0.5));
         assert_eq!(motion.map_time(FrameTime::Frame(5.0), &a), FrameTime::Frame(5.0));
