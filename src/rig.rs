@@ -348,15 +348,15 @@ pub fn layers<'a>(
                     .map_err(|e| Error::Invalid(format!("attachment '{}@{joint}': {e}", spec.path.display())))?,
             ),
             None => {
-                if !model.clips.is_empty() {
+                if !model.clips.is_empty() && !anim::shares_key_shapes(body, model) {
                     let wanted = motions.iter().flat_map(|m| m.clips()).chain(blend.map(|b| b.clip));
                     for clip in wanted {
                         if model.clip(&clip.name).is_none() {
                             let list: Vec<&str> = model.clips.iter().map(|c| c.name.as_str()).collect();
                             let hint = names::did_you_mean(&clip.name, list.iter().copied());
                             return Err(Error::Invalid(format!(
-                                "attachment {} has no clip '{}' to follow the body's{hint}; its clips: {} \
-                                 (hang it on a joint with FILE@JOINT instead)",
+                                "attachment {} has no clip '{}' to follow the body's (its clips: {}){hint} \
+                                 To hang it on a joint instead, write FILE@JOINT.",
                                 spec.path.display(),
                                 clip.name,
                                 list.join(", ")

@@ -86,7 +86,7 @@ fn with_layers<'a>(motion: Motion<'a>, layers: Layers<'a>) -> Animation<'a> {
 }
 
 #[test]
-fn ogro_weapon_is_posed_at_the_body_frame_for_every_run_frame() {
+fn ogro_weapon_is_posed_at_the_body_frame_for_every_frame_of_run_and_salute() {
     let Some(dir) = common::corpus("md2/ogro") else { return };
     let body_path = dir.join("ogro.md2");
     let body = load(&body_path, &[]);
@@ -98,30 +98,37 @@ fn ogro_weapon_is_posed_at_the_body_frame_for_every_run_frame() {
         TextureStatus::Found(path) => assert_eq!(path.file_name().unwrap(), "weapon.jpg"),
         other => panic!("weapon skin not found: {other:?}"),
     }
-    let run = clip(&body, "run");
-    let animation = rig::animation(&body, &props, &controls, Some(run), PoseOptions::default()).unwrap();
-    let body_parts = pose(&body, Some(run), FrameTime::Frame(0.0), &PoseOptions::default()).parts.len();
-    let mut weapon_frames = Vec::new();
-    for f in 0..run.frame_count() {
-        for t in [0.0, 0.5] {
-            let time = FrameTime::Frame(f as f32 + t);
-            let posed = animate(&body, &animation, time);
-            let alone_body = pose(&body, Some(run), time, &PoseOptions::default());
-            let alone = pose(weapon, weapon.clip("run"), time, &PoseOptions::default());
-            assert_eq!(posed.parts.len(), body_parts + alone.parts.len());
-            let (with_body, with_weapon) = posed.parts.split_at(body_parts);
-            let joined = |parts: &[spritebake::model::PosedPart]| -> Vec<Vec3> {
-                parts.iter().flat_map(|p| p.positions.iter().copied()).collect()
-            };
-            assert_eq!(joined(with_body), positions(&alone_body), "body at {time:?}");
-            assert_eq!(joined(with_weapon), positions(&alone), "weapon at {time:?}");
-            let weapon_normals: Vec<Vec3> = with_weapon.iter().flat_map(|p| p.normals.iter().copied()).collect();
-            assert_eq!(weapon_normals, normals(&alone), "weapon normals at {time:?}");
-            weapon_frames.push(joined(with_weapon));
+    let body_parts = anim::rest_pose(&body).parts.len();
+    // `run` has the same name and key shapes in both files; the weapon's frames for
+    // `salute_alt` are named `salutewep`: Quake 2 matches frame numbers, not names.
+    assert_eq!(weapon.clip("run").unwrap().frames, clip(&body, "run").frames);
+    assert!(weapon.clip("salute_alt").is_none());
+    for name in ["run", "salute_alt"] {
+        let played = clip(&body, name);
+        let animation = rig::animation(&body, &props, &controls, Some(played), PoseOptions::default()).unwrap();
+        let mut weapon_frames = Vec::new();
+        for f in 0..played.frame_count() {
+            for t in [0.0, 0.5] {
+                let time = FrameTime::Frame(f as f32 + t);
+                let posed = animate(&body, &animation, time);
+                let alone_body = pose(&body, Some(played), time, &PoseOptions::default());
+                // The weapon alone at the body's frame: the same key-shape indices.
+                let alone = pose(weapon, Some(played), time, &PoseOptions::default());
+                assert_eq!(posed.parts.len(), body_parts + alone.parts.len());
+                let (with_body, with_weapon) = posed.parts.split_at(body_parts);
+                let joined = |parts: &[spritebake::model::PosedPart]| -> Vec<Vec3> {
+                    parts.iter().flat_map(|p| p.positions.iter().copied()).collect()
+                };
+                assert_eq!(joined(with_body), positions(&alone_body), "{name}: body at {time:?}");
+                assert_eq!(joined(with_weapon), positions(&alone), "{name}: weapon at {time:?}");
+                let weapon_normals: Vec<Vec3> = with_weapon.iter().flat_map(|p| p.normals.iter().copied()).collect();
+                assert_eq!(weapon_normals, normals(&alone), "{name}: weapon normals at {time:?}");
+                weapon_frames.push(joined(with_weapon));
+            }
         }
+        // The weapon really moves: its key shapes differ from frame to frame.
+        assert!(largest_move(&weapon_frames[0], &weapon_frames[6]) > 1.0, "{name}");
     }
-    // The weapon really runs: its key shapes differ from frame to frame.
-    assert!(largest_move(&weapon_frames[0], &weapon_frames[6]) > 1.0);
 }
 
 /// Attaches the example sword to `joint` with an offset and checks every vertex and normal at

@@ -1,10 +1,13 @@
 //! Attachments: other models posed with the body and drawn as part of it.
 //!
-//! * **Lockstep** (Quake 2 linked models): the attachment is posed with the body's clip *names*
-//!   at the body's frame and interpolation, as Quake 2 draws `weapon.md2` with the player: the
-//!   weapon file's frames mirror the player's, so the same clip name and frame is the same
-//!   moment. A transition or blend is followed by name too. An attachment without clips is a
-//!   static prop placed in the body's model space.
+//! * **Lockstep** (Quake 2 linked models): the attachment plays the body's motion frame for
+//!   frame, with the body's interpolation, blend and transition. When both are morph models
+//!   with the same number of key shapes — how Quake 2 builds `weapon.md2` for a player model —
+//!   the body's clips play on the attachment by key-shape *index*, as Quake 2 draws the weapon
+//!   with the player's frame number (so `salute_alt` on ogro drives the weapon's `salutewep`:
+//!   the frame names differ, the indices agree). Otherwise the attachment's clips of the same
+//!   *names* play. An attachment without clips is a static prop placed in the body's model
+//!   space.
 //! * **Joint** (skeletal bodies): the attachment's rest pose follows one joint: every vertex
 //!   is `joint_to_model(t) · offset · to_body_axes · v` and every normal the same with the
 //!   inverse-transpose, renormalised. So the attachment is authored with its origin at the
@@ -52,6 +55,16 @@ pub fn to_body_axes(body: &Model, attachment: &Model) -> Mat3 {
     body.orientation.to_canonical().transpose() * attachment.orientation.to_canonical()
 }
 
+/// True when `body` and `attachment` are morph models with the same number of key shapes in
+/// every mesh: the body's clips index the attachment's key shapes too (Quake 2 linked models).
+pub fn shares_key_shapes(body: &Model, attachment: &Model) -> bool {
+    let count = |m: &Model| {
+        let first = m.meshes.first().map(|mesh| mesh.morph_frames.len()).filter(|&n| n > 0)?;
+        m.meshes.iter().all(|mesh| mesh.morph_frames.len() == first).then_some(first)
+    };
+    count(body).is_some() && count(body) == count(attachment)
+}
+
 /// The attachment's parts posed for `animation` of the body at `time`; `joints` are the body's
 /// animated model-space joint transforms (used by joint mounts).
 pub(super) fn pose_attachment<'a>(
@@ -63,6 +76,14 @@ pub(super) fn pose_attachment<'a>(
 ) -> PosedMesh<'a> {
     let placement = attachment.offset * Affine3A::from_mat3(to_body_axes(body, attachment.model));
     match attachment.mount {
+        Mount::Lockstep if shares_key_shapes(body, attachment.model) => {
+            let follow = Animation {
+                motion: animation.motion,
+                layers: Layers { blend: animation.layers.blend, ..Layers::default() },
+                options: animation.options,
+            };
+            transformed(animate(attachment.model, &follow, time), placement)
+        }
         Mount::Lockstep => {
             let by_name = |name: &str| attachment.model.clip(name);
             let motion = match animation.motion {

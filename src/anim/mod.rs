@@ -31,7 +31,7 @@ use std::borrow::Cow;
 
 use glam::{Affine3A, Vec3};
 
-pub use attach::{Attachment, Mount, to_body_axes};
+pub use attach::{Attachment, Mount, shares_key_shapes, to_body_axes};
 pub use blend::{Blend, Motion, Transition, blend_poses};
 pub use overrides::{BoneOverride, apply_overrides, rotation_from_degrees};
 pub use sample::{FramePair, frame_pair};
