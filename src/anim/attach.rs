@@ -31,7 +31,7 @@ use crate::model::{Model, PosedMesh};
 /// Where an attachment hangs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Mount {
-    /// Posed with the body's clips by name, frame for frame (Quake 2 linked models).
+    /// Plays the body's motion frame for frame (Quake 2 linked models; see the module notes).
     Lockstep,
     /// Rigidly on this joint (index into the body's skeleton).
     Joint(usize),
@@ -76,28 +76,8 @@ pub(super) fn pose_attachment<'a>(
 ) -> PosedMesh<'a> {
     let placement = attachment.offset * Affine3A::from_mat3(to_body_axes(body, attachment.model));
     match attachment.mount {
-        Mount::Lockstep if shares_key_shapes(body, attachment.model) => {
-            let follow = Animation {
-                motion: animation.motion,
-                layers: Layers { blend: animation.layers.blend, ..Layers::default() },
-                options: animation.options,
-            };
-            transformed(animate(attachment.model, &follow, time), placement)
-        }
         Mount::Lockstep => {
-            let by_name = |name: &str| attachment.model.clip(name);
-            let motion = match animation.motion {
-                Motion::Rest => Motion::Rest,
-                Motion::Clip(c) => by_name(&c.name).map_or(Motion::Rest, Motion::Clip),
-                Motion::Transition(t) => match (by_name(&t.from.name), by_name(&t.to.name)) {
-                    (Some(from), Some(to)) => Motion::Transition(Transition { from, to, seconds: t.seconds }),
-                    _ => Motion::Rest,
-                },
-            };
-            let blend =
-                animation.layers.blend.and_then(|b| by_name(&b.clip.name).map(|clip| Blend { clip, weight: b.weight }));
-            let follow =
-                Animation { motion, layers: Layers { blend, ..Layers::default() }, options: animation.options };
+            let follow = followed(body, attachment.model, animation);
             transformed(animate(attachment.model, &follow, time), placement)
         }
         Mount::Joint(j) => {
@@ -105,6 +85,28 @@ pub(super) fn pose_attachment<'a>(
             transformed(rest_pose(attachment.model), joint * placement)
         }
     }
+}
+
+/// What a lockstep attachment plays: the body's motion and blend, on the attachment's key
+/// shapes by index or on its clips of the same names (none of the body's other layers).
+fn followed<'a>(body: &Model, attachment: &'a Model, animation: &Animation<'a>) -> Animation<'a> {
+    let (motion, blend) = if shares_key_shapes(body, attachment) {
+        (animation.motion, animation.layers.blend)
+    } else {
+        let by_name = |name: &str| attachment.clip(name);
+        let motion = match animation.motion {
+            Motion::Rest => Motion::Rest,
+            Motion::Clip(c) => by_name(&c.name).map_or(Motion::Rest, Motion::Clip),
+            Motion::Transition(t) => match (by_name(&t.from.name), by_name(&t.to.name)) {
+                (Some(from), Some(to)) => Motion::Transition(Transition { from, to, seconds: t.seconds }),
+                _ => Motion::Rest,
+            },
+        };
+        let blend =
+            animation.layers.blend.and_then(|b| by_name(&b.clip.name).map(|clip| Blend { clip, weight: b.weight }));
+        (motion, blend)
+    };
+    Animation { motion, layers: Layers { blend, ..Layers::default() }, options: animation.options }
 }
 
 /// Applies `m` to positions and normals (nothing to do, and nothing copied, for the identity).

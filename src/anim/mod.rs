@@ -74,13 +74,6 @@ pub struct Layers<'a> {
     pub attachments: Vec<Attachment<'a>>,
 }
 
-impl Layers<'_> {
-    /// True when nothing is layered on the motion.
-    pub fn is_empty(&self) -> bool {
-        self.blend.is_none() && self.bones.is_empty() && self.attachments.is_empty()
-    }
-}
-
 /// Everything that says how a model moves: motion, layers and posing options.
 #[derive(Debug, Clone, Default)]
 pub struct Animation<'a> {

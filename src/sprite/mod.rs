@@ -144,18 +144,21 @@ impl<'a> Job<'a> {
         self.view.yaw_degrees + 360.0 * d as f32 / self.directions.max(1) as f32
     }
 
-    /// What each row plays: the clips, then the transitions, with the job's layers.
-    pub fn rows(&self) -> Vec<Animation<'a>> {
+    /// What each row plays: the clips, then the transitions.
+    pub fn motions(&self) -> Vec<Motion<'a>> {
         let clips = self.clips.iter().map(|c| c.map_or(Motion::Rest, Motion::Clip));
-        clips
-            .chain(self.transitions.iter().map(|t| Motion::Transition(*t)))
-            .map(|motion| Animation { motion, layers: self.layers.clone(), options: self.pose })
-            .collect()
+        clips.chain(self.transitions.iter().map(|t| Motion::Transition(*t))).collect()
+    }
+
+    /// Each row's animation: its motion with the job's layers.
+    pub fn rows(&self) -> Vec<Animation<'a>> {
+        let row = |motion| Animation { motion, layers: self.layers.clone(), options: self.pose };
+        self.motions().into_iter().map(row).collect()
     }
 
     /// Row names for sheets and file names: clip names, `from->to`, `rest`.
     pub fn row_names(&self) -> Vec<String> {
-        self.rows().iter().map(|r| r.motion.name()).collect()
+        self.motions().iter().map(Motion::name).collect()
     }
 
     /// Every (row, frame position, duration) of the job, in order.
@@ -191,7 +194,7 @@ impl<'a> Job<'a> {
 
     /// Number of cells the job renders.
     pub fn cell_count(&self) -> usize {
-        self.rows().iter().map(|r| self.sampling.motion_frames(&r.motion).len()).sum::<usize>()
+        self.motions().iter().map(|m| self.sampling.motion_frames(m).len()).sum::<usize>()
             * self.directions.max(1) as usize
     }
 

@@ -1,7 +1,7 @@
 //! Small steps shared by the commands.
 
 use anyhow::{Context, Result};
-use spritebake::anim::{Animation, FrameTime, Motion, PoseOptions};
+use spritebake::anim::{Animation, FrameTime, PoseOptions};
 use spritebake::formats;
 use spritebake::model::Model;
 use spritebake::rig::{self, Controls};
@@ -69,12 +69,6 @@ pub fn sprite_job<'m>(loaded: &'m Loaded, args: &crate::args::SpriteJobArgs) -> 
     } else {
         names.iter().map(|n| spritebake::bake::find_clip(model, n).map(Some)).collect::<Result<_, _>>()?
     };
-    let motions: Vec<Motion> = clips
-        .iter()
-        .map(|c| c.map_or(Motion::Rest, Motion::Clip))
-        .chain(transitions.iter().map(|t| Motion::Transition(*t)))
-        .collect();
-    let layers = rig::layers(model, &loaded.props, &loaded.controls, &motions)?;
     let mut options = view.render_options();
     let mut orbit = view.orbit();
     if sprite.view.is_some() {
@@ -87,11 +81,11 @@ pub fn sprite_job<'m>(loaded: &'m Loaded, args: &crate::args::SpriteJobArgs) -> 
         options.height *= scale;
         options.ssaa = 1;
     }
-    Ok(Job {
+    let mut job = Job {
         model,
         clips,
         transitions,
-        layers,
+        layers: Default::default(),
         directions: sprite.directions,
         view: orbit,
         options,
@@ -106,7 +100,10 @@ pub fn sprite_job<'m>(loaded: &'m Loaded, args: &crate::args::SpriteJobArgs) -> 
         },
         pose: spritebake::anim::PoseOptions { looping: true, in_place: !sprite.root_motion },
         skeleton: sprite.skeleton,
-    })
+    };
+    // The layers are checked against every row (lockstep attachments need each clip).
+    job.layers = rig::layers(model, &loaded.props, &loaded.controls, &job.motions())?;
+    Ok(job)
 }
 
 /// Renders a job with a progress bar on a terminal, then applies pixel-art and outline.
