@@ -355,15 +355,14 @@ fn golden_robot_holding_a_sword() {
     assert_golden("anim/robot-md5-sword", &image, Tolerance { channel: 1, max_pixels: 8 });
 }
 
-#[test]
-fn golden_transition_sheet() {
-    let model = robot_with_wave();
+/// A walk->wave transition row with the sword in hand and the head turned.
+fn transition_job<'a>(model: &'a Model, layers: Layers<'a>) -> Job<'a> {
     let transition = Transition { from: &model.clips[0], to: &model.clips[1], seconds: 0.5 };
-    let job = Job {
-        model: &model,
+    Job {
+        model,
         clips: Vec::new(),
         transitions: vec![transition],
-        layers: Layers::default(),
+        layers,
         directions: 1,
         view: OrbitView { yaw_degrees: 30.0, pitch_degrees: 15.0, ..OrbitView::default() },
         options: RenderOptions { width: 40, height: 48, ssaa: 2, ..RenderOptions::default() },
@@ -371,9 +370,38 @@ fn golden_transition_sheet() {
         sampling: Sampling::Count(12),
         pose: PoseOptions { looping: true, in_place: true },
         skeleton: false,
-    };
+    }
+}
+
+#[test]
+fn golden_transition_sheet() {
+    let model = robot_with_wave();
+    let job = transition_job(&model, Layers::default());
     let cells = job.render().unwrap();
     assert_eq!(job.row_names(), ["walk->wave"]);
     let sheet = pack(&cells, &job.row_names(), Layout { padding: 1, extrude: 0, trim: false }).unwrap();
     assert_golden("sprites/robot-walk-to-wave-sheet", &sheet.image, Tolerance { channel: 1, max_pixels: 12 });
+}
+
+#[test]
+fn layered_sprite_jobs_render_alike_on_any_thread_count() {
+    let model = robot_with_wave();
+    let path = asset("robot/robot.md5mesh");
+    let spec = AttachSpec { joint: Some("forearm_R".into()), ..AttachSpec::new(asset("sword.obj")) };
+    let controls = Controls { attachments: vec![spec], ..Controls::default() };
+    let props = rig::load_attachments(&controls, &path, &model, &LoadOptions::default()).unwrap();
+    let mut layers = rig::layers(&model, &props, &controls, &[]).unwrap();
+    layers.bones.push(BoneOverride::from_degrees(
+        model.skeleton.as_ref().unwrap().find("head").unwrap(),
+        45.0,
+        0.0,
+        0.0,
+    ));
+    layers.blend = Some(Blend { clip: &model.clips[1], weight: 0.3 });
+    let job = transition_job(&model, layers);
+    let render = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| job.render().unwrap()).into_iter().map(|c| c.image.rgba).collect::<Vec<_>>()
+    };
+    assert!(render(1) == render(3), "cells differ between 1 and 3 threads");
 }

@@ -224,7 +224,9 @@ fn animation_flags_reach_every_posing_command() {
 fn transitions_render_as_one_more_row() {
     let dir = scratch("transition");
     let flags = ["--transition", "walk->walk:0.25"];
-    for (name, args) in posing_commands(&dir, &flags).into_iter().filter(|(n, _)| *n == "sheet" || *n == "frames") {
+    for (name, args) in
+        posing_commands(&dir, &flags).into_iter().filter(|(n, _)| ["sheet", "frames", "gif"].contains(n))
+    {
         let o = run(&args);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
     }
