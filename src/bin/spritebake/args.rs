@@ -49,20 +49,12 @@ impl ModelArgs {
 
     /// The `--anim` values that are files (loaded as clips).
     pub fn anim_files(&self) -> Vec<PathBuf> {
-        self.anim_values().map(PathBuf::from).filter(|p| p.is_file()).collect()
+        self.anim_values().filter_map(|a| clip_reference(a).1).collect()
     }
 
     /// The clips named by `--anim`, in order: a file's stem, or the name as given.
     pub fn clip_names(&self) -> Vec<String> {
-        self.anim_values()
-            .map(|a| {
-                let path = PathBuf::from(a);
-                match path.file_stem().filter(|_| path.is_file()) {
-                    Some(stem) => stem.to_string_lossy().into_owned(),
-                    None => a.to_string(),
-                }
-            })
-            .collect()
+        self.anim_values().map(|a| clip_reference(a).0).collect()
     }
 
     /// The clip to play: the last `--anim`.
@@ -139,7 +131,8 @@ pub struct AnimArgs {
     pub transition: Vec<TransitionSpec>,
 }
 
-/// A clip name, or the stem of an animation file that exists.
+/// The clip a value names — the stem of an animation file that exists (with its path, to
+/// load), or the value itself as a clip name.
 fn clip_reference(s: &str) -> (String, Option<PathBuf>) {
     let path = PathBuf::from(s);
     match path.file_stem().filter(|_| path.is_file()) {
