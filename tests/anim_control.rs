@@ -405,3 +405,45 @@ fn layered_sprite_jobs_render_alike_on_any_thread_count() {
     };
     assert!(render(1) == render(3), "cells differ between 1 and 3 threads");
 }
+
+#[test]
+fn bone_override_leaves_vertices_of_other_joints_alone_on_corpus_md5() {
+    let Some(dir) = common::corpus("md5/bob_lamp") else { return };
+    let bob = load(&dir.join("boblampclean.md5mesh"), &[dir.join("boblampclean.md5anim")]);
+    let skeleton = bob.skeleton.as_ref().unwrap();
+    let neck = skeleton.find("neck").unwrap();
+    let below = |mut j: usize| loop {
+        if j == neck {
+            return true;
+        }
+        match skeleton.joints[j].parent {
+            Some(p) => j = p,
+            None => return false,
+        }
+    };
+    // Per vertex: does any of its weights belong to the neck's subtree (neck, head)?
+    let touched: Vec<bool> = bob
+        .meshes
+        .iter()
+        .flat_map(|m| {
+            m.influence_ranges
+                .iter()
+                .map(|r| m.influences[r.start as usize..r.end as usize].iter().any(|i| below(i.joint as usize)))
+        })
+        .collect();
+    let walk = &bob.clips[0];
+    let layers = Layers { bones: vec![BoneOverride::from_degrees(neck, 90.0, 0.0, 0.0)], ..Layers::default() };
+    let animation = with_layers(Motion::Clip(walk), layers);
+    let time = FrameTime::Frame(20.0);
+    let plain = positions(&pose(&bob, Some(walk), time, &PoseOptions::default()));
+    let turned = positions(&animate(&bob, &animation, time));
+    let mut moved = 0;
+    for ((p, q), touched) in plain.iter().zip(&turned).zip(&touched) {
+        if *touched {
+            moved += usize::from((*p - *q).length() > 1e-3);
+        } else {
+            assert_eq!(p, q, "a vertex weighted only outside the neck's subtree moved");
+        }
+    }
+    assert!(moved > 50, "only {moved} head vertices moved");
+}
