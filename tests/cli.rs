@@ -96,6 +96,21 @@ fn missing_texture_warns_and_renders_the_fallback() {
 }
 
 #[test]
+fn a_reader_that_stops_early_is_not_a_crash() {
+    // `spritebake info model | head -1`: the pipe closes before info writes (loading comes first).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["info", &example()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run spritebake");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
 fn bad_flags_are_rejected() {
     for args in [
         ["render", "x.obj", "--ssaa", "5"],

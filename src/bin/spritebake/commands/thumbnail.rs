@@ -1,5 +1,6 @@
 //! `spritebake thumbnail`: a good picture of each model with no flags, many models in parallel.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -88,6 +89,7 @@ fn one(
 
 /// Runs the command: one line per model; failures do not stop the others.
 pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     set_threads(args.threads)?;
     let folder_output = !(args.models.len() == 1 && args.output.extension().is_some());
     if folder_output {
@@ -107,14 +109,14 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     let mut failed = 0;
     for (model, out, result) in &results {
         match result {
-            Ok(0) => println!("ok    {} -> {}", model.display(), out.display()),
-            Ok(w) => println!("ok    {} -> {} ({w} warnings)", model.display(), out.display()),
+            Ok(0) => writeln!(stdout, "ok    {} -> {}", model.display(), out.display())?,
+            Ok(w) => writeln!(stdout, "ok    {} -> {} ({w} warnings)", model.display(), out.display())?,
             Err(e) => {
                 failed += 1;
-                println!("FAIL  {}: {e}", model.display());
+                writeln!(stdout, "FAIL  {}: {e}", model.display())?;
             }
         }
     }
-    println!("{} thumbnails, {failed} failed", results.len() - failed);
+    writeln!(stdout, "{} thumbnails, {failed} failed", results.len() - failed)?;
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
