@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::anim::{self, FrameTime, PoseOptions};
+use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::{Error, Result};
 use crate::model::{Clip, Model, PosedMesh};
 use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer, Scene, SceneObject};
@@ -20,7 +20,7 @@ pub fn world_points(model: &Model, posed: &PosedMesh) -> Vec<Vec3> {
     posed.parts.iter().flat_map(|p| p.positions.iter().map(move |v| m.transform_point3(*v))).collect()
 }
 
-/// Finds a clip by name, with a helpful error listing the clips there are.
+/// Finds a clip by name, with a helpful error naming the closest clips and listing them all.
 ///
 /// # Errors
 /// No clip has that name.
@@ -30,7 +30,8 @@ pub fn find_clip<'m>(model: &'m Model, name: &str) -> Result<&'m Clip> {
         if names.is_empty() {
             Error::Invalid(format!("no clip named '{name}': the model has no animation clips"))
         } else {
-            Error::Invalid(format!("no clip named '{name}'; clips: {}", names.join(", ")))
+            let hint = crate::model::names::did_you_mean(name, names.iter().copied());
+            Error::Invalid(format!("no clip named '{name}'{hint} (clips: {})", names.join(", ")))
         }
     })
 }
@@ -69,20 +70,30 @@ pub fn add_all_clip(model: &mut Model) -> Result<()> {
     Ok(())
 }
 
-/// One frame to render: which clip, when, how posed.
-#[derive(Debug, Clone, Copy)]
+/// One frame to render: what plays (clip, transition, blend, overrides, attachments) and when.
+#[derive(Debug, Clone)]
 pub struct FrameRequest<'a> {
-    /// The clip, or `None` for the rest pose.
-    pub clip: Option<&'a Clip>,
-    /// When in the clip.
+    /// The animation; the default is the rest pose.
+    pub animation: Animation<'a>,
+    /// When in its motion.
     pub time: FrameTime,
-    /// Looping, root-motion lock.
-    pub pose: PoseOptions,
 }
 
 impl Default for FrameRequest<'_> {
     fn default() -> Self {
-        FrameRequest { clip: None, time: FrameTime::Frame(0.0), pose: PoseOptions::default() }
+        FrameRequest { animation: Animation::default(), time: FrameTime::Frame(0.0) }
+    }
+}
+
+impl<'a> FrameRequest<'a> {
+    /// One clip (or the rest pose) at `time`, nothing layered on it.
+    pub fn clip(clip: Option<&'a Clip>, time: FrameTime, pose: PoseOptions) -> FrameRequest<'a> {
+        FrameRequest { animation: Animation::clip(clip, pose), time }
+    }
+
+    /// Poses the model for this request.
+    pub fn pose(&self, model: &'a Model) -> PosedMesh<'a> {
+        anim::animate(model, &self.animation, self.time)
     }
 }
 
@@ -98,7 +109,7 @@ pub fn render_frame(
     view: &OrbitView,
     options: &RenderOptions,
 ) -> Result<Image> {
-    let posed = anim::pose(model, frame.clip, frame.time, &frame.pose);
+    let posed = frame.pose(model);
     let aspect = options.width as f32 / options.height.max(1) as f32;
     let camera = Camera::fit(view, &world_points(model, &posed), aspect);
     render_posed(renderer, model, &posed, camera, options)
@@ -115,8 +126,25 @@ pub fn render_posed(
     camera: Camera,
     options: &RenderOptions,
 ) -> Result<Image> {
+    let mut image = Image::default();
+    render_posed_into(renderer, model, posed, camera, options, &mut image)?;
+    Ok(image)
+}
+
+/// [`render_posed`] into an existing image (see [`Renderer::render_into`]).
+///
+/// # Errors
+/// Invalid render options (see [`Renderer::render`]).
+pub fn render_posed_into(
+    renderer: &Renderer,
+    model: &Model,
+    posed: &PosedMesh,
+    camera: Camera,
+    options: &RenderOptions,
+    image: &mut Image,
+) -> Result<()> {
     let scene = Scene { objects: vec![SceneObject { posed, model_to_world: model_to_world(model) }], camera };
-    renderer.render(&scene, options)
+    renderer.render_into(&scene, options, image)
 }
 
 /// Pixel positions of every joint (with parent indices) at a moment of a clip, seen by
@@ -130,7 +158,7 @@ pub fn joint_pixels(
 ) -> Vec<(glam::Vec2, Option<usize>)> {
     let Some(skeleton) = &model.skeleton else { return Vec::new() };
     let to_world = model_to_world(model);
-    anim::joint_transforms(model, frame.clip, frame.time, &frame.pose)
+    anim::animated_joint_transforms(model, &frame.animation, frame.time)
         .iter()
         .zip(&skeleton.joints)
         .map(|(m, j)| {

@@ -95,7 +95,9 @@ impl BenchReport {
 pub fn orbit(model: &Model, bench: &OrbitBench) -> Result<BenchReport> {
     let renderer = Renderer::new();
     let sphere = rest_sphere(model);
-    let frame = |i: usize| -> Result<(f64, usize, Option<Image>)> {
+    // Each worker renders into its own image, reused frame after frame as the peer reuses its
+    // read-back buffer.
+    let frame = |image: &mut Image, i: usize| -> Result<(f64, usize, Option<Image>)> {
         // Warm-up frames repeat the first timed ones: the orbit is over the timed frames.
         let step = i.checked_sub(bench.warmup).unwrap_or(i);
         let start = Instant::now();
@@ -107,19 +109,20 @@ pub fn orbit(model: &Model, bench: &OrbitBench) -> Result<BenchReport> {
             Framing::Sphere => Camera::orbit_sphere(&view, sphere.0, sphere.1, aspect),
             Framing::Points => Camera::fit(&view, &bake::world_points(model, &posed), aspect),
         };
-        let image = bake::render_posed(&renderer, model, &posed, camera, &bench.options)?;
-        // Only the last frame is kept; the others are dropped as a renderer's frames would be.
-        let keep = (i + 1 == bench.warmup + bench.frames).then_some(image);
+        bake::render_posed_into(&renderer, model, &posed, camera, &bench.options, image)?;
+        // Only the last frame is kept, to look at.
+        let keep = (i + 1 == bench.warmup + bench.frames).then(|| image.clone());
         Ok((pose_seconds, posed.triangle_count(), keep))
     };
+    let mut image = Image::default();
     for i in 0..bench.warmup {
-        frame(i)?;
+        frame(&mut image, i)?;
     }
     let start = Instant::now();
     let timed = bench.warmup..bench.warmup + bench.frames;
     let results: Vec<(f64, usize, Option<Image>)> = match bench.schedule {
-        Schedule::Frames => timed.into_par_iter().map(frame).collect::<Result<_>>()?,
-        Schedule::Tiles => timed.map(frame).collect::<Result<_>>()?,
+        Schedule::Frames => timed.into_par_iter().map_init(Image::default, frame).collect::<Result<_>>()?,
+        Schedule::Tiles => timed.map(|i| frame(&mut image, i)).collect::<Result<_>>()?,
     };
     let seconds = start.elapsed().as_secs_f64();
     Ok(BenchReport {

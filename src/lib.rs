@@ -22,6 +22,7 @@ pub mod model;
 pub mod output;
 pub mod parse;
 pub mod raster;
+pub mod rig;
 pub mod sprite;
 
 pub use error::{Error, Result};

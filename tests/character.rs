@@ -97,8 +97,7 @@ fn robot_goldens_per_format() {
     ] {
         let model = load(file, anim);
         for frame in [0.0, 4.0, 10.5] {
-            let request =
-                FrameRequest { clip: model.clips.first(), time: FrameTime::Frame(frame), pose: PoseOptions::default() };
+            let request = FrameRequest::clip(model.clips.first(), FrameTime::Frame(frame), PoseOptions::default());
             let image = bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap();
             assert_golden(
                 &format!("anim/robot-{name}-frame-{}", frame.to_string().replace('.', "_")),

@@ -204,5 +204,44 @@ fn the_example_manifest_passes() {
     let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/check/cases.toml");
     let o = run(&["check", p(&m)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("5 passed, 0 failed, 0 errors"));
+    assert!(text(&o).contains("6 passed, 0 failed, 0 errors"));
+}
+
+#[test]
+fn animation_keys_reach_the_case_and_their_errors_name_the_key() {
+    let dir = scratch("anim-keys");
+    let robot = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
+    let case = |extra: &str| {
+        format!(
+            "[[case]]\nname = \"a\"\nmodel = \"{}\"\nanim = [\"{}\"]\ngolden = \"a.png\"\n{extra}\n",
+            robot.join("robot/robot.md5mesh").display(),
+            robot.join("robot/walk.md5anim").display()
+        )
+    };
+    // The keys change the render: bless without them, then each one alone must fail the check.
+    let plain = manifest(&dir, &case(""));
+    assert_eq!(run(&["check", p(&plain), "--bless"]).status.code(), Some(0));
+    let sword = robot.join("sword.obj");
+    for extra in [
+        format!("attach = [\"{}@forearm_R\"]", sword.display()),
+        "bone = [\"head:yaw=60\"]".to_string(),
+        "blend = \"walk:0.5\"\nframe = 3".to_string(),
+        "transition = \"walk->walk:0.5\"\nframe = 17".to_string(),
+    ] {
+        let m = manifest(&dir, &case(&extra));
+        let o = run(&["check", p(&m)]);
+        assert!(text(&o).contains("FAIL  a"), "{extra}: {}", text(&o));
+    }
+    for (extra, expected) in [
+        ("bone = [\"haed:yaw=1\"]", "did you mean 'head'?"),
+        ("bone = [\"head\"]", "bone: bad bone override"),
+        ("attach_offset = [\"t=1\"]", "attach_offset: bad offset"),
+        ("blend = \"wlak:0.5\"", "did you mean 'walk'?"),
+        ("transition = \"walk-walk\"", "transition: bad transition"),
+    ] {
+        let m = manifest(&dir, &case(extra));
+        let o = run(&["check", p(&m)]);
+        assert_ne!(o.status.code(), Some(0), "{extra}");
+        assert!(text(&o).contains(expected), "{extra}: {}", text(&o));
+    }
 }

@@ -96,6 +96,21 @@ fn missing_texture_warns_and_renders_the_fallback() {
 }
 
 #[test]
+fn a_reader_that_stops_early_is_not_a_crash() {
+    // `spritebake info model | head -1`: the pipe closes before info writes (loading comes first).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["info", &example()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run spritebake");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
 fn bad_flags_are_rejected() {
     for args in [
         ["render", "x.obj", "--ssaa", "5"],
@@ -146,4 +161,125 @@ fn export_writes_the_posed_frame_as_obj_that_loads_back() {
     let b = spritebake::formats::load(&out, &Default::default()).unwrap().rest_bounds();
     assert!(b.size().y > b.size().z * 2.0, "{b:?}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn asset(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets").join(name).display().to_string()
+}
+
+/// Every command that poses a model, on the robot, writing into `dir`; `anim` flags appended.
+fn posing_commands(dir: &Path, anim: &[&str]) -> Vec<(&'static str, Vec<String>)> {
+    let (mesh, walk) = (asset("robot/robot.md5mesh"), asset("robot/walk.md5anim"));
+    let out = |name: &str| dir.join(name).display().to_string();
+    let model = |command: &str| vec![command.to_string(), mesh.clone(), "--anim".into(), walk.clone()];
+    let sprite = ["--size", "24", "--frames", "2"].map(String::from);
+    let mut commands = vec![
+        ("render", [model("render"), vec!["--size".into(), "24".into(), "-o".into(), out("r.png")]].concat()),
+        ("export", [model("export"), vec!["-o".into(), out("e.obj")]].concat()),
+        ("frames", [model("frames"), sprite.to_vec(), vec!["-o".into(), out("f_{clip}_{frame}.png")]].concat()),
+        ("gif", [model("gif"), sprite.to_vec(), vec!["-o".into(), out("g.gif")]].concat()),
+        ("sheet", [model("sheet"), sprite.to_vec(), vec!["-o".into(), out("s.png")]].concat()),
+        // thumbnail takes no animation files: the blend and transition clips come as files.
+        ("thumbnail", vec!["thumbnail".into(), mesh.clone(), "--size".into(), "24".into(), "-o".into(), out("t.png")]),
+    ];
+    for (name, args) in &mut commands {
+        let thumbnail = *name == "thumbnail";
+        args.extend(
+            anim.iter().map(|a| if thumbnail { a.replace("walk:", &format!("{walk}:")) } else { a.to_string() }),
+        );
+    }
+    commands
+}
+
+fn run(args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().expect("run spritebake")
+}
+
+#[test]
+fn animation_flags_reach_every_posing_command() {
+    let dir = scratch("anim-flags");
+    let sword = format!("{}@forearm_R", asset("sword.obj"));
+    let flags = [
+        "--attach",
+        &sword,
+        "--attach-offset",
+        "t=0,0,-11;r=0,90,0",
+        "--bone",
+        "head:yaw=45,pitch=-10",
+        "--blend",
+        "walk:0.5",
+    ];
+    for (name, args) in posing_commands(&dir, &flags) {
+        let o = run(&args);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+    let outputs = ["r.png", "e.obj", "f_walk_0.png", "f_walk_1.png", "g.gif", "s.png", "t.png"];
+    for file in outputs {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+    // The export holds the body and the sword's three materials.
+    let exported = spritebake::formats::load(&dir.join("e.obj"), &Default::default()).unwrap();
+    assert_eq!(exported.materials.len(), 4, "{:?}", exported.materials);
+    // A typo in a joint or clip name is an error naming the closest names, in every command.
+    for (bad, hint) in [("--bone", "did you mean 'head'?"), ("--blend", "did you mean 'walk'?")] {
+        let value = if bad == "--bone" { "haed:yaw=10" } else { "wlak:0.5" };
+        for (name, args) in posing_commands(&dir, &[bad, value]) {
+            if name == "thumbnail" && bad == "--blend" {
+                continue; // a thumbnail's blend clip is a file: no clip names to suggest
+            }
+            let o = run(&args);
+            let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+            assert!(!o.status.success() && all.contains(hint), "{name} {bad} {value}: {all}");
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn transitions_render_as_one_more_row() {
+    let dir = scratch("transition");
+    let flags = ["--transition", "walk->walk:0.25"];
+    for (name, args) in
+        posing_commands(&dir, &flags).into_iter().filter(|(n, _)| ["sheet", "frames", "gif"].contains(n))
+    {
+        let o = run(&args);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+    // frames: the transition row's files say A-to-B (no '>' in file names).
+    assert!(dir.join("f_walk-to-walk_0.png").is_file());
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("s.json")).unwrap()).unwrap();
+    let rows = json["animations"].as_object().unwrap();
+    assert!(rows.contains_key("walk_0") && rows.contains_key("walk->walk_0"), "{rows:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_animation_flags_name_the_option_and_the_form() {
+    let mesh = asset("robot/robot.md5mesh");
+    for (flag, value, expected) in [
+        ("--attach", "sword.obj@", "FILE@JOINT"),
+        ("--attach-offset", "t=1,2", "t takes three numbers"),
+        ("--attach-offset", "x=1", "unknown key 'x'"),
+        ("--bone", "head", "JOINT:yaw=30,pitch=-10,roll=0"),
+        ("--bone", "head:tilt=4", "unknown angle 'tilt'"),
+        ("--blend", "walk:2", "CLIP:WEIGHT"),
+        ("--transition", "walk-run:1", "FROM->TO:SECONDS"),
+    ] {
+        let o = spritebake(&["render", &mesh, flag, value, "-o", "x.png"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(flag) && err.contains(expected), "{flag} {value}: {err}");
+    }
+    // More offsets than attachments, and joints on a model without a skeleton.
+    let o = spritebake(&["render", &mesh, "--attach-offset", "t=0,0,1", "-o", "x.png"]);
+    assert!(stderr(&o).contains("1 attachment offsets for 0 attachments"), "{}", stderr(&o));
+    let o = spritebake(&["render", &asset("robot/robot.md2"), "--bone", "head:yaw=1", "-o", "x.png"]);
+    assert!(stderr(&o).contains("has no skeleton"), "{}", stderr(&o));
+}
+
+#[test]
+fn info_lists_joint_names_as_they_are_typed() {
+    let o = spritebake(&["info", &asset("robot/robot.md5mesh")]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("joints: 11") && out.contains("  2 head (parent: spine)"), "{out}");
 }

@@ -68,7 +68,7 @@ fn every_corpus_model_loads_poses_and_renders() {
                 assert!(matches!(m.texture_status, TextureStatus::Found(_)), "{file}: {:?}", m.texture_status);
             }
         }
-        let request = FrameRequest { clip: model.clips.first(), ..FrameRequest::default() };
+        let request = FrameRequest::clip(model.clips.first(), FrameTime::Frame(0.0), Default::default());
         let image = bake::render_frame(
             &renderer,
             &model,

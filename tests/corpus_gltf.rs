@@ -53,7 +53,7 @@ fn every_corpus_gltf_model_poses_at_every_key_and_renders() {
             assert!(!matches!(m.texture_status, TextureStatus::Missing { .. }), "{file}: {:?}", m.texture_status);
         }
         for clip in [None, model.clips.first(), model.clip("all")] {
-            let request = FrameRequest { clip, time: FrameTime::Seconds(0.3), ..FrameRequest::default() };
+            let request = FrameRequest::clip(clip, FrameTime::Seconds(0.3), PoseOptions::default());
             let options = RenderOptions { width: 48, height: 48, ..RenderOptions::default() };
             let image = bake::render_frame(&renderer, &model, &request, &OrbitView::default(), &options).unwrap();
             assert!(image.covered_pixels() > 50, "{file}: {} pixels", image.covered_pixels());
@@ -101,6 +101,8 @@ fn fox_walk_sheet_in_8_directions_is_jitter_free() {
     let job = Job {
         model: &model,
         clips: vec![Some(model.clip("Walk").unwrap())],
+        transitions: Vec::new(),
+        layers: Default::default(),
         directions: 8,
         view: OrbitView { pitch_degrees: 0.0, projection: Projection::Orthographic, ..OrbitView::default() },
         options: RenderOptions { width: 96, height: 96, ssaa: 1, ..RenderOptions::default() },
@@ -128,8 +130,7 @@ fn cesium_man_walking_goldens() {
         ..RenderOptions::default()
     };
     for frame in [0.0, 15.0] {
-        let request =
-            FrameRequest { clip: model.clip("all"), time: FrameTime::Frame(frame), ..FrameRequest::default() };
+        let request = FrameRequest::clip(model.clip("all"), FrameTime::Frame(frame), PoseOptions::default());
         let image = bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap();
         // Same tolerance as the other goldens: last-bit libm differences on edge pixels.
         assert_golden(&format!("gltf/cesium-man-walk-frame-{frame}"), &image, Tolerance { channel: 1, max_pixels: 8 });

@@ -235,6 +235,14 @@ fn morph_targets_apply_default_and_animated_weights_before_skinning() {
     assert_near(at(&model, "grow", 0.5, C), [0.5, 2.0, 0.5], "weight 0.5");
     // A clip that leaves the weights alone keeps the default; the offset turns with joint1.
     assert_near(at(&model, "linear", 1.0, C), [-1.0, 1.5, 0.5], "default weight, posed");
+    // Layered posing (what sheets and GIFs use) morphs exactly like `pose`.
+    let options = PoseOptions { looping: false, in_place: false };
+    for clip in ["grow", "linear"] {
+        let animation = spritebake::anim::Animation::clip(model.clip(clip), options);
+        let layered = spritebake::anim::animate(&model, &animation, FrameTime::Seconds(0.5));
+        let plain = pose(&model, model.clip(clip), FrameTime::Seconds(0.5), &options);
+        assert_eq!(layered.parts[0].positions, plain.parts[0].positions, "{clip}");
+    }
 }
 
 #[test]

@@ -28,6 +28,8 @@ fn job(model: &Model, directions: u32, size: u32) -> Job<'_> {
     Job {
         model,
         clips: vec![model.clips.first()],
+        transitions: Vec::new(),
+        layers: Default::default(),
         directions,
         view: OrbitView { pitch_degrees: 20.0, ..OrbitView::default() },
         options: RenderOptions { width: size, height: size, ssaa: 2, ..RenderOptions::default() },
@@ -206,7 +208,7 @@ fn gif_decodes_with_the_right_frames_loop_delays_and_colours() {
 fn toon_outline_and_pixel_art_goldens() {
     let model = robot();
     let view = OrbitView { yaw_degrees: 35.0, pitch_degrees: 20.0, ..OrbitView::default() };
-    let request = bake::FrameRequest { clip: model.clips.first(), time: FrameTime::Frame(3.0), ..Default::default() };
+    let request = bake::FrameRequest::clip(model.clips.first(), FrameTime::Frame(3.0), PoseOptions::default());
     let base = RenderOptions { width: 64, height: 96, ssaa: 4, ..RenderOptions::default() };
     let renderer = Renderer::new();
     let tolerance = Tolerance { channel: 1, max_pixels: 8 };
@@ -371,7 +373,7 @@ fn skeleton_overlay_marks_every_joint() {
     j.clips = vec![model.clips.first()];
     let cells = j.render().unwrap();
     let cell = &cells[5];
-    let request = bake::FrameRequest { clip: model.clips.first(), time: FrameTime::Frame(5.0), pose: j.pose };
+    let request = bake::FrameRequest::clip(model.clips.first(), FrameTime::Frame(5.0), j.pose);
     let joints = bake::joint_pixels(&model, &request, &cell.camera, 96, 96);
     assert_eq!(joints.len(), 11);
     for (p, _) in &joints {

@@ -13,7 +13,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let clips: Vec<_> = std::iter::once(None).chain(model.clips.iter().map(Some)).take(4).collect();
     for clip in clips {
         for time in [0.0, 0.37, 1.0] {
-            let request = FrameRequest { clip, time: FrameTime::Seconds(time), pose: PoseOptions::default() };
+            let request = FrameRequest::clip(clip, FrameTime::Seconds(time), PoseOptions::default());
             let _ = bake::render_frame(&renderer, &model, &request, &OrbitView::default(), &options);
         }
     }

@@ -11,13 +11,12 @@
 //!   clip can move only some joints (and `all` can merge single-channel animations).
 //! * **Morph targets** are added to the joint-space influence positions before skinning.
 
-use std::borrow::Cow;
-
 use glam::{Affine3A, Quat, Vec3};
 
-use super::{FrameTime, PoseOptions, skin};
+use super::{Animation, FrameTime, Motion, PoseOptions, skin};
 use crate::model::{
-    Channel, ChannelTarget, Clip, Influence, Interpolation, JointPose, KeyedClip, Model, PosedMesh, Skeleton,
+    Channel, ChannelTarget, Clip, ClipFrames, Influence, Interpolation, JointPose, KeyedClip, Model, PosedMesh,
+    Skeleton,
 };
 
 /// Seconds into a keyed clip for `time`, wrapped or clamped. Non-finite times count as 0.
@@ -187,20 +186,28 @@ fn remove_root_motion(model: &Model, skeleton: &Skeleton, keyed: &KeyedClip, loc
     }
 }
 
-/// Morph weights of every mesh at `seconds`: animated ones from the clip, the rest as stored.
-fn morph_weights<'m>(model: &'m Model, keyed: &KeyedClip, seconds: f32) -> Vec<Cow<'m, [f32]>> {
-    let mut weights: Vec<Cow<[f32]>> = model.meshes.iter().map(|m| Cow::Borrowed(m.morph_weights.as_slice())).collect();
+/// Morph weights of every mesh at `time` of `clip`: animated ones from a keyed clip's weight
+/// channels, the rest (and all of them for other clips) as stored.
+pub fn morph_weights(model: &Model, clip: &Clip, time: FrameTime, options: &PoseOptions) -> Vec<Vec<f32>> {
+    let mut weights: Vec<Vec<f32>> = model.meshes.iter().map(|m| m.morph_weights.clone()).collect();
+    let ClipFrames::Keyed(keyed) = &clip.frames else { return weights };
+    let seconds = clip_seconds(clip, keyed, time, options.looping);
     for channel in &keyed.channels {
         let ChannelTarget::MorphWeights(meshes) = &channel.target else { continue };
         let mut v = vec![0.0; channel.width];
         sample(channel, seconds, &mut v);
         for &m in meshes {
             if let Some(w) = weights.get_mut(m) {
-                *w = Cow::Owned(v.clone());
+                w.clone_from(&v);
             }
         }
     }
     weights
+}
+
+/// Lerps every mesh's weights `a` towards `b` by `t` (the crossfade and blend of two clips).
+fn mix_weights(a: Vec<Vec<f32>>, b: &[Vec<f32>], t: f32) -> Vec<Vec<f32>> {
+    a.into_iter().zip(b).map(|(x, y)| x.iter().zip(y).map(|(p, q)| p + (q - p) * t).collect()).collect()
 }
 
 /// Influences with the weighted morph-target offsets added; `None` when nothing moves.
@@ -219,6 +226,46 @@ fn morphed_influences(mesh: &crate::model::Mesh, weights: &[f32]) -> Option<Vec<
     Some(influences)
 }
 
+/// Skins every mesh with `joints`, morph targets added at `weights` (one list per mesh).
+fn skin_morphed<'a>(model: &'a Model, weights: &[Vec<f32>], joints: &[Affine3A]) -> PosedMesh<'a> {
+    super::posed_from(model, |mesh| {
+        // `posed_from` hands out meshes, not indices: find this one's weights by identity.
+        let index = model.meshes.iter().position(|m| std::ptr::eq(m, mesh));
+        let w = index.and_then(|i| weights.get(i)).map_or(&[][..], Vec::as_slice);
+        match morphed_influences(mesh, w) {
+            Some(influences) => skin::skin_influences(mesh, &influences, joints),
+            None => skin::skin_mesh(mesh, joints),
+        }
+    })
+}
+
+/// Skins the model for a layered animation: as [`skin::skin_mesh`], plus morph targets at the
+/// weights of the motion's clip (crossfaded by a transition, mixed by a blend).
+pub fn skin_animated<'a>(
+    model: &'a Model,
+    animation: &Animation,
+    time: FrameTime,
+    joints: &[Affine3A],
+) -> PosedMesh<'a> {
+    if model.meshes.iter().all(|m| m.morph_targets.is_empty()) {
+        return super::posed_from(model, |mesh| skin::skin_mesh(mesh, joints));
+    }
+    let options = &animation.options;
+    let mut weights = match animation.motion {
+        Motion::Rest => model.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
+        Motion::Clip(clip) => morph_weights(model, clip, time, options),
+        Motion::Transition(t) => {
+            let (ta, tb, w) = t.sample(time);
+            mix_weights(morph_weights(model, t.from, ta, options), &morph_weights(model, t.to, tb, options), w)
+        }
+    };
+    if let Some(blend) = animation.layers.blend {
+        let other = morph_weights(model, blend.clip, animation.motion.map_time(time, blend.clip), options);
+        weights = mix_weights(weights, &other, blend.weight);
+    }
+    skin_morphed(model, &weights, joints)
+}
+
 /// Poses a model with a keyed clip: joints, morph weights, skinning.
 pub fn pose<'a>(
     model: &'a Model,
@@ -231,16 +278,7 @@ pub fn pose<'a>(
         Some(skeleton) => skeleton.to_model_space(&local_poses(model, skeleton, clip, keyed, time, options)),
         None => Vec::new(),
     };
-    let weights = morph_weights(model, keyed, clip_seconds(clip, keyed, time, options.looping));
-    super::posed_from(model, |mesh| {
-        // `posed_from` hands out meshes, not indices: find this one's weights by identity.
-        let index = model.meshes.iter().position(|m| std::ptr::eq(m, mesh));
-        let w = index.and_then(|i| weights.get(i)).map_or(&[][..], |w| w.as_ref());
-        match morphed_influences(mesh, w) {
-            Some(influences) => skin::skin_influences(mesh, &influences, &joints),
-            None => skin::skin_mesh(mesh, &joints),
-        }
-    })
+    skin_morphed(model, &morph_weights(model, clip, time, options), &joints)
 }
 
 #[cfg(test)]

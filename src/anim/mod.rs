@@ -13,8 +13,18 @@
 //!   computed independently in the same order of operations, so the result is bit-identical
 //!   for any thread count.
 //! * **Morph clips** (MD2) lerp positions and normals between key shapes.
+//! * **Animation control** ([`Animation`], posed by [`animate`]): what plays ([`Motion`]: the
+//!   rest pose, a clip or a [`Transition`]) plus [`Layers`] on top — a [`Blend`] with a
+//!   second clip, [`BoneOverride`]s and [`Attachment`]s. Skeletal layers compose on the
+//!   parent-relative poses from [`local_poses`] in this order: motion (transition mix), blend,
+//!   overrides; then the hierarchy is built and the mesh skinned; then attachments are posed
+//!   against the finished joints. See `blend.rs`, `overrides.rs` and `attach.rs` for each.
+//!   [`pose`] is the plain case (one clip, no layers) and gives the same result as [`animate`].
 
+mod attach;
+mod blend;
 pub mod keyed;
+mod overrides;
 mod sample;
 mod skin;
 
@@ -22,6 +32,9 @@ use std::borrow::Cow;
 
 use glam::{Affine3A, Vec3};
 
+pub use attach::{Attachment, Mount, shares_key_shapes, to_body_axes};
+pub use blend::{Blend, Motion, Transition, blend_poses};
+pub use overrides::{BoneOverride, apply_overrides, rotation_from_degrees};
 pub use sample::{FramePair, frame_pair};
 
 use crate::model::{Clip, ClipFrames, JointPose, Mesh, Model, PosedMesh, PosedPart, Skeleton};
@@ -49,6 +62,136 @@ impl Default for PoseOptions {
     fn default() -> Self {
         PoseOptions { looping: true, in_place: false }
     }
+}
+
+/// What is layered on top of the motion; the same for every row of a sprite job.
+#[derive(Debug, Clone, Default)]
+pub struct Layers<'a> {
+    /// A second clip mixed in, matched by normalised time.
+    pub blend: Option<Blend<'a>>,
+    /// Extra joint rotations applied on every frame.
+    pub bones: Vec<BoneOverride>,
+    /// Models drawn with the body.
+    pub attachments: Vec<Attachment<'a>>,
+}
+
+/// Everything that says how a model moves: motion, layers and posing options.
+#[derive(Debug, Clone, Default)]
+pub struct Animation<'a> {
+    /// What plays.
+    pub motion: Motion<'a>,
+    /// What is layered on top.
+    pub layers: Layers<'a>,
+    /// Looping and root-motion lock.
+    pub options: PoseOptions,
+}
+
+impl<'a> Animation<'a> {
+    /// One clip (or the rest pose) with nothing layered on it.
+    pub fn clip(clip: Option<&'a Clip>, options: PoseOptions) -> Animation<'a> {
+        Animation { motion: clip.map_or(Motion::Rest, Motion::Clip), layers: Layers::default(), options }
+    }
+}
+
+/// Poses `model` for `animation` at `time` (in the motion's frames or seconds): the body with
+/// every layer applied, followed by the attachments' parts (in the body's file axes).
+pub fn animate<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
+    let layers = &animation.layers;
+    let morph = animation.motion.clips().iter().chain(layers.blend.as_ref().map(|b| &b.clip)).any(|c| is_morph(c));
+    // One set of joints serves both skinning and the joint attachments.
+    let joints = if morph { Vec::new() } else { animated_joint_transforms(model, animation, time) };
+    let still = matches!(animation.motion, Motion::Rest) && layers.blend.is_none() && layers.bones.is_empty();
+    let mut posed = if morph {
+        morph_animated(model, animation, time)
+    } else if joints.is_empty() || still {
+        // No skeleton, or nothing moves it: the stored vertices, borrowed.
+        rest_pose(model)
+    } else {
+        keyed::skin_animated(model, animation, time, &joints)
+    };
+    for attachment in &layers.attachments {
+        posed.parts.extend(attach::pose_attachment(model, animation, attachment, time, &joints).parts);
+    }
+    posed
+}
+
+fn is_morph(clip: &Clip) -> bool {
+    matches!(clip.frames, ClipFrames::Morph(_))
+}
+
+/// Morph models: pose each clip involved and mix the vertices.
+fn morph_animated<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
+    let options = &animation.options;
+    let mut posed = match animation.motion {
+        Motion::Rest => rest_pose(model),
+        Motion::Clip(clip) => pose(model, Some(clip), time, options),
+        Motion::Transition(t) => {
+            let (ta, tb, w) = t.sample(time);
+            let mut a = pose(model, Some(t.from), ta, options);
+            if w > 0.0 {
+                mix_posed(&mut a, &pose(model, Some(t.to), tb, options), w);
+            }
+            a
+        }
+    };
+    if let Some(blend) = animation.layers.blend {
+        let other = pose(model, Some(blend.clip), animation.motion.map_time(time, blend.clip), options);
+        mix_posed(&mut posed, &other, blend.weight);
+    }
+    posed
+}
+
+/// Lerps `a`'s positions and normals towards `b`'s (same model, same parts); exact at 0 and 1.
+fn mix_posed<'a>(a: &mut PosedMesh<'a>, b: &PosedMesh<'a>, w: f32) {
+    if w.is_nan() || w <= 0.0 {
+        return;
+    }
+    for (p, q) in a.parts.iter_mut().zip(&b.parts) {
+        if w >= 1.0 {
+            p.positions = q.positions.clone();
+            p.normals = q.normals.clone();
+            continue;
+        }
+        let positions = p.positions.iter().zip(q.positions.iter()).map(|(x, y)| x.lerp(*y, w)).collect();
+        let normals =
+            p.normals.iter().zip(q.normals.iter()).map(|(x, y)| x.lerp(*y, w).try_normalize().unwrap_or(*x)).collect();
+        p.positions = Cow::Owned(positions);
+        p.normals = Cow::Owned(normals);
+    }
+}
+
+/// Parent-relative joint poses of `animation` at `time`: the motion (a transition mixes its
+/// two clips), then the blend, then the bone overrides. The rest pose for morph clips.
+pub fn animated_local_poses(
+    model: &Model,
+    skeleton: &Skeleton,
+    animation: &Animation,
+    time: FrameTime,
+) -> Vec<JointPose> {
+    let options = &animation.options;
+    let mut locals = match animation.motion {
+        Motion::Rest => skeleton.rest_pose(),
+        Motion::Clip(clip) => local_poses(model, skeleton, Some(clip), time, options),
+        Motion::Transition(t) => {
+            let (ta, tb, w) = t.sample(time);
+            let a = local_poses(model, skeleton, Some(t.from), ta, options);
+            if w > 0.0 { blend_poses(a, &local_poses(model, skeleton, Some(t.to), tb, options), w) } else { a }
+        }
+    };
+    if let Some(blend) = animation.layers.blend {
+        let other =
+            local_poses(model, skeleton, Some(blend.clip), animation.motion.map_time(time, blend.clip), options);
+        locals = blend_poses(locals, &other, blend.weight);
+    }
+    apply_overrides(&mut locals, &animation.layers.bones);
+    locals
+}
+
+/// Model-space transforms of every joint for `animation` at `time`, every layer applied.
+/// Empty for a model without skeleton.
+pub fn animated_joint_transforms(model: &Model, animation: &Animation, time: FrameTime) -> Vec<Affine3A> {
+    let Some(skeleton) = &model.skeleton else { return Vec::new() };
+    skeleton.to_model_space(&animated_local_poses(model, skeleton, animation, time))
 }
 
 /// Poses `model` at `time` of `clip` (rest pose when `clip` is `None`).

@@ -53,6 +53,11 @@ pub struct CaseSpec {
     pub max_percent: Option<f64>,
     pub ignore_aa: Option<bool>,
     pub columns: Option<u32>,
+    pub attach: Option<Vec<String>>,
+    pub attach_offset: Option<Vec<String>>,
+    pub bone: Option<Vec<String>>,
+    pub blend: Option<String>,
+    pub transition: Option<String>,
 }
 
 macro_rules! inherit {
@@ -97,7 +102,12 @@ impl CaseSpec {
             max_pixels,
             max_percent,
             ignore_aa,
-            columns
+            columns,
+            attach,
+            attach_offset,
+            bone,
+            blend,
+            transition
         );
     }
 }

@@ -5,6 +5,11 @@
 //! `frame_NNN.png` files (a `golden` path ending in `/`). Frames are compared one by one, so a
 //! failure names the frames that regressed. Cases run in parallel; a case that cannot run
 //! (missing model, unreadable golden) fails alone with its reason.
+//!
+//! Animation controls use the command line's text forms (see [`crate::rig`]): `attach`
+//! (list, paths relative to the manifest), `attach_offset` (list, i-th goes with the i-th
+//! attachment), `bone` (list), `blend` and `transition` (a transition replaces the clip: the
+//! case's frames index the `A->B` sequence).
 
 mod manifest;
 mod report;
@@ -16,7 +21,7 @@ use rayon::prelude::*;
 pub use manifest::{CaseSpec, FramesSpec, Manifest};
 pub use report::{html_report, junit_xml};
 
-use crate::anim::{FrameTime, PoseOptions};
+use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
 use crate::error::{Error, Result};
 use crate::formats::{LoadOptions, TextureOverride};
@@ -24,6 +29,7 @@ use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, per
 use crate::output::{read_png, write_png};
 use crate::parse;
 use crate::raster::{Image, Light, OrbitView, Projection, RenderOptions, Renderer};
+use crate::rig::{self, AttachSpec, Controls, Offset};
 use crate::sprite::post::{blit_extruded, crop};
 
 /// How a case ended.
@@ -89,6 +95,25 @@ struct Case {
     max_pixels: usize,
     max_percent: Option<f64>,
     columns: Option<u32>,
+    controls: Controls,
+}
+
+/// Parses every entry of a list key, an error naming the key.
+fn parse_all<T: std::str::FromStr<Err = String>>(key: &str, values: &Option<Vec<String>>) -> Result<Vec<T>> {
+    values.iter().flatten().map(|v| v.parse().map_err(|e| Error::Invalid(format!("{key}: {e}")))).collect()
+}
+
+fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
+    let one = |value: &Option<String>| value.clone().map(|v| vec![v]);
+    let attachments: Vec<AttachSpec> = parse_all("attach", &spec.attach)?;
+    let mut controls = Controls {
+        attachments: attachments.into_iter().map(|a| AttachSpec { path: dir.join(&a.path), ..a }).collect(),
+        bones: parse_all("bone", &spec.bone)?,
+        blend: parse_all("blend", &one(&spec.blend))?.pop(),
+        transitions: parse_all("transition", &one(&spec.transition))?,
+    };
+    controls.set_offsets(&parse_all::<Offset>("attach_offset", &spec.attach_offset)?)?;
+    Ok(controls)
 }
 
 fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
@@ -164,6 +189,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
         max_pixels: spec.max_pixels.unwrap_or(0),
         max_percent: spec.max_percent,
         columns: spec.columns,
+        controls: controls(spec, dir)?,
     })
 }
 
@@ -194,11 +220,9 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
         .collect()
 }
 
-fn frame_positions(case: &Case, clip: Option<&crate::model::Clip>) -> Vec<FrameTime> {
+fn frame_positions(case: &Case, motion: &Motion) -> Vec<FrameTime> {
     match &case.frames {
-        Some(FramesSpec::All(_)) => {
-            (0..clip.map_or(1, |c| c.frame_count().max(1))).map(|f| FrameTime::Frame(f as f32)).collect()
-        }
+        Some(FramesSpec::All(_)) => (0..motion.frame_count().max(1)).map(|f| FrameTime::Frame(f as f32)).collect(),
         Some(FramesSpec::List(l)) => l.iter().map(|&f| FrameTime::Frame(f)).collect(),
         None => vec![match (case.time, case.frame) {
             (Some(t), _) => FrameTime::Seconds(t),
@@ -224,12 +248,15 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
         bake::add_all_clip(&mut model)?;
     }
     let clip = case.clip.as_deref().map(|n| bake::find_clip(&model, n)).transpose()?;
-    let times = frame_positions(case, clip);
+    let props = rig::load_attachments(&case.controls, &case.model, &model, &case.load)?;
     let pose = PoseOptions { looping: true, in_place: case.in_place };
+    let animation = rig::animation(&model, &props, &case.controls, clip, pose)?;
+    let times = frame_positions(case, &animation.motion);
     let frames: Vec<Image> = times
         .iter()
         .map(|&time| {
-            bake::render_frame(renderer, &model, &FrameRequest { clip, time, pose }, &case.view, &case.options)
+            let request = FrameRequest { animation: animation.clone(), time };
+            bake::render_frame(renderer, &model, &request, &case.view, &case.options)
         })
         .collect::<Result<_>>()?;
     let folder = case.golden.to_string_lossy().ends_with('/') || case.golden.is_dir();

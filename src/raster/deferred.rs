@@ -12,7 +12,7 @@
 //! shading too, but changes which of two equally deep triangles wins, so renders would depend
 //! on the sort.
 
-use super::resolve::{MemoEncoder, PixelResolver, ResolvedBlock, resolve_pixels};
+use super::resolve::{MemoEncoder, OutputBand, PixelResolver, resolve_pixels};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
 use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate, walk};
@@ -27,7 +27,8 @@ impl TileBuffers {
         bin: &[u32],
         ctx: &DrawContext,
         resolver: &PixelResolver,
-    ) -> Option<ResolvedBlock> {
+        out: &mut OutputBand,
+    ) {
         for &i in bin {
             let Some(tri) = ctx.triangles.get(i as usize) else { continue };
             let Some(bounds) = self.clip_to_tile(tri) else { continue };
@@ -37,11 +38,11 @@ impl TileBuffers {
             });
         }
         match (ctx.ssaa, ctx.shading_block) {
-            (1, _) => self.shade_samples_to_pixels(ctx, resolver),
-            (s, block) if block == s => self.shade_pixels(ctx, resolver),
+            (1, _) => self.shade_samples_to_pixels(ctx, resolver, out),
+            (s, block) if block == s => self.shade_pixels(ctx, resolver, out),
             (s, _) => {
                 self.shade_samples_to_colors(ctx);
-                self.resolve_colors(s, resolver)
+                self.resolve_colors(s, resolver, out);
             }
         }
     }
@@ -85,16 +86,19 @@ impl TileBuffers {
 
     /// One sample per pixel: each visible sample shaded and encoded, row by row in runs of
     /// samples of one triangle (looked up once, its row terms kept in registers).
-    fn shade_samples_to_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver) -> Option<ResolvedBlock> {
-        let [x0, y0, x1, y1] = self.dirty?;
+    fn shade_samples_to_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver, out: &mut OutputBand) {
+        let Some([x0, y0, x1, y1]) = self.dirty else { return };
         let r = self.rect;
         let width = (x1 - x0 + 1) as usize;
-        let mut out = vec![0u8; width * (y1 - y0 + 1) as usize * 4];
         let mut encoder = MemoEncoder::new(resolver);
         let mut shader = VisibleShader { ctx, current: None };
-        for (y, out_row) in (y0..=y1).zip(out.chunks_exact_mut(width * 4)) {
+        for y in y0..=y1 {
             let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
-            let Some(ids) = self.ids.get(row..row + width) else { continue };
+            let (Some(ids), Some(out_row)) =
+                (self.ids.get(row..row + width), out.pixels(x0 as usize, y as usize, width))
+            else {
+                continue;
+            };
             let mut i = 0;
             while let Some(&id) = ids.get(i) {
                 let run = ids[i..].iter().take_while(|&&other| other == id).count();
@@ -112,7 +116,6 @@ impl TileBuffers {
                 i += run;
             }
         }
-        Some(ResolvedBlock { x0: x0 as usize, y0: y0 as usize, width, rgba: out })
     }
 
     /// Supersampling shaded per sample: visible samples shaded into the colour buffer, to be
@@ -136,7 +139,7 @@ impl TileBuffers {
     /// Supersampling shaded per pixel: each triangle that won samples of a pixel is shaded once,
     /// at the centroid of those samples — always inside the triangle, so textures are never
     /// read beyond its uv island — and counts for the samples it won.
-    fn shade_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver) -> Option<ResolvedBlock> {
+    fn shade_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver, out: &mut OutputBand) {
         let r = self.rect;
         let s = ctx.ssaa;
         let n = (s * s) as usize;
@@ -145,7 +148,7 @@ impl TileBuffers {
         // pixel's level blurs fine texture detail that supersampling keeps.
         let derivative_scale = s as f32 * 0.5;
         let mut shader = VisibleShader { ctx, current: None };
-        resolve_pixels(self.dirty, s, resolver, |px, py| {
+        resolve_pixels(self.dirty, s, resolver, out, |px, py| {
             // Samples in row-major order within the pixel.
             let position = |k: usize| (px + k as i32 % s, py + k as i32 / s);
             let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
@@ -178,7 +181,7 @@ impl TileBuffers {
                 }
             }
             p.map(|v| v * scale)
-        })
+        });
     }
 }
 

@@ -2,7 +2,7 @@ use crate::error::{Error, Result};
 
 /// An 8-bit RGBA image, sRGB-encoded with straight (not premultiplied) alpha, rows top to
 /// bottom: exactly what PNG and GIF encoders and image comparisons want.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Image {
     /// Width in pixels.
     pub width: u32,
@@ -18,11 +18,30 @@ impl Image {
     /// # Errors
     /// When `width * height * 4` overflows `usize`.
     pub fn new(width: u32, height: u32) -> Result<Image> {
-        let len = (width as usize)
+        Ok(Image { width, height, rgba: vec![0; Image::byte_len(width, height)?] })
+    }
+
+    /// Makes this a `width × height` image with every pixel `rgba`, reusing the buffer.
+    ///
+    /// # Errors
+    /// When `width * height * 4` overflows `usize`.
+    pub fn fill(&mut self, width: u32, height: u32, rgba: [u8; 4]) -> Result<()> {
+        let len = Image::byte_len(width, height)?;
+        self.rgba.clear();
+        if rgba == [0; 4] {
+            self.rgba.resize(len, 0);
+        } else {
+            self.rgba.extend(std::iter::repeat_n(rgba, len / 4).flatten());
+        }
+        (self.width, self.height) = (width, height);
+        Ok(())
+    }
+
+    fn byte_len(width: u32, height: u32) -> Result<usize> {
+        (width as usize)
             .checked_mul(height as usize)
             .and_then(|n| n.checked_mul(4))
-            .ok_or_else(|| Error::Invalid(format!("image size {width}x{height} is too large")))?;
-        Ok(Image { width, height, rgba: vec![0; len] })
+            .ok_or_else(|| Error::Invalid(format!("image size {width}x{height} is too large")))
     }
 
     /// Wraps existing pixels; `None` when the byte count does not match the size.

@@ -49,7 +49,7 @@ pub use texture::{Filter, MipChain};
 
 use crate::error::{Error, Result};
 use crate::model::{Material, Texture};
-use resolve::{PixelResolver, ResolvedBlock};
+use resolve::{OutputBand, PixelResolver};
 use setup::{ATTRS, ClipVertex, Triangle};
 use shade::{DrawMaterial, Shader};
 use tile::{DrawContext, TileBuffers, TileRect};
@@ -87,6 +87,18 @@ impl Renderer {
     /// # Errors
     /// An empty or oversized target, or `ssaa` outside 1..=4.
     pub fn render(&self, scene: &Scene, options: &RenderOptions) -> Result<Image> {
+        let mut image = Image::default();
+        self.render_into(scene, options, &mut image)?;
+        Ok(image)
+    }
+
+    /// Renders `scene` into `image`, resizing it to the options' size. A caller rendering many
+    /// frames saves a fresh allocation per frame by passing the same image back (a new
+    /// multi-megabyte buffer costs a page fault per 4 KiB when first written).
+    ///
+    /// # Errors
+    /// As [`Renderer::render`]; `image` is left unchanged then.
+    pub fn render_into(&self, scene: &Scene, options: &RenderOptions, image: &mut Image) -> Result<()> {
         let target = Target::new(options)?;
         let mut triangles = self.triangle_buffer();
         let materials = self.prepare(scene, options, &target, &mut triangles);
@@ -94,33 +106,24 @@ impl Renderer {
         let ctx = DrawContext::new(&triangles, &materials, &shader, options);
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let resolver = PixelResolver::new(options.background);
-        let blocks: Vec<Option<ResolvedBlock>> = target
-            .tile_rects()
-            .into_par_iter()
-            .zip(bins.par_iter())
-            .map(|(rect, bin)| match bin.is_empty() {
-                true => None,
-                false => TileBuffers::draw_and_resolve(rect, bin, &ctx, &resolver),
-            })
-            .collect();
-        let mut image = Image::new(options.width, options.height)?;
-        // What no triangle touched is the background.
-        let empty = resolver.encode([0.0; 4]);
-        if empty != [0; 4] {
-            for px in image.rgba.chunks_exact_mut(4) {
-                px.copy_from_slice(&empty);
-            }
-        }
-        self.recycle_triangle_buffer(triangles);
-        for block in blocks.into_iter().flatten() {
-            for (row, src) in block.rgba.chunks_exact(block.width * 4).enumerate() {
-                let start = ((block.y0 + row) * options.width as usize + block.x0) * 4;
-                if let Some(dst) = image.rgba.get_mut(start..start + src.len()) {
-                    dst.copy_from_slice(src);
+        // What no triangle touches is the background; tiles overwrite the rest.
+        image.fill(options.width, options.height, resolver.encode([0.0; 4]))?;
+        let rects = target.tile_rects();
+        // A row of tiles resolves into its own band of image rows.
+        let (band_rows, width) = ((target.tile / options.ssaa) as usize, options.width as usize);
+        image.rgba.par_chunks_mut(band_rows * width * 4).enumerate().for_each(|(ty, rgba)| {
+            let mut band = OutputBand { rgba, width, first_row: ty * band_rows };
+            for tx in 0..target.tiles_x {
+                let tile = ty * target.tiles_x + tx;
+                if let (Some(&rect), Some(bin)) = (rects.get(tile), bins.get(tile))
+                    && !bin.is_empty()
+                {
+                    TileBuffers::draw_and_resolve(rect, bin, &ctx, &resolver, &mut band);
                 }
             }
-        }
-        Ok(image)
+        });
+        self.recycle_triangle_buffer(triangles);
+        Ok(())
     }
 
     /// How many triangles cover each sample (row-major, `width·ssaa × height·ssaa`), ignoring

@@ -5,41 +5,50 @@
 use super::color::{SrgbEncoder, srgb_to_linear, unorm_to_byte};
 use super::tile::TileBuffers;
 
-/// A resolved rectangle of output pixels.
-pub struct ResolvedBlock {
-    /// First output column.
-    pub x0: usize,
-    /// First output row.
-    pub y0: usize,
-    /// Width in output pixels.
+/// The rows of the output image that one row of tiles resolves into: tiles write their pixels
+/// straight into the image, and rows of tiles own disjoint rows, so they run in parallel.
+pub struct OutputBand<'a> {
+    /// The band's bytes, straight-alpha sRGB RGBA, `width` pixels a row.
+    pub rgba: &'a mut [u8],
+    /// Image width in pixels.
     pub width: usize,
-    /// Straight-alpha sRGB bytes, row-major.
-    pub rgba: Vec<u8>,
+    /// Image row of the band's first row.
+    pub first_row: usize,
+}
+
+impl OutputBand<'_> {
+    /// The bytes of pixels `x0..x0 + count` of image row `y`, if inside the band.
+    #[inline]
+    pub(super) fn pixels(&mut self, x0: usize, y: usize, count: usize) -> Option<&mut [u8]> {
+        let start = (y.checked_sub(self.first_row)? * self.width + x0) * 4;
+        self.rgba.get_mut(start..start + count * 4)
+    }
 }
 
 /// Encodes the output pixels covering the inclusive sample rectangle `dirty` (widened to whole
-/// pixels). `pixel(x, y)` gives the premultiplied linear colour of the pixel whose first
-/// sample is (`x`, `y`). `None` when nothing is dirty.
+/// pixels) into `out`. `pixel(x, y)` gives the premultiplied linear colour of the pixel whose
+/// first sample is (`x`, `y`).
 pub(super) fn resolve_pixels(
     dirty: Option<[i32; 4]>,
     ssaa: i32,
     resolver: &PixelResolver,
+    out: &mut OutputBand,
     mut pixel: impl FnMut(i32, i32) -> [f32; 4],
-) -> Option<ResolvedBlock> {
-    let [x0, y0, x1, y1] = dirty?;
+) {
+    let Some([x0, y0, x1, y1]) = dirty else { return };
     // Tiles start on pixel boundaries, so rounding to multiples of `ssaa` in sample
     // coordinates stays inside the tile.
     let (px0, py0) = (x0 - x0.rem_euclid(ssaa), y0 - y0.rem_euclid(ssaa));
     let (px1, py1) = (x1 - x1.rem_euclid(ssaa) + ssaa - 1, y1 - y1.rem_euclid(ssaa) + ssaa - 1);
     let (ow, oh) = (((px1 - px0 + 1) / ssaa) as usize, ((py1 - py0 + 1) / ssaa) as usize);
-    let mut out = vec![0u8; ow * oh * 4];
+    let (ox0, oy0) = ((px0 / ssaa) as usize, (py0 / ssaa) as usize);
     let mut encoder = MemoEncoder::new(resolver);
-    for (oy, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
-        for (ox, px) in out_row.chunks_exact_mut(4).enumerate() {
+    for oy in 0..oh {
+        let Some(row) = out.pixels(ox0, oy0 + oy, ow) else { continue };
+        for (ox, px) in row.chunks_exact_mut(4).enumerate() {
             px.copy_from_slice(&encoder.encode(pixel(px0 + ox as i32 * ssaa, py0 + oy as i32 * ssaa)));
         }
     }
-    Some(ResolvedBlock { x0: (px0 / ssaa) as usize, y0: (py0 / ssaa) as usize, width: ow, rgba: out })
 }
 
 /// A [`PixelResolver`] that remembers the last colour it encoded: neighbouring pixels are often
@@ -70,11 +79,11 @@ impl<'a> MemoEncoder<'a> {
 
 impl TileBuffers {
     /// Averages the colour samples of the dirty rectangle into output pixels.
-    pub(super) fn resolve_colors(&self, ssaa: i32, resolver: &PixelResolver) -> Option<ResolvedBlock> {
+    pub(super) fn resolve_colors(&self, ssaa: i32, resolver: &PixelResolver, out: &mut OutputBand) {
         let r = self.rect;
         let s = ssaa as usize;
         let scale = 1.0 / (s * s) as f32;
-        resolve_pixels(self.dirty, ssaa, resolver, |x, y| {
+        resolve_pixels(self.dirty, ssaa, resolver, out, |x, y| {
             let first = ((y - r.y0) * r.w + (x - r.x0)) as usize;
             if s == 1 {
                 return self.color.get(first).copied().unwrap_or([0.0; 4]);

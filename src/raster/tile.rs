@@ -19,7 +19,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::resolve::{PixelResolver, ResolvedBlock};
+use super::resolve::{OutputBand, PixelResolver};
 use super::scene::{RenderOptions, ShadingRate};
 use super::setup::{Edge, Triangle};
 use super::shade::{DrawMaterial, Fragment, Shader};
@@ -138,30 +138,29 @@ impl TileBuffers {
     }
 
     /// Draws `bin` into this thread's reusable buffers placed at `rect` and resolves what was
-    /// drawn; `None` when nothing was (the background shows).
+    /// drawn into `out` (pixels nothing was drawn on are left as they are: the background).
     pub fn draw_and_resolve(
         rect: TileRect,
         bin: &[u32],
         ctx: &DrawContext,
         resolver: &PixelResolver,
-    ) -> Option<ResolvedBlock> {
-        let run = |buffers: &mut TileBuffers| {
+        out: &mut OutputBand,
+    ) {
+        let mut run = |buffers: &mut TileBuffers| {
             buffers.place(rect);
-            let block = if all_opaque(bin, ctx) {
-                buffers.draw_deferred(bin, ctx, resolver)
+            if all_opaque(bin, ctx) {
+                buffers.draw_deferred(bin, ctx, resolver, out);
             } else {
                 buffers.draw(bin, ctx);
-                buffers.resolve_colors(ctx.ssaa, resolver)
-            };
+                buffers.resolve_colors(ctx.ssaa, resolver, out);
+            }
             buffers.clear_dirty();
-            block
         };
         // The scratch is taken out of its cell while in use, so re-entry (never expected: drawing
         // does not call rayon) would find it empty and use fresh buffers instead of panicking.
         let mut buffers = SCRATCH.with(|cell| cell.borrow_mut().take()).unwrap_or_else(|| TileBuffers::new(rect));
-        let block = run(&mut buffers);
+        run(&mut buffers);
         SCRATCH.with(|cell| *cell.borrow_mut() = Some(buffers));
-        block
     }
 
     /// Moves clean buffers to `rect`, growing them if needed (contents stay cleared).

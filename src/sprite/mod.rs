@@ -11,6 +11,11 @@
 //! Cells render in parallel across frames (each small frame on one thread), which uses the
 //! cores better than splitting a 128×128 frame into tiles; output is identical for any thread
 //! count because every cell is rendered independently.
+//!
+//! **Rows.** A job renders rows: each clip of [`Job::clips`], then each transition of
+//! [`Job::transitions`] (named `from->to`), all with the same [`Job::layers`] (blend, bone
+//! overrides, attachments) through [`anim::animate`], the one posing path. Attachments are
+//! part of the posed mesh, so shared framing includes them.
 
 pub mod post;
 pub mod sheet;
@@ -18,7 +23,7 @@ pub mod sheet;
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use crate::anim::{self, FrameTime, PoseOptions};
+use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
 use crate::error::Result;
 use crate::model::{Clip, Model};
@@ -60,6 +65,31 @@ impl Sampling {
         let duration = n / fps / count as f32;
         (0..count).map(|i| (i as f32 * n / count as f32, duration)).collect()
     }
+
+    /// As [`Sampling::frames`] for any motion; a transition's frame positions count A's
+    /// frames, then B's (see [`Transition`]).
+    pub fn motion_frames(self, motion: &Motion) -> Vec<(f32, f32)> {
+        let t = match motion {
+            Motion::Rest => return self.frames(None),
+            Motion::Clip(c) => return self.frames(Some(c)),
+            Motion::Transition(t) => t,
+        };
+        let n = t.frame_count();
+        if n == 0 {
+            return vec![(0.0, 0.1)];
+        }
+        let total = t.duration();
+        let count = match self {
+            Sampling::ClipFrames => {
+                return (0..n).map(|f| (f as f32, 1.0 / t.fps_at(f as f32).max(1e-3))).collect();
+            }
+            Sampling::Fps(f) if f.is_finite() && f > 0.0 => (total * f).round().max(1.0) as usize,
+            Sampling::Count(c) => c.clamp(1, 10_000),
+            Sampling::Fps(_) => n,
+        };
+        let step = total / count as f32;
+        (0..count).map(|i| (t.position_at(i as f32 * step), step)).collect()
+    }
 }
 
 /// A batch of cells to render.
@@ -69,6 +99,10 @@ pub struct Job<'a> {
     pub model: &'a Model,
     /// Clips to render (`None` entries render the rest pose once).
     pub clips: Vec<Option<&'a Clip>>,
+    /// Transitions to render after the clips, each as one more row.
+    pub transitions: Vec<Transition<'a>>,
+    /// Blend, bone overrides and attachments applied to every row.
+    pub layers: Layers<'a>,
     /// Number of directions: yaw steps of 360/N from the view's yaw. Direction 0 faces the camera.
     pub directions: u32,
     /// Base camera (yaw of direction 0, pitch, projection, margin).
@@ -88,7 +122,7 @@ pub struct Job<'a> {
 /// One rendered cell.
 #[derive(Debug, Clone)]
 pub struct Cell {
-    /// Index into [`Job::clips`].
+    /// Row index: into [`Job::clips`], then [`Job::transitions`] (see [`Job::rows`]).
     pub clip: usize,
     /// Direction index (0..directions).
     pub direction: u32,
@@ -104,30 +138,46 @@ pub struct Cell {
     pub camera: Camera,
 }
 
-impl Job<'_> {
+impl<'a> Job<'a> {
     /// The yaw of direction `d`.
     pub fn yaw(&self, d: u32) -> f32 {
         self.view.yaw_degrees + 360.0 * d as f32 / self.directions.max(1) as f32
     }
 
-    /// Every (clip, frame position, duration) of the job, in order.
-    fn frames(&self) -> Vec<(usize, usize, f32, f32)> {
-        self.clips
-            .iter()
+    /// What each row plays: the clips, then the transitions.
+    pub fn motions(&self) -> Vec<Motion<'a>> {
+        let clips = self.clips.iter().map(|c| c.map_or(Motion::Rest, Motion::Clip));
+        clips.chain(self.transitions.iter().map(|t| Motion::Transition(*t))).collect()
+    }
+
+    /// Each row's animation: its motion with the job's layers.
+    pub fn rows(&self) -> Vec<Animation<'a>> {
+        let row = |motion| Animation { motion, layers: self.layers.clone(), options: self.pose };
+        self.motions().into_iter().map(row).collect()
+    }
+
+    /// Row names for sheets and file names: clip names, `from->to`, `rest`.
+    pub fn row_names(&self) -> Vec<String> {
+        self.motions().iter().map(Motion::name).collect()
+    }
+
+    /// Every (row, frame position, duration) of the job, in order.
+    fn frames(&self, rows: &[Animation<'a>]) -> Vec<(usize, usize, f32, f32)> {
+        rows.iter()
             .enumerate()
-            .flat_map(|(c, clip)| {
-                self.sampling.frames(*clip).into_iter().enumerate().map(move |(i, (f, d))| (c, i, f, d))
+            .flat_map(|(c, row)| {
+                self.sampling.motion_frames(&row.motion).into_iter().enumerate().map(move |(i, (f, d))| (c, i, f, d))
             })
             .collect()
     }
 
     /// The cylinder every posed frame fits in: axis centre (x, z), radius, y range.
-    fn bounding_cylinder(&self) -> (Vec2, f32, f32, f32) {
+    fn bounding_cylinder(&self, rows: &[Animation<'a>]) -> (Vec2, f32, f32, f32) {
         let points: Vec<Vec3> = self
-            .frames()
+            .frames(rows)
             .par_iter()
             .flat_map_iter(|&(c, _, f, _)| {
-                let posed = anim::pose(self.model, self.clips[c], FrameTime::Frame(f), &self.pose);
+                let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
                 bake::world_points(self.model, &posed)
             })
             .collect();
@@ -144,7 +194,8 @@ impl Job<'_> {
 
     /// Number of cells the job renders.
     pub fn cell_count(&self) -> usize {
-        self.clips.iter().map(|c| self.sampling.frames(*c).len()).sum::<usize>() * self.directions.max(1) as usize
+        self.motions().iter().map(|m| self.sampling.motion_frames(m).len()).sum::<usize>()
+            * self.directions.max(1) as usize
     }
 
     /// As [`Job::render`], calling `progress` once per finished cell (from any thread).
@@ -154,18 +205,19 @@ impl Job<'_> {
     pub fn render_with_progress(&self, progress: &(dyn Fn() + Sync)) -> Result<Vec<Cell>> {
         let renderer = Renderer::new();
         let aspect = self.options.width as f32 / self.options.height.max(1) as f32;
-        let shared = (self.fit == Fit::Shared).then(|| self.bounding_cylinder());
+        let rows = self.rows();
+        let shared = (self.fit == Fit::Shared).then(|| self.bounding_cylinder(&rows));
         let mut work = Vec::new();
-        for (c, clip) in self.clips.iter().enumerate() {
+        for (c, row) in rows.iter().enumerate() {
             for d in 0..self.directions.max(1) {
-                for (i, (f, duration)) in self.sampling.frames(*clip).into_iter().enumerate() {
+                for (i, (f, duration)) in self.sampling.motion_frames(&row.motion).into_iter().enumerate() {
                     work.push((c, d, i, f, duration));
                 }
             }
         }
         work.par_iter()
             .map(|&(c, d, i, f, duration)| {
-                let posed = anim::pose(self.model, self.clips[c], FrameTime::Frame(f), &self.pose);
+                let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
                 let view = OrbitView { yaw_degrees: self.yaw(d), ..self.view };
                 let (centre, radius, y0, y1) = match shared {
                     Some(cyl) => cyl,
@@ -177,8 +229,7 @@ impl Job<'_> {
                 };
                 let mut image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
                 if self.skeleton {
-                    let request =
-                        bake::FrameRequest { clip: self.clips[c], time: FrameTime::Frame(f), pose: self.pose };
+                    let request = bake::FrameRequest { animation: rows[c].clone(), time: FrameTime::Frame(f) };
                     let joints =
                         bake::joint_pixels(self.model, &request, &camera, self.options.width, self.options.height);
                     image = post::skeleton_overlay(&image, &joints);

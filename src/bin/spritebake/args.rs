@@ -8,6 +8,7 @@ use glam::Vec3;
 use spritebake::formats::{LoadOptions, TextureOverride};
 use spritebake::model::Axis;
 use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
+use spritebake::rig::{AttachSpec, BlendSpec, BoneSpec, Controls, Offset, TransitionSpec};
 
 /// Flags that say which model to load and how.
 #[derive(Debug, Args)]
@@ -49,25 +50,28 @@ impl ModelArgs {
 
     /// The `--anim` values that are files (loaded as clips).
     pub fn anim_files(&self) -> Vec<PathBuf> {
-        self.anim_values().map(PathBuf::from).filter(|p| p.is_file()).collect()
+        self.anim_values().filter_map(|a| clip_reference(a).1).collect()
     }
 
     /// The clips named by `--anim`, in order: a file's stem, or the name as given.
     pub fn clip_names(&self) -> Vec<String> {
-        self.anim_values()
-            .map(|a| {
-                let path = PathBuf::from(a);
-                match path.file_stem().filter(|_| path.is_file()) {
-                    Some(stem) => stem.to_string_lossy().into_owned(),
-                    None => a.to_string(),
-                }
-            })
-            .collect()
+        self.anim_values().map(|a| clip_reference(a).0).collect()
     }
 
     /// The clip to play: the last `--anim`.
     pub fn clip_name(&self) -> Option<String> {
         self.clip_names().pop()
+    }
+
+    /// Library load options, with `extra` animation files added (deduplicated).
+    pub fn load_options_with(&self, extra: Vec<PathBuf>) -> LoadOptions {
+        let mut options = self.load_options();
+        for path in extra {
+            if !options.animations.contains(&path) {
+                options.animations.push(path);
+            }
+        }
+        options
     }
 
     /// Library load options.
@@ -93,6 +97,73 @@ impl ModelArgs {
                 max_texture_side: self.max_texture_side,
             },
         }
+    }
+}
+
+/// Animation control flags, shared by every command that poses a model.
+#[derive(Debug, Args, Default)]
+pub struct AnimArgs {
+    /// Attach a model (repeatable). `FILE` follows the body frame for frame with the same clip
+    /// names (Quake 2 linked models: `--attach weapon.md2`); `FILE@JOINT` hangs FILE's rest pose
+    /// on a joint of an MD5/SMD body, origin at the joint, in the joint's local axes (the name
+    /// is split at the last '@'; `info` lists joints). Each attachment's textures are found
+    /// next to its own file.
+    #[arg(long, value_name = "FILE[@JOINT]")]
+    pub attach: Vec<AttachSpec>,
+    /// Placement of an attachment in its joint's frame (or the body's model space for FILE
+    /// attachments): 't=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE', groups optional and in any order
+    /// (degrees, rotation Rz(yaw)·Ry(pitch)·Rx(roll), uniform scale), e.g. 't=0,0,-11;r=0,90,0'.
+    /// The i-th offset goes with the i-th --attach.
+    #[arg(long, value_name = "t=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE", allow_hyphen_values = true)]
+    pub attach_offset: Vec<Offset>,
+    /// Rotate a joint and its subtree on every frame: 'JOINT:yaw=30,pitch=-10,roll=0' (degrees
+    /// about the joint's own Z, Y and X axes, applied as Rz(yaw)·Ry(pitch)·Rx(roll) after the
+    /// clip; keys optional; repeatable).
+    #[arg(long, value_name = "JOINT:yaw=Y,pitch=P,roll=R", allow_hyphen_values = true)]
+    pub bone: Vec<BoneSpec>,
+    /// Mix a second clip into the one played: 'CLIP:WEIGHT' (WEIGHT 0..1; CLIP is a clip name
+    /// or an animation file; clips of different lengths are matched by normalised time).
+    #[arg(long, value_name = "CLIP:WEIGHT")]
+    pub blend: Option<BlendSpec>,
+    /// Play clip A, then crossfade into B over SECONDS: 'A->B:SECONDS' (names or animation
+    /// files). Sprite commands render it as one more clip named 'A->B'; render/export pick
+    /// its frame with --frame/--time. Repeatable.
+    #[arg(long, value_name = "A->B:SECONDS")]
+    pub transition: Vec<TransitionSpec>,
+}
+
+/// The clip a value names — the stem of an animation file that exists (with its path, to
+/// load), or the value itself as a clip name.
+fn clip_reference(s: &str) -> (String, Option<PathBuf>) {
+    let path = PathBuf::from(s);
+    match path.file_stem().filter(|_| path.is_file()) {
+        Some(stem) => (stem.to_string_lossy().into_owned(), Some(path)),
+        None => (s.to_string(), None),
+    }
+}
+
+impl AnimArgs {
+    /// Animation files named by --blend and --transition, to load as clips.
+    pub fn animation_files(&self) -> Vec<PathBuf> {
+        let names = self.blend.iter().map(|b| b.clip.as_str());
+        let names = names.chain(self.transition.iter().flat_map(|t| [t.from.as_str(), t.to.as_str()]));
+        names.filter_map(|n| clip_reference(n).1).collect()
+    }
+
+    /// The library's controls, animation files replaced by their clip names.
+    pub fn controls(&self) -> Result<Controls> {
+        let mut controls = Controls {
+            attachments: self.attach.clone(),
+            bones: self.bone.clone(),
+            blend: self.blend.clone().map(|b| BlendSpec { clip: clip_reference(&b.clip).0, ..b }),
+            transitions: self
+                .transition
+                .iter()
+                .map(|t| TransitionSpec { from: clip_reference(&t.from).0, to: clip_reference(&t.to).0, ..t.clone() })
+                .collect(),
+        };
+        controls.set_offsets(&self.attach_offset)?;
+        Ok(controls)
     }
 }
 
@@ -317,6 +388,9 @@ pub struct SpriteJobArgs {
     /// Model selection; `--anim walk,run` renders several clips.
     #[command(flatten)]
     pub model: ModelArgs,
+    /// Attachments, bone overrides, blend, transitions.
+    #[command(flatten)]
+    pub anim: AnimArgs,
     /// Camera and frame size.
     #[command(flatten)]
     pub view: ViewArgs,

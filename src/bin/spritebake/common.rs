@@ -1,11 +1,12 @@
 //! Small steps shared by the commands.
 
 use anyhow::{Context, Result};
-use spritebake::anim::FrameTime;
+use spritebake::anim::{Animation, FrameTime, PoseOptions};
 use spritebake::formats;
 use spritebake::model::Model;
+use spritebake::rig::{self, Controls};
 
-use crate::args::{FrameArgs, ModelArgs};
+use crate::args::{AnimArgs, FrameArgs, ModelArgs};
 
 /// Sizes rayon's global pool (once, before any parallel work).
 pub fn set_threads(threads: Option<usize>) -> Result<()> {
@@ -15,16 +16,43 @@ pub fn set_threads(threads: Option<usize>) -> Result<()> {
     Ok(())
 }
 
-/// Loads the model, printing its warnings to stderr.
-pub fn load(args: &ModelArgs) -> Result<Model> {
-    let mut model = formats::load(&args.model, &args.load_options())?;
-    if args.clip_names().iter().any(|n| n == spritebake::bake::ALL_CLIPS) {
+/// A loaded body with its attachment models and the controls that go with them.
+pub struct Loaded {
+    /// The body.
+    pub model: Model,
+    /// Attachment models, in `--attach` order.
+    pub props: Vec<Model>,
+    /// The animation controls.
+    pub controls: Controls,
+}
+
+/// Loads the model (with the animation files --blend and --transition name) and its
+/// attachments, printing warnings to stderr.
+pub fn load(args: &ModelArgs, anim: &AnimArgs) -> Result<Loaded> {
+    let options = args.load_options_with(anim.animation_files());
+    let mut model = formats::load(&args.model, &options)?;
+    let controls = anim.controls()?;
+    // `all` (every glTF animation together) is made on demand, wherever a clip is named.
+    let anims = args.clip_names();
+    let blended = controls.blend.iter().map(|b| &b.clip);
+    let faded = controls.transitions.iter().flat_map(|t| [&t.from, &t.to]);
+    if anims.iter().chain(blended).chain(faded).any(|n| n == spritebake::bake::ALL_CLIPS) {
         spritebake::bake::add_all_clip(&mut model)?;
     }
-    for warning in &model.warnings {
+    let props = rig::load_attachments(&controls, &args.model, &model, &options)?;
+    for warning in model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)) {
         eprintln!("warning: {warning}");
     }
-    Ok(model)
+    Ok(Loaded { model, props, controls })
+}
+
+impl Loaded {
+    /// The one animation of a single-frame command: the first transition, else the last
+    /// `--anim` clip, else the rest pose.
+    pub fn animation(&self, args: &ModelArgs, pose: PoseOptions) -> Result<Animation<'_>> {
+        let clip = args.clip_name().map(|name| spritebake::bake::find_clip(&self.model, &name)).transpose()?;
+        Ok(rig::animation(&self.model, &self.props, &self.controls, clip, pose)?)
+    }
 }
 
 /// The moment selected by --frame/--time (frame 0 by default).
@@ -37,14 +65,13 @@ pub fn frame_time(frame: &FrameArgs) -> FrameTime {
 }
 
 /// Builds the sprite job of a multi-frame command.
-pub fn sprite_job<'m>(
-    model: &'m spritebake::model::Model,
-    args: &crate::args::SpriteJobArgs,
-) -> Result<spritebake::sprite::Job<'m>> {
+pub fn sprite_job<'m>(loaded: &'m Loaded, args: &crate::args::SpriteJobArgs) -> Result<spritebake::sprite::Job<'m>> {
     use spritebake::sprite::{Fit, Job, Sampling};
+    let model = &loaded.model;
     let (model_args, view, sprite) = (&args.model, &args.view, &args.sprite);
     let names = model_args.clip_names();
-    let clips = if names.is_empty() {
+    let transitions = rig::transitions(model, &loaded.controls)?;
+    let clips = if names.is_empty() && transitions.is_empty() {
         vec![model.clips.first()]
     } else {
         names.iter().map(|n| spritebake::bake::find_clip(model, n).map(Some)).collect::<Result<_, _>>()?
@@ -61,9 +88,11 @@ pub fn sprite_job<'m>(
         options.height *= scale;
         options.ssaa = 1;
     }
-    Ok(Job {
+    let mut job = Job {
         model,
         clips,
+        transitions,
+        layers: Default::default(),
         directions: sprite.directions,
         view: orbit,
         options,
@@ -78,7 +107,10 @@ pub fn sprite_job<'m>(
         },
         pose: spritebake::anim::PoseOptions { looping: true, in_place: !sprite.root_motion },
         skeleton: sprite.skeleton,
-    })
+    };
+    // The layers are checked against every row (lockstep attachments need each clip).
+    job.layers = rig::layers(model, &loaded.props, &loaded.controls, &job.motions())?;
+    Ok(job)
 }
 
 /// Renders a job with a progress bar on a terminal, then applies pixel-art and outline.

@@ -63,7 +63,15 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
     };
     result.unwrap_or_else(|e| {
+        if is_broken_pipe(&e) {
+            // The reader stopped early (`spritebake info model | head`): nothing left to report.
+            return ExitCode::SUCCESS;
+        }
         eprintln!("error: {e:#}");
         ExitCode::from(2)
     })
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }

@@ -1,5 +1,6 @@
 //! `spritebake bench`: render throughput on a model, the work glrender measures.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -60,10 +61,11 @@ pub enum ScheduleArg {
 
 /// Runs the command.
 pub fn run(args: &BenchArgs) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     use std::time::Instant;
     set_threads(args.threads)?;
     let start = Instant::now();
-    let model = load(&args.model)?;
+    let model = load(&args.model, &crate::args::AnimArgs::default())?.model;
     let load_seconds = start.elapsed().as_secs_f64();
     let clip = args.model.clip_name().map(|name| spritebake::bake::find_clip(&model, &name)).transpose()?;
     let options = args.view.render_options();
@@ -87,7 +89,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         },
     )?;
     let frames = report.frames.max(1) as f64;
-    println!(
+    writeln!(
+        stdout,
         "{} triangles, {width}x{height}, ssaa {ssaa}, {} frames in {:.3} s = {:.1} frames/s, {:.3} ms/frame, \
          {:.2} Mtri/s (load {:.3} s, posing {:.3} ms/frame of thread time, threads {})",
         model.triangle_count(),
@@ -99,7 +102,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         load_seconds,
         1e3 * report.pose_seconds / frames,
         rayon::current_num_threads(),
-    );
+    )?;
     if let (Some(path), Some(image)) = (&args.output, &report.last_frame) {
         spritebake::output::write_png(path, image)?;
     }

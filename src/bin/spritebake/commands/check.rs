@@ -1,5 +1,6 @@
 //! `spritebake check`: run a manifest of golden-image cases.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -45,19 +46,20 @@ fn parse_shard(s: &str) -> Result<(usize, usize)> {
 
 /// Runs the command: exit 0 when every case passes, 1 when any fails, 2 on a manifest error.
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     set_threads(args.threads)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let manifest = Manifest::load(&args.manifest)?;
     let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard };
     let results = check::run(&manifest, &options);
     for r in &results {
-        println!("{}", check::summary_line(r));
+        writeln!(stdout, "{}", check::summary_line(r))?;
     }
     let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
     let passed = count(|o| matches!(o, Outcome::Pass | Outcome::Blessed));
     let failed = count(|o| matches!(o, Outcome::Fail { .. } | Outcome::New));
     let errors = count(|o| matches!(o, Outcome::Error(_)));
-    println!("{passed} passed, {failed} failed, {errors} errors");
+    writeln!(stdout, "{passed} passed, {failed} failed, {errors} errors")?;
     if let Some(path) = &args.junit {
         spritebake::output::write_atomic(path, check::junit_xml(&manifest.name, &results).as_bytes())?;
     }

@@ -1,5 +1,6 @@
 //! `spritebake compare`: two PNGs, exact first, then perceptual and alpha metrics.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,15 +35,17 @@ pub struct CompareArgs {
 
 /// Runs the command: exit 0 within tolerance, 1 on a difference, 2 on an error.
 pub fn run(args: &CompareArgs) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let (actual, expected) = (read_png(&args.actual)?, read_png(&args.expected)?);
     let options = PerceptualOptions { threshold: args.threshold, alpha_threshold: 0, ignore_aa: args.ignore_aa };
     let r = compare_perceptual(&actual, &expected, &options)?;
     if r.identical {
-        println!("identical ({}x{})", actual.width, actual.height);
+        writeln!(stdout, "identical ({}x{})", actual.width, actual.height)?;
         return Ok(ExitCode::SUCCESS);
     }
     let allowed = args.max_percent.map_or(args.max_pixels, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
-    println!(
+    writeln!(
+        stdout,
         "{} of {} pixels differ ({:.3}%): {} in colour (YIQ > {}), {} in alpha; max channel delta {} (alpha {}); {} anti-aliasing pixels{}",
         r.differing_pixels,
         r.total_pixels,
@@ -54,7 +57,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         r.max_alpha_delta,
         r.aa_pixels,
         if args.ignore_aa { " ignored" } else { "" }
-    );
+    )?;
     if let Some(path) = &args.diff {
         write_png(path, &perceptual_diff_image(&expected, &r))?;
     }

@@ -7,9 +7,8 @@ use anyhow::Result;
 use clap::Args;
 use glam::Mat3;
 use spritebake::anim::{self, PoseOptions};
-use spritebake::bake;
 
-use crate::args::{FrameArgs, ModelArgs};
+use crate::args::{AnimArgs, FrameArgs, ModelArgs};
 use crate::common::{frame_time, guard_output, load};
 
 /// `spritebake export`.
@@ -18,6 +17,9 @@ pub struct ExportArgs {
     /// Model selection.
     #[command(flatten)]
     pub model: ModelArgs,
+    /// Attachments, bone overrides, blend, transition.
+    #[command(flatten)]
+    pub anim: AnimArgs,
     /// Which frame.
     #[command(flatten)]
     pub frame: FrameArgs,
@@ -31,13 +33,14 @@ pub struct ExportArgs {
 
 /// Runs the command.
 pub fn run(args: &ExportArgs) -> Result<ExitCode> {
-    let model = load(&args.model)?;
-    let clip = args.model.clip_name().map(|name| bake::find_clip(&model, &name)).transpose()?;
+    let loaded = load(&args.model, &args.anim)?;
+    let model = &loaded.model;
     let pose = PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() };
-    let posed = anim::pose(&model, clip, frame_time(&args.frame), &pose);
+    let animation = loaded.animation(&args.model, pose)?;
+    let posed = anim::animate(model, &animation, frame_time(&args.frame));
     let axes = if args.y_up { model.orientation.to_canonical() } else { Mat3::IDENTITY };
-    guard_output(&args.output, &args.model, &model)?;
-    guard_output(&args.output.with_extension("mtl"), &args.model, &model)?;
+    guard_output(&args.output, &args.model, model)?;
+    guard_output(&args.output.with_extension("mtl"), &args.model, model)?;
     spritebake::output::write_obj(&args.output, &posed, axes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,7 +15,7 @@ pub struct FramesArgs {
     #[command(flatten)]
     pub job: SpriteJobArgs,
     /// Output path pattern with `{clip}`, `{dir}` and `{frame}` (zero padding as `{frame:03}`),
-    /// e.g. `out/walk_{dir}_{frame:03}.png`.
+    /// e.g. `out/walk_{dir}_{frame:03}.png`. A transition A->B is named `A-to-B` here.
     #[arg(short, long)]
     pub output: String,
 }
@@ -49,16 +49,19 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode> {
     if !args.output.contains("{frame") {
         bail!("the output pattern '{}' needs a {{frame}} placeholder", args.output);
     }
-    let model = load(&args.job.model)?;
-    let job = sprite_job(&model, &args.job)?;
+    let loaded = load(&args.job.model, &args.job.anim)?;
+    let model = &loaded.model;
+    let job = sprite_job(&loaded, &args.job)?;
     let cells = render_cells(&job, &args.job.sprite)?;
+    // A transition row is named `a->b`; '>' is not allowed in Windows file names.
+    let names: Vec<String> = job.row_names().iter().map(|n| n.replace("->", "-to-")).collect();
     for cell in &cells {
-        let clip = job.clips.get(cell.clip).copied().flatten().map_or("rest", |c| c.name.as_str());
+        let clip = names.get(cell.clip).map_or("rest", String::as_str);
         let path = std::path::PathBuf::from(expand(&args.output, clip, cell.direction, cell.frame));
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        guard_output(&path, &args.job.model, &model)?;
+        guard_output(&path, &args.job.model, model)?;
         spritebake::output::write_png(&path, &cell.image)?;
     }
     if !args.job.sprite.quiet {

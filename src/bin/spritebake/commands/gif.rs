@@ -45,9 +45,16 @@ pub struct GifArgs {
 /// Runs the command.
 pub fn run(args: &GifArgs) -> Result<ExitCode> {
     set_threads(args.job.threads)?;
-    let model = load(&args.job.model)?;
-    let mut job = sprite_job(&model, &args.job)?;
-    job.clips.truncate(1);
+    let loaded = load(&args.job.model, &args.job.anim)?;
+    let model = &loaded.model;
+    let mut job = sprite_job(&loaded, &args.job)?;
+    // One row: the first transition if there is one, else the first clip.
+    if job.transitions.is_empty() {
+        job.clips.truncate(1);
+    } else {
+        job.clips.clear();
+        job.transitions.truncate(1);
+    }
     // Render only the chosen direction, keeping the yaw it has among N directions.
     let n = job.directions.max(1);
     job.view.yaw_degrees = job.yaw(args.direction % n);
@@ -67,7 +74,7 @@ pub fn run(args: &GifArgs) -> Result<ExitCode> {
     if dropped > 0 {
         eprintln!("note: {dropped} frames dropped evenly: GIF delays cannot be shorter than 2 cs (50 fps)");
     }
-    guard_output(&args.output, &args.job.model, &model)?;
+    guard_output(&args.output, &args.job.model, model)?;
     spritebake::output::write_atomic(&args.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

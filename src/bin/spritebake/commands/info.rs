@@ -1,5 +1,6 @@
 //! `spritebake info`: what a model holds.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -17,26 +18,36 @@ pub struct InfoArgs {
     pub model: ModelArgs,
 }
 
+/// A name as typed on a command line: bare when it is plain, else in single quotes (with
+/// `'` written as `'\''`, as POSIX shells need).
+fn quoted(name: &str) -> String {
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
+    if plain { name.to_string() } else { format!("'{}'", name.replace('\'', "'\\''")) }
+}
+
 /// Runs the command.
 pub fn run(args: &InfoArgs) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     let model = formats::load(&args.model.model, &args.model.load_options())?;
-    println!("model: {} ({})", args.model.model.display(), model.name);
-    println!(
+    writeln!(stdout, "model: {} ({})", args.model.model.display(), model.name)?;
+    writeln!(
+        stdout,
         "meshes: {}  vertices: {}  triangles: {}",
         model.meshes.len(),
         model.vertex_count(),
         model.triangle_count()
-    );
+    )?;
     for (i, mesh) in model.meshes.iter().enumerate() {
         let material = model.materials.get(mesh.material).map(|m| m.name.as_str()).unwrap_or("?");
-        println!(
+        writeln!(
+            stdout,
             "  mesh {i} '{}': {} vertices, {} triangles, material '{material}'",
             mesh.name,
             mesh.positions.len(),
             mesh.indices.len()
-        );
+        )?;
     }
-    println!("materials: {}", model.materials.len());
+    writeln!(stdout, "materials: {}", model.materials.len())?;
     for m in &model.materials {
         let texture = match &m.texture_status {
             TextureStatus::None => "no texture".to_string(),
@@ -44,41 +55,47 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             TextureStatus::Embedded(what) => format!("texture {what}"),
             TextureStatus::Missing { name, reason } => format!("texture '{name}' MISSING ({reason})"),
         };
-        println!("  '{}': {texture}", m.name);
+        writeln!(stdout, "  '{}': {texture}", m.name)?;
     }
     if let Some(skeleton) = &model.skeleton {
-        println!("joints: {}", skeleton.joints.len());
+        writeln!(
+            stdout,
+            "joints: {} (names as --bone NAME:yaw=.. and --attach FILE@NAME take them)",
+            skeleton.joints.len()
+        )?;
         for (i, joint) in skeleton.joints.iter().enumerate() {
             let parent = joint.parent.and_then(|p| skeleton.joints.get(p)).map(|p| p.name.as_str());
-            println!("  {i:3} '{}' (parent: {})", joint.name, parent.map_or("none".into(), |p| format!("'{p}'")));
+            writeln!(stdout, "  {i:3} {} (parent: {})", quoted(&joint.name), parent.map_or("none".into(), quoted))?;
         }
     }
-    println!("clips: {}", model.clips.len());
+    writeln!(stdout, "clips: {}", model.clips.len())?;
     for clip in &model.clips {
         let kind = match clip.frames {
             ClipFrames::Skeletal(_) => "skeletal",
             ClipFrames::Morph(_) => "morph",
             ClipFrames::Keyed(_) => "keyed",
         };
-        println!(
+        writeln!(
+            stdout,
             "  '{}': {} frames at {} fps, {:.3} s ({kind})",
             clip.name,
             clip.frame_count(),
             clip.fps,
             clip.duration()
-        );
+        )?;
     }
     let b = model.rest_bounds();
     if b.is_empty() {
-        println!("bounds: empty");
+        writeln!(stdout, "bounds: empty")?;
     } else {
-        println!(
+        writeln!(
+            stdout,
             "bounds: min {:.4} {:.4} {:.4}  max {:.4} {:.4} {:.4}",
             b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z
-        );
+        )?;
     }
     for w in &model.warnings {
-        println!("warning: {w}");
+        writeln!(stdout, "warning: {w}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,7 +9,7 @@ use spritebake::anim::PoseOptions;
 use spritebake::bake::{self, FrameRequest};
 use spritebake::raster::Renderer;
 
-use crate::args::{FrameArgs, ModelArgs, ViewArgs};
+use crate::args::{AnimArgs, FrameArgs, ModelArgs, ViewArgs};
 use crate::common::{frame_time, guard_output, load, set_threads};
 
 /// `spritebake render`.
@@ -18,6 +18,9 @@ pub struct RenderArgs {
     /// Model selection.
     #[command(flatten)]
     pub model: ModelArgs,
+    /// Attachments, bone overrides, blend, transition.
+    #[command(flatten)]
+    pub anim: AnimArgs,
     /// Which frame.
     #[command(flatten)]
     pub frame: FrameArgs,
@@ -38,23 +41,20 @@ pub struct RenderArgs {
 /// Runs the command.
 pub fn run(args: &RenderArgs) -> Result<ExitCode> {
     set_threads(args.threads)?;
-    let model = load(&args.model)?;
-    let clip = args.model.clip_name().map(|name| bake::find_clip(&model, &name)).transpose()?;
-    let request = FrameRequest {
-        clip,
-        time: frame_time(&args.frame),
-        pose: PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() },
-    };
+    let loaded = load(&args.model, &args.anim)?;
+    let model = &loaded.model;
+    let pose = PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() };
+    let request = FrameRequest { animation: loaded.animation(&args.model, pose)?, time: frame_time(&args.frame) };
     let options = args.view.render_options();
-    let posed = spritebake::anim::pose(&model, request.clip, request.time, &request.pose);
+    let posed = request.pose(model);
     let aspect = options.width as f32 / options.height as f32;
-    let camera = spritebake::raster::Camera::fit(&args.view.orbit(), &bake::world_points(&model, &posed), aspect);
-    let mut image = bake::render_posed(&Renderer::new(), &model, &posed, camera, &options)?;
+    let camera = spritebake::raster::Camera::fit(&args.view.orbit(), &bake::world_points(model, &posed), aspect);
+    let mut image = bake::render_posed(&Renderer::new(), model, &posed, camera, &options)?;
     if args.skeleton {
-        let joints = bake::joint_pixels(&model, &request, &camera, options.width, options.height);
+        let joints = bake::joint_pixels(model, &request, &camera, options.width, options.height);
         image = spritebake::sprite::post::skeleton_overlay(&image, &joints);
     }
-    guard_output(&args.output, &args.model, &model)?;
+    guard_output(&args.output, &args.model, model)?;
     spritebake::output::write_png(&args.output, &image)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -36,11 +36,11 @@ pub struct SheetArgs {
 /// Runs the command.
 pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     set_threads(args.job.threads)?;
-    let model = load(&args.job.model)?;
-    let job = sprite_job(&model, &args.job)?;
+    let loaded = load(&args.job.model, &args.job.anim)?;
+    let model = &loaded.model;
+    let job = sprite_job(&loaded, &args.job)?;
     let cells = render_cells(&job, &args.job.sprite)?;
-    let names: Vec<String> =
-        job.clips.iter().map(|c| c.map_or_else(|| "rest".to_string(), |c| c.name.clone())).collect();
+    let names = job.row_names();
     let layout = Layout { padding: args.padding, extrude: args.extrude, trim: args.trim };
     let sheet = pack(&cells, &names, layout)?;
     let format = match args.json_format {
@@ -49,8 +49,8 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     };
     let image_name = args.output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let json = serde_json::to_string_pretty(&sheet.to_json(&image_name, format)).context("encoding the sheet JSON")?;
-    guard_output(&args.output, &args.job.model, &model)?;
-    guard_output(&args.output.with_extension("json"), &args.job.model, &model)?;
+    guard_output(&args.output, &args.job.model, model)?;
+    guard_output(&args.output.with_extension("json"), &args.job.model, model)?;
     spritebake::output::write_png(&args.output, &sheet.image)?;
     spritebake::output::write_atomic(&args.output.with_extension("json"), json.as_bytes())?;
     if !args.job.sprite.quiet {

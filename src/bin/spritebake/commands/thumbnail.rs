@@ -1,15 +1,19 @@
 //! `spritebake thumbnail`: a good picture of each model with no flags, many models in parallel.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
+use spritebake::anim::PoseOptions;
 use spritebake::bake::{self, FrameRequest};
 use spritebake::formats::{self, LoadOptions};
 use spritebake::raster::{Light, OrbitView, RenderOptions, Renderer};
+use spritebake::rig::{self, Controls};
 
+use crate::args::AnimArgs;
 use crate::common::set_threads;
 
 /// `spritebake thumbnail`.
@@ -27,6 +31,12 @@ pub struct ThumbnailArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Clip to pose (default: the first clip).
+    #[arg(long, value_name = "NAME")]
+    pub anim: Option<String>,
+    /// Attachments, bone overrides, blend, transition (applied to every model).
+    #[command(flatten)]
+    pub controls: AnimArgs,
 }
 
 /// Three-quarter view, key + fill light, 4×4 supersampling.
@@ -52,46 +62,61 @@ fn output_for(args: &ThumbnailArgs, model: &Path) -> PathBuf {
     args.output.join(format!("{stem}.png"))
 }
 
-fn one(model_path: &Path, out: &Path, size: u32, renderer: &Renderer) -> spritebake::Result<usize> {
+fn one(
+    model_path: &Path,
+    out: &Path,
+    args: &ThumbnailArgs,
+    controls: &Controls,
+    renderer: &Renderer,
+) -> spritebake::Result<usize> {
     if std::fs::canonicalize(out).ok().is_some_and(|o| std::fs::canonicalize(model_path).ok() == Some(o)) {
         return Err(spritebake::Error::Invalid(format!("{}: refusing to overwrite an input file", out.display())));
     }
-    let model = formats::load(model_path, &LoadOptions::default())?;
-    let (view, options) = thumbnail_options(size);
-    let request = FrameRequest { clip: model.clips.first(), ..FrameRequest::default() };
+    let load = LoadOptions { animations: args.controls.animation_files(), ..LoadOptions::default() };
+    let model = formats::load(model_path, &load)?;
+    let props = rig::load_attachments(controls, model_path, &model, &load)?;
+    let clip = match &args.anim {
+        Some(name) => Some(bake::find_clip(&model, name)?),
+        None => model.clips.first(),
+    };
+    let animation = rig::animation(&model, &props, controls, clip, PoseOptions::default())?;
+    let (view, options) = thumbnail_options(args.size);
+    let request = FrameRequest { animation, ..FrameRequest::default() };
     let image = bake::render_frame(renderer, &model, &request, &view, &options)?;
     spritebake::output::write_png(out, &image)?;
-    Ok(model.warnings.len())
+    Ok(model.warnings.len() + props.iter().map(|p| p.warnings.len()).sum::<usize>())
 }
 
 /// Runs the command: one line per model; failures do not stop the others.
 pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout();
     set_threads(args.threads)?;
     let folder_output = !(args.models.len() == 1 && args.output.extension().is_some());
     if folder_output {
         std::fs::create_dir_all(&args.output)?;
     }
     let renderer = Renderer::new();
+    let controls = args.controls.controls()?;
     let results: Vec<(PathBuf, PathBuf, spritebake::Result<usize>)> = args
         .models
         .par_iter()
         .map(|m| {
             let out = output_for(args, m);
-            let result = one(m, &out, args.size, &renderer);
+            let result = one(m, &out, args, &controls, &renderer);
             (m.clone(), out, result)
         })
         .collect();
     let mut failed = 0;
     for (model, out, result) in &results {
         match result {
-            Ok(0) => println!("ok    {} -> {}", model.display(), out.display()),
-            Ok(w) => println!("ok    {} -> {} ({w} warnings)", model.display(), out.display()),
+            Ok(0) => writeln!(stdout, "ok    {} -> {}", model.display(), out.display())?,
+            Ok(w) => writeln!(stdout, "ok    {} -> {} ({w} warnings)", model.display(), out.display())?,
             Err(e) => {
                 failed += 1;
-                println!("FAIL  {}: {e}", model.display());
+                writeln!(stdout, "FAIL  {}: {e}", model.display())?;
             }
         }
     }
-    println!("{} thumbnails, {failed} failed", results.len() - failed);
+    writeln!(stdout, "{} thumbnails, {failed} failed", results.len() - failed)?;
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

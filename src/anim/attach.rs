@@ -1,0 +1,127 @@
+//! Attachments: other models posed with the body and drawn as part of it.
+//!
+//! * **Lockstep** (Quake 2 linked models): the attachment plays the body's motion frame for
+//!   frame, with the body's interpolation, blend and transition. When both are morph models
+//!   with the same number of key shapes — how Quake 2 builds `weapon.md2` for a player model —
+//!   the body's clips play on the attachment by key-shape *index*, as Quake 2 draws the weapon
+//!   with the player's frame number (so `salute_alt` on ogro drives the weapon's `salutewep`:
+//!   the frame names differ, the indices agree). Otherwise the attachment's clips of the same
+//!   *names* play. An attachment without clips is a static prop placed in the body's model
+//!   space.
+//! * **Joint** (skeletal bodies): the attachment's rest pose follows one joint: every vertex
+//!   is `joint_to_model(t) · offset · to_body_axes · v` and every normal the same with the
+//!   inverse-transpose, renormalised. So the attachment is authored with its origin at the
+//!   grip, in the joint's local frame; `offset` moves it from there.
+//! * **Axes.** An attachment keeps its own file's orientation; `to_body_axes` turns its up and
+//!   front onto the body's (an OBJ prop authored Y-up comes out pointing along the body's up
+//!   axis, i.e. upright in the joint's frame at the rest pose of the usual Quake/Half-Life
+//!   skeletons whose joint frames follow the model). Linked models of the body's own format
+//!   are given the body's orientation when loaded, so they need no turn.
+//!
+//! The posed parts borrow from the attachment model (uvs, indices, materials), so one
+//! [`PosedMesh`] holds the body and its attachments as long as all the models outlive it.
+
+use std::borrow::Cow;
+
+use glam::{Affine3A, Mat3, Vec3};
+
+use super::{Animation, Blend, Layers, Motion, Transition, animate, rest_pose};
+use crate::model::{Model, PosedMesh};
+
+/// Where an attachment hangs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mount {
+    /// Plays the body's motion frame for frame (Quake 2 linked models; see the module notes).
+    Lockstep,
+    /// Rigidly on this joint (index into the body's skeleton).
+    Joint(usize),
+}
+
+/// A model drawn with the body.
+#[derive(Debug, Clone)]
+pub struct Attachment<'a> {
+    /// The attached model.
+    pub model: &'a Model,
+    /// How it follows the body.
+    pub mount: Mount,
+    /// Extra placement in the joint's frame (joint mounts) or the body's model space
+    /// (lockstep), applied after turning the attachment into the body's axes.
+    pub offset: Affine3A,
+}
+
+/// Rotation from `attachment`'s file axes into `body`'s file axes.
+pub fn to_body_axes(body: &Model, attachment: &Model) -> Mat3 {
+    // Both orientations map to the canonical frame; the inverse of a rotation is its transpose.
+    body.orientation.to_canonical().transpose() * attachment.orientation.to_canonical()
+}
+
+/// True when `body` and `attachment` are morph models with the same number of key shapes in
+/// every mesh: the body's clips index the attachment's key shapes too (Quake 2 linked models).
+pub fn shares_key_shapes(body: &Model, attachment: &Model) -> bool {
+    let count = |m: &Model| {
+        let first = m.meshes.first().map(|mesh| mesh.morph_frames.len()).filter(|&n| n > 0)?;
+        m.meshes.iter().all(|mesh| mesh.morph_frames.len() == first).then_some(first)
+    };
+    count(body).is_some() && count(body) == count(attachment)
+}
+
+/// The attachment's parts posed for `animation` of the body at `time`; `joints` are the body's
+/// animated model-space joint transforms (used by joint mounts).
+pub(super) fn pose_attachment<'a>(
+    body: &Model,
+    animation: &Animation<'a>,
+    attachment: &Attachment<'a>,
+    time: super::FrameTime,
+    joints: &[Affine3A],
+) -> PosedMesh<'a> {
+    let placement = attachment.offset * Affine3A::from_mat3(to_body_axes(body, attachment.model));
+    match attachment.mount {
+        Mount::Lockstep => {
+            let follow = followed(body, attachment.model, animation);
+            transformed(animate(attachment.model, &follow, time), placement)
+        }
+        Mount::Joint(j) => {
+            let joint = joints.get(j).copied().unwrap_or(Affine3A::IDENTITY);
+            transformed(rest_pose(attachment.model), joint * placement)
+        }
+    }
+}
+
+/// What a lockstep attachment plays: the body's motion and blend, on the attachment's key
+/// shapes by index or on its clips of the same names (none of the body's other layers).
+fn followed<'a>(body: &Model, attachment: &'a Model, animation: &Animation<'a>) -> Animation<'a> {
+    let (motion, blend) = if shares_key_shapes(body, attachment) {
+        (animation.motion, animation.layers.blend)
+    } else {
+        let by_name = |name: &str| attachment.clip(name);
+        let motion = match animation.motion {
+            Motion::Rest => Motion::Rest,
+            Motion::Clip(c) => by_name(&c.name).map_or(Motion::Rest, Motion::Clip),
+            Motion::Transition(t) => match (by_name(&t.from.name), by_name(&t.to.name)) {
+                (Some(from), Some(to)) => Motion::Transition(Transition { from, to, seconds: t.seconds }),
+                _ => Motion::Rest,
+            },
+        };
+        let blend =
+            animation.layers.blend.and_then(|b| by_name(&b.clip.name).map(|clip| Blend { clip, weight: b.weight }));
+        (motion, blend)
+    };
+    Animation { motion, layers: Layers { blend, ..Layers::default() }, options: animation.options }
+}
+
+/// Applies `m` to positions and normals (nothing to do, and nothing copied, for the identity).
+fn transformed(mut posed: PosedMesh<'_>, m: Affine3A) -> PosedMesh<'_> {
+    if m == Affine3A::IDENTITY {
+        return posed;
+    }
+    let normal_matrix = Mat3::from(m.matrix3).inverse().transpose();
+    let normal_matrix = if normal_matrix.is_finite() { normal_matrix } else { Mat3::from(m.matrix3) };
+    for part in &mut posed.parts {
+        let positions: Vec<Vec3> = part.positions.iter().map(|p| m.transform_point3(*p)).collect();
+        let normals: Vec<Vec3> =
+            part.normals.iter().map(|n| (normal_matrix * *n).try_normalize().unwrap_or(*n)).collect();
+        part.positions = Cow::Owned(positions);
+        part.normals = Cow::Owned(normals);
+    }
+    posed
+}

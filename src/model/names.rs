@@ -1,0 +1,84 @@
+//! "Did you mean" for names users type: joints, clips.
+//!
+//! Edit distance (Levenshtein over characters, compared case-insensitively) ranks the known
+//! names; the closest (ties included, at most three) within a distance that grows with the
+//! name's length are suggested.
+//! A name that differs only in case, or that one name contains, always counts as close.
+
+/// Edit distance between two strings over characters (insert, delete, substitute cost 1).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = i;
+        let mut left = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
+            let cost = diagonal + usize::from(ca != *cb);
+            let value = cost.min(above.saturating_add(1)).min(left + 1);
+            diagonal = above;
+            if let Some(cell) = row.get_mut(j + 1) {
+                *cell = value;
+            }
+            left = value;
+        }
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+/// Up to three of `candidates` closest to `name` (all at the smallest distance found).
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let wanted = name.to_lowercase();
+    let limit = (wanted.chars().count() / 3).max(2);
+    let mut scored: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .filter_map(|c| {
+            let lower = c.to_lowercase();
+            let d = if lower == wanted || (!wanted.is_empty() && lower.contains(&wanted)) {
+                0
+            } else {
+                edit_distance(&wanted, &lower)
+            };
+            (d <= limit).then_some((d, c))
+        })
+        .collect();
+    scored.sort_by_key(|&(d, _)| d);
+    scored.dedup_by_key(|(_, c)| *c);
+    // Only the best matches: a clear typo gets one suggestion, not its neighbours too.
+    let best = scored.first().map_or(0, |&(d, _)| d);
+    scored.into_iter().take_while(|&(d, _)| d == best).take(3).map(|(_, c)| c).collect()
+}
+
+/// `"; did you mean 'a' or 'b'?"`, or an empty string when nothing is close.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    let close = closest(name, candidates);
+    match close.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean '{one}'?"),
+        many => {
+            let quoted: Vec<String> = many.iter().map(|c| format!("'{c}'")).collect();
+            format!("; did you mean {}?", quoted.join(" or "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_and_suggestions() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+        let joints = ["Bip01", "Bip01 Head", "Bip01 Neck", "Bip01 R Hand", "Bip01 L Hand"];
+        assert_eq!(closest("Bip01 Haed", joints), vec!["Bip01 Head"]);
+        assert_eq!(closest("bip01 head", joints), vec!["Bip01 Head"]);
+        assert_eq!(did_you_mean("Bip01 Haed", joints), "; did you mean 'Bip01 Head'?");
+        assert_eq!(did_you_mean("tail", joints), "");
+        assert_eq!(closest("Hand", joints), vec!["Bip01 R Hand", "Bip01 L Hand"]);
+    }
+}
