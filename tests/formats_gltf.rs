@@ -476,3 +476,79 @@ fn khr_texture_transform_is_baked_into_the_uvs() {
     assert!((uvs[2] - glam::Vec2::new(0.0, -1.0)).length() < 1e-6, "{uvs:?}");
     assert!((uvs[0] - glam::Vec2::new(1.0, 0.0)).length() < 1e-6, "{uvs:?}");
 }
+
+#[test]
+fn extreme_accessor_and_view_fields_are_errors_or_models_never_panics() {
+    // Every numeric field of every accessor and buffer view, set to values at the edges.
+    let base = strip_document();
+    let values = [json!(0), json!(1), json!(3), json!(7), json!(2_147_483_647u32), json!(4_294_967_295u32)];
+    let mut cases = 0;
+    for (list, fields) in [
+        ("accessors", &["count", "byteOffset", "bufferView"][..]),
+        ("bufferViews", &["byteOffset", "byteLength", "byteStride"][..]),
+    ] {
+        for i in 0..base[list].as_array().unwrap().len() {
+            for field in fields {
+                for v in &values {
+                    let mut doc = base.clone();
+                    doc[list][i][*field] = v.clone();
+                    if let Ok(model) = parse(&doc) {
+                        for clip in &model.clips {
+                            let _ = pose(&model, Some(clip), FrameTime::Seconds(0.4), &PoseOptions::default());
+                        }
+                    }
+                    cases += 1;
+                }
+            }
+        }
+    }
+    // Component types and element types swapped on every accessor.
+    for i in 0..base["accessors"].as_array().unwrap().len() {
+        for component in [5120, 5121, 5122, 5123, 5125, 5126] {
+            for ty in ["SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4"] {
+                let mut doc = base.clone();
+                doc["accessors"][i]["componentType"] = json!(component);
+                doc["accessors"][i]["type"] = json!(ty);
+                let _ = parse(&doc);
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 500);
+}
+
+#[test]
+fn dangling_and_cyclic_references_are_errors_never_panics() {
+    let base = strip_document();
+    let edits: &[(&[&str], Value)] = &[
+        (&["animations", "0", "channels", "0", "sampler"], json!(5)),
+        (&["animations", "0", "channels", "0", "target", "node"], json!(99)),
+        (&["animations", "0", "channels", "0", "target", "path"], json!("bogus")),
+        (&["animations", "0", "samplers", "0", "input"], json!(99)),
+        (&["skins", "0", "joints"], json!([1, 99])),
+        (&["skins", "0", "inverseBindMatrices"], json!(0)),
+        (&["nodes", "3", "mesh"], json!(5)),
+        (&["nodes", "3", "skin"], json!(5)),
+        (&["scenes", "0", "nodes"], json!([0, 99])),
+        (&["scene"], json!(4)),
+        (&["nodes", "2", "children"], json!([0])),
+        (&["nodes", "2", "children"], json!([2])),
+        (&["nodes", "3", "children"], json!([1])),
+        (&["meshes", "0", "primitives", "0", "material"], json!(9)),
+        (&["meshes", "0", "primitives", "0", "indices"], json!(0)),
+        (&["buffers", "0", "byteLength"], json!(1_000_000)),
+    ];
+    for (path, value) in edits {
+        let mut doc = base.clone();
+        let mut slot = &mut doc;
+        for key in *path {
+            slot = match key.parse::<usize>() {
+                Ok(i) => &mut slot[i],
+                Err(_) => &mut slot[*key],
+            };
+        }
+        *slot = value.clone();
+        let e = parse(&doc).err();
+        assert!(e.as_deref().is_some_and(|e| e.starts_with("glTF")), "{path:?} = {value}: {e:?}");
+    }
+}

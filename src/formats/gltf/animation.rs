@@ -19,6 +19,7 @@ pub const KEYED_FPS: f32 = 30.0;
 /// Builds the clip of one animation; unnamed animations are called `anim<N>` by file order.
 /// `budget` is what is left of [`MAX_KEY_VALUES`].
 pub fn build(
+    root: &gltf::json::Root,
     animation: &gltf::Animation,
     buffers: &Buffers,
     nodes: &Nodes,
@@ -31,7 +32,20 @@ pub fn build(
     let mut keyed = KeyedClip::default();
     for (c, channel) in animation.channels().enumerate() {
         let what = format!("animation {a} '{name}' channel {c}");
-        let node = channel.target().node().index();
+        // The `gltf` crate's validation skips channel targets and its accessors unwrap them:
+        // check the node index and the path in the raw JSON first.
+        let raw = root.animations.get(a).and_then(|x| x.channels.get(c)).map(|x| &x.target);
+        let (node, property) = match raw {
+            Some(t) if t.node.value() < root.nodes.len() => match t.path {
+                gltf::json::validation::Checked::Valid(p) => (t.node.value(), p),
+                gltf::json::validation::Checked::Invalid => {
+                    return Err(err(format!(
+                        "{what}: unknown target path (expected translation, rotation, scale or weights)"
+                    )));
+                }
+            },
+            _ => return Err(err(format!("{what}: target node does not exist"))),
+        };
         let Some(joint) = nodes.joint_of.get(node).copied().flatten() else {
             warnings.push(format!("{what}: node {node} is not in the scene; channel ignored"));
             continue;
@@ -48,7 +62,7 @@ pub fn build(
         if times.iter().any(|t| !t.is_finite() || *t < 0.0) || times.windows(2).any(|w| w[1] < w[0]) {
             return Err(err(format!("{what}: key times must be finite, non-negative and increasing")));
         }
-        let (target, dims) = match channel.target().property() {
+        let (target, dims) = match property {
             Property::Translation => (ChannelTarget::Translation(joint), Dimensions::Vec3),
             Property::Rotation => (ChannelTarget::Rotation(joint), Dimensions::Vec4),
             Property::Scale => (ChannelTarget::Scale(joint), Dimensions::Vec3),

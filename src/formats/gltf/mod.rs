@@ -156,7 +156,7 @@ pub fn parse(
     let instances = mesh::build(doc, &buffers, &nodes, skinned, limits, &mut model)?;
     let mut budget = animation::MAX_KEY_VALUES;
     for a in doc.animations() {
-        let clip = animation::build(&a, &buffers, &nodes, &instances, &mut budget, &mut model.warnings)?;
+        let clip = animation::build(doc.as_json(), &a, &buffers, &nodes, &instances, &mut budget, &mut model.warnings)?;
         model.clips.push(clip);
     }
     Ok(model)
