@@ -341,6 +341,10 @@ fn thumbnails_of_the_corpus_are_centred_and_unclipped_and_failures_stay_local() 
         "obj/cornell_box/cornell_box.obj",
         "obj/kuka_segment/segment.obj",
         "obj/regr01_house/regr01.obj",
+        "gltf/cesiumman/CesiumMan.glb",
+        "gltf/fox/Fox.glb",
+        "gltf/riggedsimple_blender/RiggedSimple.glb",
+        "gltf/simpleskin/SimpleSkin.gltf",
     ];
     let mut args: Vec<String> =
         vec!["thumbnail".into(), "--size".into(), "64".into(), "-o".into(), dir.display().to_string()];
@@ -350,7 +354,7 @@ fn thumbnails_of_the_corpus_are_centred_and_unclipped_and_failures_stay_local() 
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("FAIL") && stdout.contains("utf8_mangled") && stdout.contains("16 thumbnails, 1 failed"),
+        stdout.contains("FAIL") && stdout.contains("utf8_mangled") && stdout.contains("20 thumbnails, 1 failed"),
         "{stdout}"
     );
     for m in models {
