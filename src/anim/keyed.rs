@@ -241,7 +241,7 @@ fn skin_morphed<'a>(model: &'a Model, weights: &[Vec<f32>], joints: &[Affine3A])
 
 /// Skins the model for a layered animation: as [`skin::skin_mesh`], plus morph targets at the
 /// weights of the motion's clip (crossfaded by a transition, mixed by a blend).
-pub fn skin_animated<'a>(
+pub(super) fn skin_animated<'a>(
     model: &'a Model,
     animation: &Animation,
     time: FrameTime,
@@ -267,7 +267,7 @@ pub fn skin_animated<'a>(
 }
 
 /// Poses a model with a keyed clip: joints, morph weights, skinning.
-pub fn pose<'a>(
+pub(super) fn pose<'a>(
     model: &'a Model,
     clip: &Clip,
     keyed: &KeyedClip,

@@ -9,10 +9,10 @@
 //!   skeleton (an armature node that turns Blender's Z-up rig upright) are then respected for
 //!   free, and animations that move plain nodes work too. Without skins or animations the node
 //!   transforms are baked into the vertices and the model has no skeleton.
-//! * **Meshes.** One [`Mesh`] per primitive per node that instances it. Skinned primitives use
+//! * **Meshes.** One [`crate::model::Mesh`] per primitive per node that instances it. Skinned primitives use
 //!   their skin (the node's own transform is ignored, as the spec says); others are rigidly
 //!   bound to their node's joint with weight 1. Rest positions are the skinned rest pose.
-//! * **Animations** become [`ClipFrames::Keyed`] clips sampled exactly by `anim::keyed`.
+//! * **Animations** become [`crate::model::ClipFrames::Keyed`] clips sampled exactly by `anim::keyed`.
 //! * glTF is Y-up and faces +Z: [`Orientation::Y_UP_FACING_Z`].
 
 mod animation;
