@@ -14,7 +14,7 @@
 
 use super::resolve::{MemoEncoder, OutputBand, PixelResolver, resolve_pixels};
 use super::setup::Triangle;
-use super::shade::{DrawMaterial, Shader};
+use super::shade::{DrawMaterial, Fragment, Shader};
 use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate, walk};
 
 /// The largest supersampling factor (samples per pixel side).
@@ -108,9 +108,13 @@ impl TileBuffers {
                     let bytes = encoder.encode(color);
                     pixels.chunks_exact_mut(4).for_each(|px| px.copy_from_slice(&bytes));
                 } else {
-                    for (k, px) in pixels.chunks_exact_mut(4).enumerate() {
-                        let x = x0 + (i + k) as i32;
-                        px.copy_from_slice(&encoder.encode(shader.shade(id, x as f32, y as f32, 1.0)));
+                    let mut colors = [[0.0f32; 4]; SPAN];
+                    for (s, span) in pixels.chunks_mut(SPAN * 4).enumerate() {
+                        let colors = &mut colors[..span.len() / 4];
+                        shader.shade_span(id, x0 + (i + s * SPAN) as i32, y, colors);
+                        for (px, color) in span.chunks_exact_mut(4).zip(colors.iter()) {
+                            px.copy_from_slice(&encoder.encode(*color));
+                        }
                     }
                 }
                 i += run;
@@ -185,6 +189,9 @@ impl TileBuffers {
     }
 }
 
+/// The most samples of one row [`VisibleShader::shade_span`] shades at once.
+const SPAN: usize = 16;
+
 /// Shades visible samples, looking the triangle up only when it changes (neighbouring samples
 /// mostly belong to the same one).
 struct VisibleShader<'a> {
@@ -233,5 +240,31 @@ impl<'a> VisibleShader<'a> {
         }
         let shader: &'a Shader = self.ctx.shader;
         shader.shade(material, &fragment).unwrap_or([0.0; 4])
+    }
+
+    /// The colours of `colors.len()` (at most [`SPAN`]) samples of triangle `id` from (`x`, `y`)
+    /// rightwards, as [`VisibleShader::shade`] gives them one by one. Interpolation, surface
+    /// and lighting run as three loops over the span instead of one long chain per sample, so
+    /// the CPU overlaps the samples' divisions, square roots and texel loads.
+    #[inline(always)]
+    fn shade_span(&mut self, id: u32, x: i32, y: i32, colors: &mut [[f32; 4]]) {
+        let Some((tri, material, needs)) = self.select(id) else {
+            colors.fill([0.0; 4]);
+            return;
+        };
+        let oy = y as f32 - tri.bbox[1] as f32;
+        let mut fragments = [Fragment::default(); SPAN];
+        for (k, fragment) in fragments.iter_mut().take(colors.len()).enumerate() {
+            let ox = (x + k as i32) as f32 - tri.bbox[0] as f32;
+            *fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+        }
+        let shader: &'a Shader = self.ctx.shader;
+        let mut surfaces = [None; SPAN];
+        for (surface, fragment) in surfaces.iter_mut().zip(&fragments).take(colors.len()) {
+            *surface = shader.surface(material, fragment);
+        }
+        for ((color, surface), fragment) in colors.iter_mut().zip(&surfaces).zip(&fragments) {
+            *color = surface.map_or([0.0; 4], |c| shader.lit(c, fragment));
+        }
     }
 }

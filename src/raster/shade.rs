@@ -35,6 +35,7 @@ pub struct Shader {
 }
 
 /// Inputs of one fragment.
+#[derive(Clone, Copy, Default)]
 pub struct Fragment {
     /// Texture coordinate.
     pub uv: Vec2,
@@ -72,6 +73,14 @@ impl Shader {
     /// Colour of a fragment, linear premultiplied RGBA; `None` when alpha testing discards it.
     #[inline(always)]
     pub fn shade(&self, material: &DrawMaterial, f: &Fragment) -> Option<[f32; 4]> {
+        self.surface(material, f).map(|c| self.lit(c, f))
+    }
+
+    /// The unlit colour of a fragment (material × texture, alpha mode applied); `None` when
+    /// alpha testing discards it. [`Shader::shade`] is `surface` then [`Shader::lit`]; spans
+    /// run the two stages as separate loops.
+    #[inline(always)]
+    pub fn surface(&self, material: &DrawMaterial, f: &Fragment) -> Option<[f32; 4]> {
         let mut c = material.base;
         if let Some(tex) = &material.texture {
             let size = material.texture_size;
@@ -90,8 +99,14 @@ impl Shader {
             }
             AlphaMode::Blend => {}
         }
+        Some(c)
+    }
+
+    /// A surface colour lit at a fragment.
+    #[inline(always)]
+    pub fn lit(&self, c: [f32; 4], f: &Fragment) -> [f32; 4] {
         let light = self.light(f);
-        Some([c[0] * light, c[1] * light, c[2] * light, c[3]])
+        [c[0] * light, c[1] * light, c[2] * light, c[3]]
     }
 
     #[inline(always)]
