@@ -14,8 +14,8 @@
 
 use super::resolve::{MemoEncoder, OutputBand, PixelResolver, resolve_pixels};
 use super::setup::Triangle;
-use super::shade::{DrawMaterial, Fragment, Shader};
-use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate, walk};
+use super::shade::{DrawMaterial, Shader, lit};
+use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate, interpolate_lanes, walk};
 
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
@@ -243,9 +243,9 @@ impl<'a> VisibleShader<'a> {
     }
 
     /// The colours of `colors.len()` (at most [`SPAN`]) samples of triangle `id` from (`x`, `y`)
-    /// rightwards, as [`VisibleShader::shade`] gives them one by one. Interpolation, surface
-    /// and lighting run as three loops over the span instead of one long chain per sample, so
-    /// the CPU overlaps the samples' divisions, square roots and texel loads.
+    /// rightwards, as [`VisibleShader::shade`] gives them one by one: the same arithmetic per
+    /// sample. Interpolation and lighting run on all lanes at once (vector instructions),
+    /// texturing lane by lane in its own loop, so the CPU overlaps the samples' texel loads.
     #[inline(always)]
     fn shade_span(&mut self, id: u32, x: i32, y: i32, colors: &mut [[f32; 4]]) {
         let Some((tri, material, needs)) = self.select(id) else {
@@ -253,18 +253,16 @@ impl<'a> VisibleShader<'a> {
             return;
         };
         let oy = y as f32 - tri.bbox[1] as f32;
-        let mut fragments = [Fragment::default(); SPAN];
-        for (k, fragment) in fragments.iter_mut().take(colors.len()).enumerate() {
-            let ox = (x + k as i32) as f32 - tri.bbox[0] as f32;
-            *fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
-        }
+        let ox: [f32; SPAN] = std::array::from_fn(|k| (x + k as i32) as f32 - tri.bbox[0] as f32);
+        let fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
         let shader: &'a Shader = self.ctx.shader;
         let mut surfaces = [None; SPAN];
-        for (surface, fragment) in surfaces.iter_mut().zip(&fragments).take(colors.len()) {
-            *surface = shader.surface(material, fragment);
+        for (k, surface) in surfaces.iter_mut().enumerate().take(colors.len()) {
+            *surface = shader.surface(material, &fragments.fragment(k));
         }
-        for ((color, surface), fragment) in colors.iter_mut().zip(&surfaces).zip(&fragments) {
-            *color = surface.map_or([0.0; 4], |c| shader.lit(c, fragment));
+        let light = shader.light(fragments.nx, fragments.ny, fragments.nz, fragments.back_facing);
+        for ((color, surface), light) in colors.iter_mut().zip(&surfaces).zip(light) {
+            *color = surface.map_or([0.0; 4], |c| lit(c, light));
         }
     }
 }

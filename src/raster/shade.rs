@@ -35,7 +35,6 @@ pub struct Shader {
 }
 
 /// Inputs of one fragment.
-#[derive(Clone, Copy, Default)]
 pub struct Fragment {
     /// Texture coordinate.
     pub uv: Vec2,
@@ -45,6 +44,63 @@ pub struct Fragment {
     pub normal: Vec3,
     /// The triangle faces away from the camera: light its back side.
     pub back_facing: bool,
+}
+
+/// The inputs of `L` fragments of one triangle, structure-of-arrays so that loops over the
+/// lanes compile to vector instructions. Unused attributes stay zero (normals: +Z).
+#[derive(Clone, Copy)]
+pub struct Fragments<const L: usize> {
+    /// Texture coordinates.
+    pub u: [f32; L],
+    /// Texture coordinates.
+    pub v: [f32; L],
+    /// Screen-space derivatives of the texture coordinates per sample.
+    pub du_dx: [f32; L],
+    /// As `du_dx`.
+    pub dv_dx: [f32; L],
+    /// As `du_dx`.
+    pub du_dy: [f32; L],
+    /// As `du_dx`.
+    pub dv_dy: [f32; L],
+    /// Interpolated (not yet normalised) view-space normals.
+    pub nx: [f32; L],
+    /// As `nx`.
+    pub ny: [f32; L],
+    /// As `nx`.
+    pub nz: [f32; L],
+    /// The triangle faces away from the camera.
+    pub back_facing: bool,
+}
+
+impl<const L: usize> Default for Fragments<L> {
+    fn default() -> Self {
+        let zero = [0.0; L];
+        Fragments {
+            u: zero,
+            v: zero,
+            du_dx: zero,
+            dv_dx: zero,
+            du_dy: zero,
+            dv_dy: zero,
+            nx: zero,
+            ny: zero,
+            nz: [1.0; L],
+            back_facing: false,
+        }
+    }
+}
+
+impl<const L: usize> Fragments<L> {
+    /// Lane `k` as one fragment.
+    #[inline(always)]
+    pub fn fragment(&self, k: usize) -> Fragment {
+        Fragment {
+            uv: Vec2::new(self.u[k], self.v[k]),
+            duv: [Vec2::new(self.du_dx[k], self.dv_dx[k]), Vec2::new(self.du_dy[k], self.dv_dy[k])],
+            normal: Vec3::new(self.nx[k], self.ny[k], self.nz[k]),
+            back_facing: self.back_facing,
+        }
+    }
 }
 
 impl Shader {
@@ -73,11 +129,12 @@ impl Shader {
     /// Colour of a fragment, linear premultiplied RGBA; `None` when alpha testing discards it.
     #[inline(always)]
     pub fn shade(&self, material: &DrawMaterial, f: &Fragment) -> Option<[f32; 4]> {
-        self.surface(material, f).map(|c| self.lit(c, f))
+        let [light] = self.light([f.normal.x], [f.normal.y], [f.normal.z], f.back_facing);
+        self.surface(material, f).map(|c| lit(c, light))
     }
 
     /// The unlit colour of a fragment (material × texture, alpha mode applied); `None` when
-    /// alpha testing discards it. [`Shader::shade`] is `surface` then [`Shader::lit`]; spans
+    /// alpha testing discards it. [`Shader::shade`] is `surface` lit by [`Shader::light`]; spans
     /// run the two stages as separate loops.
     #[inline(always)]
     pub fn surface(&self, material: &DrawMaterial, f: &Fragment) -> Option<[f32; 4]> {
@@ -102,31 +159,50 @@ impl Shader {
         Some(c)
     }
 
-    /// A surface colour lit at a fragment.
+    /// The light falling on `L` fragments with (not yet normalised) normals `nx`, `ny`, `nz`:
+    /// ambient plus the diffuse term of each light, banded for toon shading.
     #[inline(always)]
-    pub fn lit(&self, c: [f32; 4], f: &Fragment) -> [f32; 4] {
-        let light = self.light(f);
-        [c[0] * light, c[1] * light, c[2] * light, c[3]]
-    }
-
-    #[inline(always)]
-    fn light(&self, f: &Fragment) -> f32 {
+    pub fn light<const L: usize>(&self, nx: [f32; L], ny: [f32; L], nz: [f32; L], back_facing: bool) -> [f32; L] {
         let bands = match self.shading {
-            Shading::Unlit => return 1.0,
+            Shading::Unlit => return [1.0; L],
             Shading::Lambert => None,
             Shading::Toon { bands } => Some(bands.max(2) as f32),
         };
-        let len2 = f.normal.length_squared();
-        let n = if len2 > 0.0 && len2.is_finite() { f.normal * len2.sqrt().recip() } else { Vec3::Z };
-        let n = if f.back_facing { -n } else { n };
-        let diffuse: f32 = self.lights.iter().map(|l| n.dot(*l).max(0.0)).sum();
-        let diffuse = match bands {
-            // Cel shading: snap the diffuse term to `bands` levels from unlit to fully lit.
-            Some(b) => (diffuse.min(1.0) * (b - 1.0)).round() / (b - 1.0),
-            None => diffuse,
-        };
-        self.ambient + diffuse
+        let (mut x, mut y, mut z) = (nx, ny, nz);
+        let sign = if back_facing { -1.0 } else { 1.0 };
+        for k in 0..L {
+            let len2 = x[k] * x[k] + y[k] * y[k] + z[k] * z[k];
+            let scale = if len2 > 0.0 && len2.is_finite() { 1.0 / len2.sqrt() } else { 0.0 };
+            // A degenerate normal faces the camera (+Z).
+            (x[k], y[k], z[k]) = if scale > 0.0 {
+                (sign * (x[k] * scale), sign * (y[k] * scale), sign * (z[k] * scale))
+            } else {
+                (0.0, 0.0, sign)
+            };
+        }
+        let mut diffuse = [0.0f32; L];
+        for l in &self.lights {
+            for k in 0..L {
+                diffuse[k] += (x[k] * l.x + y[k] * l.y + z[k] * l.z).max(0.0);
+            }
+        }
+        let mut light = [0.0; L];
+        for k in 0..L {
+            let d = match bands {
+                // Cel shading: snap the diffuse term to `bands` levels from unlit to fully lit.
+                Some(b) => (diffuse[k].min(1.0) * (b - 1.0)).round() / (b - 1.0),
+                None => diffuse[k],
+            };
+            light[k] = self.ambient + d;
+        }
+        light
     }
+}
+
+/// A surface colour under `light`.
+#[inline(always)]
+pub fn lit(c: [f32; 4], light: f32) -> [f32; 4] {
+    [c[0] * light, c[1] * light, c[2] * light, c[3]]
 }
 
 /// Drops a premultiplied colour's alpha to 1, keeping its straight colour.
@@ -137,5 +213,33 @@ fn opaque(c: [f32; 4]) -> [f32; 4] {
         [c[0] * inv, c[1] * inv, c[2] * inv, 1.0]
     } else {
         [c[0], c[1], c[2], 1.0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::scene::Light;
+
+    #[test]
+    fn lanes_light_each_fragment_as_one_fragment_alone() {
+        let lights = vec![
+            Light { direction: Vec3::new(0.3, 0.8, 0.5), intensity: 0.9 },
+            Light { direction: Vec3::new(-0.6, 0.1, 0.4), intensity: 0.35 },
+        ];
+        // Normals of every kind: unnormalised, facing away from both lights, degenerate.
+        let nx = [0.2, -3.0, 0.0, 1e-30, 0.5, f32::NAN, 7.0, -0.1];
+        let ny = [0.9, 0.5, 0.0, 0.0, -0.5, 0.0, 0.01, -0.9];
+        let nz = [0.1, 2.0, 0.0, 0.0, 0.5, 1.0, -3.0, -0.2];
+        for shading in [Shading::Lambert, Shading::Toon { bands: 3 }, Shading::Unlit] {
+            let shader = Shader::new(&RenderOptions { shading, lights: lights.clone(), ..RenderOptions::default() });
+            for back_facing in [false, true] {
+                let lanes = shader.light(nx, ny, nz, back_facing);
+                for k in 0..8 {
+                    let [one] = shader.light([nx[k]], [ny[k]], [nz[k]], back_facing);
+                    assert_eq!(lanes[k].to_bits(), one.to_bits(), "{shading:?} lane {k}");
+                }
+            }
+        }
     }
 }
