@@ -152,31 +152,43 @@ impl TileBuffers {
         // pixel's level blurs fine texture detail that supersampling keeps.
         let derivative_scale = s as f32 * 0.5;
         let mut shader = VisibleShader { ctx, current: None };
+        // Sample offsets within the pixel, row-major (no divisions per pixel).
+        let offsets: [(i32, i32); MAX_SSAA * MAX_SSAA] = std::array::from_fn(|k| (k as i32 % s, k as i32 / s));
         resolve_pixels(self.dirty, s, resolver, out, |px, py| {
-            // Samples in row-major order within the pixel.
-            let position = |k: usize| (px + k as i32 % s, py + k as i32 / s);
             let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
-            for (k, id) in ids.iter_mut().enumerate().take(n) {
-                let (x, y) = position(k);
+            for (id, &(dx, dy)) in ids.iter_mut().zip(&offsets).take(n) {
+                let (x, y) = (px + dx, py + dy);
                 *id = self.ids.get(((y - r.y0) * r.w + (x - r.x0)) as usize).copied().unwrap_or(NO_TRIANGLE);
             }
-            let mut colors = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
-            for k in 0..n {
-                let id = ids[k];
-                if id == NO_TRIANGLE {
-                    continue;
-                }
-                // Each triangle is shaded at its first sample in the pixel.
-                if let Some(first) = ids[..k].iter().position(|&other| other == id) {
-                    colors[k] = colors[first];
-                    continue;
-                }
+            // Where triangle `id` is shaded: the centroid of its samples from the k-th on.
+            let centroid = |k: usize, id: u32| {
                 let (sum_x, sum_y, count) = (k..n)
                     .filter(|&j| ids[j] == id)
-                    .map(position)
-                    .fold((0, 0, 0), |(sx, sy, c), (x, y)| (sx + x, sy + y, c + 1));
-                let (cx, cy) = (sum_x as f32 / count as f32, sum_y as f32 / count as f32);
-                colors[k] = shader.shade(id, cx, cy, derivative_scale);
+                    .map(|j| offsets[j])
+                    .fold((0, 0, 0), |(sx, sy, c), (dx, dy)| (sx + px + dx, sy + py + dy, c + 1));
+                (sum_x as f32 / count as f32, sum_y as f32 / count as f32)
+            };
+            let mut colors = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
+            if ids[1..n].iter().all(|&id| id == ids[0]) {
+                // One triangle covers the whole pixel (most pixels), or none does.
+                if ids[0] != NO_TRIANGLE {
+                    let (cx, cy) = centroid(0, ids[0]);
+                    colors = [shader.shade(ids[0], cx, cy, derivative_scale); MAX_SSAA * MAX_SSAA];
+                }
+            } else {
+                for k in 0..n {
+                    let id = ids[k];
+                    if id == NO_TRIANGLE {
+                        continue;
+                    }
+                    // Each triangle is shaded at its first sample in the pixel.
+                    if let Some(first) = ids[..k].iter().position(|&other| other == id) {
+                        colors[k] = colors[first];
+                        continue;
+                    }
+                    let (cx, cy) = centroid(k, id);
+                    colors[k] = shader.shade(id, cx, cy, derivative_scale);
+                }
             }
             let mut p = [0.0f32; 4];
             for color in colors.iter().take(n) {
