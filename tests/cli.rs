@@ -40,6 +40,21 @@ fn missing_model_is_one_clear_error_line() {
     let err = stderr(&o);
     assert!(err.starts_with("error: no/such/model.obj:"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // The operating system's reason once, not repeated as the error's source.
+    let os_reason = std::fs::read("no/such/model.obj").unwrap_err().to_string();
+    assert_eq!(err.matches(&os_reason).count(), 1, "{err}");
+}
+
+#[test]
+fn thumbnail_failures_name_the_file_once() {
+    let dir = scratch("thumb_fail");
+    let bad = dir.join("broken.obj");
+    std::fs::write(&bad, "v 0 0 0\nf 1 2 3\n").unwrap();
+    let o = spritebake(&["thumbnail", bad.to_str().unwrap(), &example(), "-o", dir.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let fail = out.lines().find(|l| l.starts_with("FAIL")).unwrap_or_else(|| panic!("no FAIL line in {out}"));
+    assert_eq!(fail.matches("broken.obj").count(), 1, "{fail}");
+    assert!(fail.contains("line 2"), "{fail}");
 }
 
 #[test]

@@ -67,9 +67,23 @@ fn main() -> ExitCode {
             // The reader stopped early (`spritebake info model | head`): nothing left to report.
             return ExitCode::SUCCESS;
         }
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", describe(&e));
         ExitCode::from(2)
     })
+}
+
+/// The error and its causes, each cause left out when the text before it already says it: the
+/// library's errors put their I/O cause in their own message ("x.md2: No such file...") and
+/// also expose it as their source, which `{:#}` would print a second time.
+fn describe(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -113,7 +113,10 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
             Ok(w) => writeln!(stdout, "ok    {} -> {} ({w} warnings)", model.display(), out.display())?,
             Err(e) => {
                 failed += 1;
-                writeln!(stdout, "FAIL  {}: {e}", model.display())?;
+                // Loader errors start with the file's name already.
+                let message = e.to_string();
+                let prefix = format!("{}: ", model.display());
+                writeln!(stdout, "FAIL  {prefix}{}", message.strip_prefix(&prefix).unwrap_or(&message))?;
             }
         }
     }
