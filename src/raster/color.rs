@@ -2,6 +2,8 @@
 
 use std::sync::LazyLock;
 
+use super::lanes::trunc_lanes;
+
 /// sRGB byte → linear value, exact per byte.
 static SRGB_TO_LINEAR: LazyLock<[f32; 256]> = LazyLock::new(|| {
     let mut table = [0.0; 256];
@@ -54,9 +56,16 @@ impl SrgbEncoder {
     /// Encodes a linear value (clamped to 0..1) to an sRGB byte.
     #[inline(always)]
     pub fn encode(self, linear: f32) -> u8 {
-        // NaN becomes 0 through the saturating float → int cast.
-        let i = (linear.clamp(0.0, 1.0) * LINEAR_STEPS as f32 + 0.5) as usize;
-        self.0.get(i).copied().unwrap_or(255)
+        let [byte] = self.encode_lanes(&[linear]);
+        byte
+    }
+
+    /// [`SrgbEncoder::encode`] for `L` values, the table indices computed in vector loops.
+    #[inline(always)]
+    pub fn encode_lanes<const L: usize>(self, linear: &[f32; L]) -> [u8; L] {
+        // NaN stays NaN through the clamp and becomes index 0 through the saturating conversion.
+        let index = trunc_lanes(&linear.map(|l| l.clamp(0.0, 1.0) * LINEAR_STEPS as f32 + 0.5));
+        index.map(|i| self.0.get(i as usize).copied().unwrap_or(255))
     }
 }
 

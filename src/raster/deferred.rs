@@ -110,10 +110,10 @@ impl TileBuffers {
                 } else {
                     let mut colors = [[0.0f32; 4]; SPAN];
                     for (s, span) in pixels.chunks_mut(SPAN * 4).enumerate() {
-                        let colors = &mut colors[..span.len() / 4];
-                        shader.shade_span(id, x0 + (i + s * SPAN) as i32, y, colors);
-                        for (px, color) in span.chunks_exact_mut(4).zip(colors.iter()) {
-                            px.copy_from_slice(&encoder.encode(*color));
+                        shader.shade_span(id, x0 + (i + s * SPAN) as i32, y, &mut colors[..span.len() / 4]);
+                        // All lanes are encoded (vector code); those past the span are dropped.
+                        for (px, bytes) in span.chunks_exact_mut(4).zip(resolver.encode_lanes(&colors)) {
+                            px.copy_from_slice(&bytes);
                         }
                     }
                 }
@@ -248,7 +248,7 @@ impl<'a> VisibleShader<'a> {
         let (ox, oy) = (x - tri.bbox[0] as f32, y - tri.bbox[1] as f32);
         let mut fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
         if derivative_scale != 1.0 {
-            fragment.duv = fragment.duv.map(|d| d * derivative_scale);
+            fragment.scale_derivatives(derivative_scale);
         }
         let shader: &'a Shader = self.ctx.shader;
         shader.shade(material, &fragment).unwrap_or([0.0; 4])
@@ -256,8 +256,9 @@ impl<'a> VisibleShader<'a> {
 
     /// The colours of `colors.len()` (at most [`SPAN`]) samples of triangle `id` from (`x`, `y`)
     /// rightwards, as [`VisibleShader::shade`] gives them one by one: the same arithmetic per
-    /// sample. Interpolation and lighting run on all lanes at once (vector instructions),
-    /// texturing lane by lane in its own loop, so the CPU overlaps the samples' texel loads.
+    /// sample. Interpolation, texture coordinates and lighting run on all lanes at once
+    /// (vector instructions), texel reads lane by lane in their own loop, so the CPU overlaps
+    /// the samples' loads.
     #[inline(always)]
     fn shade_span(&mut self, id: u32, x: i32, y: i32, colors: &mut [[f32; 4]]) {
         let Some((tri, material, needs)) = self.select(id) else {
@@ -268,10 +269,7 @@ impl<'a> VisibleShader<'a> {
         let ox: [f32; SPAN] = std::array::from_fn(|k| (x + k as i32) as f32 - tri.bbox[0] as f32);
         let fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
         let shader: &'a Shader = self.ctx.shader;
-        let mut surfaces = [None; SPAN];
-        for (k, surface) in surfaces.iter_mut().enumerate().take(colors.len()) {
-            *surface = shader.surface(material, &fragments.fragment(k));
-        }
+        let surfaces = shader.surface(material, &fragments, colors.len());
         let light = shader.light(fragments.nx, fragments.ny, fragments.nz, fragments.back_facing);
         for ((color, surface), light) in colors.iter_mut().zip(&surfaces).zip(light) {
             *color = surface.map_or([0.0; 4], |c| lit(c, light));

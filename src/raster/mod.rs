@@ -28,6 +28,7 @@ pub mod camera;
 mod color;
 mod deferred;
 mod image;
+mod lanes;
 mod resolve;
 mod scene;
 mod setup;

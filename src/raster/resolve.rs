@@ -120,21 +120,66 @@ impl PixelResolver {
 
     /// Straight-alpha sRGB bytes of a linear premultiplied colour over the background.
     #[inline]
-    pub fn encode(&self, mut p: [f32; 4]) -> [u8; 4] {
-        if let Some(bg) = self.background {
-            let k = 1.0 - p[3];
-            p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
-        }
-        if p[3] > 0.0 {
-            let e = self.encoder;
-            if p[3] == 1.0 {
-                // Opaque (most pixels): un-premultiplying would divide by one.
-                return [e.encode(p[0]), e.encode(p[1]), e.encode(p[2]), 255];
+    pub fn encode(&self, p: [f32; 4]) -> [u8; 4] {
+        let [bytes] = self.encode_lanes(&[p]);
+        bytes
+    }
+
+    /// [`PixelResolver::encode`] for `L` colours, in loops over the lanes that compile to
+    /// vector instructions (all but the table lookups).
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // lane loops index several arrays in step
+    pub fn encode_lanes<const L: usize>(&self, colors: &[[f32; 4]; L]) -> [[u8; 4]; L] {
+        let (mut r, mut g, mut b, mut a) = ([0.0; L], [0.0; L], [0.0; L], [0.0; L]);
+        for k in 0..L {
+            let mut p = colors[k];
+            if let Some(bg) = self.background {
+                let k = 1.0 - p[3];
+                p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
             }
-            let inv = 1.0 / p[3];
-            [e.encode(p[0] * inv), e.encode(p[1] * inv), e.encode(p[2] * inv), unorm_to_byte(p[3])]
-        } else {
-            [0; 4]
+            // Opaque (most pixels): un-premultiplying would divide by one. A transparent
+            // colour's channels are computed but not used.
+            let inv = if p[3] == 1.0 { 1.0 } else { 1.0 / p[3] };
+            (r[k], g[k], b[k], a[k]) = (p[0] * inv, p[1] * inv, p[2] * inv, p[3]);
         }
+        let e = self.encoder;
+        let (r, g, b) = (e.encode_lanes(&r), e.encode_lanes(&g), e.encode_lanes(&b));
+        let mut bytes = [[0; 4]; L];
+        for k in 0..L {
+            if a[k] > 0.0 {
+                let alpha = if a[k] == 1.0 { 255 } else { unorm_to_byte(a[k]) };
+                bytes[k] = [r[k], g[k], b[k], alpha];
+            }
+        }
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_encode_each_colour_as_one_colour_alone() {
+        // Opaque, translucent, transparent, out of range and NaN, premultiplied linear.
+        let colors: [[f32; 4]; 7] = [
+            [0.2, 0.5, 0.9, 1.0],
+            [0.1, 0.05, 0.2, 0.4],
+            [0.0; 4],
+            [1.5, -0.2, 0.3, 1.0],
+            [f32::NAN, 0.5, 0.5, 1.0],
+            [0.3, 0.3, 0.3, 1e-6],
+            [0.5, 0.5, 0.5, f32::NAN],
+        ];
+        for background in [None, Some([40, 90, 200, 255]), Some([255, 0, 0, 100])] {
+            let resolver = PixelResolver::new(background);
+            let lanes = resolver.encode_lanes(&colors);
+            for (k, color) in colors.iter().enumerate() {
+                assert_eq!(lanes[k], resolver.encode(*color), "{background:?} colour {k}");
+            }
+        }
+        // The scalar path still gives the bytes one expects of it.
+        assert_eq!(PixelResolver::new(None).encode([0.0, 0.0, 1.0, 1.0]), [0, 0, 255, 255]);
+        assert_eq!(PixelResolver::new(None).encode([0.0, 0.0, 0.0, 0.0]), [0, 0, 0, 0]);
     }
 }

@@ -34,20 +34,9 @@ pub struct Shader {
     filter: Filter,
 }
 
-/// Inputs of one fragment.
-pub struct Fragment {
-    /// Texture coordinate.
-    pub uv: Vec2,
-    /// Screen-space derivatives of `uv` per sample: (du/dx, dv/dx) and (du/dy, dv/dy).
-    pub duv: [Vec2; 2],
-    /// Interpolated (not yet normalised) view-space normal.
-    pub normal: Vec3,
-    /// The triangle faces away from the camera: light its back side.
-    pub back_facing: bool,
-}
-
 /// The inputs of `L` fragments of one triangle, structure-of-arrays so that loops over the
-/// lanes compile to vector instructions. Unused attributes stay zero (normals: +Z).
+/// lanes compile to vector instructions; one fragment is `Fragments<1>`. Unused attributes
+/// stay zero (normals: +Z).
 #[derive(Clone, Copy)]
 pub struct Fragments<const L: usize> {
     /// Texture coordinates.
@@ -91,14 +80,10 @@ impl<const L: usize> Default for Fragments<L> {
 }
 
 impl<const L: usize> Fragments<L> {
-    /// Lane `k` as one fragment.
-    #[inline(always)]
-    pub fn fragment(&self, k: usize) -> Fragment {
-        Fragment {
-            uv: Vec2::new(self.u[k], self.v[k]),
-            duv: [Vec2::new(self.du_dx[k], self.dv_dx[k]), Vec2::new(self.du_dy[k], self.dv_dy[k])],
-            normal: Vec3::new(self.nx[k], self.ny[k], self.nz[k]),
-            back_facing: self.back_facing,
+    /// Scales the uv derivatives (supersampling shades a pixel for a finer footprint).
+    pub fn scale_derivatives(&mut self, scale: f32) {
+        for d in [&mut self.du_dx, &mut self.dv_dx, &mut self.du_dy, &mut self.dv_dy] {
+            *d = d.map(|x| x * scale);
         }
     }
 }
@@ -128,35 +113,47 @@ impl Shader {
 
     /// Colour of a fragment, linear premultiplied RGBA; `None` when alpha testing discards it.
     #[inline(always)]
-    pub fn shade(&self, material: &DrawMaterial, f: &Fragment) -> Option<[f32; 4]> {
-        let [light] = self.light([f.normal.x], [f.normal.y], [f.normal.z], f.back_facing);
-        self.surface(material, f).map(|c| lit(c, light))
+    pub fn shade(&self, material: &DrawMaterial, f: &Fragments<1>) -> Option<[f32; 4]> {
+        let [light] = self.light(f.nx, f.ny, f.nz, f.back_facing);
+        let [surface] = self.surface(material, f, 1);
+        surface.map(|c| lit(c, light))
     }
 
-    /// The unlit colour of a fragment (material × texture, alpha mode applied); `None` when
-    /// alpha testing discards it. [`Shader::shade`] is `surface` lit by [`Shader::light`]; spans
-    /// run the two stages as separate loops.
+    /// The unlit colours of the first `count` of `L` fragments (material × texture, alpha mode
+    /// applied; the other lanes `None`); `None` where alpha testing discards a fragment.
+    /// [`Shader::shade`] is `surface` lit by [`Shader::light`]; spans run the two stages as
+    /// separate loops.
     #[inline(always)]
-    pub fn surface(&self, material: &DrawMaterial, f: &Fragment) -> Option<[f32; 4]> {
-        let mut c = material.base;
+    pub fn surface<const L: usize>(
+        &self,
+        material: &DrawMaterial,
+        f: &Fragments<L>,
+        count: usize,
+    ) -> [Option<[f32; 4]>; L] {
+        let count = count.min(L);
+        let mut colors = [material.base; L];
         if let Some(tex) = &material.texture {
             let size = material.texture_size;
-            let footprint_squared = (f.duv[0] * size).length_squared().max((f.duv[1] * size).length_squared());
+            let footprint_squared: [f32; L] = std::array::from_fn(|k| {
+                let (dx, dy) = (Vec2::new(f.du_dx[k], f.dv_dx[k]), Vec2::new(f.du_dy[k], f.dv_dy[k]));
+                (dx * size).length_squared().max((dy * size).length_squared())
+            });
             let filter = if material.nearest { Filter::Nearest } else { self.filter };
-            let t = tex.sample(filter, f.uv, footprint_squared);
-            c = [c[0] * t[0], c[1] * t[1], c[2] * t[2], c[3] * t[3]];
-        }
-        match material.alpha {
-            AlphaMode::Opaque => c = opaque(c),
-            AlphaMode::Mask(cutoff) => {
-                if c[3] < cutoff {
-                    return None;
-                }
-                c = opaque(c);
+            let texels = tex.sample_lanes(filter, f.u, f.v, footprint_squared, count);
+            for (c, t) in colors.iter_mut().zip(&texels) {
+                *c = [c[0] * t[0], c[1] * t[1], c[2] * t[2], c[3] * t[3]];
             }
-            AlphaMode::Blend => {}
         }
-        Some(c)
+        let mut out = [None; L];
+        for (o, &c) in out.iter_mut().zip(&colors).take(count) {
+            *o = match material.alpha {
+                AlphaMode::Opaque => Some(opaque(c)),
+                AlphaMode::Mask(cutoff) if c[3] < cutoff => None,
+                AlphaMode::Mask(_) => Some(opaque(c)),
+                AlphaMode::Blend => Some(c),
+            };
+        }
+        out
     }
 
     /// The light falling on `L` fragments with (not yet normalised) normals `nx`, `ny`, `nz`:

@@ -8,6 +8,7 @@
 use glam::{Vec2, Vec4};
 
 use super::color::srgb_to_linear;
+use super::lanes::floor_lanes;
 use crate::model::Texture;
 
 /// Texture filtering.
@@ -20,14 +21,6 @@ pub enum Filter {
     /// Bilinear on the two nearest mip levels, blended by level of detail (the default).
     #[default]
     Trilinear,
-}
-
-/// `floor(x)` as an integer without the libm call (`f32::floor` is one on baseline x86-64):
-/// truncate, then step down when truncation rounded a negative value up. Saturates like `as`.
-#[inline(always)]
-fn floor_to_i32(x: f32) -> i32 {
-    let t = x as i32;
-    t - ((t as f32) > x) as i32
 }
 
 /// One mip level: premultiplied linear RGBA.
@@ -101,37 +94,80 @@ impl MipChain {
     /// The texel indices `i` and `i + 1` of a row or column of `n` texels, wrapped or clamped.
     /// Sampling keeps `i` within `-1..n` when wrapping (uv is reduced to its fractional part
     /// first), so selects replace the integer division of `rem_euclid`; the final clamp only
-    /// guards that invariant.
+    /// guards that invariant. `i32` (not `usize`) so that lane loops stay vector code.
     #[inline(always)]
-    fn coord_pair(&self, i: i32, n: usize) -> (usize, usize) {
+    fn coord_pair(&self, i: i32, n: usize) -> (i32, i32) {
         let n = n as i32;
         let (a, b) =
             if self.wrap { (if i < 0 { n - 1 } else { i }, if i + 1 >= n { 0 } else { i + 1 }) } else { (i, i + 1) };
-        (a.clamp(0, n - 1) as usize, b.clamp(0, n - 1) as usize)
+        (a.clamp(0, n - 1), b.clamp(0, n - 1))
     }
 
+    /// Samples' uv as the filters take them: repeated into 0..1 when wrapping, bounded when
+    /// clamping, 0 when not finite.
     #[inline(always)]
-    fn nearest(&self, level: &Level, uv: Vec2) -> Vec4 {
+    fn reduce<const L: usize>(&self, u: &mut [f32; L], v: &mut [f32; L]) {
+        for k in 0..L {
+            (u[k], v[k]) = if !(u[k].is_finite() && v[k].is_finite()) {
+                (0.0, 0.0)
+            } else if self.wrap {
+                // Huge coordinates saturate; their fractional part is meaningless anyway.
+                (u[k].clamp(-1e6, 1e6), v[k].clamp(-1e6, 1e6))
+            } else {
+                (u[k].clamp(-1.0, 2.0), v[k].clamp(-1.0, 2.0))
+            };
+        }
+        if self.wrap {
+            // Repeat: only the fractional part matters, and it keeps integer maths small.
+            let (fu, fv) = (floor_lanes(u), floor_lanes(v));
+            for k in 0..L {
+                u[k] -= fu[k] as f32;
+                v[k] -= fv[k] as f32;
+            }
+        }
+    }
+
+    /// The nearest texel of `level` at the first `count` of `L` reduced points.
+    #[inline(always)]
+    fn nearest<const L: usize>(&self, level: &Level, u: &[f32; L], v: &[f32; L], count: usize) -> [Vec4; L] {
         // uv ∈ [0, 1] when wrapping, so the index is at most one past the end (wrapped to 0).
-        let x = self.coord_pair(floor_to_i32(uv.x * level.width as f32) - 1, level.width).1;
-        let y = self.coord_pair(floor_to_i32(uv.y * level.height as f32) - 1, level.height).1;
-        level.texel(x, y)
+        let x = floor_lanes(&u.map(|u| u * level.width as f32));
+        let y = floor_lanes(&v.map(|v| v * level.height as f32));
+        let mut out = [Vec4::ZERO; L];
+        for k in 0..count.min(L) {
+            let x = self.coord_pair(x[k] - 1, level.width).1;
+            let y = self.coord_pair(y[k] - 1, level.height).1;
+            out[k] = level.texel(x as usize, y as usize);
+        }
+        out
     }
 
+    /// Bilinear filtering of `level` at the first `count` of `L` reduced points: texel
+    /// coordinates and weights for all lanes in one vector loop, then the texel reads lane by
+    /// lane.
     #[inline(always)]
-    fn bilinear(&self, level: &Level, uv: Vec2) -> Vec4 {
+    fn bilinear<const L: usize>(&self, level: &Level, u: &[f32; L], v: &[f32; L], count: usize) -> [Vec4; L] {
         // Texel centres sit at half-integer coordinates.
-        let x = uv.x * level.width as f32 - 0.5;
-        let y = uv.y * level.height as f32 - 0.5;
-        let (x0, y0) = (floor_to_i32(x), floor_to_i32(y));
-        let (tx, ty) = (x - x0 as f32, y - y0 as f32);
-        let (xa, xb) = self.coord_pair(x0, level.width);
-        let (ya, yb) = self.coord_pair(y0, level.height);
-        let (a, b) = (level.texel(xa, ya), level.texel(xb, ya));
-        let (c, d) = (level.texel(xa, yb), level.texel(xb, yb));
-        let top = a + (b - a) * tx;
-        let bottom = c + (d - c) * tx;
-        top + (bottom - top) * ty
+        let x = u.map(|u| u * level.width as f32 - 0.5);
+        let y = v.map(|v| v * level.height as f32 - 0.5);
+        let (x0, y0) = (floor_lanes(&x), floor_lanes(&y));
+        let (mut xa, mut xb, mut ya, mut yb) = ([0i32; L], [0i32; L], [0i32; L], [0i32; L]);
+        let (mut tx, mut ty) = ([0.0f32; L], [0.0f32; L]);
+        for k in 0..L {
+            (tx[k], ty[k]) = (x[k] - x0[k] as f32, y[k] - y0[k] as f32);
+            (xa[k], xb[k]) = self.coord_pair(x0[k], level.width);
+            (ya[k], yb[k]) = self.coord_pair(y0[k], level.height);
+        }
+        let mut out = [Vec4::ZERO; L];
+        for k in 0..count.min(L) {
+            let (xa, xb, ya, yb) = (xa[k] as usize, xb[k] as usize, ya[k] as usize, yb[k] as usize);
+            let (a, b) = (level.texel(xa, ya), level.texel(xb, ya));
+            let (c, d) = (level.texel(xa, yb), level.texel(xb, yb));
+            let top = a + (b - a) * tx[k];
+            let bottom = c + (d - c) * tx[k];
+            out[k] = top + (bottom - top) * ty[k];
+        }
+        out
     }
 
     /// Samples at `uv` ((0,0) = top-left). `footprint_squared` is the square of the larger
@@ -139,36 +175,89 @@ impl MipChain {
     /// pixel spans); only trilinear filtering uses it. Returns premultiplied linear RGBA.
     #[inline]
     pub fn sample(&self, filter: Filter, uv: Vec2, footprint_squared: f32) -> [f32; 4] {
-        let uv = if !uv.is_finite() {
-            Vec2::ZERO
-        } else if self.wrap {
-            // Repeat: only the fractional part matters, and it keeps integer maths small. Huge
-            // coordinates saturate; their fractional part is meaningless anyway.
-            let u = uv.clamp(Vec2::splat(-1e6), Vec2::splat(1e6));
-            u - Vec2::new(floor_to_i32(u.x) as f32, floor_to_i32(u.y) as f32)
-        } else {
-            uv.clamp(Vec2::splat(-1.0), Vec2::splat(2.0))
+        let [texel] = self.sample_lanes(filter, [uv.x], [uv.y], [footprint_squared], 1);
+        texel
+    }
+
+    /// [`MipChain::sample`] at the first `count` of `L` points (`u`, `v`, `footprint_squared`
+    /// by lane); the other lanes come back transparent. The same arithmetic per point as one
+    /// sample alone, with the coordinate maths of all lanes in vector loops.
+    #[inline]
+    #[allow(clippy::needless_range_loop)] // lane loops index several arrays in step
+    pub fn sample_lanes<const L: usize>(
+        &self,
+        filter: Filter,
+        u: [f32; L],
+        v: [f32; L],
+        footprint_squared: [f32; L],
+        count: usize,
+    ) -> [[f32; 4]; L] {
+        let (mut u, mut v) = (u, v);
+        self.reduce(&mut u, &mut v);
+        let texels = match filter {
+            Filter::Nearest => self.nearest(&self.levels[0], &u, &v, count),
+            Filter::Bilinear => self.bilinear(&self.levels[0], &u, &v, count),
+            Filter::Trilinear => self.trilinear(&u, &v, &footprint_squared, count),
         };
-        match filter {
-            Filter::Nearest => self.nearest(&self.levels[0], uv).to_array(),
-            Filter::Bilinear => self.bilinear(&self.levels[0], uv).to_array(),
-            Filter::Trilinear => {
-                // log2 of the footprint, from its square without a square root.
-                let lod = if footprint_squared > 1.0 { 0.5 * footprint_squared.log2() } else { 0.0 };
-                let max = (self.levels.len() - 1) as f32;
-                let lod = lod.min(max);
-                // lod ≥ 0 (or NaN, which saturates to level 0): truncation is the floor.
-                let base = (lod as usize) as f32;
-                let t = lod - base;
-                let i = lod as usize;
-                let a = self.bilinear(&self.levels[i], uv);
-                if t <= 0.0 || i + 1 >= self.levels.len() {
-                    return a.to_array();
+        texels.map(|t| t.to_array())
+    }
+
+    /// Trilinear filtering: bilinear on the two mip levels around each point's level of
+    /// detail, blended by its fraction. Lanes that share their levels (nearly always: the
+    /// footprint changes slowly across a span) are filtered together.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // lane loops index several arrays in step
+    fn trilinear<const L: usize>(
+        &self,
+        u: &[f32; L],
+        v: &[f32; L],
+        footprint_squared: &[f32; L],
+        count: usize,
+    ) -> [Vec4; L] {
+        let count = count.min(L);
+        let last = self.levels.len() - 1;
+        let (mut level, mut t) = ([0usize; L], [0.0f32; L]);
+        for k in 0..count {
+            let f = footprint_squared[k];
+            // log2 of the footprint, from its square without a square root.
+            let lod = if f > 1.0 { 0.5 * f.log2() } else { 0.0 };
+            let lod = lod.min(last as f32);
+            // lod ≥ 0 (or NaN, which saturates to level 0): truncation is the floor.
+            level[k] = lod as usize;
+            t[k] = lod - level[k] as f32;
+        }
+        let first = level[0];
+        if level[..count].iter().all(|&l| l == first) {
+            return self.two_levels(first, u, v, &t, count);
+        }
+        // Lanes on different levels: one at a time.
+        let mut out = [Vec4::ZERO; L];
+        for k in 0..count {
+            [out[k]] = self.two_levels(level[k], &[u[k]], &[v[k]], &[t[k]], 1);
+        }
+        out
+    }
+
+    /// Bilinear on level `i`, blended towards level `i + 1` by `t` where `t` > 0.
+    #[inline(always)]
+    fn two_levels<const L: usize>(
+        &self,
+        i: usize,
+        u: &[f32; L],
+        v: &[f32; L],
+        t: &[f32; L],
+        count: usize,
+    ) -> [Vec4; L] {
+        let mut out = self.bilinear(&self.levels[i], u, v, count);
+        if i + 1 < self.levels.len() && t[..count].iter().any(|&t| t > 0.0) {
+            let coarser = self.bilinear(&self.levels[i + 1], u, v, count);
+            for k in 0..count {
+                if t[k] > 0.0 {
+                    out[k] = out[k] + (coarser[k] - out[k]) * t[k];
                 }
-                let b = self.bilinear(&self.levels[i + 1], uv);
-                (a + (b - a) * t).to_array()
             }
         }
+        out
     }
 }
 
@@ -206,6 +295,43 @@ mod tests {
         assert!((at(1.0, 0.125) - 0.5).abs() < 1e-6);
         let clamped = MipChain::new(&checker(4), false);
         assert_eq!(clamped.sample(Filter::Bilinear, Vec2::new(1.0, 0.125), 1.0)[0], 0.0);
+    }
+
+    #[test]
+    fn lanes_sample_each_point_as_one_point_alone() {
+        // Texels that all differ, so a lane reading its neighbour's texels would show.
+        let (w, h) = (13u32, 6u32);
+        let rgba = (0..w * h)
+            .flat_map(|i| [(i * 37 % 256) as u8, (i * 91 % 256) as u8, (i * 11) as u8, 128 + (i % 128) as u8]);
+        let texture = Texture::new(w, h, rgba.collect(), true).unwrap();
+        // Inside, outside either side, on texel edges, huge, not finite.
+        let u = [0.1, 0.37, -0.2, 1.3, 0.5, 0.0, 1.0, 0.99, 7.25, -3.6, 1e30, f32::NAN, 0.23, 0.61, 0.77, 0.05];
+        let v = [0.2, 0.9, 0.4, -0.7, 0.5, 1.0, 0.0, 0.01, 0.3, 2.2, 0.5, 0.5, f32::INFINITY, 0.48, 0.12, 0.66];
+        // One level for all lanes (magnified), and lanes on different levels.
+        let magnified = [0.25; 16];
+        let mixed = [0.5, 1.0, 2.0, 3.7, 9.0, 17.0, 40.0, 150.0, 0.0, 1.5, 5.0, f32::NAN, 1e30, 64.0, 2.5, 0.9];
+        for wrap in [true, false] {
+            let chain = MipChain::new(&texture, wrap);
+            for filter in [Filter::Nearest, Filter::Bilinear, Filter::Trilinear] {
+                for footprint in [magnified, mixed] {
+                    for count in [16, 11] {
+                        let lanes = chain.sample_lanes(filter, u, v, footprint, count);
+                        for k in 0..16 {
+                            let one = if k < count {
+                                chain.sample(filter, Vec2::new(u[k], v[k]), footprint[k])
+                            } else {
+                                [0.0; 4]
+                            };
+                            assert_eq!(
+                                lanes[k].map(f32::to_bits),
+                                one.map(f32::to_bits),
+                                "{filter:?} wrap {wrap} lane {k}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -17,12 +17,10 @@
 //! a quarter of the clear and resolve. Pixels no triangle touched are the background, which the
 //! caller fills once.
 
-use glam::{Vec2, Vec3};
-
 use super::resolve::{OutputBand, PixelResolver};
 use super::scene::{RenderOptions, ShadingRate};
 use super::setup::{Edge, Triangle};
-use super::shade::{DrawMaterial, Fragment, Fragments, Shader};
+use super::shade::{DrawMaterial, Fragments, Shader};
 use crate::model::AlphaMode;
 
 /// Block size for hierarchical coverage tests, in samples.
@@ -341,7 +339,7 @@ impl FragmentNeeds {
     pub(super) fn of(shader: &Shader, material: &DrawMaterial) -> FragmentNeeds {
         let uv = material.texture.is_some();
         let normals = shader.needs_normals();
-        let flat = Fragment { uv: Vec2::ZERO, duv: [Vec2::ZERO; 2], normal: Vec3::Z, back_facing: false };
+        let flat = Fragments::default();
         let constant = (!uv && !normals).then(|| shader.shade(material, &flat)).flatten();
         FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), constant }
     }
@@ -385,8 +383,8 @@ pub(super) fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 
 /// Perspective-correct attributes of the sample at offset (`ox`, `oy`) from the triangle's
 /// bounding-box origin; only what the shader will use is computed.
 #[inline(always)]
-pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragment {
-    interpolate_lanes(tri, [ox], oy, uv, normal, derivatives).fragment(0)
+pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragments<1> {
+    interpolate_lanes(tri, [ox], oy, uv, normal, derivatives)
 }
 
 /// [`interpolate`] for `L` samples of one row at once (offsets `ox`, row offset `oy`): the same
@@ -483,13 +481,15 @@ mod tests {
         let lanes = interpolate_lanes(&tri, ox, 7.0, true, true, true);
         for (k, &x) in ox.iter().enumerate() {
             let one = interpolate(&tri, x, 7.0, true, true, true);
-            let lane = lanes.fragment(k);
-            let bits = |f: &Fragment| {
-                [f.uv.x, f.uv.y, f.duv[0].x, f.duv[0].y, f.duv[1].x, f.duv[1].y, f.normal.x, f.normal.y, f.normal.z]
+            let bits = |f: &Fragments<8>, k: usize| {
+                [f.u[k], f.v[k], f.du_dx[k], f.dv_dx[k], f.du_dy[k], f.dv_dy[k], f.nx[k], f.ny[k], f.nz[k]]
                     .map(f32::to_bits)
             };
-            assert_eq!(bits(&lane), bits(&one), "lane {k}");
-            assert!(lane.back_facing);
+            let one_bits = [one.u, one.v, one.du_dx, one.dv_dx, one.du_dy, one.dv_dy, one.nx, one.ny, one.nz]
+                .map(|[x]| x.to_bits());
+            assert_eq!(bits(&lanes, k), one_bits, "lane {k}");
+            assert!(one.back_facing);
         }
+        assert!(lanes.back_facing);
     }
 }
