@@ -226,10 +226,8 @@ impl<'a> VisibleShader<'a> {
     #[inline(always)]
     fn select(&mut self, id: u32) -> Option<(&'a Triangle, &'a DrawMaterial, FragmentNeeds)> {
         if self.current.is_none_or(|c| c.0 != id) {
-            let ctx = self.ctx;
-            let tri = ctx.triangles.get(id as usize)?;
-            let material = ctx.materials.get(tri.material as usize)?;
-            self.current = Some((id, tri, material, FragmentNeeds::of(ctx.shader, material)));
+            let (tri, material, needs) = self.ctx.triangle(id)?;
+            self.current = Some((id, tri, material, needs));
         }
         self.current.map(|(_, tri, material, needs)| (tri, material, needs))
     }

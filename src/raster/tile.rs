@@ -71,6 +71,8 @@ pub struct DrawContext<'a> {
     /// Side in samples of the square that opaque triangles shade once: `ssaa` when shading per
     /// pixel, 1 when shading every sample.
     pub shading_block: i32,
+    /// What the fragment stage needs of each material, decided once per render.
+    needs: Vec<FragmentNeeds>,
 }
 
 impl<'a> DrawContext<'a> {
@@ -85,7 +87,16 @@ impl<'a> DrawContext<'a> {
             ShadingRate::Pixel => options.ssaa as i32,
             ShadingRate::Sample => 1,
         };
-        DrawContext { triangles, materials, shader, ssaa: options.ssaa as i32, shading_block }
+        let needs = materials.iter().map(|m| FragmentNeeds::of(shader, m)).collect();
+        DrawContext { triangles, materials, shader, ssaa: options.ssaa as i32, shading_block, needs }
+    }
+
+    /// Triangle `id` with its material and what shading that material needs.
+    #[inline]
+    pub(super) fn triangle(&self, id: u32) -> Option<(&'a Triangle, &'a DrawMaterial, FragmentNeeds)> {
+        let tri = self.triangles.get(id as usize)?;
+        let m = tri.material as usize;
+        Some((tri, self.materials.get(m)?, *self.needs.get(m)?))
     }
 }
 
@@ -204,14 +215,14 @@ impl TileBuffers {
     pub fn draw(&mut self, bin: &[u32], ctx: &DrawContext) {
         self.color_dirty = true;
         for &i in bin {
-            let Some(tri) = ctx.triangles.get(i as usize) else { continue };
-            let Some(material) = ctx.materials.get(tri.material as usize) else { continue };
+            let Some((tri, material, needs)) = ctx.triangle(i) else { continue };
             let Some(bounds) = self.clip_to_tile(tri) else { continue };
+            let shading = (material, needs, ctx.shader);
             walk(tri, bounds, |[x0, y0, x1, y1], test| match (self.counts.is_some(), test) {
                 (true, true) => self.count_rect::<true>(tri, x0, y0, x1, y1),
                 (true, false) => self.count_rect::<false>(tri, x0, y0, x1, y1),
-                (false, true) => self.fill_rect::<true>(tri, material, ctx.shader, x0, y0, x1, y1),
-                (false, false) => self.fill_rect::<false>(tri, material, ctx.shader, x0, y0, x1, y1),
+                (false, true) => self.fill_rect::<true>(tri, shading, x0, y0, x1, y1),
+                (false, false) => self.fill_rect::<false>(tri, shading, x0, y0, x1, y1),
             });
         }
     }
@@ -237,15 +248,13 @@ impl TileBuffers {
     fn fill_rect<const TEST: bool>(
         &mut self,
         tri: &Triangle,
-        material: &DrawMaterial,
-        shader: &Shader,
+        (material, needs, shader): (&DrawMaterial, FragmentNeeds, &Shader),
         x0: i32,
         y0: i32,
         x1: i32,
         y1: i32,
     ) {
         let r = self.rect;
-        let needs = FragmentNeeds::of(shader, material);
         let blend = material.alpha == AlphaMode::Blend;
         let [e0, e1, e2] = tri.edges;
         let (mut row0, mut row1, mut row2) = (e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0));
@@ -324,7 +333,7 @@ fn all_opaque(bin: &[u32], ctx: &DrawContext) -> bool {
     })
 }
 
-/// What the fragment stage of one material needs, decided once per triangle.
+/// What the fragment stage of one material needs.
 #[derive(Clone, Copy)]
 pub(super) struct FragmentNeeds {
     pub(super) uv: bool,
