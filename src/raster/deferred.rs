@@ -108,12 +108,14 @@ impl TileBuffers {
                     let bytes = encoder.encode(color);
                     pixels.chunks_exact_mut(4).for_each(|px| px.copy_from_slice(&bytes));
                 } else {
-                    let mut colors = [[0.0f32; 4]; SPAN];
                     for (s, span) in pixels.chunks_mut(SPAN * 4).enumerate() {
-                        shader.shade_span(id, x0 + (i + s * SPAN) as i32, y, &mut colors[..span.len() / 4]);
-                        // All lanes are encoded (vector code); those past the span are dropped.
-                        for (px, bytes) in span.chunks_exact_mut(4).zip(resolver.encode_lanes(&colors)) {
-                            px.copy_from_slice(&bytes);
+                        let x = x0 + (i + s * SPAN) as i32;
+                        // Lanes past the span are computed and dropped: short spans (small
+                        // triangles) take fewer lanes.
+                        match span.len() / 4 {
+                            ..=4 => shader.shade_and_encode::<4>(id, x, y, resolver, span),
+                            5..=8 => shader.shade_and_encode::<8>(id, x, y, resolver, span),
+                            _ => shader.shade_and_encode::<SPAN>(id, x, y, resolver, span),
                         }
                     }
                 }
@@ -252,25 +254,41 @@ impl<'a> VisibleShader<'a> {
         shader.shade(material, &fragment).unwrap_or([0.0; 4])
     }
 
-    /// The colours of `colors.len()` (at most [`SPAN`]) samples of triangle `id` from (`x`, `y`)
+    /// The colours of the first `count` of `L` samples of triangle `id` from (`x`, `y`)
     /// rightwards, as [`VisibleShader::shade`] gives them one by one: the same arithmetic per
     /// sample. Interpolation, texture coordinates and lighting run on all lanes at once
     /// (vector instructions), texel reads lane by lane in their own loop, so the CPU overlaps
     /// the samples' loads.
     #[inline(always)]
-    fn shade_span(&mut self, id: u32, x: i32, y: i32, colors: &mut [[f32; 4]]) {
-        let Some((tri, material, needs)) = self.select(id) else {
-            colors.fill([0.0; 4]);
-            return;
-        };
+    fn shade_span<const L: usize>(&mut self, id: u32, x: i32, y: i32, count: usize) -> [[f32; 4]; L] {
+        let mut colors = [[0.0; 4]; L];
+        let Some((tri, material, needs)) = self.select(id) else { return colors };
         let oy = y as f32 - tri.bbox[1] as f32;
-        let ox: [f32; SPAN] = std::array::from_fn(|k| (x + k as i32) as f32 - tri.bbox[0] as f32);
+        let ox: [f32; L] = std::array::from_fn(|k| (x + k as i32) as f32 - tri.bbox[0] as f32);
         let fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
         let shader: &'a Shader = self.ctx.shader;
-        let surfaces = shader.surface(material, &fragments, colors.len());
+        let surfaces = shader.surface(material, &fragments, count);
         let light = shader.light(fragments.nx, fragments.ny, fragments.nz, fragments.back_facing);
         for ((color, surface), light) in colors.iter_mut().zip(&surfaces).zip(light) {
             *color = surface.map_or([0.0; 4], |c| lit(c, light));
+        }
+        colors
+    }
+
+    /// Shades the samples of triangle `id` from (`x`, `y`) rightwards, one per 4 bytes of
+    /// `pixels` (at most `L`), and encodes them there.
+    #[inline(always)]
+    fn shade_and_encode<const L: usize>(
+        &mut self,
+        id: u32,
+        x: i32,
+        y: i32,
+        resolver: &PixelResolver,
+        pixels: &mut [u8],
+    ) {
+        let colors = self.shade_span::<L>(id, x, y, pixels.len() / 4);
+        for (px, bytes) in pixels.chunks_exact_mut(4).zip(resolver.encode_lanes(&colors)) {
+            px.copy_from_slice(&bytes);
         }
     }
 }

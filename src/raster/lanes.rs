@@ -25,14 +25,19 @@ pub(super) fn floor_lanes<const L: usize>(x: &[f32; L]) -> [i32; L] {
     })
 }
 
-/// Applies `f` to the lanes four at a time (the last group padded with zeros).
+/// Applies `f` to the lanes four at a time (the last group padded with zeros). Indexed by
+/// constants, not through slices of run-time length, so that the compiler unrolls it without
+/// calls to `memcpy`.
 #[inline(always)]
 fn map4<const L: usize>(x: &[f32; L], f: impl Fn(f32x4) -> i32x4) -> [i32; L] {
     let mut out = [0; L];
-    for (out, x) in out.chunks_mut(4).zip(x.chunks(4)) {
-        let mut lanes = [0.0; 4];
-        lanes[..x.len()].copy_from_slice(x);
-        out.copy_from_slice(&f(f32x4::new(lanes)).to_array()[..out.len()]);
+    for group in (0..L).step_by(4) {
+        let lanes = std::array::from_fn(|j| x.get(group + j).copied().unwrap_or(0.0));
+        for (j, value) in f(f32x4::new(lanes)).to_array().into_iter().enumerate() {
+            if let Some(o) = out.get_mut(group + j) {
+                *o = value;
+            }
+        }
     }
     out
 }
