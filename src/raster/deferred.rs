@@ -12,7 +12,7 @@
 //! shading too, but changes which of two equally deep triangles wins, so renders would depend
 //! on the sort.
 
-use super::resolve::{MemoEncoder, OutputBand, PixelResolver, resolve_pixels};
+use super::resolve::{MemoEncoder, OutputBand, PixelRect, PixelResolver, average};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader, lit};
 use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate, interpolate_lanes, walk};
@@ -144,62 +144,135 @@ impl TileBuffers {
 
     /// Supersampling shaded per pixel: each triangle that won samples of a pixel is shaded once,
     /// at the centroid of those samples — always inside the triangle, so textures are never
-    /// read beyond its uv island — and counts for the samples it won.
+    /// read beyond its uv island — and counts for the samples it won. Runs of pixels one
+    /// triangle covers whole (most pixels) are shaded together in lanes.
     fn shade_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver, out: &mut OutputBand) {
-        let r = self.rect;
-        let s = ctx.ssaa;
-        let n = (s * s) as usize;
-        let scale = 1.0 / n as f32;
-        // The footprint of half a pixel (one mip level finer than the pixel's): a whole
-        // pixel's level blurs fine texture detail that supersampling keeps.
-        let derivative_scale = s as f32 * 0.5;
+        let Some(rect) = PixelRect::covering(self.dirty, ctx.ssaa) else { return };
+        let grid = PixelGrid::new(ctx.ssaa);
         let mut shader = VisibleShader { ctx, current: None };
-        // Sample offsets within the pixel, row-major (no divisions per pixel).
+        for oy in 0..rect.height {
+            let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
+            let py = rect.sy0 + oy as i32 * grid.s;
+            for (chunk, pixels) in row.chunks_mut(SPAN * 4).enumerate() {
+                let count = pixels.len() / 4;
+                let px0 = rect.sx0 + (chunk * SPAN) as i32 * grid.s;
+                // The triangle covering each pixel whole (NO_TRIANGLE: none covers any of it),
+                // and the colours of the pixels whose samples differ.
+                let mut whole = [None; SPAN];
+                let mut colors = [[0.0f32; 4]; SPAN];
+                for k in 0..count {
+                    let px = px0 + k as i32 * grid.s;
+                    let ids = self.pixel_ids(&grid, px, py);
+                    if ids[1..grid.n].iter().all(|&id| id == ids[0]) {
+                        whole[k] = Some(ids[0]);
+                    } else {
+                        colors[k] = self.shade_mixed_pixel(&mut shader, &grid, &ids, px, py);
+                    }
+                }
+                let mut k = 0;
+                while let Some(&w) = whole[..count].get(k) {
+                    let run = whole[k..count].iter().take_while(|&&other| other == w).count();
+                    if let Some(id) = w.filter(|&id| id != NO_TRIANGLE) {
+                        let px = px0 + k as i32 * grid.s;
+                        let colors = &mut colors[k..k + run];
+                        match run {
+                            ..=4 => shader.shade_whole_pixels::<4>(id, px, py, &grid, colors),
+                            5..=8 => shader.shade_whole_pixels::<8>(id, px, py, &grid, colors),
+                            _ => shader.shade_whole_pixels::<SPAN>(id, px, py, &grid, colors),
+                        }
+                    }
+                    k += run;
+                }
+                for (px, bytes) in pixels.chunks_exact_mut(4).zip(resolver.encode_lanes(&colors)) {
+                    px.copy_from_slice(&bytes);
+                }
+            }
+        }
+    }
+
+    /// The triangles kept at the samples of the pixel whose first sample is (`px`, `py`), in
+    /// the grid's order.
+    #[inline(always)]
+    fn pixel_ids(&self, grid: &PixelGrid, px: i32, py: i32) -> [u32; MAX_SSAA * MAX_SSAA] {
+        let r = self.rect;
+        let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
+        for (id, &(dx, dy)) in ids.iter_mut().zip(&grid.offsets).take(grid.n) {
+            let (x, y) = (px + dx, py + dy);
+            *id = self.ids.get(((y - r.y0) * r.w + (x - r.x0)) as usize).copied().unwrap_or(NO_TRIANGLE);
+        }
+        ids
+    }
+
+    /// The colour of a pixel whose samples several triangles (or a triangle and the
+    /// background) share.
+    fn shade_mixed_pixel(
+        &self,
+        shader: &mut VisibleShader,
+        grid: &PixelGrid,
+        ids: &[u32; MAX_SSAA * MAX_SSAA],
+        px: i32,
+        py: i32,
+    ) -> [f32; 4] {
+        let n = grid.n;
+        // Where triangle `id` is shaded: the centroid of its samples from the k-th on.
+        let centroid = |k: usize, id: u32| {
+            let (sum_x, sum_y, count) = (k..n)
+                .filter(|&j| ids[j] == id)
+                .map(|j| grid.offsets[j])
+                .fold((0, 0, 0), |(sx, sy, c), (dx, dy)| (sx + px + dx, sy + py + dy, c + 1));
+            (sum_x as f32 / count as f32, sum_y as f32 / count as f32)
+        };
+        let mut colors = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
+        for k in 0..n {
+            let id = ids[k];
+            if id == NO_TRIANGLE {
+                continue;
+            }
+            // Each triangle is shaded at its first sample in the pixel.
+            if let Some(first) = ids[..k].iter().position(|&other| other == id) {
+                colors[k] = colors[first];
+                continue;
+            }
+            let (cx, cy) = centroid(k, id);
+            colors[k] = shader.shade(id, cx, cy, grid.derivative_scale);
+        }
+        average(colors[..n].iter(), grid.scale)
+    }
+}
+
+/// The samples of one pixel when supersampling shades per pixel.
+struct PixelGrid {
+    /// Samples per pixel side.
+    s: i32,
+    /// Samples per pixel.
+    n: usize,
+    /// One over `n`.
+    scale: f32,
+    /// Sample offsets within the pixel, row-major (no divisions per pixel).
+    offsets: [(i32, i32); MAX_SSAA * MAX_SSAA],
+    /// The sum of the offsets' x over the pixel's samples.
+    sum_dx: i32,
+    /// The sum of the offsets' y over the pixel's samples.
+    sum_dy: i32,
+    /// The footprint of half a pixel (one mip level finer than the pixel's): a whole pixel's
+    /// level blurs fine texture detail that supersampling keeps.
+    derivative_scale: f32,
+}
+
+impl PixelGrid {
+    fn new(s: i32) -> PixelGrid {
+        let n = (s * s) as usize;
         let offsets: [(i32, i32); MAX_SSAA * MAX_SSAA] = std::array::from_fn(|k| (k as i32 % s, k as i32 / s));
-        resolve_pixels(self.dirty, s, resolver, out, |px, py| {
-            let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
-            for (id, &(dx, dy)) in ids.iter_mut().zip(&offsets).take(n) {
-                let (x, y) = (px + dx, py + dy);
-                *id = self.ids.get(((y - r.y0) * r.w + (x - r.x0)) as usize).copied().unwrap_or(NO_TRIANGLE);
-            }
-            // Where triangle `id` is shaded: the centroid of its samples from the k-th on.
-            let centroid = |k: usize, id: u32| {
-                let (sum_x, sum_y, count) = (k..n)
-                    .filter(|&j| ids[j] == id)
-                    .map(|j| offsets[j])
-                    .fold((0, 0, 0), |(sx, sy, c), (dx, dy)| (sx + px + dx, sy + py + dy, c + 1));
-                (sum_x as f32 / count as f32, sum_y as f32 / count as f32)
-            };
-            let mut colors = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
-            if ids[1..n].iter().all(|&id| id == ids[0]) {
-                // One triangle covers the whole pixel (most pixels), or none does.
-                if ids[0] != NO_TRIANGLE {
-                    let (cx, cy) = centroid(0, ids[0]);
-                    colors = [shader.shade(ids[0], cx, cy, derivative_scale); MAX_SSAA * MAX_SSAA];
-                }
-            } else {
-                for k in 0..n {
-                    let id = ids[k];
-                    if id == NO_TRIANGLE {
-                        continue;
-                    }
-                    // Each triangle is shaded at its first sample in the pixel.
-                    if let Some(first) = ids[..k].iter().position(|&other| other == id) {
-                        colors[k] = colors[first];
-                        continue;
-                    }
-                    let (cx, cy) = centroid(k, id);
-                    colors[k] = shader.shade(id, cx, cy, derivative_scale);
-                }
-            }
-            let mut p = [0.0f32; 4];
-            for color in colors.iter().take(n) {
-                for c in 0..4 {
-                    p[c] += color[c];
-                }
-            }
-            p.map(|v| v * scale)
-        });
+        let (sum_dx, sum_dy) = offsets[..n].iter().fold((0, 0), |(sx, sy), (dx, dy)| (sx + dx, sy + dy));
+        PixelGrid { s, n, scale: 1.0 / n as f32, offsets, sum_dx, sum_dy, derivative_scale: s as f32 * 0.5 }
+    }
+
+    /// A coordinate of the centroid of all of a pixel's samples, from its first sample's
+    /// coordinate `first` and the sum of the offsets: the same arithmetic as a mixed pixel's
+    /// centroid of one triangle's samples when that triangle has all of them.
+    #[inline(always)]
+    fn centroid(&self, first: i32, sum_offsets: i32) -> f32 {
+        (self.n as i32 * first + sum_offsets) as f32 / self.n as f32
     }
 }
 
@@ -254,18 +327,29 @@ impl<'a> VisibleShader<'a> {
         shader.shade(material, &fragment).unwrap_or([0.0; 4])
     }
 
-    /// The colours of the first `count` of `L` samples of triangle `id` from (`x`, `y`)
-    /// rightwards, as [`VisibleShader::shade`] gives them one by one: the same arithmetic per
-    /// sample. Interpolation, texture coordinates and lighting run on all lanes at once
-    /// (vector instructions), texel reads lane by lane in their own loop, so the CPU overlaps
-    /// the samples' loads.
+    /// The colours of the first `count` of `L` samples of triangle `id` in one sample row `y`,
+    /// at columns `xs`, with uv derivatives scaled by `derivative_scale`, as
+    /// [`VisibleShader::shade`] gives them one by one: the same arithmetic per sample.
+    /// Interpolation, texture coordinates and lighting run on all lanes at once (vector
+    /// instructions), texel reads lane by lane in their own loop, so the CPU overlaps the
+    /// samples' loads.
     #[inline(always)]
-    fn shade_span<const L: usize>(&mut self, id: u32, x: i32, y: i32, count: usize) -> [[f32; 4]; L] {
+    fn shade_span<const L: usize>(
+        &mut self,
+        id: u32,
+        xs: [f32; L],
+        y: f32,
+        derivative_scale: f32,
+        count: usize,
+    ) -> [[f32; 4]; L] {
         let mut colors = [[0.0; 4]; L];
         let Some((tri, material, needs)) = self.select(id) else { return colors };
-        let oy = y as f32 - tri.bbox[1] as f32;
-        let ox: [f32; L] = std::array::from_fn(|k| (x + k as i32) as f32 - tri.bbox[0] as f32);
-        let fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+        let oy = y - tri.bbox[1] as f32;
+        let ox = xs.map(|x| x - tri.bbox[0] as f32);
+        let mut fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+        if derivative_scale != 1.0 {
+            fragments.scale_derivatives(derivative_scale);
+        }
         let shader: &'a Shader = self.ctx.shader;
         let surfaces = shader.surface(material, &fragments, count);
         let light = shader.light(fragments.nx, fragments.ny, fragments.nz, fragments.back_facing);
@@ -286,9 +370,31 @@ impl<'a> VisibleShader<'a> {
         resolver: &PixelResolver,
         pixels: &mut [u8],
     ) {
-        let colors = self.shade_span::<L>(id, x, y, pixels.len() / 4);
+        let xs = std::array::from_fn(|k| (x + k as i32) as f32);
+        let colors = self.shade_span::<L>(id, xs, y as f32, 1.0, pixels.len() / 4);
         for (px, bytes) in pixels.chunks_exact_mut(4).zip(resolver.encode_lanes(&colors)) {
             px.copy_from_slice(&bytes);
+        }
+    }
+
+    /// The colours of `colors.len()` (at most `L`) neighbouring pixels that triangle `id`
+    /// covers whole, the first one's first sample at (`px`, `py`): each shaded once at the
+    /// centroid of its samples and counted for all of them, as a pixel with mixed samples
+    /// counts each triangle.
+    #[inline(always)]
+    fn shade_whole_pixels<const L: usize>(
+        &mut self,
+        id: u32,
+        px: i32,
+        py: i32,
+        grid: &PixelGrid,
+        colors: &mut [[f32; 4]],
+    ) {
+        let xs = std::array::from_fn(|k| grid.centroid(px + k as i32 * grid.s, grid.sum_dx));
+        let y = grid.centroid(py, grid.sum_dy);
+        let shaded = self.shade_span::<L>(id, xs, y, grid.derivative_scale, colors.len());
+        for (color, one) in colors.iter_mut().zip(&shaded) {
+            *color = average(std::iter::repeat_n(one, grid.n), grid.scale);
         }
     }
 }

@@ -25,30 +25,51 @@ impl OutputBand<'_> {
     }
 }
 
-/// Encodes the output pixels covering the inclusive sample rectangle `dirty` (widened to whole
-/// pixels) into `out`. `pixel(x, y)` gives the premultiplied linear colour of the pixel whose
-/// first sample is (`x`, `y`).
-pub(super) fn resolve_pixels(
-    dirty: Option<[i32; 4]>,
-    ssaa: i32,
-    resolver: &PixelResolver,
-    out: &mut OutputBand,
-    mut pixel: impl FnMut(i32, i32) -> [f32; 4],
-) {
-    let Some([x0, y0, x1, y1]) = dirty else { return };
-    // Tiles start on pixel boundaries, so rounding to multiples of `ssaa` in sample
-    // coordinates stays inside the tile.
-    let (px0, py0) = (x0 - x0.rem_euclid(ssaa), y0 - y0.rem_euclid(ssaa));
-    let (px1, py1) = (x1 - x1.rem_euclid(ssaa) + ssaa - 1, y1 - y1.rem_euclid(ssaa) + ssaa - 1);
-    let (ow, oh) = (((px1 - px0 + 1) / ssaa) as usize, ((py1 - py0 + 1) / ssaa) as usize);
-    let (ox0, oy0) = ((px0 / ssaa) as usize, (py0 / ssaa) as usize);
-    let mut encoder = MemoEncoder::new(resolver);
-    for oy in 0..oh {
-        let Some(row) = out.pixels(ox0, oy0 + oy, ow) else { continue };
-        for (ox, px) in row.chunks_exact_mut(4).enumerate() {
-            px.copy_from_slice(&encoder.encode(pixel(px0 + ox as i32 * ssaa, py0 + oy as i32 * ssaa)));
+/// The output pixels covering an inclusive sample rectangle, widened to whole pixels.
+pub(super) struct PixelRect {
+    /// Sample column of the first pixel's first sample.
+    pub(super) sx0: i32,
+    /// Sample row of the first pixel's first sample.
+    pub(super) sy0: i32,
+    /// Image column of the first pixel.
+    pub(super) x0: usize,
+    /// Image row of the first pixel.
+    pub(super) y0: usize,
+    /// Pixels a row.
+    pub(super) width: usize,
+    /// Rows.
+    pub(super) height: usize,
+}
+
+impl PixelRect {
+    /// The pixels covering `dirty` at `ssaa` samples per pixel side; `None` when clean.
+    pub(super) fn covering(dirty: Option<[i32; 4]>, ssaa: i32) -> Option<PixelRect> {
+        let [x0, y0, x1, y1] = dirty?;
+        // Tiles start on pixel boundaries, so rounding to multiples of `ssaa` in sample
+        // coordinates stays inside the tile.
+        let (sx0, sy0) = (x0 - x0.rem_euclid(ssaa), y0 - y0.rem_euclid(ssaa));
+        let (sx1, sy1) = (x1 - x1.rem_euclid(ssaa) + ssaa - 1, y1 - y1.rem_euclid(ssaa) + ssaa - 1);
+        Some(PixelRect {
+            sx0,
+            sy0,
+            x0: (sx0 / ssaa) as usize,
+            y0: (sy0 / ssaa) as usize,
+            width: ((sx1 - sx0 + 1) / ssaa) as usize,
+            height: ((sy1 - sy0 + 1) / ssaa) as usize,
+        })
+    }
+}
+
+/// The average of `colors`, summed in order and scaled by `scale` (one over their count).
+#[inline(always)]
+pub(super) fn average<'c>(colors: impl Iterator<Item = &'c [f32; 4]>, scale: f32) -> [f32; 4] {
+    let mut p = [0.0f32; 4];
+    for color in colors {
+        for c in 0..4 {
+            p[c] += color[c];
         }
     }
+    p.map(|v| v * scale)
 }
 
 /// A [`PixelResolver`] that remembers the last colour it encoded: neighbouring pixels are often
@@ -80,25 +101,26 @@ impl<'a> MemoEncoder<'a> {
 impl TileBuffers {
     /// Averages the colour samples of the dirty rectangle into output pixels.
     pub(super) fn resolve_colors(&self, ssaa: i32, resolver: &PixelResolver, out: &mut OutputBand) {
+        let Some(rect) = PixelRect::covering(self.dirty, ssaa) else { return };
         let r = self.rect;
         let s = ssaa as usize;
         let scale = 1.0 / (s * s) as f32;
-        resolve_pixels(self.dirty, ssaa, resolver, out, |x, y| {
-            let first = ((y - r.y0) * r.w + (x - r.x0)) as usize;
-            if s == 1 {
-                return self.color.get(first).copied().unwrap_or([0.0; 4]);
+        let mut encoder = MemoEncoder::new(resolver);
+        for oy in 0..rect.height {
+            let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
+            let y = rect.sy0 + oy as i32 * ssaa;
+            for (ox, px) in row.chunks_exact_mut(4).enumerate() {
+                let x = rect.sx0 + ox as i32 * ssaa;
+                let first = ((y - r.y0) * r.w + (x - r.x0)) as usize;
+                let color = if s == 1 {
+                    self.color.get(first).copied().unwrap_or([0.0; 4])
+                } else {
+                    let rows = (0..s).map(|sy| first + sy * r.w as usize);
+                    average(rows.flat_map(|row| self.color.get(row..row + s).unwrap_or(&[])), scale)
+                };
+                px.copy_from_slice(&encoder.encode(color));
             }
-            let mut p = [0.0f32; 4];
-            for sy in 0..s {
-                let row = first + sy * r.w as usize;
-                for sample in self.color.get(row..row + s).unwrap_or(&[]) {
-                    for c in 0..4 {
-                        p[c] += sample[c];
-                    }
-                }
-            }
-            p.map(|v| v * scale)
-        })
+        }
     }
 }
 
