@@ -214,29 +214,35 @@ impl TileBuffers {
         py: i32,
     ) -> [f32; 4] {
         let n = grid.n;
-        // Where triangle `id` is shaded: the centroid of its samples from the k-th on.
-        let centroid = |k: usize, id: u32| {
-            let (sum_x, sum_y, count) = (k..n)
-                .filter(|&j| ids[j] == id)
-                .map(|j| grid.offsets[j])
-                .fold((0, 0, 0), |(sx, sy, c), (dx, dy)| (sx + px + dx, sy + py + dy, c + 1));
-            (sum_x as f32 / count as f32, sum_y as f32 / count as f32)
-        };
-        let mut colors = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
-        for k in 0..n {
-            let id = ids[k];
+        // The distinct triangles of the pixel in order of first sample, each with the sums
+        // of its samples' coordinates and their count; which one each sample has.
+        let mut triangles = [(NO_TRIANGLE, 0i32, 0i32, 0i32); MAX_SSAA * MAX_SSAA];
+        let mut distinct = 0;
+        let mut slots = [usize::MAX; MAX_SSAA * MAX_SSAA];
+        for (j, (&id, &(dx, dy))) in ids.iter().zip(&grid.offsets).enumerate().take(n) {
             if id == NO_TRIANGLE {
                 continue;
             }
-            // Each triangle is shaded at its first sample in the pixel.
-            if let Some(first) = ids[..k].iter().position(|&other| other == id) {
-                colors[k] = colors[first];
-                continue;
-            }
-            let (cx, cy) = centroid(k, id);
-            colors[k] = shader.shade(id, cx, cy, grid.derivative_scale);
+            let t = match triangles[..distinct].iter().position(|t| t.0 == id) {
+                Some(t) => t,
+                None => {
+                    triangles[distinct].0 = id;
+                    distinct += 1;
+                    distinct - 1
+                }
+            };
+            let (_, sum_x, sum_y, count) = &mut triangles[t];
+            (*sum_x, *sum_y, *count) = (*sum_x + px + dx, *sum_y + py + dy, *count + 1);
+            slots[j] = t;
         }
-        average(colors[..n].iter(), grid.scale)
+        // Each triangle shaded once, at the centroid of its samples in the pixel.
+        let mut shaded = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
+        for (color, &(id, sum_x, sum_y, count)) in shaded.iter_mut().zip(&triangles[..distinct]) {
+            *color = shader.shade(id, sum_x as f32 / count as f32, sum_y as f32 / count as f32, grid.derivative_scale);
+        }
+        const TRANSPARENT: [f32; 4] = [0.0; 4];
+        let colors = slots[..n].iter().map(|&t| shaded.get(t).unwrap_or(&TRANSPARENT));
+        average(colors, grid.scale)
     }
 }
 
