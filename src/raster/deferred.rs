@@ -15,7 +15,7 @@
 use super::resolve::{MemoEncoder, OutputBand, PixelRect, PixelResolver, average};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader, lit};
-use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate, interpolate_lanes, walk};
+use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate_lanes, walk};
 
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
@@ -314,29 +314,20 @@ impl<'a> VisibleShader<'a> {
     }
 
     /// Premultiplied linear colour of triangle `id` at sample position (`x`, `y`), with uv
-    /// derivatives scaled by `derivative_scale`; transparent for no triangle.
+    /// derivatives scaled by `derivative_scale`; transparent for no triangle. The one-lane
+    /// case of [`VisibleShader::shade_span`].
     #[inline(always)]
     fn shade(&mut self, id: u32, x: f32, y: f32, derivative_scale: f32) -> [f32; 4] {
-        if id == NO_TRIANGLE {
-            return [0.0; 4];
-        }
-        let Some((tri, material, needs)) = self.select(id) else { return [0.0; 4] };
-        if let Some(c) = needs.constant {
+        if let Some(c) = self.constant(id) {
             return c;
         }
-        let (ox, oy) = (x - tri.bbox[0] as f32, y - tri.bbox[1] as f32);
-        let mut fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
-        if derivative_scale != 1.0 {
-            fragment.scale_derivatives(derivative_scale);
-        }
-        let shader: &'a Shader = self.ctx.shader;
-        shader.shade(material, &fragment).unwrap_or([0.0; 4])
+        let [color] = self.shade_span::<1>(id, [x], y, derivative_scale, 1);
+        color
     }
 
     /// The colours of the first `count` of `L` samples of triangle `id` in one sample row `y`,
-    /// at columns `xs`, with uv derivatives scaled by `derivative_scale`, as
-    /// [`VisibleShader::shade`] gives them one by one: the same arithmetic per sample.
-    /// Interpolation, texture coordinates and lighting run on all lanes at once (vector
+    /// at columns `xs`, with uv derivatives scaled by `derivative_scale` (the other lanes
+    /// transparent); each lane's arithmetic is that of the sample shaded alone. Interpolation, texture coordinates and lighting run on all lanes at once (vector
     /// instructions), texel reads lane by lane in their own loop, so the CPU overlaps the
     /// samples' loads.
     #[inline(always)]

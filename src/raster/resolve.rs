@@ -156,8 +156,8 @@ impl PixelResolver {
         for k in 0..L {
             let mut p = colors[k];
             if let Some(bg) = self.background {
-                let k = 1.0 - p[3];
-                p = [p[0] + bg[0] * k, p[1] + bg[1] * k, p[2] + bg[2] * k, p[3] + bg[3] * k];
+                let behind = 1.0 - p[3];
+                p = [p[0] + bg[0] * behind, p[1] + bg[1] * behind, p[2] + bg[2] * behind, p[3] + bg[3] * behind];
             }
             // Opaque (most pixels): un-premultiplying would divide by one. A transparent
             // colour's channels are computed but not used.

@@ -183,7 +183,6 @@ impl MipChain {
     /// by lane); the other lanes come back transparent. The same arithmetic per point as one
     /// sample alone, with the coordinate maths of all lanes in vector loops.
     #[inline]
-    #[allow(clippy::needless_range_loop)] // lane loops index several arrays in step
     pub fn sample_lanes<const L: usize>(
         &self,
         filter: Filter,
