@@ -34,6 +34,27 @@ pub enum Error {
     /// A request that cannot be carried out (bad size, unknown clip...).
     #[error("{0}")]
     Invalid(String),
+    /// A read or write refused by the security model (an output over an input, two outputs on
+    /// one file, a path leaving the allowed folders, a file that is not a regular file...).
+    #[error("{0}")]
+    Refused(String),
+    /// Loading or rendering would allocate more than a memory budget allows.
+    #[error("{what} needs {} MiB, over the {} MiB budget (raise it with {flag})", mib(*needed), mib(*budget))]
+    Budget {
+        /// What needs the memory ("texture skin.png (8192x8192)", "walk.md5anim: 5000 frames x 300 joints").
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes allowed.
+        budget: u64,
+        /// The option that raises the budget.
+        flag: &'static str,
+    },
+}
+
+/// Bytes as MiB rounded up, for messages.
+fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
 }
 
 impl Error {

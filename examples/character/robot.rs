@@ -85,6 +85,7 @@ pub fn robot() -> Model {
         skeleton: Some(skeleton),
         clips: vec![clip],
         warnings: Vec::new(),
+        sources: Vec::new(),
     }
 }
 

@@ -124,9 +124,14 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
+    // Every file a parser asks for is recorded, read or not, so outputs can never replace it.
+    let mut sources = vec![path.to_path_buf()];
     let mut model = match format {
         Format::Obj => {
-            let mut load_mtl = |name: &str| read_file(&dir.join(name), max).ok();
+            let mut load_mtl = |name: &str| {
+                sources.push(dir.join(name));
+                read_file(&dir.join(name), max).ok()
+            };
             obj::parse(&bytes, &mut load_mtl).map_err(with_file)?
         }
         Format::Md2 => md2::parse(&bytes).map_err(with_file)?,
@@ -136,6 +141,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
             // Like texture names, buffer names from the file may not leave the model's folder.
             let mut load_bin = |name: &str| {
                 let inside = Path::new(name).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+                inside.then(|| sources.push(dir.join(name)));
                 inside.then(|| read_file(&dir.join(name), max).ok()).flatten()
             };
             gltf::parse(&bytes, &mut load_bin, &options.limits).map_err(with_file)?
@@ -143,6 +149,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     };
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {
+        sources.push(anim.clone());
         add_animation(&mut model, anim, max)?;
     }
     if let Some(facing) = options.facing {
@@ -156,6 +163,13 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     let resolver = TextureResolver::new(&dir, options.texture_overrides.clone(), &options.texture_roots)
         .with_max_texture_side(options.limits.max_texture_side);
     resolver.resolve_model(&mut model);
+    sources.extend(model.materials.iter().filter_map(|m| match &m.texture_status {
+        crate::model::TextureStatus::Found(p) => Some(p.clone()),
+        _ => None,
+    }));
+    model.sources = sources.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    model.sources.sort();
+    model.sources.dedup();
     Ok(model)
 }
 

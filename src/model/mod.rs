@@ -47,6 +47,10 @@ pub struct Model {
     pub clips: Vec<Clip>,
     /// Non-fatal problems met while loading (missing textures, skipped blocks...).
     pub warnings: Vec<String>,
+    /// Every file read (or opened and refused) to build this model: the model file, material
+    /// libraries, buffers, textures and animation files, as canonical paths. Commands check
+    /// their planned outputs against this list so no output lands on an input.
+    pub sources: Vec<std::path::PathBuf>,
 }
 
 impl Model {
