@@ -17,6 +17,7 @@
 //! overrides, attachments) through [`anim::animate`], the one posing path. Attachments are
 //! part of the posed mesh, so shared framing includes them.
 
+pub mod distance;
 pub mod post;
 pub mod sheet;
 
