@@ -14,6 +14,7 @@
 pub mod anim;
 pub mod bake;
 pub mod bench;
+pub mod bounds;
 pub mod check;
 mod error;
 pub mod formats;

@@ -12,6 +12,7 @@
 //! case's frames index the `A->B` sequence).
 
 mod manifest;
+mod ranges;
 mod report;
 
 use std::path::{Path, PathBuf};
@@ -117,6 +118,7 @@ fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
 }
 
 fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
+    ranges::check_numbers(spec)?;
     let invalid = |e: String| Error::Invalid(e);
     let (width, height) = parse::size(spec.size.as_deref().unwrap_or("128x128")).map_err(invalid)?;
     let mut animations = Vec::new();

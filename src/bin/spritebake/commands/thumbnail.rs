@@ -25,11 +25,11 @@ pub struct ThumbnailArgs {
     /// Output: a folder (one `<stem>.png` per model) or, for one model, a file.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Thumbnail size in pixels (square).
-    #[arg(long, default_value_t = 256)]
+    /// Thumbnail size in pixels (square), from 1 to 8192.
+    #[arg(long, default_value_t = 256, value_parser = spritebake::bounds::SIDE.parser())]
     pub size: u32,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, from 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
     /// Clip to pose (default: the first clip).
     #[arg(long, value_name = "NAME")]
