@@ -25,5 +25,6 @@ pub mod parse;
 pub mod raster;
 pub mod rig;
 pub mod sprite;
+pub mod text;
 
 pub use error::{Error, Result};

@@ -402,7 +402,8 @@ fn write_outputs(
 
 /// One line per case, as `check` prints it.
 pub fn summary_line(r: &CaseResult) -> String {
-    match &r.outcome {
+    // Case names, paths and error messages (model text) are escaped: one line per case.
+    let line = match &r.outcome {
         Outcome::Pass => format!("PASS  {}", r.name),
         Outcome::Blessed => format!("BLESS {} -> {}", r.name, r.golden.display()),
         Outcome::New => {
@@ -414,5 +415,6 @@ pub fn summary_line(r: &CaseResult) -> String {
             let first = frames.first().map(|(_, s)| s.as_str()).unwrap_or("");
             format!("FAIL  {}: {first}; frames {}", r.name, list.join(", "))
         }
-    }
+    };
+    crate::text::escape_control(&line).into_owned()
 }

@@ -62,7 +62,9 @@ mod tests {
         let spec = CaseSpec { ssaa: Some(9), ..CaseSpec::default() };
         assert_eq!(check_numbers(&spec).unwrap_err().to_string(), "`ssaa` = 9: must be from 1 to 4");
         let spec = CaseSpec { frames: Some(FramesSpec::List(vec![0.0, 1e30])), ..CaseSpec::default() };
-        assert!(check_numbers(&spec).unwrap_err().to_string().starts_with("`frames` = 1000000000000000000000000000000"));
+        assert!(
+            check_numbers(&spec).unwrap_err().to_string().starts_with("`frames` = 1000000000000000000000000000000")
+        );
         let spec = CaseSpec { yaw: Some(240.0), frame: Some(3.5), columns: Some(8), ..CaseSpec::default() };
         assert!(check_numbers(&spec).is_ok());
     }

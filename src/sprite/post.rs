@@ -229,7 +229,13 @@ mod tests {
             for x in 0..w {
                 seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
                 let blob = (x as i32 - 12).pow(2) + (y as i32 - 10).pow(2) < 40 || (x > 30 && y > 22);
-                let a = if blob { 255 } else if seed >> 28 == 0 { (seed >> 8) as u8 } else { 0 };
+                let a = if blob {
+                    255
+                } else if seed >> 28 == 0 {
+                    (seed >> 8) as u8
+                } else {
+                    0
+                };
                 img.pixel_mut(x, y).unwrap().copy_from_slice(&[(seed >> 3) as u8, 90, (seed >> 13) as u8, a]);
             }
         }
