@@ -225,8 +225,10 @@ pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, Fo
     t.expect("frameRate")?;
     let line = t.line();
     let fps = t.number()?;
-    if fps <= 0.0 {
-        return Err(FormatError::at_line(FORMAT, line, format!("expected a positive frameRate, found {fps}")));
+    // Bounded like `--fps`: a crossfade into this clip spans seconds × frameRate frames.
+    if crate::bounds::FPS.check(fps).is_err() {
+        let range = crate::bounds::FPS.describe();
+        return Err(FormatError::at_line(FORMAT, line, format!("expected a frameRate {range}, found {fps}")));
     }
     t.expect("numAnimatedComponents")?;
     let n = t.integer(0, MAX_COUNT)?;
