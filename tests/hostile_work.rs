@@ -137,7 +137,19 @@ fn outline_width_is_bounded_and_linear() {
     assert!(err.contains("--outline") && err.contains("must be from 0 to 256"), "{err}");
     assert!(listing(&out).is_empty(), "{:?}", listing(&out));
     // The largest width allowed works, and covers a 32-pixel cell entirely.
-    let o = run(&["sheet", p(&model), "--size", "32", "--outline", "256", "--padding", "0", "--two-sided", "-o", p(&sheet)]);
+    let o = run(&[
+        "sheet",
+        p(&model),
+        "--size",
+        "32",
+        "--outline",
+        "256",
+        "--padding",
+        "0",
+        "--two-sided",
+        "-o",
+        p(&sheet),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let img = spritebake::output::read_png(&sheet).unwrap();
     for (x, y) in (0..32).flat_map(|y| (0..32).map(move |x| (x, y))) {

@@ -101,7 +101,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     }
     let b = model.rest_bounds();
     if b.is_empty() {
-        line(&mut stdout, format!("bounds: empty"))?;
+        line(&mut stdout, "bounds: empty".to_string())?;
     } else {
         line(
             &mut stdout,
