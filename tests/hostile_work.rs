@@ -352,7 +352,12 @@ fn parser_errors_name_the_line() {
     let o = run(&["info", p(&obj)]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("warning: m.mtl line 3: material parse error; its materials are ignored"));
-    // An SMD block left open names the line that opened it; an MD5 vertex its own line.
+    // A JSON syntax error in a .gltf names its line.
+    let gltf = dir.join("broken.gltf");
+    std::fs::write(&gltf, "{\n  \"asset\": {\"version\": \"2.0\"},\n  \"nodes\": [{\"mesh\": }]\n}\n").unwrap();
+    let o = run(&["info", p(&gltf)]);
+    assert!(stderr(&o).starts_with(&format!("error: {}: glTF line 3: ", gltf.display())), "{}", stderr(&o));
+    // An SMD block left open names the line that opened it.
     let smd = dir.join("open.smd");
     std::fs::write(&smd, "version 1\nnodes\n0 \"root\" -1\n").unwrap();
     let o = run(&["info", p(&smd)]);
