@@ -285,8 +285,7 @@ impl ViewArgs {
 /// Which moment of which clip.
 #[derive(Debug, Args)]
 pub struct FrameArgs {
-    /// Frame index within the clip, from 0 to 1000000 (fractions interpolate; past the end
-    /// wraps).
+    /// Frame index within the clip, from 0 to 1000000 (fractions interpolate).
     #[arg(long, conflicts_with = "time", value_parser = bounds::FRAME.parser())]
     pub frame: Option<f32>,
     /// Time in seconds at the clip's rate, from 0 to 100000.
