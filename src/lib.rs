@@ -14,6 +14,7 @@
 pub mod anim;
 pub mod bake;
 pub mod bench;
+pub mod bounds;
 pub mod check;
 mod error;
 pub mod formats;
@@ -24,5 +25,6 @@ pub mod parse;
 pub mod raster;
 pub mod rig;
 pub mod sprite;
+pub mod text;
 
 pub use error::{Error, Result};

@@ -3,10 +3,11 @@
 
 use glam::Vec3;
 
+use crate::bounds;
 use crate::model::Axis;
 use crate::raster::{Filter, Shading, ShadingRate};
 
-/// `WxH`, or a single number for a square; both at least 1.
+/// `WxH`, or a single number for a square; each side within [`bounds::SIDE`].
 ///
 /// # Errors
 /// A message saying what was expected.
@@ -14,10 +15,8 @@ pub fn size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s.split_once(['x', 'X']).unwrap_or((s, s));
     let bad = || format!("bad size '{s}' (expected WxH, e.g. 256x256)");
     let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
-    if w == 0 || h == 0 {
-        return Err(format!("size '{s}' must be at least 1x1"));
-    }
-    Ok((w, h))
+    let side = |v: u32| bounds::SIDE.check(v).map_err(|e| format!("size '{s}': each side {e}"));
+    Ok((side(w)?, side(h)?))
 }
 
 /// Three finite numbers `x,y,z`.
@@ -101,7 +100,8 @@ mod tests {
     fn parses_sizes_colours_and_vectors() {
         assert_eq!(size("320x200").unwrap(), (320, 200));
         assert_eq!(size("64").unwrap(), (64, 64));
-        assert!(size("0x5").is_err());
+        assert_eq!(size("0x5"), Err("size '0x5': each side must be from 1 to 8192".into()));
+        assert!(size("8192x8193").is_err() && size("8192").is_ok());
         assert_eq!(color("#ff8000").unwrap(), [255, 128, 0, 255]);
         assert_eq!(color("10203040").unwrap(), [16, 32, 48, 64]);
         assert!(color("#fff").is_err());

@@ -112,12 +112,16 @@ fn malformed_input_names_the_line() {
         (LIMB_MESH.replace("weight 2 2 1", "weight 2 7 1"), "line 23"),
         (LIMB_MESH.replace("numverts 4", "numverts 4294967295"), "line 12"),
         (LIMB_MESH.replace("MD5Version 10", "MD5Version 6"), "line 1"),
-        (LIMB_MESH.replace("vert 3 ( 1 1 ) 3 2", "vert 3 ( 1 1 ) 1000000 2"), "weights"),
+        (LIMB_MESH.replace("vert 3 ( 1 1 ) 3 2", "vert 3 ( 1 1 ) 1000000 2"), "line 16: vertex 3 uses weights"),
     ];
     for (src, needle) in cases {
         let err = md5::parse_mesh(&src).unwrap_err().to_string();
         assert!(err.contains(needle), "expected '{needle}' in: {err}");
     }
+    // A frame rate beyond --fps's bound (a crossfade into the clip would span 10³⁰ frames).
+    let skeleton = md5::parse_mesh(LIMB_MESH).unwrap().skeleton.unwrap();
+    let err = md5::parse_anim(&LIMB_ANIM.replace("frameRate 10", "frameRate 1e30"), "a", &skeleton).unwrap_err();
+    assert!(err.to_string().contains("line 5: expected a frameRate from 0.01 to 1000, found 1"), "{err}");
 }
 
 #[test]

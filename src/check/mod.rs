@@ -12,6 +12,7 @@
 //! case's frames index the `A->B` sequence).
 
 mod manifest;
+mod ranges;
 mod report;
 
 use std::path::{Path, PathBuf};
@@ -117,6 +118,7 @@ fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
 }
 
 fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
+    ranges::check_numbers(spec)?;
     let invalid = |e: String| Error::Invalid(e);
     let (width, height) = parse::size(spec.size.as_deref().unwrap_or("128x128")).map_err(invalid)?;
     let mut animations = Vec::new();
@@ -400,7 +402,8 @@ fn write_outputs(
 
 /// One line per case, as `check` prints it.
 pub fn summary_line(r: &CaseResult) -> String {
-    match &r.outcome {
+    // Case names, paths and error messages (model text) are escaped: one line per case.
+    let line = match &r.outcome {
         Outcome::Pass => format!("PASS  {}", r.name),
         Outcome::Blessed => format!("BLESS {} -> {}", r.name, r.golden.display()),
         Outcome::New => {
@@ -412,5 +415,6 @@ pub fn summary_line(r: &CaseResult) -> String {
             let first = frames.first().map(|(_, s)| s.as_str()).unwrap_or("");
             format!("FAIL  {}: {first}; frames {}", r.name, list.join(", "))
         }
-    }
+    };
+    crate::text::escape_control(&line).into_owned()
 }

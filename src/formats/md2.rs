@@ -13,6 +13,8 @@
 //! they are reversed into the model's counter-clockwise convention. Vertices are unwelded by
 //! (position index, texcoord index) pairs, since a render vertex carries one uv.
 
+use std::collections::{HashMap, HashSet};
+
 use glam::{Vec2, Vec3};
 
 use super::FormatError;
@@ -135,7 +137,7 @@ pub fn parse(bytes: &[u8]) -> Result<Model, FormatError> {
 
     // Unweld: one render vertex per distinct (position index, texcoord index) pair.
     let mut pairs: Vec<(u16, u16)> = Vec::new();
-    let mut lookup = std::collections::HashMap::new();
+    let mut lookup = HashMap::new();
     let mut indices = Vec::with_capacity(num_tris);
     for t in 0..num_tris {
         let at = ofs_tris + 12 * t;
@@ -219,17 +221,24 @@ pub fn parse(bytes: &[u8]) -> Result<Model, FormatError> {
 /// Groups frame names into clips: a new clip starts where the name's stem (without trailing
 /// digits) changes or its number does not continue by one. `pain101..104` and `pain201..204`
 /// become `pain1` and `pain2` (a leading digit that numbers the variant is kept), `run1..6`
-/// becomes `run`; a repeated name gets a `_2` suffix.
+/// becomes `run`; a repeated name gets the smallest free `_2`, `_3`, ... suffix.
+///
+/// Linear in the number of frames: taken names are a hash set and each base name remembers
+/// the last suffix it tried. The smallest free suffix of a base never decreases (names are only
+/// ever added), so resuming from the remembered one gives the same name as searching from `_2`
+/// again; 4096 frames of one name used to take cubic time (a scan of every clip per suffix).
 pub fn group_clips(names: &[&str]) -> Vec<(String, Vec<usize>)> {
     let split = |name: &str| {
         let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
         (stem.to_string(), name[stem.len()..].parse::<u64>().ok())
     };
     let mut clips: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut next_suffix: HashMap<String, u64> = HashMap::new();
     let mut last: Option<(String, Option<u64>)> = None;
     for (i, name) in names.iter().enumerate() {
         let (stem, number) = split(name);
-        let continues = matches!(&last, Some((s, Some(n))) if *s == stem && number == Some(n + 1));
+        let continues = matches!(&last, Some((s, Some(n))) if *s == stem && number == n.checked_add(1));
         if continues {
             if let Some(c) = clips.last_mut() {
                 c.1.push(i);
@@ -243,12 +252,14 @@ pub fn group_clips(names: &[&str]) -> Vec<(String, Vec<usize>)> {
             if clip_name.is_empty() {
                 clip_name = "frames".into();
             }
-            let base = clip_name.clone();
-            let mut k = 2;
-            while clips.iter().any(|c| c.0 == clip_name) {
-                clip_name = format!("{base}_{k}");
-                k += 1;
+            if taken.contains(&clip_name) {
+                let k = next_suffix.entry(clip_name.clone()).or_insert(2);
+                while taken.contains(&format!("{clip_name}_{k}")) {
+                    *k += 1;
+                }
+                clip_name = format!("{clip_name}_{k}");
             }
+            taken.insert(clip_name.clone());
             clips.push((clip_name, vec![i]));
         }
         last = Some((stem, number));
@@ -348,6 +359,16 @@ pub fn write(src: &Md2Source) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_names_get_the_smallest_free_suffix() {
+        // `x_201` names its clip `x_2` (variant digit), so the third `x` must skip to `x_3`,
+        // and a later `x_2` stem (`x_2_2`) must not reuse a taken name either.
+        let names = ["x", "x", "x_201", "x", "x_3", "x", "frames", "", "x_200", "x_2", "x_2"];
+        let clips: Vec<String> = group_clips(&names).into_iter().map(|(n, _)| n).collect();
+        let want = ["x", "x_2", "x_2_2", "x_3", "x_", "x_4", "frames", "frames_2", "x_2_3", "x__2", "x__3"];
+        assert_eq!(clips, want);
+    }
 
     #[test]
     fn clips_group_like_quake_2_player_models() {

@@ -117,12 +117,13 @@ fn parse_one_mesh(t: &mut Tokens, joints: &[(Vec3, Quat)], materials: &mut Vec<M
     let num_verts = bounded_count(t, n, 12, "vertex")?;
     let mut verts = Vec::with_capacity(num_verts);
     for i in 0..num_verts {
+        let line = t.line();
         t.expect("vert")?;
         t.integer(i as i64, i as i64)?;
         let uv = t.vector::<2>()?;
         let start = t.integer(0, MAX_COUNT)? as usize;
         let count = t.integer(0, 64)? as usize;
-        verts.push((Vec2::from(uv), start, count));
+        verts.push((Vec2::from(uv), start, count, line));
     }
     t.expect("numtris")?;
     let n = t.integer(0, MAX_COUNT)?;
@@ -154,10 +155,12 @@ fn parse_one_mesh(t: &mut Tokens, joints: &[(Vec3, Quat)], materials: &mut Vec<M
     let mut positions = Vec::with_capacity(num_verts);
     let mut ranges = Vec::with_capacity(num_verts);
     let mut influences = Vec::with_capacity(num_weights);
-    for (i, &(_, start, count)) in verts.iter().enumerate() {
+    for (i, &(_, start, count, line)) in verts.iter().enumerate() {
         let Some(ws) = weights.get(start..start + count) else {
-            return Err(FormatError::whole_file(
+            // Checked only now that the weight count is known; the error points at the vertex.
+            return Err(FormatError::at_line(
                 FORMAT,
+                line,
                 format!("vertex {i} uses weights {start}..{} but the mesh has {num_weights}", start + count),
             ));
         };
@@ -222,8 +225,10 @@ pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, Fo
     t.expect("frameRate")?;
     let line = t.line();
     let fps = t.number()?;
-    if fps <= 0.0 {
-        return Err(FormatError::at_line(FORMAT, line, format!("expected a positive frameRate, found {fps}")));
+    // Bounded like `--fps`: a crossfade into this clip spans seconds × frameRate frames.
+    if crate::bounds::FPS.check(fps).is_err() {
+        let range = crate::bounds::FPS.describe();
+        return Err(FormatError::at_line(FORMAT, line, format!("expected a frameRate {range}, found {fps}")));
     }
     t.expect("numAnimatedComponents")?;
     let n = t.integer(0, MAX_COUNT)?;

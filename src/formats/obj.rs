@@ -10,6 +10,8 @@
 //! Rejected alternative: our own OBJ parser. tobj is well fuzzed and handles the format's many
 //! corners (negative indices, `\` line continuations, quads, groups); we only wrap it.
 
+use std::cell::Cell;
+use std::io::BufRead;
 use std::path::Path;
 
 use glam::{Vec2, Vec3};
@@ -41,16 +43,30 @@ pub fn parse(src: &[u8], load_mtl: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> R
         }
     }
     let options = tobj::LoadOptions { triangulate: true, single_index: true, ..Default::default() };
-    let (models, materials) = tobj::load_obj_buf(&mut text.as_bytes(), &options, |path: &Path| {
+    // tobj's errors carry no position: both readers count the lines tobj has taken, so the
+    // line it failed on is the last one it read.
+    let mtl_failure: Cell<Option<(String, usize)>> = Cell::new(None);
+    let mut obj_reader = LineReader::new(text.as_bytes());
+    let (models, materials) = tobj::load_obj_buf(&mut obj_reader, &options, |path: &Path| {
         let wanted = path.to_string_lossy();
         match libraries.iter().find(|(n, _)| *n == wanted) {
-            Some((_, Some(text))) => tobj::load_mtl_buf(&mut text.as_bytes()),
+            Some((name, Some(text))) => {
+                let mut reader = LineReader::new(text.as_bytes());
+                let result = tobj::load_mtl_buf(&mut reader);
+                if result.is_err() {
+                    mtl_failure.set(Some((name.clone(), reader.line())));
+                }
+                result
+            }
             _ => Err(tobj::LoadError::OpenFileFailed),
         }
     })
-    .map_err(|e| FormatError::whole_file(FORMAT, format!("{e}")))?;
+    .map_err(|e| FormatError::at_line(FORMAT, obj_reader.line(), e.to_string()))?;
     let materials = materials.unwrap_or_else(|e| {
-        warnings.push(format!("material library unusable: {e}"));
+        warnings.push(match mtl_failure.take() {
+            Some((name, line)) => format!("{name} line {line}: {e}; its materials are ignored"),
+            None => format!("material library unusable: {e}"),
+        });
         Vec::new()
     });
     let mtl_dir = |name: &str| Path::new(name).parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
@@ -177,6 +193,56 @@ fn sanitize_mtl(text: &str, name: &str, warnings: &mut Vec<String>) -> String {
     out
 }
 
+/// A reader that hands tobj one line at a time and knows which line it handed out last, so
+/// that an error tobj raises while parsing a line can be given that line's number.
+struct LineReader<'a> {
+    rest: &'a [u8],
+    /// Newlines consumed so far.
+    newlines: usize,
+    /// 1-based line of the last byte consumed (0 before any).
+    last_line: usize,
+}
+
+impl<'a> LineReader<'a> {
+    fn new(bytes: &'a [u8]) -> LineReader<'a> {
+        LineReader { rest: bytes, newlines: 0, last_line: 0 }
+    }
+
+    /// The line tobj read last: the one it was parsing when it failed (at least 1).
+    fn line(&self) -> usize {
+        self.last_line.max(1)
+    }
+}
+
+impl std::io::Read for LineReader<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let line = self.fill_buf()?;
+        let n = line.len().min(out.len());
+        if let (Some(to), Some(from)) = (out.get_mut(..n), line.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for LineReader<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        // Never more than the next line, so nothing past it has been consumed when tobj fails.
+        let end = self.rest.iter().position(|&b| b == b'\n').map_or(self.rest.len(), |i| i + 1);
+        Ok(self.rest.split_at(end).0)
+    }
+
+    fn consume(&mut self, amount: usize) {
+        let (taken, rest) = self.rest.split_at(amount.min(self.rest.len()));
+        if let Some((_, before_last)) = taken.split_last() {
+            self.last_line = self.newlines + before_last.iter().filter(|&&b| b == b'\n').count() + 1;
+            self.newlines += taken.iter().filter(|&&b| b == b'\n').count();
+        }
+        self.rest = rest;
+    }
+}
+
 /// OBJ files in the wild are UTF-8, Latin-1 or (rarely) UTF-16 with a BOM; tobj needs UTF-8.
 fn decode_text(bytes: &[u8]) -> String {
     let utf16 = |le: bool| {
@@ -194,6 +260,32 @@ fn decode_text(bytes: &[u8]) -> String {
             Err(_) => bytes.iter().map(|&b| b as char).collect(),
         },
     }
+}
+
+/// Checks that every `v/vt/vn` index of a face or line statement on line `n` refers to
+/// an element defined before it (`counts` of positions, texture coordinates and normals).
+fn check_corners(corners: &[&str], counts: [i64; 3], n: usize) -> Result<(), FormatError> {
+    for corner in corners {
+        for (slot, (part, count)) in corner.split('/').zip(counts).enumerate() {
+            if part.is_empty() && slot > 0 {
+                continue;
+            }
+            let index: i64 = part
+                .parse()
+                .map_err(|_| FormatError::at_line(FORMAT, n, format!("expected a face index, found `{corner}`")))?;
+            // 1-based; negative counts back from the last element defined so far.
+            let resolved = if index < 0 { count + index + 1 } else { index };
+            if resolved < 1 || resolved > count {
+                let what = ["vertex", "texture coordinate", "normal"][slot];
+                return Err(FormatError::at_line(
+                    FORMAT,
+                    n,
+                    format!("{what} index {index} out of range (expected 1..={count} or -{count}..=-1)"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks what tobj cannot locate: numbers must be finite and face indices in range (counting
@@ -246,26 +338,11 @@ fn validate(text: &str) -> Result<(String, Vec<String>), FormatError> {
                 cleaned.push('\n');
                 continue;
             }
-            for corner in corners {
-                for (slot, (part, count)) in corner.split('/').zip([v, vt, vn]).enumerate() {
-                    if part.is_empty() && slot > 0 {
-                        continue;
-                    }
-                    let index: i64 = part.parse().map_err(|_| {
-                        FormatError::at_line(FORMAT, n, format!("expected a face index, found `{corner}`"))
-                    })?;
-                    // 1-based; negative counts back from the last element defined so far.
-                    let resolved = if index < 0 { count + index + 1 } else { index };
-                    if resolved < 1 || resolved > count {
-                        let what = ["vertex", "texture coordinate", "normal"][slot];
-                        return Err(FormatError::at_line(
-                            FORMAT,
-                            n,
-                            format!("{what} index {index} out of range (expected 1..={count} or -{count}..=-1)"),
-                        ));
-                    }
-                }
-            }
+            check_corners(&corners, [v, vt, vn], n)?;
+        } else if keyword == "l" {
+            // Lines are not drawn, but tobj checks their indices only when the object ends,
+            // lines later: check them here, where the line is known.
+            check_corners(&words.collect::<Vec<_>>(), [v, vt, vn], n)?;
         }
     }
     Ok((cleaned, warnings))
@@ -303,6 +380,37 @@ mod tests {
         let e = parse(b"v 0 0 0\nf 0 1 1\n", &mut no_mtl).unwrap_err();
         assert!(e.to_string().contains("line 2"), "{e}");
         assert!(parse(b"", &mut no_mtl).is_err());
+    }
+
+    #[test]
+    fn errors_tobj_finds_name_their_line() {
+        // Statements our validation passes but tobj refuses: each error names its own line.
+        let base = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+        for (bad, what) in [
+            ("v 1 1 1 0", "scaling (w) by zero"),
+            ("v 1 1 1 1 1", "color parse error"),
+            ("vt 0.5", "texcoord parse error"),
+            ("usemtl", "material parse error"),
+        ] {
+            let src = format!("{base}# comment\n{bad}\nf 1 2 3\n");
+            let e = parse(src.as_bytes(), &mut no_mtl).unwrap_err();
+            assert_eq!(e.location, super::super::error::Location::Line(5), "{bad}: {e}");
+            assert!(e.to_string().contains(&format!("OBJ line 5: {what}")), "{bad}: {e}");
+        }
+        // Line statements' indices are checked where they stand, not where the object ends.
+        let e = parse(format!("{base}l 1 99\nf 1 2 3\no next\nf 1 2 3\n").as_bytes(), &mut no_mtl).unwrap_err();
+        assert!(e.to_string().starts_with("OBJ line 4: vertex index 99 out of range"), "{e}");
+        // The last line without a newline.
+        let e = parse(format!("{base}f 1 2 3\nvt 0.5").as_bytes(), &mut no_mtl).unwrap_err();
+        assert!(e.to_string().starts_with("OBJ line 5:"), "{e}");
+    }
+
+    #[test]
+    fn material_library_errors_name_the_library_and_line() {
+        let src = b"mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n";
+        let mut load = |_: &str| Some(b"newmtl red\nKd 1 0 0\nNs shiny\n".to_vec());
+        let model = parse(src, &mut load).unwrap();
+        assert_eq!(model.warnings, ["m.mtl line 3: material parse error; its materials are ignored"]);
     }
 
     #[test]

@@ -57,8 +57,14 @@ struct Nodes {
     parents: Vec<Option<usize>>,
 }
 
-/// Parses `id "name" parent` lines until `end`.
-fn parse_nodes<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) -> Result<Nodes, FormatError> {
+/// A block that runs to the end of the file: the error names the line that opened it.
+#[cold]
+fn unclosed(block: &str, opened: usize) -> FormatError {
+    err(opened, format!("`{block}` block opened here has no `end`"))
+}
+
+/// Parses `id "name" parent` lines until `end` (the block opened on line `opened`).
+fn parse_nodes<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>, opened: usize) -> Result<Nodes, FormatError> {
     let mut nodes = Nodes { names: Vec::new(), parents: Vec::new() };
     for (n, l) in it.by_ref() {
         if l == "end" {
@@ -82,13 +88,14 @@ fn parse_nodes<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) -> Result<No
         nodes.names.push(name.to_string());
         nodes.parents.push(parent);
     }
-    Err(FormatError::whole_file(FORMAT, "`nodes` block has no `end`"))
+    Err(unclosed("nodes", opened))
 }
 
 /// Parses `time N` frames until `end`: each frame lists `bone px py pz rx ry rz` for some bones.
 fn parse_skeleton<'a>(
     it: &mut impl Iterator<Item = (usize, &'a str)>,
     bone_count: usize,
+    opened: usize,
 ) -> Result<Vec<Vec<(usize, JointPose)>>, FormatError> {
     let mut frames: Vec<Vec<(usize, JointPose)>> = Vec::new();
     for (n, l) in it.by_ref() {
@@ -112,7 +119,7 @@ fn parse_skeleton<'a>(
         let rotation = Quat::from_rotation_z(rz) * Quat::from_rotation_y(ry) * Quat::from_rotation_x(rx);
         frame.push((bone, JointPose { translation: Vec3::new(px, py, pz), rotation, scale: Vec3::ONE }));
     }
-    Err(FormatError::whole_file(FORMAT, "`skeleton` block has no `end`"))
+    Err(unclosed("skeleton", opened))
 }
 
 /// Skips an unknown block to its `end`.
@@ -144,10 +151,10 @@ pub fn parse_reference(src: &str) -> Result<Model, FormatError> {
     let mut model = Model { orientation: Orientation::Z_UP_FACING_NEG_Y, ..Model::default() };
     while let Some((n, l)) = it.next() {
         match l {
-            "nodes" => nodes = Some(parse_nodes(&mut it)?),
+            "nodes" => nodes = Some(parse_nodes(&mut it, n)?),
             "skeleton" => {
                 let count = nodes.as_ref().map_or(0, |nd: &Nodes| nd.names.len());
-                let frames = parse_skeleton(&mut it, count)?;
+                let frames = parse_skeleton(&mut it, count, n)?;
                 let mut pose = vec![JointPose::IDENTITY; count];
                 for (bone, p) in frames.into_iter().next().unwrap_or_default() {
                     pose[bone] = p;
@@ -159,7 +166,7 @@ pub fn parse_reference(src: &str) -> Result<Model, FormatError> {
                 let rest = bind.get_or_insert_with(|| vec![JointPose::IDENTITY; nodes.names.len()]);
                 let skeleton = skeleton(nodes, rest);
                 let abs = skeleton.to_model_space(&skeleton.rest_pose());
-                parse_triangles(&mut it, &abs, &mut model)?;
+                parse_triangles(&mut it, &abs, &mut model, n)?;
             }
             _ => {
                 model.warnings.push(format!("line {n}: unknown block `{l}` skipped"));
@@ -193,11 +200,12 @@ fn parse_triangles<'a>(
     it: &mut impl Iterator<Item = (usize, &'a str)>,
     abs: &[Affine3A],
     model: &mut Model,
+    opened: usize,
 ) -> Result<(), FormatError> {
     let inverse: Vec<Affine3A> = abs.iter().map(|m| m.inverse()).collect();
     loop {
         let Some((n, material)) = it.next() else {
-            return Err(FormatError::whole_file(FORMAT, "`triangles` block has no `end`"));
+            return Err(unclosed("triangles", opened));
         };
         if material == "end" {
             return Ok(());
@@ -289,7 +297,7 @@ pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> Result<(Cli
     let mut frames = Vec::new();
     while let Some((n, l)) = it.next() {
         match l {
-            "nodes" => nodes = Some(parse_nodes(&mut it)?),
+            "nodes" => nodes = Some(parse_nodes(&mut it, n)?),
             "skeleton" => {
                 let nodes = nodes.as_ref().ok_or_else(|| err(n, "`skeleton` before `nodes`"))?;
                 // Sequence node → reference joint, by name.
@@ -300,7 +308,7 @@ pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> Result<(Cli
                     }
                 }
                 let mut current = skeleton.rest_pose();
-                for frame in parse_skeleton(&mut it, nodes.names.len())? {
+                for frame in parse_skeleton(&mut it, nodes.names.len(), n)? {
                     // Bones a frame omits keep their previous value.
                     for (bone, pose) in frame {
                         if let Some(j) = map[bone] {

@@ -17,6 +17,7 @@
 //! overrides, attachments) through [`anim::animate`], the one posing path. Attachments are
 //! part of the posed mesh, so shared framing includes them.
 
+pub mod distance;
 pub mod post;
 pub mod sheet;
 
@@ -25,6 +26,7 @@ use rayon::prelude::*;
 
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
+use crate::bounds;
 use crate::error::Result;
 use crate::model::{Clip, Model};
 use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
@@ -58,8 +60,8 @@ impl Sampling {
         let (n, fps) = (clip.frame_count() as f32, clip.fps.max(1e-3));
         let count = match self {
             Sampling::ClipFrames => return (0..clip.frame_count()).map(|f| (f as f32, 1.0 / fps)).collect(),
-            Sampling::Fps(f) if f.is_finite() && f > 0.0 => ((n / fps) * f).round().max(1.0) as usize,
-            Sampling::Count(c) => c.clamp(1, 10_000),
+            Sampling::Fps(f) if f.is_finite() && f > 0.0 => resampled_count((n / fps) * f),
+            Sampling::Count(c) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
             Sampling::Fps(_) => clip.frame_count(),
         };
         let duration = n / fps / count as f32;
@@ -83,13 +85,21 @@ impl Sampling {
             Sampling::ClipFrames => {
                 return (0..n).map(|f| (f as f32, 1.0 / t.fps_at(f as f32).max(1e-3))).collect();
             }
-            Sampling::Fps(f) if f.is_finite() && f > 0.0 => (total * f).round().max(1.0) as usize,
-            Sampling::Count(c) => c.clamp(1, 10_000),
+            Sampling::Fps(f) if f.is_finite() && f > 0.0 => resampled_count(total * f),
+            Sampling::Count(c) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
             Sampling::Fps(_) => n,
         };
         let step = total / count as f32;
         (0..count).map(|i| (t.position_at(i as f32 * step), step)).collect()
     }
+}
+
+/// Frames of a clip resampled at a rate: `seconds × fps` rounded, within [`bounds::FRAMES`].
+/// The duration comes from the file (a clip of 4096 frames at 0.001 fps lasts 47 days), so the
+/// cap is what keeps `--sample-fps` from asking for billions of frames.
+fn resampled_count(frames: f32) -> usize {
+    let most = bounds::FRAMES.max as f32;
+    if frames.is_finite() { frames.round().clamp(1.0, most) as usize } else { bounds::FRAMES.max }
 }
 
 /// A batch of cells to render.

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use glam::Vec3;
+use spritebake::bounds;
 use spritebake::formats::{LoadOptions, TextureOverride};
 use spritebake::model::Axis;
 use spritebake::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
@@ -23,8 +24,9 @@ pub struct ModelArgs {
     /// Texture for every material (PATH) or one material (MATERIAL=PATH); repeatable.
     #[arg(long, value_name = "[MATERIAL=]PATH")]
     pub texture: Vec<String>,
-    /// Playback rate for every clip, frames per second (default: the file's own).
-    #[arg(long)]
+    /// Playback rate for every clip, frames per second, from 0.01 to 1000 (default: the
+    /// file's own).
+    #[arg(long, value_parser = bounds::FPS.parser())]
     pub fps: Option<f32>,
     /// The model's front axis in its file (+x, -x, +y, -y, +z, -z); default: the format's
     /// convention (MD2/MD5 +x, SMD -y, OBJ +z).
@@ -34,11 +36,11 @@ pub struct ModelArgs {
     /// (repeatable). Without it, absolute and `..` paths are refused.
     #[arg(long, value_name = "DIR")]
     pub texture_root: Vec<PathBuf>,
-    /// Largest model, animation or material file read, MiB.
-    #[arg(long, default_value_t = 256)]
+    /// Largest model, animation or material file read, MiB, from 1 to 16384.
+    #[arg(long, default_value_t = 256, value_parser = bounds::MAX_FILE_MIB.parser())]
     pub max_file_mib: u64,
-    /// Largest texture side accepted, texels.
-    #[arg(long, default_value_t = 8192)]
+    /// Largest texture side accepted, texels, from 1 to 32768.
+    #[arg(long, default_value_t = 8192, value_parser = bounds::MAX_TEXTURE_SIDE.parser())]
     pub max_texture_side: u32,
 }
 
@@ -192,26 +194,27 @@ pub enum ShadingArg {
 /// Camera and image flags shared by every rendering command.
 #[derive(Debug, Args)]
 pub struct ViewArgs {
-    /// Output size, WxH or a single number for a square.
+    /// Output size, WxH or a single number for a square; each side from 1 to 8192.
     #[arg(long, default_value = "256x256", value_parser = parse_size)]
     pub size: (u32, u32),
-    /// Camera yaw in degrees (0 = the model's front, 90 = its left side seen from +X).
-    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    /// Camera yaw in degrees, from -360 to 360 (0 = the model's front, 90 = its left side
+    /// seen from +X).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = bounds::YAW.parser())]
     pub yaw: f32,
-    /// Camera pitch in degrees above the horizon.
-    #[arg(long, default_value_t = 15.0, allow_hyphen_values = true)]
+    /// Camera pitch in degrees above the horizon, from -90 to 90.
+    #[arg(long, default_value_t = 15.0, allow_hyphen_values = true, value_parser = bounds::PITCH.parser())]
     pub pitch: f32,
     /// Orthographic projection instead of perspective.
     #[arg(long, conflicts_with = "fov")]
     pub ortho: bool,
-    /// Vertical field of view in degrees for the perspective camera.
-    #[arg(long, default_value_t = 30.0)]
+    /// Vertical field of view in degrees for the perspective camera, from 1 to 179.
+    #[arg(long, default_value_t = 30.0, value_parser = bounds::FOV.parser())]
     pub fov: f32,
-    /// Empty border around the model, as a fraction of the image.
-    #[arg(long, default_value_t = 0.05)]
+    /// Empty border around the model, as a fraction of the image, from 0 to 1.
+    #[arg(long, default_value_t = 0.05, value_parser = bounds::MARGIN.parser())]
     pub margin: f32,
-    /// Supersampling: N×N samples per pixel (1-4).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4))]
+    /// Supersampling: N×N samples per pixel, N from 1 to 4.
+    #[arg(long, default_value_t = 1, value_parser = bounds::SSAA.parser())]
     pub ssaa: u32,
     /// With --ssaa above 1: `pixel` shades each pixel once per triangle (coverage and depth stay
     /// per sample, as GPU multisampling), `sample` shades every sample (plain supersampling,
@@ -224,14 +227,14 @@ pub struct ViewArgs {
     /// Shading model.
     #[arg(long, value_enum, default_value = "lambert")]
     pub shading: ShadingArg,
-    /// Brightness bands for --shading toon.
-    #[arg(long, default_value_t = 3)]
+    /// Brightness bands for --shading toon, from 2 to 64.
+    #[arg(long, default_value_t = 3, value_parser = bounds::BANDS.parser())]
     pub bands: u32,
     /// Directional light towards x,y,z in view space (x right, y up, z towards the viewer); repeatable.
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
     pub light: Vec<Vec3>,
-    /// Ambient light level.
-    #[arg(long, default_value_t = 0.3)]
+    /// Ambient light level, from 0 to 1.
+    #[arg(long, default_value_t = 0.3, value_parser = bounds::AMBIENT.parser())]
     pub ambient: f32,
     /// Background colour '#rrggbb' or '#rrggbbaa' (default: transparent).
     #[arg(long, value_parser = parse_color)]
@@ -282,11 +285,11 @@ impl ViewArgs {
 /// Which moment of which clip.
 #[derive(Debug, Args)]
 pub struct FrameArgs {
-    /// Frame index within the clip (fractions interpolate).
-    #[arg(long, conflicts_with = "time")]
+    /// Frame index within the clip, from 0 to 1000000 (fractions interpolate).
+    #[arg(long, conflicts_with = "time", value_parser = bounds::FRAME.parser())]
     pub frame: Option<f32>,
-    /// Time in seconds at the clip's rate.
-    #[arg(long)]
+    /// Time in seconds at the clip's rate, from 0 to 100000.
+    #[arg(long, value_parser = bounds::TIME.parser())]
     pub time: Option<f32>,
     /// Remove the root's horizontal motion so the model stays in place.
     #[arg(long)]
@@ -344,7 +347,8 @@ pub enum FitArg {
 /// Flags of every multi-frame sprite command (sheet, gif, frames).
 #[derive(Debug, Args)]
 pub struct SpriteArgs {
-    /// Directions: yaw steps of 360/N degrees (direction 0 faces the camera).
+    /// Directions: yaw steps of 360/N degrees, N one of 1, 2, 4, 8 or 16 (direction 0 faces
+    /// the camera).
     #[arg(long, default_value_t = 1, value_parser = parse_directions)]
     pub directions: u32,
     /// Camera preset (overrides --yaw, --pitch and the projection).
@@ -353,26 +357,27 @@ pub struct SpriteArgs {
     /// Framing: one for the whole job, or per frame.
     #[arg(long, value_enum, default_value = "shared")]
     pub fit: FitArg,
-    /// Resample the clip at this many frames per second.
-    #[arg(long = "sample-fps", conflicts_with = "frames")]
+    /// Resample the clip at this many frames per second, from 0.01 to 1000 (at most 10000
+    /// frames per clip).
+    #[arg(long = "sample-fps", conflicts_with = "frames", value_parser = bounds::SAMPLE_FPS.parser())]
     pub sample_fps: Option<f32>,
-    /// Resample the clip to exactly this many frames.
-    #[arg(long)]
+    /// Resample the clip to exactly this many frames, from 1 to 10000.
+    #[arg(long, value_parser = bounds::FRAMES.parser())]
     pub frames: Option<usize>,
     /// Keep the root's horizontal motion (by default walk cycles are rendered in place).
     #[arg(long)]
     pub root_motion: bool,
-    /// Outline width in pixels around the silhouette (0 = none).
-    #[arg(long, default_value_t = 0)]
+    /// Outline width in pixels around the silhouette, from 0 (none) to 256.
+    #[arg(long, default_value_t = 0, value_parser = bounds::OUTLINE.parser())]
     pub outline: u32,
     /// Outline colour.
     #[arg(long, default_value = "#000000", value_parser = parse_color)]
     pub outline_color: [u8; 4],
-    /// Pixel art: render SCALE× larger and downscale with hard edges.
-    #[arg(long, value_name = "SCALE")]
+    /// Pixel art: render SCALE× larger and downscale with hard edges, SCALE from 1 to 16.
+    #[arg(long, value_name = "SCALE", value_parser = bounds::PIXEL_ART.parser())]
     pub pixel_art: Option<u32>,
-    /// With --pixel-art: reduce to at most N colours.
-    #[arg(long, value_name = "N")]
+    /// With --pixel-art: reduce to at most N colours, N from 2 to 256.
+    #[arg(long, value_name = "N", value_parser = bounds::PALETTE.parser())]
     pub palette: Option<usize>,
     /// Draw joints and bones over each frame.
     #[arg(long)]
@@ -397,7 +402,7 @@ pub struct SpriteJobArgs {
     /// Directions, framing, looks.
     #[command(flatten)]
     pub sprite: SpriteArgs,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, from 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = bounds::THREADS.parser())]
     pub threads: Option<usize>,
 }

@@ -41,7 +41,7 @@ pub fn load(args: &ModelArgs, anim: &AnimArgs) -> Result<Loaded> {
     }
     let props = rig::load_attachments(&controls, &args.model, &model, &options)?;
     for warning in model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)) {
-        eprintln!("warning: {warning}");
+        eprintln!("warning: {}", spritebake::text::escape_control(warning));
     }
     Ok(Loaded { model, props, controls })
 }

@@ -9,6 +9,7 @@ mod common;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use spritebake::text::escape_control;
 
 use commands::*;
 
@@ -67,7 +68,8 @@ fn main() -> ExitCode {
             // The reader stopped early (`spritebake info model | head`): nothing left to report.
             return ExitCode::SUCCESS;
         }
-        eprintln!("error: {}", describe(&e));
+        // Model text reaches error messages: escaped, so the error stays one honest line.
+        eprintln!("error: {}", escape_control(&describe(&e)));
         ExitCode::from(2)
     })
 }

@@ -144,7 +144,16 @@ pub fn parse(
             ));
         }
     }
-    let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("not a valid glTF 2.0 file: {e}")))?;
+    let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| {
+        let message = format!("not a valid glTF 2.0 file: {e}");
+        match &e {
+            // A text .gltf's JSON error knows its line (in a GLB it would be the JSON chunk's).
+            gltf::Error::Deserialize(json) if json.line() > 0 && !bytes.starts_with(b"glTF") => {
+                FormatError::at_line(FORMAT, json.line(), message)
+            }
+            _ => err(message),
+        }
+    })?;
     let doc = &gltf.document;
     let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), load_external)?;
     let nodes = Nodes::walk(doc)?;

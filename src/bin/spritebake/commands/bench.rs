@@ -19,14 +19,14 @@ pub struct BenchArgs {
     /// Camera and image (yaw is replaced by the orbit: frame i at 360·i/N degrees).
     #[command(flatten)]
     pub view: ViewArgs,
-    /// Timed frames.
-    #[arg(long, default_value_t = 200)]
+    /// Timed frames, from 1 to 100000.
+    #[arg(long, default_value_t = 200, value_parser = spritebake::bounds::BENCH_FRAMES.parser())]
     pub frames: usize,
-    /// Untimed frames rendered first.
-    #[arg(long, default_value_t = 2)]
+    /// Untimed frames rendered first, from 0 to 10000.
+    #[arg(long, default_value_t = 2, value_parser = spritebake::bounds::BENCH_WARMUP.parser())]
     pub warmup: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, from 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
     /// Camera framing: `sphere` orbits the rest pose's bounding sphere as glrender does;
     /// `points` fits each frame tightly as `render` does.

@@ -30,8 +30,8 @@ pub struct CheckArgs {
     /// Run one shard: I/N runs every N-th case starting with the I-th (1-based).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, from 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
 }
 

@@ -19,14 +19,14 @@ pub struct CompareArgs {
     /// Write a diff image (differences red, anti-aliasing yellow, over a faded copy).
     #[arg(long)]
     pub diff: Option<PathBuf>,
-    /// Perceptual colour threshold, 0..1 (pixelmatch's YIQ scale).
-    #[arg(long, default_value_t = 0.1)]
+    /// Perceptual colour threshold, from 0 to 1 (pixelmatch's YIQ scale).
+    #[arg(long, default_value_t = 0.1, value_parser = spritebake::bounds::THRESHOLD.parser())]
     pub threshold: f64,
     /// Allowed differing pixels.
     #[arg(long, default_value_t = 0, conflicts_with = "max_percent")]
     pub max_pixels: usize,
-    /// Allowed differing pixels, as a percentage of the image.
-    #[arg(long)]
+    /// Allowed differing pixels, as a percentage of the image, from 0 to 100.
+    #[arg(long, value_parser = spritebake::bounds::MAX_PERCENT.parser())]
     pub max_percent: Option<f64>,
     /// Do not count pixels that differ only by anti-aliasing.
     #[arg(long)]

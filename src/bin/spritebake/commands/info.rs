@@ -7,6 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use spritebake::formats;
 use spritebake::model::{ClipFrames, TextureStatus};
+use spritebake::text::escape_control;
 
 use crate::args::ModelArgs;
 
@@ -25,29 +26,39 @@ fn quoted(name: &str) -> String {
     if plain { name.to_string() } else { format!("'{}'", name.replace('\'', "'\\''")) }
 }
 
+/// Writes one line of output with model text escaped (names may hold newlines and escape
+/// sequences; see [`escape_control`]).
+fn line(out: &mut impl Write, text: String) -> std::io::Result<()> {
+    writeln!(out, "{}", escape_control(&text))
+}
+
 /// Runs the command.
 pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
     let model = formats::load(&args.model.model, &args.model.load_options())?;
-    writeln!(stdout, "model: {} ({})", args.model.model.display(), model.name)?;
-    writeln!(
-        stdout,
-        "meshes: {}  vertices: {}  triangles: {}",
-        model.meshes.len(),
-        model.vertex_count(),
-        model.triangle_count()
+    line(&mut stdout, format!("model: {} ({})", args.model.model.display(), model.name))?;
+    line(
+        &mut stdout,
+        format!(
+            "meshes: {}  vertices: {}  triangles: {}",
+            model.meshes.len(),
+            model.vertex_count(),
+            model.triangle_count()
+        ),
     )?;
     for (i, mesh) in model.meshes.iter().enumerate() {
         let material = model.materials.get(mesh.material).map(|m| m.name.as_str()).unwrap_or("?");
-        writeln!(
-            stdout,
-            "  mesh {i} '{}': {} vertices, {} triangles, material '{material}'",
-            mesh.name,
-            mesh.positions.len(),
-            mesh.indices.len()
+        line(
+            &mut stdout,
+            format!(
+                "  mesh {i} '{}': {} vertices, {} triangles, material '{material}'",
+                mesh.name,
+                mesh.positions.len(),
+                mesh.indices.len()
+            ),
         )?;
     }
-    writeln!(stdout, "materials: {}", model.materials.len())?;
+    line(&mut stdout, format!("materials: {}", model.materials.len()))?;
     for m in &model.materials {
         let texture = match &m.texture_status {
             TextureStatus::None => "no texture".to_string(),
@@ -55,47 +66,53 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             TextureStatus::Embedded(what) => format!("texture {what}"),
             TextureStatus::Missing { name, reason } => format!("texture '{name}' MISSING ({reason})"),
         };
-        writeln!(stdout, "  '{}': {texture}", m.name)?;
+        line(&mut stdout, format!("  '{}': {texture}", m.name))?;
     }
     if let Some(skeleton) = &model.skeleton {
-        writeln!(
-            stdout,
-            "joints: {} (names as --bone NAME:yaw=.. and --attach FILE@NAME take them)",
-            skeleton.joints.len()
+        line(
+            &mut stdout,
+            format!("joints: {} (names as --bone NAME:yaw=.. and --attach FILE@NAME take them)", skeleton.joints.len()),
         )?;
         for (i, joint) in skeleton.joints.iter().enumerate() {
             let parent = joint.parent.and_then(|p| skeleton.joints.get(p)).map(|p| p.name.as_str());
-            writeln!(stdout, "  {i:3} {} (parent: {})", quoted(&joint.name), parent.map_or("none".into(), quoted))?;
+            line(
+                &mut stdout,
+                format!("  {i:3} {} (parent: {})", quoted(&joint.name), parent.map_or("none".into(), quoted)),
+            )?;
         }
     }
-    writeln!(stdout, "clips: {}", model.clips.len())?;
+    line(&mut stdout, format!("clips: {}", model.clips.len()))?;
     for clip in &model.clips {
         let kind = match clip.frames {
             ClipFrames::Skeletal(_) => "skeletal",
             ClipFrames::Morph(_) => "morph",
             ClipFrames::Keyed(_) => "keyed",
         };
-        writeln!(
-            stdout,
-            "  '{}': {} frames at {} fps, {:.3} s ({kind})",
-            clip.name,
-            clip.frame_count(),
-            clip.fps,
-            clip.duration()
+        line(
+            &mut stdout,
+            format!(
+                "  '{}': {} frames at {} fps, {:.3} s ({kind})",
+                clip.name,
+                clip.frame_count(),
+                clip.fps,
+                clip.duration()
+            ),
         )?;
     }
     let b = model.rest_bounds();
     if b.is_empty() {
-        writeln!(stdout, "bounds: empty")?;
+        line(&mut stdout, "bounds: empty".to_string())?;
     } else {
-        writeln!(
-            stdout,
-            "bounds: min {:.4} {:.4} {:.4}  max {:.4} {:.4} {:.4}",
-            b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z
+        line(
+            &mut stdout,
+            format!(
+                "bounds: min {:.4} {:.4} {:.4}  max {:.4} {:.4} {:.4}",
+                b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z
+            ),
         )?;
     }
     for w in &model.warnings {
-        writeln!(stdout, "warning: {w}")?;
+        line(&mut stdout, format!("warning: {w}"))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -33,8 +33,8 @@ pub struct RenderArgs {
     /// Draw joints and bones over the render.
     #[arg(long)]
     pub skeleton: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, from 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
 }
 

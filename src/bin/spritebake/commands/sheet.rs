@@ -16,11 +16,11 @@ pub struct SheetArgs {
     /// Model, camera, directions, framing, looks, threads.
     #[command(flatten)]
     pub job: SpriteJobArgs,
-    /// Transparent pixels between cells and around the sheet.
-    #[arg(long, default_value_t = 2)]
+    /// Transparent pixels between cells and around the sheet, from 0 to 256.
+    #[arg(long, default_value_t = 2, value_parser = spritebake::bounds::PADDING.parser())]
     pub padding: u32,
-    /// Repeat each frame's edge pixels this far into the padding.
-    #[arg(long, default_value_t = 0)]
+    /// Repeat each frame's edge pixels this far into the padding, from 0 to 64.
+    #[arg(long, default_value_t = 0, value_parser = spritebake::bounds::EXTRUDE.parser())]
     pub extrude: u32,
     /// Crop frames to their opaque pixels (the JSON records the offsets).
     #[arg(long)]

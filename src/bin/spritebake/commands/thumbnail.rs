@@ -25,11 +25,11 @@ pub struct ThumbnailArgs {
     /// Output: a folder (one `<stem>.png` per model) or, for one model, a file.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Thumbnail size in pixels (square).
-    #[arg(long, default_value_t = 256)]
+    /// Thumbnail size in pixels (square), from 1 to 8192.
+    #[arg(long, default_value_t = 256, value_parser = spritebake::bounds::SIDE.parser())]
     pub size: u32,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, from 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
     /// Clip to pose (default: the first clip).
     #[arg(long, value_name = "NAME")]
@@ -108,17 +108,19 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
         .collect();
     let mut failed = 0;
     for (model, out, result) in &results {
-        match result {
-            Ok(0) => writeln!(stdout, "ok    {} -> {}", model.display(), out.display())?,
-            Ok(w) => writeln!(stdout, "ok    {} -> {} ({w} warnings)", model.display(), out.display())?,
+        // File names and error messages carry model text: one escaped line per model.
+        let line = match result {
+            Ok(0) => format!("ok    {} -> {}", model.display(), out.display()),
+            Ok(w) => format!("ok    {} -> {} ({w} warnings)", model.display(), out.display()),
             Err(e) => {
                 failed += 1;
                 // Loader errors start with the file's name already.
                 let message = e.to_string();
                 let prefix = format!("{}: ", model.display());
-                writeln!(stdout, "FAIL  {prefix}{}", message.strip_prefix(&prefix).unwrap_or(&message))?;
+                format!("FAIL  {prefix}{}", message.strip_prefix(&prefix).unwrap_or(&message))
             }
-        }
+        };
+        writeln!(stdout, "{}", spritebake::text::escape_control(&line))?;
     }
     writeln!(stdout, "{} thumbnails, {failed} failed", results.len() - failed)?;
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
