@@ -120,9 +120,9 @@ impl OutputPlan {
         let mut by_inode: HashMap<(u64, u64), &Path> = HashMap::new();
         for output in &self.outputs {
             let path = output.path.as_path();
-            check_extension(output)?;
             check_parents(path)?;
             check_kind(path)?;
+            check_extension(output)?;
             let Some(key) = FileKey::of(path) else {
                 return Err(refused(format!("{}: not a usable output path", path.display())));
             };

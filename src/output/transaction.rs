@@ -73,6 +73,17 @@ pub fn stop_writing() -> WritesStopped {
     WritesStopped { _commit: commit, _live: live }
 }
 
+/// Temporary files named `.spritebake-XXXXXX.tmp` (random), created exclusively.
+fn temp_builder() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".spritebake-").suffix(".tmp");
+    // tempfile's default is 0600; outputs get the usual permissions (0666 less the umask),
+    // as a file created by any other tool would.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder
+}
+
 /// A temporary file of a transaction: removed and unregistered when dropped.
 struct Staged {
     temp: Option<TempPath>,
@@ -115,10 +126,7 @@ impl Transaction {
             // transaction of a batch cannot remove a folder it made between the two steps.
             let mut live = lock(&LIVE);
             self.create_folders(dir, &mut live)?;
-            let file = tempfile::Builder::new()
-                .prefix(".spritebake-")
-                .suffix(".tmp")
-                .tempfile_in(dir)
+            let file = temp_builder().tempfile_in(dir)
                 .map_err(|e| Error::io(dir, e))?;
             live.push(file.path().to_path_buf());
             file
@@ -228,6 +236,14 @@ mod tests {
         assert_eq!(listing(&dir), ["a.png", "sub"]);
         assert_eq!(listing(&dir.join("sub/deeper")), ["b.json"]);
         assert_eq!(fs::read(dir.join("sub/deeper/b.json")).unwrap(), b"B");
+        // Outputs get the permissions any other tool's new file gets (umask), not 0600.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::write(dir.join("plain"), b"").unwrap();
+            let mode = |name: &str| fs::metadata(dir.join(name)).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode("a.png"), mode("plain"));
+        }
         fs::remove_dir_all(dir).unwrap();
     }
 
