@@ -187,7 +187,10 @@ fn outputs_never_land_on_inputs() {
     assert_eq!(std::fs::read(&prop).unwrap(), std::fs::read(&model).unwrap());
     std::fs::remove_file(&prop).unwrap();
     // compare --diff onto one of the images compared.
-    refused_input(&["compare", s(&dir.join("skin.png")), s(&dir.join("skin.png")), "--diff", s(&dir.join("skin.png"))], "compare");
+    refused_input(
+        &["compare", s(&dir.join("skin.png")), s(&dir.join("skin.png")), "--diff", s(&dir.join("skin.png"))],
+        "compare",
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -211,7 +214,8 @@ fn animation_and_buffer_files_are_inputs_too() {
     assert_eq!(std::fs::read(&anim).unwrap(), walk);
     assert_eq!(listing(&dir), ["robot.md5mesh", "walk.md5anim", "walk.png"]);
     // A glTF whose buffer is the file `-o` names.
-    let positions: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let positions: Vec<u8> =
+        [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v| v.to_le_bytes()).collect();
     std::fs::write(dir.join("buffer.png"), &positions).unwrap();
     let gltf = r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":36,"uri":"buffer.png"}],
         "bufferViews":[{"buffer":0,"byteLength":36}],
@@ -275,6 +279,24 @@ fn check_reports_never_land_on_inputs() {
 }
 
 #[test]
+fn check_html_copies_only_goldens_it_read() {
+    // A manifest naming any file as a golden must not get it copied into the report.
+    let dir = scratch("html");
+    quad(&dir, "lib.mtl", "none.png");
+    std::fs::write(dir.join("secret.txt"), b"not for the report").unwrap();
+    let manifest = dir.join("golden.toml");
+    std::fs::write(&manifest, "[[case]]\nname = \"c\"\nmodel = \"m.obj\"\ngolden = \"secret.txt\"\nsize = \"8x8\"\n")
+        .unwrap();
+    let report = dir.join("report");
+    let o = run(&["check", s(&manifest), "--html", s(&report)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("ERROR c: "), "{}", text(&o));
+    assert_eq!(listing(&report), ["index.html"]);
+    assert!(!std::fs::read_to_string(report.join("index.html")).unwrap().contains("not for the report"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn special_files_are_never_replaced_and_temporary_names_cannot_be_planted() {
     let dir = scratch("special");
     let model = quad(&dir, "lib.mtl", "none.png");
@@ -314,7 +336,7 @@ fn outputs_never_collide() {
     let out = dir.join("out");
     // The sheet's PNG given a .json name: the JSON would be written over it.
     let o = run(&["sheet", s(&mesh), "--anim", s(&anim), "--size", "8", "-o", s(&out.join("walk.json"))]);
-    assert_refused(&o, &["walk.json", "must end in .png"]);
+    assert_refused(&o, &["walk.json and ", "walk.json are the same file"]);
     // A frames pattern without {dir} for 8 directions: 8 frames per file name.
     let pattern = format!("{}/{{clip}}_{{frame:03}}.png", s(&out));
     let o = run(&["frames", s(&mesh), "--anim", s(&anim), "--directions", "8", "--size", "8", "-o", &pattern]);
@@ -331,45 +353,92 @@ fn outputs_never_collide() {
     assert_refused(&o, &["x.jpg", "must end in .png"]);
     // Nothing was written, not even the output folder.
     assert_eq!(listing(&dir), ["a", "a/ref.smd", "b", "b/ref.smd"]);
+    // export is all or nothing: a folder where its texture copy goes stops the OBJ and MTL too.
+    let textured = dir.join("textured");
+    std::fs::create_dir_all(&textured).unwrap();
+    green_png(&textured.join("skin.png"));
+    let model = quad(&textured, "m.mtl", "skin.png");
+    std::fs::create_dir_all(out.join("skin.png")).unwrap();
+    let o = run(&["export", s(&model), "-o", s(&out.join("posed.obj"))]);
+    assert_refused(&o, &["skin.png", "is a folder"]);
+    assert_eq!(listing(&out), ["skin.png"]);
+    std::fs::remove_dir_all(out.join("skin.png")).unwrap();
     // And when nothing clashes, missing folders are created, for every command alike.
-    let o = run(&["frames", s(&mesh), "--anim", s(&anim), "--directions", "2", "--frames", "2", "--size", "8", "-q",
-        "-o", &format!("{}/f/{{dir}}/{{frame}}.png", s(&out))]);
+    let o = run(&[
+        "frames",
+        s(&mesh),
+        "--anim",
+        s(&anim),
+        "--directions",
+        "2",
+        "--frames",
+        "2",
+        "--size",
+        "8",
+        "-q",
+        "-o",
+        &format!("{}/f/{{dir}}/{{frame}}.png", s(&out)),
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(listing(&out), ["f", "f/0", "f/0/0.png", "f/0/1.png", "f/1", "f/1/0.png", "f/1/1.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// When a signal is sent to a running `sheet`.
+#[derive(Debug, Clone, Copy)]
+enum Moment {
+    /// This many seconds after the start (mostly lands while frames render).
+    After(f64),
+    /// As soon as the output folder appears, i.e. while the sheet's files are being written
+    /// (the window where a PNG without its JSON, or a temporary file, could be left).
+    Writing,
+}
+
 #[test]
 fn signals_never_leave_partial_output() {
+    use Moment::{After, Writing};
     let (mesh, anim) = (asset("robot/robot.md5mesh"), asset("robot/walk.md5anim"));
     let mut interrupted = 0;
-    for (signal, delays) in
-        [("TERM", &[0.05, 0.2, 0.5, 1.0][..]), ("INT", &[0.3, 0.8][..]), ("HUP", &[0.3, 0.8][..])]
-    {
-        for &delay in delays {
-            let dir = scratch(&format!("signal-{signal}-{delay}"));
-            let out = dir.join("sheets/walk.png");
-            let mut child = spritebake()
-                .args(["sheet", s(&mesh), "--anim", s(&anim), "--directions", "8", "--size", "256", "--ssaa", "4"])
-                .args(["-q", "-o", s(&out)])
-                .spawn()
-                .unwrap();
-            std::thread::sleep(Duration::from_secs_f64(delay));
-            let pid = child.id().to_string();
-            let _ = Command::new("kill").args([&format!("-{signal}"), &pid]).status();
-            let status = child.wait().unwrap();
-            let files = listing(&dir);
-            // Finished before the signal, stopped by the handler, or killed before the
-            // handler was installed (nothing written yet then).
-            assert!(matches!(status.code(), Some(0) | Some(130) | None), "SIG{signal} at {delay}s: {status:?}");
-            interrupted += usize::from(status.code() == Some(130));
-            let whole: &[&str] = &["sheets", "sheets/walk.json", "sheets/walk.png"];
-            assert!(files.is_empty() || files == whole, "SIG{signal} at {delay}s left {files:?} ({status:?})");
-            if status.success() {
-                assert_eq!(files, whole, "SIG{signal} at {delay}s");
+    let runs = [
+        ("TERM", After(0.05)),
+        ("TERM", After(0.3)),
+        ("TERM", After(1.0)),
+        ("TERM", Writing),
+        ("INT", After(0.5)),
+        ("INT", Writing),
+        ("HUP", After(0.5)),
+        ("HUP", Writing),
+    ];
+    for (n, (signal, moment)) in runs.into_iter().enumerate() {
+        let dir = scratch(&format!("signal-{n}"));
+        let out = dir.join("sheets/walk.png");
+        let mut child = spritebake()
+            .args(["sheet", s(&mesh), "--anim", s(&anim), "--directions", "8", "--size", "256", "--ssaa", "4"])
+            .args(["-q", "-o", s(&out)])
+            .spawn()
+            .unwrap();
+        match moment {
+            After(seconds) => std::thread::sleep(Duration::from_secs_f64(seconds)),
+            Writing => {
+                let start = std::time::Instant::now();
+                while !dir.join("sheets").exists() && start.elapsed() < Duration::from_secs(60) {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
             }
-            std::fs::remove_dir_all(dir).unwrap();
         }
+        let _ = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status();
+        let status = child.wait().unwrap();
+        let files = listing(&dir);
+        // Finished before the signal, stopped by the handler (after letting a commit in
+        // progress finish), or killed before the handler was installed (nothing written yet).
+        assert!(matches!(status.code(), Some(0 | 130) | None), "SIG{signal} {moment:?}: {status:?}");
+        interrupted += usize::from(status.code() == Some(130));
+        let whole: &[&str] = &["sheets", "sheets/walk.json", "sheets/walk.png"];
+        assert!(files.is_empty() || files == whole, "SIG{signal} {moment:?} left {files:?} ({status:?})");
+        if status.success() {
+            assert_eq!(files, whole, "SIG{signal} {moment:?}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
     assert!(interrupted > 0, "no run was stopped by the handler: the sheet was too quick to interrupt");
 }

@@ -255,7 +255,11 @@ fn is_golden_folder(golden: &Path) -> bool {
 
 /// The files of a golden of `count` frames.
 fn golden_files(golden: &Path, folder: bool, count: usize) -> Vec<PathBuf> {
-    if folder { (0..count).map(|i| golden.join(format!("frame_{i:03}.png"))).collect() } else { vec![golden.to_path_buf()] }
+    if folder {
+        (0..count).map(|i| golden.join(format!("frame_{i:03}.png"))).collect()
+    } else {
+        vec![golden.to_path_buf()]
+    }
 }
 
 /// Runs the manifest's cases (or one shard of them) in parallel, in manifest order. Each case
@@ -268,8 +272,7 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
             let start = std::time::Instant::now();
             let name = spec.name.clone().unwrap_or_default();
             let golden = manifest.dir.join(spec.golden.clone().unwrap_or_default());
-            let mut result =
-                CaseResult {
+            let mut result = CaseResult {
                 name,
                 outcome: Outcome::Pass,
                 golden,

@@ -108,21 +108,43 @@ impl OutputPlan {
     }
 
     /// Checks the plan against itself and against `inputs` (every file the command reads; paths
-    /// that do not exist are ignored).
+    /// that do not exist are ignored): [`OutputPlan::check_distinct`] (an input about to be
+    /// destroyed is the news worth reporting first), then [`OutputPlan::check_writable`].
     ///
     /// # Errors
     /// [`Error::Refused`], one line naming the paths, for the first problem found (see the
     /// module notes).
     pub fn check(&self, inputs: &[PathBuf]) -> Result<()> {
+        self.check_distinct(inputs)?;
+        self.check_writable()
+    }
+
+    /// Checks each output on its own: its folders can exist, it is not a special file, its
+    /// extension fits its format. A batch checks this per item, so one blocked output fails
+    /// only its own item.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] naming the output.
+    pub fn check_writable(&self) -> Result<()> {
+        for output in &self.outputs {
+            check_parents(&output.path)?;
+            check_kind(&output.path)?;
+            check_extension(output)?;
+        }
+        Ok(())
+    }
+
+    /// Checks that no output is one of `inputs` and no two outputs are the same file.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] naming both paths.
+    pub fn check_distinct(&self, inputs: &[PathBuf]) -> Result<()> {
         let inputs: Vec<(&PathBuf, FileKey)> =
             inputs.iter().filter_map(|p| FileKey::of(p).filter(|k| k.exists()).map(|k| (p, k))).collect();
         let mut by_location: HashMap<PathBuf, &Path> = HashMap::new();
         let mut by_inode: HashMap<(u64, u64), &Path> = HashMap::new();
         for output in &self.outputs {
             let path = output.path.as_path();
-            check_parents(path)?;
-            check_kind(path)?;
-            check_extension(output)?;
             let Some(key) = FileKey::of(path) else {
                 return Err(refused(format!("{}: not a usable output path", path.display())));
             };
@@ -175,11 +197,7 @@ fn check_parents(path: &Path) -> Result<()> {
         }
         return match fs::metadata(dir) {
             Ok(m) if m.is_dir() => Ok(()),
-            _ => Err(refused(format!(
-                "{}: {} exists and is not a folder",
-                path.display(),
-                dir.display()
-            ))),
+            _ => Err(refused(format!("{}: {} exists and is not a folder", path.display(), dir.display()))),
         };
     }
     Ok(())

@@ -126,8 +126,7 @@ impl Transaction {
             // transaction of a batch cannot remove a folder it made between the two steps.
             let mut live = lock(&LIVE);
             self.create_folders(dir, &mut live)?;
-            let file = temp_builder().tempfile_in(dir)
-                .map_err(|e| Error::io(dir, e))?;
+            let file = temp_builder().tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
             live.push(file.path().to_path_buf());
             file
         };

@@ -8,9 +8,9 @@ use clap::{Args, ValueEnum};
 use spritebake::bench::{self, Framing, OrbitBench, Schedule};
 use spritebake::output::{OutputFormat, OutputPlan};
 
+use crate::args::AnimArgs;
 use crate::args::{ModelArgs, ViewArgs};
 use crate::common::{check_plan, load, set_threads};
-use crate::args::AnimArgs;
 
 /// `spritebake bench`.
 #[derive(Debug, Args)]

@@ -107,12 +107,13 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
     set_threads(args.threads)?;
     // Every model's output, planned before anything is rendered: two models with one stem,
-    // or an output on any model file, refuse the whole batch.
+    // or an output on any model file, refuse the whole batch. (An output that cannot be
+    // written, such as a folder in the way, fails only its own model, below.)
     let mut plan = OutputPlan::new();
     for m in &args.models {
         plan.add(output_for(args, m), OutputFormat::Png);
     }
-    plan.check(&args.models.iter().cloned().chain(shared_inputs(args)).collect::<Vec<_>>())?;
+    plan.check_distinct(&args.models.iter().cloned().chain(shared_inputs(args)).collect::<Vec<_>>())?;
     // A batch commits per model, so its folder is made once, up front.
     if !single_file(args) {
         std::fs::create_dir_all(&args.output)?;
