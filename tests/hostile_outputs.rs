@@ -3,6 +3,9 @@
 //!
 //! Every case asserts the outcome a user sees: the exit status, the one `error:` line and its
 //! key words, the bytes of the inputs, and the exact files in the output folder afterwards.
+//! (Unix only: the cases need symlinks, FIFOs, devices and signals.)
+
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -335,7 +335,9 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
     let mut inputs = case_inputs(case);
     inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
     if options.bless {
-        goldens.iter().for_each(|g| _ = plan.add(g, OutputFormat::Png));
+        for golden in &goldens {
+            plan.add(golden, OutputFormat::Png);
+        }
     } else {
         inputs.extend(goldens);
     }
@@ -429,7 +431,7 @@ fn judge(
 /// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames.
 fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, o: &RenderOptions) -> Result<Vec<Image>> {
     if folder {
-        return (0..count).map(|i| read_png(&path.join(format!("frame_{i:03}.png")))).collect();
+        return golden_files(path, folder, count).iter().map(|p| read_png(p)).collect();
     }
     let sheet = read_png(path)?;
     if count == 1 {
