@@ -278,6 +278,18 @@ fn check_reports_never_land_on_inputs() {
             assert_eq!(&std::fs::read(dir.join(name)).unwrap(), original, "{name}");
         }
     }
+    // --bless onto the model's own texture: known only once the case has loaded its model, so
+    // that case fails alone (exit 1, an ERROR line) and the texture keeps its bytes.
+    std::fs::write(&manifest, "[[case]]\nname = \"c\"\nmodel = \"m.obj\"\ngolden = \"skin.png\"\nsize = \"8x8\"\n")
+        .unwrap();
+    let skin = std::fs::read(dir.join("skin.png")).unwrap();
+    let o = run(&["check", s(&manifest), "--bless"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("ERROR c: ")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.contains("skin.png: refusing to overwrite an input file"), "{line}");
+    assert_eq!(std::fs::read(dir.join("skin.png")).unwrap(), skin);
+    assert_eq!(listing(&dir), before);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
