@@ -23,7 +23,8 @@ pub struct ThumbnailArgs {
     /// Model files.
     #[arg(required = true)]
     pub models: Vec<PathBuf>,
-    /// Output: a folder (one `<stem>.png` per model) or, for one model, a file.
+    /// Output: a folder (one `<stem>.png` per model, the stem made a safe file name; created if
+    /// missing) or, for one model, a `.png` file.
     #[arg(short, long)]
     pub output: PathBuf,
     /// Thumbnail size in pixels (square).
@@ -54,9 +55,10 @@ fn thumbnail_options(size: u32) -> (OrbitView, RenderOptions) {
     (view, options)
 }
 
-/// One model and `-o NAME.png`: the output is that file; otherwise `-o` is a folder.
+/// One model and `-o NAME.EXT` that is not an existing folder: the output is that file (and
+/// the plan refuses an extension other than .png); otherwise `-o` is a folder.
 fn single_file(args: &ThumbnailArgs) -> bool {
-    args.models.len() == 1 && args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    args.models.len() == 1 && args.output.extension().is_some() && !args.output.is_dir()
 }
 
 fn output_for(args: &ThumbnailArgs, model: &Path) -> PathBuf {
