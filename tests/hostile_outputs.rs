@@ -414,19 +414,22 @@ fn signals_never_leave_partial_output() {
     use Moment::{After, Writing};
     let (mesh, anim) = (asset("robot/robot.md5mesh"), asset("robot/walk.md5anim"));
     let mut interrupted = 0;
+    // (signal, when, output folder below the scratch folder: "" or one that does not exist yet,
+    // which the interrupted command must remove again)
     let runs = [
-        ("TERM", After(0.05)),
-        ("TERM", After(0.3)),
-        ("TERM", After(1.0)),
-        ("TERM", Writing),
-        ("INT", After(0.5)),
-        ("INT", Writing),
-        ("HUP", After(0.5)),
-        ("HUP", Writing),
+        ("TERM", After(0.05), ""),
+        ("TERM", After(0.3), ""),
+        ("TERM", After(1.0), ""),
+        ("TERM", Writing, ""),
+        ("TERM", Writing, "sheets"),
+        ("INT", After(0.5), ""),
+        ("INT", Writing, ""),
+        ("HUP", After(0.5), ""),
+        ("HUP", Writing, "sheets"),
     ];
-    for (n, (signal, moment)) in runs.into_iter().enumerate() {
+    for (n, (signal, moment, folder)) in runs.into_iter().enumerate() {
         let dir = scratch(&format!("signal-{n}"));
-        let out = dir.join("sheets/walk.png");
+        let out = dir.join(folder).join("walk.png");
         let mut child = spritebake()
             .args(["sheet", s(&mesh), "--anim", s(&anim), "--directions", "8", "--size", "256", "--ssaa", "4"])
             .args(["-q", "-o", s(&out)])
@@ -436,7 +439,7 @@ fn signals_never_leave_partial_output() {
             After(seconds) => std::thread::sleep(Duration::from_secs_f64(seconds)),
             Writing => {
                 let start = std::time::Instant::now();
-                while !dir.join("sheets").exists() && start.elapsed() < Duration::from_secs(60) {
+                while listing(&dir).is_empty() && start.elapsed() < Duration::from_secs(60) {
                     std::thread::sleep(Duration::from_micros(200));
                 }
             }
@@ -444,14 +447,19 @@ fn signals_never_leave_partial_output() {
         let _ = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status();
         let status = child.wait().unwrap();
         let files = listing(&dir);
+        let case = format!("SIG{signal} {moment:?} into '{folder}': {status:?}, left {files:?}");
         // Finished before the signal, stopped by the handler (after letting a commit in
         // progress finish), or killed before the handler was installed (nothing written yet).
-        assert!(matches!(status.code(), Some(0 | 130) | None), "SIG{signal} {moment:?}: {status:?}");
+        assert!(matches!(status.code(), Some(0 | 130) | None), "{case}");
         interrupted += usize::from(status.code() == Some(130));
-        let whole: &[&str] = &["sheets", "sheets/walk.json", "sheets/walk.png"];
-        assert!(files.is_empty() || files == whole, "SIG{signal} {moment:?} left {files:?} ({status:?})");
+        let whole: Vec<String> = if folder.is_empty() {
+            vec!["walk.json".into(), "walk.png".into()]
+        } else {
+            vec![folder.into(), format!("{folder}/walk.json"), format!("{folder}/walk.png")]
+        };
+        assert!(files.is_empty() || files == whole, "{case}");
         if status.success() {
-            assert_eq!(files, whole, "SIG{signal} {moment:?}");
+            assert_eq!(files, whole, "{case}");
         }
         std::fs::remove_dir_all(dir).unwrap();
     }
