@@ -15,6 +15,9 @@
 //! (device and inode of an existing file). Checking only the path given on the command line
 //! was the old guard's gap.
 //!
+//! An existing output that is a symlink to some other regular file is allowed: the rename that
+//! writes the output replaces the link itself, never its target.
+//!
 //! Missing parent folders are not an error: the [`super::Transaction`] that writes the files
 //! creates them (and removes them again if the command fails).
 
