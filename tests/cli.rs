@@ -59,12 +59,15 @@ fn thumbnail_failures_name_the_file_once() {
 
 #[test]
 fn unwritable_output_is_an_error_and_leaves_nothing() {
+    // A missing folder is created (the one rule for every command); a file where a folder
+    // should be cannot be, and is refused before rendering.
     let dir = scratch("unwritable");
-    let out = dir.join("missing-folder").join("t.png");
+    std::fs::write(dir.join("not-a-folder"), b"x").unwrap();
+    let out = dir.join("not-a-folder").join("t.png");
     let o = spritebake(&["render", &example(), "--size", "16", "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("missing-folder"), "{}", stderr(&o));
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    assert!(stderr(&o).contains("not-a-folder exists and is not a folder"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -20,14 +20,14 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 pub use manifest::{CaseSpec, FramesSpec, Manifest};
-pub use report::{html_report, junit_xml};
+pub use report::{html_report, junit_xml, plan_html_report};
 
 use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
 use crate::error::{Error, Result};
 use crate::formats::{LoadOptions, TextureOverride};
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
-use crate::output::{read_png, write_png};
+use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png, sanitize_component};
 use crate::parse;
 use crate::raster::{Image, Light, OrbitView, Projection, RenderOptions, Renderer};
 use crate::rig::{self, AttachSpec, Controls, Offset};
@@ -64,6 +64,9 @@ pub struct CaseResult {
     pub actual: Option<PathBuf>,
     /// The diff image (with `out`), if any.
     pub diff: Option<PathBuf>,
+    /// The golden file that was read and compared, if any (a report copies only this one,
+    /// never a file the case merely named).
+    pub expected: Option<PathBuf>,
     /// Seconds spent.
     pub seconds: f64,
 }
@@ -195,26 +198,98 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
     })
 }
 
-/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order.
+/// The cases of the shard `options` selects, in manifest order.
+fn selected<'m>(manifest: &'m Manifest, options: &CheckOptions) -> Vec<&'m CaseSpec> {
+    let in_shard = |i: usize| options.shard.is_none_or(|(k, n)| i % n == k);
+    manifest.cases.iter().enumerate().filter(|(i, _)| in_shard(*i)).map(|(_, c)| c).collect()
+}
+
+/// What a run of `manifest` will write (actual and diff images with `out`, goldens with
+/// `bless`, except the frames of folder goldens, whose count is known only once a case has
+/// loaded) and every file its cases name (models, animations, attachments, textures, and the
+/// goldens when they are only read), for checking before any case runs. Cases whose settings
+/// are invalid are left out: they fail on their own when run. Each case checks its own outputs
+/// again against everything its model actually read.
+pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPlan, Vec<PathBuf>) {
+    let mut plan = OutputPlan::new();
+    let mut inputs = Vec::new();
+    for case in selected(manifest, options).into_iter().filter_map(|spec| resolve(spec, &manifest.dir).ok()) {
+        add_out_files(&case, options, &mut plan);
+        let folder = is_golden_folder(&case.golden);
+        match (options.bless, folder) {
+            (true, false) => {
+                plan.add(&case.golden, OutputFormat::Png);
+            }
+            (true, true) => {}
+            (false, _) => inputs.push(case.golden.clone()),
+        }
+        inputs.extend(case_inputs(&case));
+    }
+    (plan, inputs)
+}
+
+/// The files a case names itself (the loader records what the model names in turn).
+fn case_inputs(case: &Case) -> Vec<PathBuf> {
+    let mut inputs = vec![case.model.clone()];
+    inputs.extend(case.load.animations.iter().cloned());
+    inputs.extend(case.load.texture_overrides.iter().map(|t| t.path.clone()));
+    inputs.extend(case.controls.attachments.iter().map(|a| a.path.clone()));
+    inputs
+}
+
+/// The actual and diff images of a case, with `out`.
+fn out_files(case: &Case, options: &CheckOptions) -> Option<(PathBuf, PathBuf)> {
+    let out = options.out.as_ref()?;
+    let safe = sanitize_component(&case.name);
+    Some((out.join(format!("{safe}.actual.png")), out.join(format!("{safe}.diff.png"))))
+}
+
+fn add_out_files(case: &Case, options: &CheckOptions, plan: &mut OutputPlan) {
+    if let Some((actual, diff)) = out_files(case, options) {
+        plan.add(actual, OutputFormat::Png).add(diff, OutputFormat::Png);
+    }
+}
+
+/// A golden path ending in `/`, or naming a folder, holds one `frame_NNN.png` per frame.
+fn is_golden_folder(golden: &Path) -> bool {
+    golden.to_string_lossy().ends_with('/') || golden.is_dir()
+}
+
+/// The files of a golden of `count` frames.
+fn golden_files(golden: &Path, folder: bool, count: usize) -> Vec<PathBuf> {
+    if folder {
+        (0..count).map(|i| golden.join(format!("frame_{i:03}.png"))).collect()
+    } else {
+        vec![golden.to_path_buf()]
+    }
+}
+
+/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order. Each case
+/// writes its files (actual, diff, blessed golden) all together when it ends, or none of them.
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     let renderer = Renderer::new();
-    manifest
-        .cases
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| options.shard.is_none_or(|(k, n)| i % n == k))
-        .map(|(_, c)| c)
-        .collect::<Vec<_>>()
+    selected(manifest, options)
         .par_iter()
         .map(|spec| {
             let start = std::time::Instant::now();
             let name = spec.name.clone().unwrap_or_default();
             let golden = manifest.dir.join(spec.golden.clone().unwrap_or_default());
-            let mut result =
-                CaseResult { name, outcome: Outcome::Pass, golden, actual: None, diff: None, seconds: 0.0 };
+            let mut result = CaseResult {
+                name,
+                outcome: Outcome::Pass,
+                golden,
+                actual: None,
+                diff: None,
+                expected: None,
+                seconds: 0.0,
+            };
             match resolve(spec, &manifest.dir).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
-                Err(e) => result.outcome = Outcome::Error(e.to_string()),
+                Err(e) => {
+                    // Nothing the case staged was written.
+                    (result.actual, result.diff) = (None, None);
+                    result.outcome = Outcome::Error(e.to_string());
+                }
             }
             result.seconds = start.elapsed().as_secs_f64();
             result
@@ -254,6 +329,21 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
     let pose = PoseOptions { looping: true, in_place: case.in_place };
     let animation = rig::animation(&model, &props, &case.controls, clip, pose)?;
     let times = frame_positions(case, &animation.motion);
+    let folder = is_golden_folder(&case.golden);
+    // This case's outputs, checked against every file its model read before rendering.
+    let mut plan = OutputPlan::new();
+    add_out_files(case, options, &mut plan);
+    let goldens = golden_files(&case.golden, folder, times.len());
+    let mut inputs = case_inputs(case);
+    inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
+    if options.bless {
+        for golden in &goldens {
+            plan.add(golden, OutputFormat::Png);
+        }
+    } else {
+        inputs.extend(goldens);
+    }
+    plan.check(&inputs)?;
     let frames: Vec<Image> = times
         .iter()
         .map(|&time| {
@@ -261,25 +351,40 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
             bake::render_frame(renderer, &model, &request, &case.view, &case.options)
         })
         .collect::<Result<_>>()?;
-    let folder = case.golden.to_string_lossy().ends_with('/') || case.golden.is_dir();
+    let mut files = Transaction::new();
+    let outcome = judge(case, &frames, &times, folder, options, result, &mut files)?;
+    files.commit()?;
+    Ok(outcome)
+}
+
+/// Compares a case's frames with its golden, staging the files the outcome calls for.
+fn judge(
+    case: &Case,
+    frames: &[Image],
+    times: &[FrameTime],
+    folder: bool,
+    options: &CheckOptions,
+    result: &mut CaseResult,
+    files: &mut Transaction,
+) -> Result<Outcome> {
     let columns = case.columns.unwrap_or(8).max(1) as usize;
     let exists = if folder { case.golden.join("frame_000.png").is_file() } else { case.golden.is_file() };
     if !exists {
-        write_outputs(case, &frames, None, columns, options, result)?;
+        write_outputs(case, frames, None, columns, options, result, files)?;
         if options.bless {
-            write_golden(&case.golden, &frames, folder, columns)?;
+            write_golden(&case.golden, frames, folder, columns, files)?;
             return Ok(Outcome::Blessed);
         }
         return Ok(Outcome::New);
     }
     // A golden that cannot be used (corrupt, wrong size) is an error, unless blessing.
-    let bless = |frames: &[Image]| -> Result<Outcome> {
-        write_golden(&case.golden, frames, folder, columns)?;
+    let bless = |frames: &[Image], files: &mut Transaction| -> Result<Outcome> {
+        write_golden(&case.golden, frames, folder, columns, files)?;
         Ok(Outcome::Blessed)
     };
     let expected = match read_golden(&case.golden, folder, frames.len(), columns, &case.options) {
-        Ok(e) if e.iter().zip(&frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
-        _ if options.bless => return bless(&frames),
+        Ok(e) if e.iter().zip(frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
+        _ if options.bless => return bless(frames, files),
         Ok(_) => {
             return Err(Error::Invalid(format!(
                 "{}: golden sizes differ from the {}x{} render",
@@ -290,13 +395,14 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
         }
         Err(e) => return Err(e),
     };
+    result.expected = (!folder).then(|| case.golden.clone());
     let allowed = |r: &PerceptualReport| {
         let by_percent = case.max_percent.map_or(0, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
         case.max_pixels.max(by_percent)
     };
     let mut failed = Vec::new();
     let mut reports = Vec::new();
-    for ((actual, golden), time) in frames.iter().zip(&expected).zip(&times) {
+    for ((actual, golden), time) in frames.iter().zip(&expected).zip(times) {
         let report = compare_perceptual(actual, golden, &case.compare).map_err(|e| Error::Invalid(e.to_string()))?;
         if report.differing_pixels > allowed(&report) {
             failed.push((
@@ -317,9 +423,9 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
         return Ok(Outcome::Pass);
     }
     let diffs: Vec<Image> = expected.iter().zip(&reports).map(|(e, r)| perceptual_diff_image(e, r)).collect();
-    write_outputs(case, &frames, Some(&diffs), columns, options, result)?;
+    write_outputs(case, frames, Some(&diffs), columns, options, result, files)?;
     if options.bless {
-        return bless(&frames);
+        return bless(frames, files);
     }
     Ok(Outcome::Fail { frames: failed })
 }
@@ -327,7 +433,7 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
 /// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames.
 fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, o: &RenderOptions) -> Result<Vec<Image>> {
     if folder {
-        return (0..count).map(|i| read_png(&path.join(format!("frame_{i:03}.png")))).collect();
+        return golden_files(path, folder, count).iter().map(|p| read_png(p)).collect();
     }
     let sheet = read_png(path)?;
     if count == 1 {
@@ -363,18 +469,14 @@ fn sheet_of(frames: &[Image], columns: usize) -> Result<Image> {
     Ok(sheet)
 }
 
-fn write_golden(path: &Path, frames: &[Image], folder: bool, columns: usize) -> Result<()> {
+fn write_golden(path: &Path, frames: &[Image], folder: bool, columns: usize, files: &mut Transaction) -> Result<()> {
     if folder {
-        std::fs::create_dir_all(path).map_err(|e| Error::io(path, e))?;
-        for (i, f) in frames.iter().enumerate() {
-            write_png(&path.join(format!("frame_{i:03}.png")), f)?;
+        for (file, frame) in golden_files(path, folder, frames.len()).iter().zip(frames) {
+            files.stage(file, &encode_png(frame)?)?;
         }
         return Ok(());
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    }
-    write_png(path, &sheet_of(frames, columns)?)
+    files.stage(path, &encode_png(&sheet_of(frames, columns)?)?)
 }
 
 fn write_outputs(
@@ -384,17 +486,13 @@ fn write_outputs(
     columns: usize,
     options: &CheckOptions,
     result: &mut CaseResult,
+    files: &mut Transaction,
 ) -> Result<()> {
-    let Some(out) = &options.out else { return Ok(()) };
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let safe: String =
-        case.name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-    let actual = out.join(format!("{safe}.actual.png"));
-    write_png(&actual, &sheet_of(frames, columns)?)?;
+    let Some((actual, diff)) = out_files(case, options) else { return Ok(()) };
+    files.stage(&actual, &encode_png(&sheet_of(frames, columns)?)?)?;
     result.actual = Some(actual);
     if let Some(diffs) = diffs {
-        let diff = out.join(format!("{safe}.diff.png"));
-        write_png(&diff, &sheet_of(diffs, columns)?)?;
+        files.stage(&diff, &encode_png(&sheet_of(diffs, columns)?)?)?;
         result.diff = Some(diff);
     }
     Ok(())

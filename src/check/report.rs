@@ -1,10 +1,11 @@
 //! Reports of a `check` run: JUnit XML for CI systems and a static HTML page.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{CaseResult, Outcome};
 use crate::error::{Error, Result};
+use crate::output::{OutputFormat, OutputPlan, Transaction};
 
 fn escape(s: &str) -> String {
     s.chars()
@@ -68,18 +69,36 @@ pub fn junit_xml(suite: &str, results: &[CaseResult]) -> String {
     x
 }
 
+/// The name of a case's image in an HTML report folder: `{index}-{kind}.png`.
+fn report_image(index: usize, kind: &str) -> String {
+    format!("{index}-{kind}.png")
+}
+
+const IMAGE_KINDS: [&str; 3] = ["expected", "actual", "diff"];
+
+/// Adds every file [`html_report`] may write into `dir` for `cases` cases to `plan`.
+pub fn plan_html_report(dir: &Path, cases: usize, plan: &mut OutputPlan) {
+    plan.add(dir.join("index.html"), OutputFormat::Html);
+    for i in 0..cases {
+        for kind in IMAGE_KINDS {
+            plan.add(dir.join(report_image(i, kind)), OutputFormat::Png);
+        }
+    }
+}
+
 /// Writes `dir/index.html`: for each failing or new case, expected, actual and diff side by
-/// side, with the images copied into `dir` so the page is self-contained.
+/// side, with the images copied into `dir` so the page is self-contained. Only the golden a
+/// case actually read and compared ([`CaseResult::expected`]) is copied, and the actual and
+/// diff images `check` wrote: a path named in a manifest is never copied on its own say-so.
+/// The page and its images are written together or not at all.
 ///
 /// # Errors
-/// The folder or a file cannot be written.
+/// A file cannot be read or written.
 pub fn html_report(dir: &Path, suite: &str, results: &[CaseResult]) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let copy = |src: &Path, name: String| -> Result<Option<String>> {
-        if !src.is_file() {
-            return Ok(None);
-        }
-        std::fs::copy(src, dir.join(&name)).map_err(|e| Error::io(src, e))?;
+    let mut files = Transaction::new();
+    let mut copy = |src: Option<&PathBuf>, name: String| -> Result<Option<String>> {
+        let Some(src) = src.filter(|p| p.is_file()) else { return Ok(None) };
+        files.stage(&dir.join(&name), &std::fs::read(src).map_err(|e| Error::io(src, e))?)?;
         Ok(Some(name))
     };
     let mut body = String::new();
@@ -96,21 +115,9 @@ pub fn html_report(dir: &Path, suite: &str, results: &[CaseResult]) -> Result<()
             escape(&super::summary_line(r))
         );
         let images = [
-            ("expected", if r.golden.is_file() { copy(&r.golden, format!("{i}-expected.png"))? } else { None }),
-            (
-                "actual",
-                match &r.actual {
-                    Some(p) => copy(p, format!("{i}-actual.png"))?,
-                    None => None,
-                },
-            ),
-            (
-                "diff",
-                match &r.diff {
-                    Some(p) => copy(p, format!("{i}-diff.png"))?,
-                    None => None,
-                },
-            ),
+            ("expected", copy(r.expected.as_ref(), report_image(i, IMAGE_KINDS[0]))?),
+            ("actual", copy(r.actual.as_ref(), report_image(i, IMAGE_KINDS[1]))?),
+            ("diff", copy(r.diff.as_ref(), report_image(i, IMAGE_KINDS[2]))?),
         ];
         for (title, file) in images {
             if let Some(file) = file {
@@ -126,5 +133,6 @@ pub fn html_report(dir: &Path, suite: &str, results: &[CaseResult]) -> Result<()
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>{} check report</title><style>body{{font-family:sans-serif}} .row{{display:flex;gap:1em}} img{{image-rendering:pixelated;background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px;max-width:30vw}}</style></head><body>\n{body}</body></html>\n",
         escape(suite)
     );
-    crate::output::write_atomic(&dir.join("index.html"), page.as_bytes())
+    files.stage(&dir.join("index.html"), page.as_bytes())?;
+    files.commit()
 }

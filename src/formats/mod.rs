@@ -165,6 +165,8 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     resolver.resolve_model(&mut model);
     sources.extend(model.materials.iter().filter_map(|m| match &m.texture_status {
         crate::model::TextureStatus::Found(p) => Some(p.clone()),
+        // A texture that exists but failed to decode is still an input no output may replace.
+        crate::model::TextureStatus::Missing { name, .. } => Some(dir.join(name)),
         _ => None,
     }));
     model.sources = sources.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();

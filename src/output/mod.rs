@@ -1,11 +1,21 @@
-//! Writing results: PNG images, animated GIFs and posed OBJ meshes, always atomically (temporary file + rename), so a failure or
-//! an interrupted run never leaves a half-written output.
+//! Writing results: PNG images, animated GIFs and posed OBJ meshes.
+//!
+//! Every command plans its outputs first ([`OutputPlan`]: no output on an input, no two outputs
+//! on one file, names from model data sanitized by [`sanitize_component`]) and writes them
+//! through a [`Transaction`]: temporary files renamed into place together, removed on failure
+//! or interrupt, so a run never leaves a half-written output or half a set.
 
-mod atomic;
 pub mod gif;
+mod names;
 mod obj;
+mod pattern;
+mod plan;
 mod png;
+mod transaction;
 
-pub use atomic::{remove_temporary_files, write_atomic};
-pub use obj::write_obj;
+pub use names::{MAX_COMPONENT_BYTES, sanitize_component};
+pub use obj::{ObjExport, encode_obj};
+pub use pattern::{FramePattern, MAX_PAD_WIDTH};
+pub use plan::{OutputFormat, OutputPlan, PlannedOutput};
 pub use png::{encode_png, read_png, write_png};
+pub use transaction::{Transaction, WritesStopped, stop_writing, write_atomic};

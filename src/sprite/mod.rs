@@ -202,6 +202,25 @@ impl<'a> Job<'a> {
         self.render_with_progress(&|| {})
     }
 
+    /// The cells [`Job::render`] returns, as (row, direction, frame), in its order, without
+    /// rendering anything: commands name their output files from these before any rendering.
+    pub fn cell_keys(&self) -> Vec<(usize, u32, usize)> {
+        self.work().into_iter().map(|(c, d, i, _, _)| (c, d, i)).collect()
+    }
+
+    /// Every cell to render: row, direction, frame index, frame position, duration.
+    fn work(&self) -> Vec<(usize, u32, usize, f32, f32)> {
+        let mut work = Vec::new();
+        for (c, motion) in self.motions().iter().enumerate() {
+            for d in 0..self.directions.max(1) {
+                for (i, (f, duration)) in self.sampling.motion_frames(motion).into_iter().enumerate() {
+                    work.push((c, d, i, f, duration));
+                }
+            }
+        }
+        work
+    }
+
     /// Number of cells the job renders.
     pub fn cell_count(&self) -> usize {
         self.motions().iter().map(|m| self.sampling.motion_frames(m).len()).sum::<usize>()
@@ -217,15 +236,8 @@ impl<'a> Job<'a> {
         let aspect = self.options.width as f32 / self.options.height.max(1) as f32;
         let rows = self.rows();
         let shared = (self.fit == Fit::Shared).then(|| self.bounding_cylinder(&rows));
-        let mut work = Vec::new();
-        for (c, row) in rows.iter().enumerate() {
-            for d in 0..self.directions.max(1) {
-                for (i, (f, duration)) in self.sampling.motion_frames(&row.motion).into_iter().enumerate() {
-                    work.push((c, d, i, f, duration));
-                }
-            }
-        }
-        work.par_iter()
+        self.work()
+            .par_iter()
             .map(|&(c, d, i, f, duration)| {
                 let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
                 let view = OrbitView { yaw_degrees: self.yaw(d), ..self.view };

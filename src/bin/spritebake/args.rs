@@ -55,6 +55,11 @@ impl ModelArgs {
         self.anim_values().filter_map(|a| clip_reference(a).1).collect()
     }
 
+    /// The files `--texture` names.
+    pub fn texture_files(&self) -> Vec<PathBuf> {
+        self.load_options().texture_overrides.into_iter().map(|o| o.path).collect()
+    }
+
     /// The clips named by `--anim`, in order: a file's stem, or the name as given.
     pub fn clip_names(&self) -> Vec<String> {
         self.anim_values().map(|a| clip_reference(a).0).collect()

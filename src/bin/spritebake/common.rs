@@ -1,9 +1,12 @@
 //! Small steps shared by the commands.
 
+use std::path::PathBuf;
+
 use anyhow::{Context, Result};
 use spritebake::anim::{Animation, FrameTime, PoseOptions};
 use spritebake::formats;
 use spritebake::model::Model;
+use spritebake::output::OutputPlan;
 use spritebake::rig::{self, Controls};
 
 use crate::args::{AnimArgs, FrameArgs, ModelArgs};
@@ -152,19 +155,21 @@ pub fn render_cells(
     Ok(cells)
 }
 
-/// Refuses to write `output` over one of the job's inputs (the model, its animation files,
-/// its textures): a typo in `-o` must never destroy an asset.
-pub fn guard_output(output: &std::path::Path, args: &ModelArgs, model: &Model) -> Result<()> {
-    use spritebake::model::TextureStatus;
-    let Ok(out) = std::fs::canonicalize(output) else { return Ok(()) }; // does not exist yet
+/// Every file a loaded job reads: what the loader recorded for the body and each attachment
+/// (model, material libraries, buffers, textures, animations), plus every file named on the
+/// command line (the model, `--anim`, `--blend`, `--transition`, `--attach`, `--texture`), in
+/// case one of them was refused or failed before the loader recorded it.
+pub fn inputs(args: &ModelArgs, anim: &AnimArgs, loaded: &Loaded) -> Vec<PathBuf> {
     let mut inputs = vec![args.model.clone()];
     inputs.extend(args.anim_files());
-    inputs.extend(model.materials.iter().filter_map(|m| match &m.texture_status {
-        TextureStatus::Found(p) => Some(p.clone()),
-        _ => None,
-    }));
-    if inputs.iter().filter_map(|p| std::fs::canonicalize(p).ok()).any(|p| p == out) {
-        anyhow::bail!("{}: refusing to overwrite an input file", output.display());
-    }
-    Ok(())
+    inputs.extend(args.texture_files());
+    inputs.extend(anim.animation_files());
+    inputs.extend(anim.attach.iter().map(|a| a.path.clone()));
+    inputs.extend(loaded.model.sources.iter().chain(loaded.props.iter().flat_map(|p| &p.sources)).cloned());
+    inputs
+}
+
+/// Checks a command's planned outputs against everything its loaded job reads.
+pub fn check_plan(plan: &OutputPlan, args: &ModelArgs, anim: &AnimArgs, loaded: &Loaded) -> Result<()> {
+    Ok(plan.check(&inputs(args, anim, loaded))?)
 }

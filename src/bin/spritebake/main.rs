@@ -46,9 +46,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Ctrl-C: remove half-written temporary files, then stop as interrupted processes do.
+    // SIGINT, SIGTERM, SIGHUP: let a commit in progress finish (never a sheet without its
+    // JSON), remove every temporary file, exit as interrupted processes do.
     let _ = ctrlc::set_handler(|| {
-        spritebake::output::remove_temporary_files();
+        let _stopped = spritebake::output::stop_writing();
         std::process::exit(130);
     });
     let result = match Cli::parse().command {

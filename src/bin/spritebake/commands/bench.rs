@@ -6,9 +6,11 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use spritebake::bench::{self, Framing, OrbitBench, Schedule};
+use spritebake::output::{OutputFormat, OutputPlan};
 
+use crate::args::AnimArgs;
 use crate::args::{ModelArgs, ViewArgs};
-use crate::common::{load, set_threads};
+use crate::common::{check_plan, load, set_threads};
 
 /// `spritebake bench`.
 #[derive(Debug, Args)]
@@ -65,8 +67,15 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     use std::time::Instant;
     set_threads(args.threads)?;
     let start = Instant::now();
-    let model = load(&args.model, &crate::args::AnimArgs::default())?.model;
+    let no_controls = AnimArgs::default();
+    let loaded = load(&args.model, &no_controls)?;
     let load_seconds = start.elapsed().as_secs_f64();
+    let mut plan = OutputPlan::new();
+    if let Some(path) = &args.output {
+        plan.add(path, OutputFormat::Png);
+    }
+    check_plan(&plan, &args.model, &no_controls, &loaded)?;
+    let model = loaded.model;
     let clip = args.model.clip_name().map(|name| spritebake::bake::find_clip(&model, &name)).transpose()?;
     let options = args.view.render_options();
     let (width, height, ssaa) = (options.width, options.height, options.ssaa);

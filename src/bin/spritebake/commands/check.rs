@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use clap::Args;
 use spritebake::check::{self, CheckOptions, Manifest, Outcome};
+use spritebake::output::OutputFormat;
 
 use crate::common::set_threads;
 
@@ -51,6 +52,21 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let manifest = Manifest::load(&args.manifest)?;
     let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard };
+    // Everything the run may write, checked before any case renders; each case checks its
+    // own files again once its model has loaded.
+    let (mut plan, mut inputs) = check::planned_outputs(&manifest, &options);
+    if let Some(path) = &args.junit {
+        plan.add(path, OutputFormat::Xml);
+    }
+    if let Some(dir) = &args.html {
+        check::plan_html_report(dir, manifest.cases.len(), &mut plan);
+    }
+    inputs.push(args.manifest.clone());
+    plan.check(&inputs)?;
+    // Cases commit one by one into --out: the folder is made once, up front.
+    if let Some(out) = &args.out {
+        std::fs::create_dir_all(out)?;
+    }
     let results = check::run(&manifest, &options);
     for r in &results {
         writeln!(stdout, "{}", check::summary_line(r))?;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use spritebake::golden::{PerceptualOptions, compare_perceptual, perceptual_diff_image};
-use spritebake::output::{read_png, write_png};
+use spritebake::output::{OutputFormat, OutputPlan, read_png, write_png};
 
 /// `spritebake compare`.
 #[derive(Debug, Args)]
@@ -36,6 +36,11 @@ pub struct CompareArgs {
 /// Runs the command: exit 0 within tolerance, 1 on a difference, 2 on an error.
 pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
+    let mut plan = OutputPlan::new();
+    if let Some(path) = &args.diff {
+        plan.add(path, OutputFormat::Png);
+    }
+    plan.check(&[args.actual.clone(), args.expected.clone()])?;
     let (actual, expected) = (read_png(&args.actual)?, read_png(&args.expected)?);
     let options = PerceptualOptions { threshold: args.threshold, alpha_threshold: 0, ignore_aa: args.ignore_aa };
     let r = compare_perceptual(&actual, &expected, &options)?;

@@ -7,9 +7,10 @@ use anyhow::Result;
 use clap::Args;
 use glam::Mat3;
 use spritebake::anim::{self, PoseOptions};
+use spritebake::output::{OutputPlan, Transaction, encode_obj};
 
 use crate::args::{AnimArgs, FrameArgs, ModelArgs};
-use crate::common::{frame_time, guard_output, load};
+use crate::common::{check_plan, frame_time, load};
 
 /// `spritebake export`.
 #[derive(Debug, Args)]
@@ -39,8 +40,18 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode> {
     let animation = loaded.animation(&args.model, pose)?;
     let posed = anim::animate(model, &animation, frame_time(&args.frame));
     let axes = if args.y_up { model.orientation.to_canonical() } else { Mat3::IDENTITY };
-    guard_output(&args.output, &args.model, model)?;
-    guard_output(&args.output.with_extension("mtl"), &args.model, model)?;
-    spritebake::output::write_obj(&args.output, &posed, axes)?;
+    let export = encode_obj(&args.output, &posed, axes);
+    let mut plan = OutputPlan::new();
+    export.plan(&mut plan);
+    check_plan(&plan, &args.model, &args.anim, &loaded)?;
+    // OBJ, MTL and texture copies all together, or none of them.
+    let mut transaction = Transaction::new();
+    let max_bytes = args.model.load_options().limits.max_file_bytes;
+    for (source, dest) in &export.textures {
+        transaction.stage(dest, &spritebake::formats::read_file(source, max_bytes)?)?;
+    }
+    transaction.stage(&export.mtl.0, export.mtl.1.as_bytes())?;
+    transaction.stage(&export.obj.0, export.obj.1.as_bytes())?;
+    transaction.commit()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,11 +2,12 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
+use spritebake::output::{FramePattern, OutputFormat, OutputPlan, Transaction, encode_png};
 
 use crate::args::SpriteJobArgs;
-use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
+use crate::common::{check_plan, load, render_cells, set_threads, sprite_job};
 
 /// `spritebake frames`.
 #[derive(Debug, Args)]
@@ -14,70 +15,37 @@ pub struct FramesArgs {
     /// Model, camera, directions, framing, looks, threads.
     #[command(flatten)]
     pub job: SpriteJobArgs,
-    /// Output path pattern with `{clip}`, `{dir}` and `{frame}` (zero padding as `{frame:03}`),
-    /// e.g. `out/walk_{dir}_{frame:03}.png`. A transition A->B is named `A-to-B` here.
+    /// Output path pattern with `{clip}`, `{dir}` and `{frame}` (zero padding as `{frame:03}`,
+    /// width 0 to 9), e.g. `out/walk_{dir}_{frame:03}.png`. Clip names from the model are made
+    /// safe file names (separators, `..` and control characters become `_`; a transition A->B
+    /// is named `A-to-B`). Every file must get its own name: with several directions the
+    /// pattern needs `{dir}`, with several clips `{clip}`.
     #[arg(short, long)]
     pub output: String,
 }
 
-/// Fills a pattern's placeholders.
-pub fn expand(pattern: &str, clip: &str, dir: u32, frame: usize) -> String {
-    let mut out = String::new();
-    let mut rest = pattern;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let Some(close) = rest[open..].find('}') else { break };
-        let spec = &rest[open + 1..open + close];
-        let (key, width) = spec.split_once(':').unwrap_or((spec, ""));
-        let width: usize = width.trim_start_matches('0').parse().unwrap_or(0);
-        let value = match key {
-            "clip" => clip.to_string(),
-            "dir" => format!("{dir:0width$}"),
-            "frame" => format!("{frame:0width$}"),
-            _ => rest[open..open + close + 1].to_string(),
-        };
-        out.push_str(&value);
-        rest = &rest[open + close + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Runs the command.
+/// Runs the command: the pattern is expanded for every frame and checked before rendering,
+/// and the frames are written all together or not at all.
 pub fn run(args: &FramesArgs) -> Result<ExitCode> {
     set_threads(args.job.threads)?;
-    if !args.output.contains("{frame") {
-        bail!("the output pattern '{}' needs a {{frame}} placeholder", args.output);
-    }
+    let pattern = FramePattern::parse(&args.output)?;
     let loaded = load(&args.job.model, &args.job.anim)?;
-    let model = &loaded.model;
     let job = sprite_job(&loaded, &args.job)?;
-    let cells = render_cells(&job, &args.job.sprite)?;
-    // A transition row is named `a->b`; '>' is not allowed in Windows file names.
-    let names: Vec<String> = job.row_names().iter().map(|n| n.replace("->", "-to-")).collect();
-    for cell in &cells {
-        let clip = names.get(cell.clip).map_or("rest", String::as_str);
-        let path = std::path::PathBuf::from(expand(&args.output, clip, cell.direction, cell.frame));
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        guard_output(&path, &args.job.model, model)?;
-        spritebake::output::write_png(&path, &cell.image)?;
+    let names = job.row_names();
+    let path_of = |row: usize, dir, frame| pattern.path(names.get(row).map_or("rest", String::as_str), dir, frame);
+    let mut plan = OutputPlan::new();
+    for (row, dir, frame) in job.cell_keys() {
+        plan.add(path_of(row, dir, frame), OutputFormat::Png);
     }
+    check_plan(&plan, &args.job.model, &args.job.anim, &loaded)?;
+    let cells = render_cells(&job, &args.job.sprite)?;
+    let mut transaction = Transaction::new();
+    for cell in &cells {
+        transaction.stage(&path_of(cell.clip, cell.direction, cell.frame), &encode_png(&cell.image)?)?;
+    }
+    transaction.commit()?;
     if !args.job.sprite.quiet {
         eprintln!("{} frames written", cells.len());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::expand;
-
-    #[test]
-    fn patterns_expand_with_padding() {
-        assert_eq!(expand("out/{clip}_{dir}_{frame:03}.png", "walk", 2, 7), "out/walk_2_007.png");
-        assert_eq!(expand("f{frame}.png", "c", 0, 12), "f12.png");
-        assert_eq!(expand("{other}-{frame:2}", "c", 0, 3), "{other}-03");
-    }
 }

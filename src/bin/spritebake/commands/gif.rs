@@ -6,9 +6,10 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use spritebake::output::gif::{GifOptions, Palette, encode_gif};
+use spritebake::output::{OutputFormat, OutputPlan};
 
 use crate::args::SpriteJobArgs;
-use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
+use crate::common::{check_plan, load, render_cells, set_threads, sprite_job};
 
 /// Palette strategies on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -46,7 +47,9 @@ pub struct GifArgs {
 pub fn run(args: &GifArgs) -> Result<ExitCode> {
     set_threads(args.job.threads)?;
     let loaded = load(&args.job.model, &args.job.anim)?;
-    let model = &loaded.model;
+    let mut plan = OutputPlan::new();
+    plan.add(&args.output, OutputFormat::Gif);
+    check_plan(&plan, &args.job.model, &args.job.anim, &loaded)?;
     let mut job = sprite_job(&loaded, &args.job)?;
     // One row: the first transition if there is one, else the first clip.
     if job.transitions.is_empty() {
@@ -74,7 +77,6 @@ pub fn run(args: &GifArgs) -> Result<ExitCode> {
     if dropped > 0 {
         eprintln!("note: {dropped} frames dropped evenly: GIF delays cannot be shorter than 2 cs (50 fps)");
     }
-    guard_output(&args.output, &args.job.model, model)?;
     spritebake::output::write_atomic(&args.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

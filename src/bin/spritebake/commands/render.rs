@@ -7,10 +7,11 @@ use anyhow::Result;
 use clap::Args;
 use spritebake::anim::PoseOptions;
 use spritebake::bake::{self, FrameRequest};
+use spritebake::output::{OutputFormat, OutputPlan};
 use spritebake::raster::Renderer;
 
 use crate::args::{AnimArgs, FrameArgs, ModelArgs, ViewArgs};
-use crate::common::{frame_time, guard_output, load, set_threads};
+use crate::common::{check_plan, frame_time, load, set_threads};
 
 /// `spritebake render`.
 #[derive(Debug, Args)]
@@ -43,6 +44,9 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode> {
     set_threads(args.threads)?;
     let loaded = load(&args.model, &args.anim)?;
     let model = &loaded.model;
+    let mut plan = OutputPlan::new();
+    plan.add(&args.output, OutputFormat::Png);
+    check_plan(&plan, &args.model, &args.anim, &loaded)?;
     let pose = PoseOptions { in_place: args.frame.in_place, ..PoseOptions::default() };
     let request = FrameRequest { animation: loaded.animation(&args.model, pose)?, time: frame_time(&args.frame) };
     let options = args.view.render_options();
@@ -54,7 +58,6 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode> {
         let joints = bake::joint_pixels(model, &request, &camera, options.width, options.height);
         image = spritebake::sprite::post::skeleton_overlay(&image, &joints);
     }
-    guard_output(&args.output, &args.model, model)?;
     spritebake::output::write_png(&args.output, &image)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use spritebake::output::{OutputFormat, OutputPlan, Transaction, encode_png};
 use spritebake::sprite::sheet::{JsonFormat, Layout, pack};
 
 use crate::args::{JsonFormatArg, SpriteJobArgs};
-use crate::common::{guard_output, load, render_cells, set_threads, sprite_job};
+use crate::common::{check_plan, load, render_cells, set_threads, sprite_job};
 
 /// `spritebake sheet`.
 #[derive(Debug, Args)]
@@ -37,7 +38,10 @@ pub struct SheetArgs {
 pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     set_threads(args.job.threads)?;
     let loaded = load(&args.job.model, &args.job.anim)?;
-    let model = &loaded.model;
+    let json_path = args.output.with_extension("json");
+    let mut plan = OutputPlan::new();
+    plan.add(&args.output, OutputFormat::Png).add(&json_path, OutputFormat::Json);
+    check_plan(&plan, &args.job.model, &args.job.anim, &loaded)?;
     let job = sprite_job(&loaded, &args.job)?;
     let cells = render_cells(&job, &args.job.sprite)?;
     let names = job.row_names();
@@ -49,10 +53,11 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     };
     let image_name = args.output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let json = serde_json::to_string_pretty(&sheet.to_json(&image_name, format)).context("encoding the sheet JSON")?;
-    guard_output(&args.output, &args.job.model, model)?;
-    guard_output(&args.output.with_extension("json"), &args.job.model, model)?;
-    spritebake::output::write_png(&args.output, &sheet.image)?;
-    spritebake::output::write_atomic(&args.output.with_extension("json"), json.as_bytes())?;
+    // Both files or neither: a PNG without its JSON is useless to an engine.
+    let mut transaction = Transaction::new();
+    transaction.stage(&args.output, &encode_png(&sheet.image)?)?;
+    transaction.stage(&json_path, json.as_bytes())?;
+    transaction.commit()?;
     if !args.job.sprite.quiet {
         eprintln!("{}: {} frames, {}x{}", args.output.display(), cells.len(), sheet.image.width, sheet.image.height);
     }

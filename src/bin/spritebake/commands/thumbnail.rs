@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use spritebake::anim::PoseOptions;
 use spritebake::bake::{self, FrameRequest};
 use spritebake::formats::{self, LoadOptions};
+use spritebake::output::{OutputFormat, OutputPlan, sanitize_component};
 use spritebake::raster::{Light, OrbitView, RenderOptions, Renderer};
 use spritebake::rig::{self, Controls};
 
@@ -22,7 +23,8 @@ pub struct ThumbnailArgs {
     /// Model files.
     #[arg(required = true)]
     pub models: Vec<PathBuf>,
-    /// Output: a folder (one `<stem>.png` per model) or, for one model, a file.
+    /// Output: a folder (one `<stem>.png` per model, the stem made a safe file name; created if
+    /// missing) or, for one model, a `.png` file.
     #[arg(short, long)]
     pub output: PathBuf,
     /// Thumbnail size in pixels (square), from 1 to 8192.
@@ -53,13 +55,24 @@ fn thumbnail_options(size: u32) -> (OrbitView, RenderOptions) {
     (view, options)
 }
 
+/// One model and `-o NAME.EXT` that is not an existing folder: the output is that file (and
+/// the plan refuses an extension other than .png); otherwise `-o` is a folder.
+fn single_file(args: &ThumbnailArgs) -> bool {
+    args.models.len() == 1 && args.output.extension().is_some() && !args.output.is_dir()
+}
+
 fn output_for(args: &ThumbnailArgs, model: &Path) -> PathBuf {
-    let single_file = args.models.len() == 1 && args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
-    if single_file {
+    if single_file(args) {
         return args.output.clone();
     }
-    let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
+    let stem = model.file_stem().map(|s| sanitize_component(&s.to_string_lossy())).unwrap_or_else(|| "model".into());
     args.output.join(format!("{stem}.png"))
+}
+
+/// The files named on the command line that every model of the batch reads.
+fn shared_inputs(args: &ThumbnailArgs) -> Vec<PathBuf> {
+    let controls = &args.controls;
+    controls.animation_files().into_iter().chain(controls.attach.iter().map(|a| a.path.clone())).collect()
 }
 
 fn one(
@@ -69,12 +82,16 @@ fn one(
     controls: &Controls,
     renderer: &Renderer,
 ) -> spritebake::Result<usize> {
-    if std::fs::canonicalize(out).ok().is_some_and(|o| std::fs::canonicalize(model_path).ok() == Some(o)) {
-        return Err(spritebake::Error::Invalid(format!("{}: refusing to overwrite an input file", out.display())));
-    }
     let load = LoadOptions { animations: args.controls.animation_files(), ..LoadOptions::default() };
     let model = formats::load(model_path, &load)?;
     let props = rig::load_attachments(controls, model_path, &model, &load)?;
+    // This model's own files (its skin may sit where its thumbnail would go): checked once
+    // they are known, and a clash fails this model only.
+    let mut inputs = shared_inputs(args);
+    inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
+    let mut plan = OutputPlan::new();
+    plan.add(out, OutputFormat::Png);
+    plan.check(&inputs)?;
     let clip = match &args.anim {
         Some(name) => Some(bake::find_clip(&model, name)?),
         None => model.clips.first(),
@@ -91,8 +108,16 @@ fn one(
 pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
     set_threads(args.threads)?;
-    let folder_output = !(args.models.len() == 1 && args.output.extension().is_some());
-    if folder_output {
+    // Every model's output, planned before anything is rendered: two models with one stem,
+    // or an output on any model file, refuse the whole batch. (An output that cannot be
+    // written, such as a folder in the way, fails only its own model, below.)
+    let mut plan = OutputPlan::new();
+    for m in &args.models {
+        plan.add(output_for(args, m), OutputFormat::Png);
+    }
+    plan.check_distinct(&args.models.iter().cloned().chain(shared_inputs(args)).collect::<Vec<_>>())?;
+    // A batch commits per model, so its folder is made once, up front.
+    if !single_file(args) {
         std::fs::create_dir_all(&args.output)?;
     }
     let renderer = Renderer::new();

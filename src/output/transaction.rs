@@ -1,0 +1,275 @@
+//! Transactional writes: all of a command's outputs appear together, or none does.
+//!
+//! [`Transaction::stage`] writes each output to a temporary file in its destination folder,
+//! created exclusively with an unpredictable name (`.spritebake-XXXXXX.tmp`, from the
+//! `tempfile` crate), so a symlink planted at a guessable name cannot redirect the write.
+//! [`Transaction::commit`] renames every staged file into place once all of them are complete;
+//! dropping a transaction without committing removes its temporary files and the folders it
+//! created. (The previous scheme, `.name.PID.N.tmp` opened with `File::create`, was predictable
+//! and followed a planted symlink; it is gone.)
+//!
+//! Interrupts: temporary files and created folders are also listed in a process-wide registry,
+//! and commits run under a process-wide lock. [`stop_writing`], called from a SIGINT / SIGTERM
+//! / SIGHUP handler, takes the lock (so a commit in progress finishes whole: never a sheet PNG
+//! without its JSON), removes everything registered and keeps both locks until the process
+//! exits, so nothing new can be staged or committed behind its back.
+//!
+//! Missing parent folders are created when the first file is staged into them, for every
+//! command alike (as `mkdir -p` would), and removed again if the transaction is abandoned.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use tempfile::TempPath;
+
+use crate::error::{Error, Result};
+
+/// Temporary files and created folders of transactions not yet committed, in creation order.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Held while a transaction renames its files into place.
+static COMMIT: Mutex<()> = Mutex::new(());
+
+fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
+    // A panic elsewhere must not stop cleanup: the data (a list of paths) stays valid.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn unregister(path: &Path) {
+    unregister_in(&mut lock(&LIVE), path);
+}
+
+fn unregister_in(live: &mut Vec<PathBuf>, path: &Path) {
+    if let Some(i) = live.iter().rposition(|p| p == path) {
+        live.remove(i);
+    }
+}
+
+/// Removes a file or (empty) folder; which one it is does not need remembering.
+fn remove(path: &Path) {
+    if fs::remove_file(path).is_err() {
+        let _ = fs::remove_dir(path);
+    }
+}
+
+/// Proof that writing has stopped: while it lives no transaction can stage or commit.
+#[must_use = "writing resumes when this is dropped; hold it until the process exits"]
+pub struct WritesStopped {
+    _commit: MutexGuard<'static, ()>,
+    _live: MutexGuard<'static, Vec<PathBuf>>,
+}
+
+/// Waits for a commit in progress to finish, removes every temporary file and created folder
+/// of uncommitted transactions, and blocks all further writes while the result lives. For
+/// interrupt handlers: call it, then exit the process.
+pub fn stop_writing() -> WritesStopped {
+    let commit = lock(&COMMIT);
+    let mut live = lock(&LIVE);
+    // Newest first: temporary files go before the folders that hold them.
+    for path in live.drain(..).rev() {
+        remove(&path);
+    }
+    WritesStopped { _commit: commit, _live: live }
+}
+
+/// Temporary files named `.spritebake-XXXXXX.tmp` (random), created exclusively.
+fn temp_builder() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".spritebake-").suffix(".tmp");
+    // tempfile's default is 0600; outputs get the usual permissions (0666 less the umask),
+    // as a file created by any other tool would.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder
+}
+
+/// A temporary file of a transaction: removed and unregistered when dropped.
+struct Staged {
+    temp: Option<TempPath>,
+    dest: PathBuf,
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let path = temp.to_path_buf();
+            let _ = temp.close(); // remove first: an interrupt in between still finds it listed
+            unregister(&path);
+        }
+    }
+}
+
+/// A set of outputs written all together (see the module notes).
+#[derive(Default)]
+#[must_use = "nothing is written until commit() is called"]
+pub struct Transaction {
+    staged: Vec<Staged>,
+    created: Vec<PathBuf>,
+}
+
+impl Transaction {
+    /// An empty transaction.
+    pub fn new() -> Transaction {
+        Transaction::default()
+    }
+
+    /// Writes `bytes` to a new temporary file in `dest`'s folder (creating missing folders).
+    ///
+    /// # Errors
+    /// A folder cannot be created, or the temporary file cannot be created or written.
+    pub fn stage(&mut self, dest: &Path, bytes: &[u8]) -> Result<()> {
+        let dir = dest.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let mut file = {
+            // Folders and file are created and registered under the registry's lock: an
+            // interrupt either sees them or stops them from being created, and another
+            // transaction of a batch cannot remove a folder it made between the two steps.
+            let mut live = lock(&LIVE);
+            self.create_folders(dir, &mut live)?;
+            let file = temp_builder().tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+            live.push(file.path().to_path_buf());
+            file
+        };
+        let written = file.write_all(bytes).and_then(|()| file.flush());
+        // Closed now (a frames job may stage thousands of files), removed on drop.
+        let staged = Staged { temp: Some(file.into_temp_path()), dest: dest.to_path_buf() };
+        written.map_err(|e| Error::io(dest, e))?;
+        self.staged.push(staged);
+        Ok(())
+    }
+
+    /// Creates the missing folders above a staged file, remembering each one created.
+    fn create_folders(&mut self, dir: &Path, live: &mut Vec<PathBuf>) -> Result<()> {
+        let missing: Vec<&Path> = dir.ancestors().take_while(|d| !d.as_os_str().is_empty() && !d.exists()).collect();
+        for folder in missing.into_iter().rev() {
+            match fs::create_dir(folder) {
+                Ok(()) => {
+                    live.push(folder.to_path_buf());
+                    self.created.push(folder.to_path_buf());
+                }
+                // Another item of a batch made it first: it is not ours to remove.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir() => {}
+                Err(e) => return Err(Error::io(folder, e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Renames every staged file into place, under the commit lock.
+    ///
+    /// # Errors
+    /// A rename fails (a destination became a folder since it was planned, the disk went away);
+    /// the files not yet renamed are removed. Renames already done stay: the plan checked
+    /// every destination beforehand, so this is a race with another process.
+    pub fn commit(mut self) -> Result<()> {
+        let _commit = lock(&COMMIT);
+        for mut staged in std::mem::take(&mut self.staged) {
+            let Some(temp) = staged.temp.take() else { continue };
+            let path = temp.to_path_buf();
+            let result = temp.persist(&staged.dest);
+            unregister(&path);
+            if let Err(e) = result {
+                let _ = e.path.close();
+                return Err(Error::io(&staged.dest, e.error));
+            }
+        }
+        // The folders now hold outputs: they stay.
+        for folder in std::mem::take(&mut self.created) {
+            unregister(&folder);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Transaction {
+    fn drop(&mut self) {
+        self.staged.clear();
+        let mut live = lock(&LIVE);
+        for folder in self.created.drain(..).rev() {
+            let _ = fs::remove_dir(&folder); // fails, as it should, if another item wrote there
+            unregister_in(&mut live, &folder);
+        }
+    }
+}
+
+/// Writes one file through a one-file [`Transaction`]: readers see the old file or the whole
+/// new one, never a partial write, and a failure leaves nothing behind.
+///
+/// # Errors
+/// As [`Transaction::stage`] and [`Transaction::commit`].
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut transaction = Transaction::new();
+    transaction.stage(path, bytes)?;
+    transaction.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("spritebake-transaction-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn nothing_appears_until_commit_and_all_appears_at_once() {
+        let dir = scratch("commit");
+        let mut t = Transaction::new();
+        t.stage(&dir.join("a.png"), b"A").unwrap();
+        t.stage(&dir.join("sub/deeper/b.json"), b"B").unwrap();
+        // Staged: only temporary files, with unpredictable names.
+        let staged = listing(&dir);
+        assert!(staged.contains(&"sub".to_string()) && !staged.contains(&"a.png".to_string()), "{staged:?}");
+        assert!(staged.iter().any(|n| n.starts_with(".spritebake-") && n.ends_with(".tmp")), "{staged:?}");
+        t.commit().unwrap();
+        assert_eq!(listing(&dir), ["a.png", "sub"]);
+        assert_eq!(listing(&dir.join("sub/deeper")), ["b.json"]);
+        assert_eq!(fs::read(dir.join("sub/deeper/b.json")).unwrap(), b"B");
+        // Outputs get the permissions any other tool's new file gets (umask), not 0600.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::write(dir.join("plain"), b"").unwrap();
+            let mode = |name: &str| fs::metadata(dir.join(name)).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode("a.png"), mode("plain"));
+        }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn an_abandoned_transaction_leaves_nothing_behind() {
+        let dir = scratch("abandon");
+        fs::write(dir.join("old.png"), b"old").unwrap();
+        {
+            let mut t = Transaction::new();
+            t.stage(&dir.join("old.png"), b"new").unwrap();
+            t.stage(&dir.join("made/for/it.png"), b"x").unwrap();
+        }
+        assert_eq!(listing(&dir), ["old.png"]);
+        assert_eq!(fs::read(dir.join("old.png")).unwrap(), b"old");
+        assert!(lock(&LIVE).iter().all(|p| !p.starts_with(&dir)));
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_rename_leaves_no_temporary_file() {
+        let dir = scratch("fail");
+        // Renaming a file onto a non-empty folder fails after the data was written.
+        fs::create_dir_all(dir.join("occupied/keep")).unwrap();
+        assert!(write_atomic(&dir.join("occupied"), b"data").is_err());
+        assert_eq!(listing(&dir), ["occupied"]);
+        write_atomic(&dir.join("ok.bin"), b"data").unwrap();
+        assert_eq!(listing(&dir), ["occupied", "ok.bin"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+}
