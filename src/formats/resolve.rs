@@ -11,7 +11,10 @@
 //! 3. every candidate matched case-insensitively against the folder's entries;
 //! 4. the basename's candidates in each direct subfolder (`skins/`, `textures/`).
 //!
-//! A name that is absolute or climbs out of the folder with `..` is reduced to its basename,
+//! A name that is absolute or climbs out of the folder with `..` is reduced to its basename
+//! unless it leads into a `--texture-root`. The lookup is by name only; every file it finds is
+//! read through [`super::confine`], which follows symbolic links and refuses what lands outside
+//! the model's folder and its roots, anything but a regular file, and files over the size limit,
 //! so model data can never make spritebake read files outside the model's folder.
 //! Images are recognised by content, not extension (a PNG named `.pcx` loads). Missing or
 //! undecodable textures become the magenta checker plus a warning.
@@ -19,8 +22,9 @@
 use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use super::confine::{Confinement, Reader};
 use crate::model::{Model, Texture, TextureStatus};
 
 /// Largest texture side accepted by default, in texels.
@@ -40,12 +44,12 @@ pub struct TextureOverride {
 /// Finds and decodes the textures a model names.
 #[derive(Debug)]
 pub struct TextureResolver {
-    dir: PathBuf,
+    /// Where names read from the model may lead: its folder and the `--texture-root`s.
+    scope: Confinement,
     overrides: Vec<TextureOverride>,
-    /// Folders (canonical) that names leaving the model's folder may reach.
-    roots: Vec<PathBuf>,
     max_side: u32,
-    cache: Mutex<HashMap<PathBuf, Arc<Texture>>>,
+    /// Decoded textures by canonical path: materials sharing a file share one texture.
+    cache: HashMap<PathBuf, Arc<Texture>>,
 }
 
 /// True when a texture name is absolute or climbs with `..`: it is not followed as written
@@ -55,17 +59,10 @@ fn leaves_folder(name: &Path) -> bool {
 }
 
 impl TextureResolver {
-    /// A resolver looking next to the model in `dir`; `roots` are further folders that texture
-    /// names read from the model may point into (`--texture-root`).
-    pub fn new(dir: &Path, overrides: Vec<TextureOverride>, roots: &[PathBuf]) -> TextureResolver {
-        let roots = roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()).collect();
-        TextureResolver {
-            dir: dir.to_path_buf(),
-            overrides,
-            roots,
-            max_side: MAX_TEXTURE_SIDE,
-            cache: Mutex::default(),
-        }
+    /// A resolver looking for names read from the model inside `scope` (the model's folder and
+    /// the `--texture-root`s).
+    pub fn new(scope: Confinement, overrides: Vec<TextureOverride>) -> TextureResolver {
+        TextureResolver { scope, overrides, max_side: MAX_TEXTURE_SIDE, cache: HashMap::new() }
     }
 
     /// The same resolver accepting textures up to `side` texels wide and high.
@@ -74,25 +71,28 @@ impl TextureResolver {
         self
     }
 
-    /// `name` as written, if it leaves the model folder but lands in an allowed root.
-    fn inside_allowed_root(&self, name: &Path) -> Option<PathBuf> {
-        let target = std::fs::canonicalize(self.dir.join(name)).ok()?;
-        (target.is_file() && self.roots.iter().any(|r| target.starts_with(r))).then_some(target)
+    fn dir(&self) -> &Path {
+        self.scope.home()
     }
 
-    /// Fills in every material's texture and status; a material that names no texture gets the
-    /// model's own stem tried (MD2 files often carry no skin name but ship `model.bmp`).
-    pub fn resolve_model(&self, model: &mut Model) {
+    /// Fills in every material's texture and status, reading through `reader`; a material that
+    /// names no texture gets the model's own stem tried (MD2 files often carry no skin name but
+    /// ship `model.bmp`).
+    pub fn resolve_model(&mut self, model: &mut Model, reader: &mut Reader) {
         let stem_fallback = model.name.clone();
+        let has_morph_frames = model.meshes.iter().any(|m| !m.morph_frames.is_empty());
         let mut warnings = Vec::new();
         for material in &mut model.materials {
             let chosen = self
                 .overrides
                 .iter()
                 .find(|o| o.material.as_deref() == Some(material.name.as_str()))
-                .or_else(|| self.overrides.iter().find(|o| o.material.is_none()));
+                .or_else(|| self.overrides.iter().find(|o| o.material.is_none()))
+                .cloned();
             if let Some(o) = chosen {
-                match self.decode_cached(&o.path) {
+                // A texture the user named: anywhere, but still a bounded regular-file read.
+                let read = reader.read_user(&o.path).map_err(|d| d.to_string());
+                match read.and_then(|(canonical, bytes)| self.decode_cached(canonical, &bytes)) {
                     Ok(texture) => {
                         material.texture = Some(texture);
                         material.texture_status = TextureStatus::Found(o.path.clone());
@@ -108,23 +108,24 @@ impl TextureResolver {
             }
             let (name, optional) = match &material.texture_name {
                 Some(name) => (name.clone(), false),
-                None if model.meshes.iter().any(|m| !m.morph_frames.is_empty()) => (stem_fallback.clone(), true),
+                None if has_morph_frames => (stem_fallback.clone(), true),
                 None => continue,
             };
             let written = PathBuf::from(name.replace('\\', "/"));
-            let allowed = self.inside_allowed_root(&written);
+            // A name leaving the folder is followed as written only when the confinement allows
+            // where it leads (a --texture-root); otherwise only its file name is looked for.
+            let allowed = leaves_folder(&written)
+                .then(|| self.scope.file(&self.dir().join(&written)).ok().map(|_| self.dir().join(&written)))
+                .flatten();
             if leaves_folder(&written) && allowed.is_none() {
                 warnings.push(format!(
                     "texture '{name}' for material '{}' points outside the model's folder: refused, only its file name was looked for inside {} (--texture-root allows another folder)",
                     material.name,
-                    self.dir.display()
+                    self.dir().display()
                 ));
             }
-            match allowed
-                .or_else(|| self.find(&name))
-                .ok_or_else(|| "not found".to_string())
-                .and_then(|p| self.decode_cached(&p).map(|t| (p, t)))
-            {
+            let found = allowed.or_else(|| self.find(&name)).ok_or_else(|| "not found".to_string());
+            match found.and_then(|p| self.read_and_decode(p, reader)) {
                 Ok((path, texture)) => {
                     material.texture = Some(texture);
                     material.texture_status = TextureStatus::Found(path);
@@ -134,7 +135,7 @@ impl TextureResolver {
                     warnings.push(format!(
                         "texture '{name}' for material '{}' {reason} (looked in {} for it and the same stem as .png/.tga/.pcx/.bmp/.jpg)",
                         material.name,
-                        self.dir.display()
+                        self.dir().display()
                     ));
                     material.texture = Some(Arc::new(Texture::missing()));
                     material.texture_status = TextureStatus::Missing { name, reason };
@@ -144,7 +145,8 @@ impl TextureResolver {
         model.warnings.extend(warnings);
     }
 
-    /// The file a texture name resolves to inside the model's folder, if any.
+    /// The file a texture name resolves to inside the model's folder, if any. This is a lookup
+    /// by name only: where the file leads (symbolic links) is judged when it is read.
     pub fn find(&self, name: &str) -> Option<PathBuf> {
         let normalised = name.replace('\\', "/");
         let path = Path::new(normalised.trim());
@@ -158,9 +160,10 @@ impl TextureResolver {
         if basename != path {
             bases.push(basename);
         }
+        let dir = self.dir();
         for base in &bases {
             for candidate in candidates(base) {
-                if let Some(found) = self.lookup_case_insensitive(&self.dir, &candidate) {
+                if let Some(found) = lookup_case_insensitive(dir, &candidate) {
                     return Some(found);
                 }
             }
@@ -168,12 +171,12 @@ impl TextureResolver {
         // Skins are often shipped in a folder beside the model (`skins/`, `textures/`): try
         // the basename in each direct subfolder, in name order so the choice is stable.
         let mut subdirs: Vec<PathBuf> =
-            std::fs::read_dir(&self.dir).ok()?.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+            std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
         subdirs.sort();
         let last = bases.last()?;
         for sub in &subdirs {
             for candidate in candidates(last) {
-                if let Some(found) = self.lookup_case_insensitive(sub, &candidate) {
+                if let Some(found) = lookup_case_insensitive(sub, &candidate) {
                     return Some(found);
                 }
             }
@@ -181,36 +184,43 @@ impl TextureResolver {
         None
     }
 
-    /// `relative` inside `root`, matching each component without regard to case.
-    fn lookup_case_insensitive(&self, root: &Path, relative: &Path) -> Option<PathBuf> {
-        let mut current = root.to_path_buf();
-        for component in relative.components() {
-            let Component::Normal(part) = component else { continue };
-            let exact = current.join(part);
-            if exact.exists() {
-                current = exact;
-                continue;
-            }
-            let wanted = part.to_string_lossy().to_lowercase();
-            let entry = std::fs::read_dir(&current)
-                .ok()?
-                .flatten()
-                .find(|e| e.file_name().to_string_lossy().to_lowercase() == wanted)?;
-            current = entry.path();
-        }
-        current.is_file().then_some(current)
+    /// Reads `path` under the confinement (inside the folders, regular, bounded, once) and
+    /// decodes it; a refusal or decoding failure is the reason shown with the fallback.
+    fn read_and_decode(&mut self, path: PathBuf, reader: &mut Reader) -> Result<(PathBuf, Arc<Texture>), String> {
+        let (canonical, bytes) = reader.read_named(&self.scope, &path).map_err(|d| d.to_string())?;
+        Ok((path, self.decode_cached(canonical, &bytes)?))
     }
 
-    fn decode_cached(&self, path: &Path) -> Result<Arc<Texture>, String> {
-        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        if let Some(t) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    fn decode_cached(&mut self, canonical: PathBuf, bytes: &[u8]) -> Result<Arc<Texture>, String> {
+        if let Some(t) = self.cache.get(&canonical) {
             return Ok(t.clone());
         }
-        let bytes = std::fs::read(path).map_err(|e| format!("could not be read: {e}"))?;
-        let texture = Arc::new(decode_image_limited(&bytes, path, self.max_side)?);
-        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, texture.clone());
+        let texture = Arc::new(decode_image_limited(bytes, &canonical, self.max_side)?);
+        self.cache.insert(canonical, texture.clone());
         Ok(texture)
     }
+}
+
+/// `relative` inside `root`, matching each component without regard to case.
+fn lookup_case_insensitive(root: &Path, relative: &Path) -> Option<PathBuf> {
+    let mut current = root.to_path_buf();
+    for component in relative.components() {
+        let Component::Normal(part) = component else { continue };
+        let exact = current.join(part);
+        if exact.exists() {
+            current = exact;
+            continue;
+        }
+        let wanted = part.to_string_lossy().to_lowercase();
+        let entry = std::fs::read_dir(&current)
+            .ok()?
+            .flatten()
+            .find(|e| e.file_name().to_string_lossy().to_lowercase() == wanted)?;
+        current = entry.path();
+    }
+    // Anything but a folder counts as found, so a FIFO or a link out of the folder is refused
+    // with its reason when read instead of being skipped as "not found".
+    (current.symlink_metadata().is_ok() && !current.is_dir()).then_some(current)
 }
 
 /// Candidate file names for one base name: as written, then with alternative extensions, then
@@ -303,7 +313,7 @@ mod tests {
     fn finds_other_extension_other_case_and_basename() {
         let dir = scratch("find");
         png(&dir.join("Skin.PNG"), [255, 0, 0, 255]);
-        let r = TextureResolver::new(&dir, Vec::new(), &[]);
+        let r = TextureResolver::new(Confinement::for_model(&dir, &[]).unwrap(), Vec::new());
         assert_eq!(r.find("players/ogro/skin.pcx"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find("skin"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find(".\\SKIN.png"), Some(dir.join("Skin.PNG")));
@@ -317,7 +327,7 @@ mod tests {
         let inside = root.join("model");
         std::fs::create_dir_all(&inside).unwrap();
         png(&root.join("secret.png"), [1, 2, 3, 255]);
-        let r = TextureResolver::new(&inside, Vec::new(), &[]);
+        let r = TextureResolver::new(Confinement::for_model(&inside, &[]).unwrap(), Vec::new());
         assert_eq!(r.find("../secret.png"), None);
         assert_eq!(r.find(&root.join("secret.png").display().to_string()), None);
         // An absolute path still finds a same-named file inside the folder.
