@@ -24,7 +24,7 @@ pub use report::{html_report, junit_xml};
 use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
 use crate::error::{Error, Result};
-use crate::formats::{LoadOptions, TextureOverride};
+use crate::formats::{Confinement, LoadOptions, TextureOverride};
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
 use crate::output::{read_png, write_png};
 use crate::parse;
@@ -96,6 +96,8 @@ struct Case {
     max_percent: Option<f64>,
     columns: Option<u32>,
     controls: Controls,
+    /// Where the golden's frames may be read from.
+    scope: Confinement,
 }
 
 /// Parses every entry of a list key, an error naming the key.
@@ -103,11 +105,15 @@ fn parse_all<T: std::str::FromStr<Err = String>>(key: &str, values: &Option<Vec<
     values.iter().flatten().map(|v| v.parse().map_err(|e| Error::Invalid(format!("{key}: {e}")))).collect()
 }
 
-fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
+fn controls(spec: &CaseSpec, scope: &Confinement) -> Result<Controls> {
     let one = |value: &Option<String>| value.clone().map(|v| vec![v]);
     let attachments: Vec<AttachSpec> = parse_all("attach", &spec.attach)?;
+    let attachments = attachments
+        .into_iter()
+        .map(|a| Ok(AttachSpec { path: confined_file(scope, "attach", &a.path)?, ..a }))
+        .collect::<Result<_>>()?;
     let mut controls = Controls {
-        attachments: attachments.into_iter().map(|a| AttachSpec { path: dir.join(&a.path), ..a }).collect(),
+        attachments,
         bones: parse_all("bone", &spec.bone)?,
         blend: parse_all("blend", &one(&spec.blend))?.pop(),
         transitions: parse_all("transition", &one(&spec.transition))?,
@@ -116,14 +122,36 @@ fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
     Ok(controls)
 }
 
-fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
+/// A file a manifest names under `key`: relative to the manifest's folder, and refused (naming
+/// the key and the rule) unless it leads to a regular file inside `scope`. The path is returned
+/// as written (joined to the folder), so clip names from file stems stay as the manifest shows.
+fn confined_file(scope: &Confinement, key: &str, value: &Path) -> Result<PathBuf> {
+    let path = scope.home().join(value);
+    scope.file(&path).map_err(|d| d.into_error(&path, format!("`{key}` = '{}'", value.display())))?;
+    Ok(path)
+}
+
+/// The case's golden file or folder (which may not exist yet), refused unless it is inside
+/// `scope`: reading it (and copying it into an HTML report) or blessing it stays there.
+fn confined_golden(spec: &CaseSpec, scope: &Confinement) -> Result<PathBuf> {
+    let value = spec.golden.clone().unwrap_or_default();
+    let path = scope.home().join(&value);
+    scope.place(&path).map_err(|d| d.into_error(&path, format!("`golden` = '{}'", value.display())))?;
+    Ok(path)
+}
+
+fn resolve(spec: &CaseSpec, scope: &Confinement) -> Result<Case> {
     let invalid = |e: String| Error::Invalid(e);
+    let dir = scope.home();
     let (width, height) = parse::size(spec.size.as_deref().unwrap_or("128x128")).map_err(invalid)?;
     let mut animations = Vec::new();
     let mut clip = spec.clip.clone();
     for a in spec.anim.iter().flatten() {
         let path = dir.join(a);
-        if path.is_file() {
+        // An entry is an animation file when something (but a folder) has that name, else a
+        // clip name; a file must pass the confinement.
+        if path.symlink_metadata().is_ok() && !path.is_dir() {
+            let path = confined_file(scope, "anim", Path::new(a))?;
             clip = clip.or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()));
             animations.push(path);
         } else {
@@ -134,11 +162,14 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
         .textures
         .iter()
         .flatten()
-        .map(|t| match t.split_once('=') {
-            Some((m, p)) => TextureOverride { material: Some(m.to_string()), path: dir.join(p) },
-            None => TextureOverride { material: None, path: dir.join(t) },
+        .map(|t| {
+            let (material, file) = match t.split_once('=') {
+                Some((m, p)) => (Some(m.to_string()), p),
+                None => (None, t.as_str()),
+            };
+            Ok(TextureOverride { material, path: confined_file(scope, "textures", Path::new(file))? })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let facing = spec.facing.as_deref().map(parse::axis).transpose().map_err(invalid)?;
     let projection = if spec.ortho.unwrap_or(false) {
         Projection::Orthographic
@@ -166,7 +197,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
     };
     Ok(Case {
         name: spec.name.clone().unwrap_or_default(),
-        model: dir.join(spec.model.clone().unwrap_or_default()),
+        model: confined_file(scope, "model", &spec.model.clone().unwrap_or_default())?,
         load: LoadOptions { animations, texture_overrides, facing, ..LoadOptions::default() },
         clip,
         frames: spec.frames.clone(),
@@ -180,7 +211,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
             margin: spec.margin.unwrap_or(0.05),
         },
         options,
-        golden: dir.join(spec.golden.clone().unwrap_or_default()),
+        golden: confined_golden(spec, scope)?,
         compare: PerceptualOptions {
             threshold: spec.threshold.unwrap_or(0.1),
             alpha_threshold: 0,
@@ -189,7 +220,8 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
         max_pixels: spec.max_pixels.unwrap_or(0),
         max_percent: spec.max_percent,
         columns: spec.columns,
-        controls: controls(spec, dir)?,
+        controls: controls(spec, scope)?,
+        scope: scope.clone(),
     })
 }
 
@@ -207,10 +239,11 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
         .map(|spec| {
             let start = std::time::Instant::now();
             let name = spec.name.clone().unwrap_or_default();
-            let golden = manifest.dir.join(spec.golden.clone().unwrap_or_default());
+            // A refused golden is left out of the result, so no report can copy it.
+            let golden = confined_golden(spec, &manifest.scope).unwrap_or_default();
             let mut result =
                 CaseResult { name, outcome: Outcome::Pass, golden, actual: None, diff: None, seconds: 0.0 };
-            match resolve(spec, &manifest.dir).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
+            match resolve(spec, &manifest.scope).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
                 Err(e) => result.outcome = Outcome::Error(e.to_string()),
             }
@@ -275,7 +308,7 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
         write_golden(&case.golden, frames, folder, columns)?;
         Ok(Outcome::Blessed)
     };
-    let expected = match read_golden(&case.golden, folder, frames.len(), columns, &case.options) {
+    let expected = match read_golden(&case.golden, folder, frames.len(), columns, case) {
         Ok(e) if e.iter().zip(&frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
         _ if options.bless => return bless(&frames),
         Ok(_) => {
@@ -322,12 +355,18 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
     Ok(Outcome::Fail { frames: failed })
 }
 
-/// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames.
-fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, o: &RenderOptions) -> Result<Vec<Image>> {
+/// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames. Each
+/// file read passes the case's confinement first (a frame in a golden folder may be a link).
+fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, case: &Case) -> Result<Vec<Image>> {
+    let o = &case.options;
+    let read = |file: &Path| {
+        case.scope.file(file).map_err(|d| d.into_error(file, format!("golden '{}'", file.display())))?;
+        read_png(file)
+    };
     if folder {
-        return (0..count).map(|i| read_png(&path.join(format!("frame_{i:03}.png")))).collect();
+        return (0..count).map(|i| read(&path.join(format!("frame_{i:03}.png")))).collect();
     }
-    let sheet = read_png(path)?;
+    let sheet = read(path)?;
     if count == 1 {
         return Ok(vec![sheet]);
     }

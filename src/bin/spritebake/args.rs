@@ -30,11 +30,13 @@ pub struct ModelArgs {
     /// convention (MD2/MD5 +x, SMD -y, OBJ +z).
     #[arg(long, value_parser = parse_axis, allow_hyphen_values = true)]
     pub facing: Option<Axis>,
-    /// A folder outside the model's own that texture paths written in the model may reach
-    /// (repeatable). Without it, absolute and `..` paths are refused.
+    /// A folder outside the model's own that paths written in the model (textures, material
+    /// libraries, buffers) may lead into (repeatable). Without it, paths leading out of the
+    /// model's folder (absolute, `..`, symbolic links) are refused.
     #[arg(long, value_name = "DIR")]
     pub texture_root: Vec<PathBuf>,
-    /// Largest model, animation or material file read, MiB.
+    /// Largest file read (model, animation, material library, buffer, texture), MiB; larger
+    /// files are refused before reading.
     #[arg(long, default_value_t = 256)]
     pub max_file_mib: u64,
     /// Largest texture side accepted, texels.
