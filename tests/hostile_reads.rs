@@ -61,7 +61,8 @@ fn assert_refused(o: &Output, words: &[&str]) {
     }
 }
 
-const QUAD: &str = "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nusemtl skin\nf 1/1 2/2 3/3 4/4\n";
+const QUAD: &str =
+    "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nusemtl skin\nf 1/1 2/2 3/3 4/4\n";
 
 /// A textured quad `m.obj` in `dir` naming material library `mtl`.
 fn quad_naming_mtl(dir: &Path, mtl: &str) -> PathBuf {
@@ -331,7 +332,8 @@ fn check_html_never_copies_an_outside_file() {
     let root = scratch("html");
     // A distinctive image outside the manifest's folder, named as a golden directly and
     // through a link inside the folder.
-    let secret = spritebake::raster::Image { width: 3, height: 1, rgba: vec![1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255] };
+    let secret =
+        spritebake::raster::Image { width: 3, height: 1, rgba: vec![1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255] };
     spritebake::output::write_png(&root.join("secret.png"), &secret).unwrap();
     let secret_bytes = std::fs::read(root.join("secret.png")).unwrap();
     let m = manifest(

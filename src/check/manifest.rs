@@ -144,8 +144,9 @@ impl Manifest {
     pub fn load(path: &Path) -> Result<Manifest> {
         // A regular file, bounded like a model file: a FIFO or a huge file must not hang `check`.
         let bytes = read_file(path, Limits::default().max_file_bytes)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|e| Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to())))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+        })?;
         Manifest::parse(&text, path)
     }
 

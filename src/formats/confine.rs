@@ -72,19 +72,16 @@ impl fmt::Display for Denied {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Denied::Missing(e) => write!(f, "could not be read: {e}"),
-            Denied::Outside { target, through_link: true, allowed } => write!(
-                f,
-                "refused: a symbolic link leads it to {}, outside {allowed}",
-                target.display()
-            ),
+            Denied::Outside { target, through_link: true, allowed } => {
+                write!(f, "refused: a symbolic link leads it to {}, outside {allowed}", target.display())
+            }
             Denied::Outside { target, through_link: false, allowed } => {
                 write!(f, "refused: it leads to {}, outside {allowed}", target.display())
             }
             Denied::NotRegular(kind) => write!(f, "refused: it is a {kind}, not a regular file"),
-            Denied::TooLarge { bytes, limit } => write!(
-                f,
-                "refused: it is {bytes} bytes, over the {limit} byte limit (raise it with --max-file-mib)"
-            ),
+            Denied::TooLarge { bytes, limit } => {
+                write!(f, "refused: it is {bytes} bytes, over the {limit} byte limit (raise it with --max-file-mib)")
+            }
             Denied::Changed => write!(f, "refused: it was replaced while being opened"),
         }
     }
@@ -233,11 +230,9 @@ impl Confinement {
         let by_name = lexical(path);
         match std::fs::canonicalize(path) {
             Ok(target) if self.contains(&target) => Ok(target),
-            Ok(target) => Err(Denied::Outside {
-                target,
-                through_link: self.contains_by_name(&by_name),
-                allowed: self.allowed(),
-            }),
+            Ok(target) => {
+                Err(Denied::Outside { target, through_link: self.contains_by_name(&by_name), allowed: self.allowed() })
+            }
             // A name that leaves the folders is refused whether or not it exists (so the
             // outcome does not depend on what is out there), a name inside that is missing is
             // missing, and a link inside that leads nowhere readable (`/proc/self/fd/0` of a

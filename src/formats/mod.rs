@@ -146,9 +146,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
         Format::Md2 => md2::parse(&bytes).map_err(with_file),
         Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file),
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
-        Format::Gltf => {
-            gltf::parse(&bytes, &mut |name| load_named("buffer", name), &options.limits).map_err(with_file)
-        }
+        Format::Gltf => gltf::parse(&bytes, &mut |name| load_named("buffer", name), &options.limits).map_err(with_file),
     };
     drop(bytes);
     let mut model = match refused {
