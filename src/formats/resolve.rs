@@ -50,6 +50,9 @@ pub struct TextureResolver {
     max_side: u32,
     /// Decoded textures by canonical path: materials sharing a file share one texture.
     cache: HashMap<PathBuf, Arc<Texture>>,
+    /// The file each texture name was found at (or not).
+    found: HashMap<String, Option<PathBuf>>,
+    index: FolderIndex,
 }
 
 /// True when a texture name is absolute or climbs with `..`: it is not followed as written
@@ -62,7 +65,14 @@ impl TextureResolver {
     /// A resolver looking for names read from the model inside `scope` (the model's folder and
     /// the `--texture-root`s).
     pub fn new(scope: Confinement, overrides: Vec<TextureOverride>) -> TextureResolver {
-        TextureResolver { scope, overrides, max_side: MAX_TEXTURE_SIDE, cache: HashMap::new() }
+        TextureResolver {
+            scope,
+            overrides,
+            max_side: MAX_TEXTURE_SIDE,
+            cache: HashMap::new(),
+            found: HashMap::new(),
+            index: FolderIndex::default(),
+        }
     }
 
     /// The same resolver accepting textures up to `side` texels wide and high.
@@ -146,8 +156,18 @@ impl TextureResolver {
     }
 
     /// The file a texture name resolves to inside the model's folder, if any. This is a lookup
-    /// by name only: where the file leads (symbolic links) is judged when it is read.
-    pub fn find(&self, name: &str) -> Option<PathBuf> {
+    /// by name only: where the file leads (symbolic links) is judged when it is read. Answers
+    /// are remembered, so a name repeated by many materials is looked up once.
+    pub fn find(&mut self, name: &str) -> Option<PathBuf> {
+        if let Some(found) = self.found.get(name) {
+            return found.clone();
+        }
+        let found = self.find_uncached(name);
+        self.found.insert(name.to_string(), found.clone());
+        found
+    }
+
+    fn find_uncached(&mut self, name: &str) -> Option<PathBuf> {
         let normalised = name.replace('\\', "/");
         let path = Path::new(normalised.trim());
         let basename = path.file_name().map(PathBuf::from)?;
@@ -160,23 +180,20 @@ impl TextureResolver {
         if basename != path {
             bases.push(basename);
         }
-        let dir = self.dir();
+        let dir = self.scope.home().to_path_buf();
         for base in &bases {
             for candidate in candidates(base) {
-                if let Some(found) = lookup_case_insensitive(dir, &candidate) {
+                if let Some(found) = self.index.lookup(&dir, &candidate) {
                     return Some(found);
                 }
             }
         }
         // Skins are often shipped in a folder beside the model (`skins/`, `textures/`): try
         // the basename in each direct subfolder, in name order so the choice is stable.
-        let mut subdirs: Vec<PathBuf> =
-            std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
-        subdirs.sort();
         let last = bases.last()?;
-        for sub in &subdirs {
+        for sub in self.index.subfolders(&dir) {
             for candidate in candidates(last) {
-                if let Some(found) = lookup_case_insensitive(sub, &candidate) {
+                if let Some(found) = self.index.lookup(&sub, &candidate) {
                     return Some(found);
                 }
             }
@@ -201,26 +218,61 @@ impl TextureResolver {
     }
 }
 
-/// `relative` inside `root`, matching each component without regard to case.
-fn lookup_case_insensitive(root: &Path, relative: &Path) -> Option<PathBuf> {
-    let mut current = root.to_path_buf();
-    for component in relative.components() {
-        let Component::Normal(part) = component else { continue };
-        let exact = current.join(part);
-        if exact.exists() {
-            current = exact;
-            continue;
+/// Case-insensitive lookups in the model's folder tree, each folder listed once: a model naming
+/// thousands of textures costs one listing per folder, not one per candidate name.
+#[derive(Debug, Default)]
+struct FolderIndex {
+    /// Folder → its entries by lower-cased name (the first one listed wins a tie).
+    listings: HashMap<PathBuf, HashMap<String, PathBuf>>,
+    /// Folder → its direct subfolders, sorted.
+    subfolders: HashMap<PathBuf, Vec<PathBuf>>,
+}
+
+impl FolderIndex {
+    /// `relative` inside `root`, matching each component without regard to case.
+    fn lookup(&mut self, root: &Path, relative: &Path) -> Option<PathBuf> {
+        let mut current = root.to_path_buf();
+        for component in relative.components() {
+            let Component::Normal(part) = component else { continue };
+            let exact = current.join(part);
+            if exact.symlink_metadata().is_ok() {
+                current = exact;
+                continue;
+            }
+            let wanted = part.to_string_lossy().to_lowercase();
+            current = self.listing(&current).get(&wanted)?.clone();
         }
-        let wanted = part.to_string_lossy().to_lowercase();
-        let entry = std::fs::read_dir(&current)
-            .ok()?
-            .flatten()
-            .find(|e| e.file_name().to_string_lossy().to_lowercase() == wanted)?;
-        current = entry.path();
+        // Anything but a folder counts as found, so a FIFO or a link out of the folder is
+        // refused with its reason when read instead of being skipped as "not found".
+        (current.symlink_metadata().is_ok() && !current.is_dir()).then_some(current)
     }
-    // Anything but a folder counts as found, so a FIFO or a link out of the folder is refused
-    // with its reason when read instead of being skipped as "not found".
-    (current.symlink_metadata().is_ok() && !current.is_dir()).then_some(current)
+
+    fn listing(&mut self, folder: &Path) -> &HashMap<String, PathBuf> {
+        self.listings.entry(folder.to_path_buf()).or_insert_with(|| {
+            let mut entries = HashMap::new();
+            for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+                entries.entry(entry.file_name().to_string_lossy().to_lowercase()).or_insert_with(|| entry.path());
+            }
+            entries
+        })
+    }
+
+    fn subfolders(&mut self, folder: &Path) -> Vec<PathBuf> {
+        self.subfolders
+            .entry(folder.to_path_buf())
+            .or_insert_with(|| {
+                let mut subdirs: Vec<PathBuf> = std::fs::read_dir(folder)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect();
+                subdirs.sort();
+                subdirs
+            })
+            .clone()
+    }
 }
 
 /// Candidate file names for one base name: as written, then with alternative extensions, then
@@ -313,7 +365,7 @@ mod tests {
     fn finds_other_extension_other_case_and_basename() {
         let dir = scratch("find");
         png(&dir.join("Skin.PNG"), [255, 0, 0, 255]);
-        let r = TextureResolver::new(Confinement::for_model(&dir, &[]).unwrap(), Vec::new());
+        let mut r = TextureResolver::new(Confinement::for_model(&dir, &[]).unwrap(), Vec::new());
         assert_eq!(r.find("players/ogro/skin.pcx"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find("skin"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find(".\\SKIN.png"), Some(dir.join("Skin.PNG")));
@@ -327,13 +379,33 @@ mod tests {
         let inside = root.join("model");
         std::fs::create_dir_all(&inside).unwrap();
         png(&root.join("secret.png"), [1, 2, 3, 255]);
-        let r = TextureResolver::new(Confinement::for_model(&inside, &[]).unwrap(), Vec::new());
+        let mut r = TextureResolver::new(Confinement::for_model(&inside, &[]).unwrap(), Vec::new());
         assert_eq!(r.find("../secret.png"), None);
         assert_eq!(r.find(&root.join("secret.png").display().to_string()), None);
-        // An absolute path still finds a same-named file inside the folder.
+        // An absolute path still finds a same-named file inside the folder (a new resolver:
+        // one remembers the folder as it was for one load).
         png(&inside.join("secret.png"), [9, 9, 9, 255]);
+        let mut r = TextureResolver::new(Confinement::for_model(&inside, &[]).unwrap(), Vec::new());
         assert_eq!(r.find(&root.join("secret.png").display().to_string()), Some(inside.join("secret.png")));
         std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn many_names_list_each_folder_once() {
+        let dir = scratch("index");
+        std::fs::create_dir_all(dir.join("skins")).unwrap();
+        png(&dir.join("skins/Last.png"), [1, 1, 1, 255]);
+        let mut r = TextureResolver::new(Confinement::for_model(&dir, &[]).unwrap(), Vec::new());
+        // Thousands of missing names, each tried with every extension in the folder and its
+        // subfolder: the folder and the subfolder are each listed once.
+        for i in 0..2000 {
+            assert_eq!(r.find(&format!("tex{i}")), None);
+        }
+        assert_eq!(r.find("LAST.pcx"), Some(dir.join("skins/Last.png")));
+        let mut listed: Vec<&PathBuf> = r.index.listings.keys().collect();
+        listed.sort();
+        assert_eq!(listed, [&dir, &dir.join("skins")]);
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
