@@ -314,7 +314,7 @@ impl Reader {
     pub fn read_named(&mut self, confinement: &Confinement, path: &Path) -> Result<(PathBuf, Arc<[u8]>), Denied> {
         self.remember(path);
         let canonical = confinement.file(path)?;
-        self.read_canonical(canonical)
+        self.read_canonical(canonical, Some(confinement))
     }
 
     /// Reads a file the user named (command line): anywhere, but a regular file and bounded.
@@ -324,7 +324,7 @@ impl Reader {
     pub fn read_user(&mut self, path: &Path) -> Result<(PathBuf, Arc<[u8]>), Denied> {
         self.remember(path);
         let canonical = std::fs::canonicalize(path).map_err(Denied::Missing)?;
-        self.read_canonical(canonical)
+        self.read_canonical(canonical, None)
     }
 
     /// Every path asked for, canonical (or its canonical folder plus the missing name), sorted,
@@ -342,11 +342,15 @@ impl Reader {
         }
     }
 
-    fn read_canonical(&mut self, canonical: PathBuf) -> Result<(PathBuf, Arc<[u8]>), Denied> {
+    fn read_canonical(
+        &mut self,
+        canonical: PathBuf,
+        scope: Option<&Confinement>,
+    ) -> Result<(PathBuf, Arc<[u8]>), Denied> {
         if let Some(bytes) = self.cache.get(&canonical) {
             return Ok((canonical, bytes.clone()));
         }
-        let bytes: Arc<[u8]> = read_regular(&canonical, self.max_bytes)?.into();
+        let bytes: Arc<[u8]> = read_regular(&canonical, self.max_bytes, scope)?.into();
         self.cache.insert(canonical.clone(), bytes.clone());
         Ok((canonical, bytes))
     }
@@ -358,7 +362,7 @@ impl Reader {
 /// # Errors
 /// Missing, not a regular file, too large.
 pub fn read_user_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Denied> {
-    read_regular(&std::fs::canonicalize(path).map_err(Denied::Missing)?, max_bytes)
+    read_regular(&std::fs::canonicalize(path).map_err(Denied::Missing)?, max_bytes, None)
 }
 
 /// Opens without following a final symbolic link and without waiting for a FIFO writer.
@@ -384,9 +388,24 @@ fn same_file(_: &Metadata, _: &Metadata) -> bool {
     true
 }
 
-/// Reads the regular file at the canonical path `path`, refusing anything else and anything
-/// over `max` bytes before reading.
-fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Denied> {
+/// Where the open handle really is (Linux): a folder on the way swapped for a link after the
+/// path was judged shows here. `None` where the system does not say.
+fn opened_location(file: &File) -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        None
+    }
+}
+
+/// Reads the regular file at the canonical path `path`, refusing anything else, anything over
+/// `max` bytes before reading, and (with `scope`) a handle that turns out to be outside it.
+fn read_regular(path: &Path, max: u64, scope: Option<&Confinement>) -> Result<Vec<u8>, Denied> {
     let checked = std::fs::metadata(path).map_err(Denied::Missing)?;
     if let Some(kind) = kind_of(&checked) {
         return Err(Denied::NotRegular(kind));
@@ -396,7 +415,8 @@ fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Denied> {
     if let Some(kind) = kind_of(&opened) {
         return Err(Denied::NotRegular(kind));
     }
-    if !same_file(&checked, &opened) {
+    let moved_out = scope.is_some_and(|s| opened_location(&file).is_some_and(|at| !s.contains(&at)));
+    if !same_file(&checked, &opened) || moved_out {
         return Err(Denied::Changed);
     }
     if opened.len() > max {

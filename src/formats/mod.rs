@@ -148,7 +148,6 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
         Format::Gltf => gltf::parse(&bytes, &mut |name| load_named("buffer", name), &options.limits).map_err(with_file),
     };
-    drop(bytes);
     let mut model = match refused {
         Some(error) => return Err(error),
         None => parsed?,
