@@ -155,20 +155,28 @@ fn fifos_and_devices_are_refused_without_blocking() {
     let gltf = triangle_gltf(&dir, "pipe.bin", None);
     mkfifo(&dir.join("pipe.bin"));
     assert_refused(&run(&["info", p(&gltf)]), &["buffer 'pipe.bin'", "FIFO, not a regular file"]);
-    // Files the user names are not confined, but still regular files only.
+    // Files the user names are not confined, but still regular files only: the model, an
+    // attachment, a manifest, a device.
     assert_refused(&run(&["info", p(&dir.join("pipe.mtl"))]), &["FIFO, not a regular file"]);
+    let body = tex.join("plain.obj");
+    std::fs::write(&body, "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nf 1 2 3\n").unwrap();
+    let out = tex.join("attached.png");
+    let o = run(&["render", p(&body), "--attach", p(&dir.join("pipe.mtl")), "-o", p(&out)]);
+    assert_refused(&o, &["pipe.mtl", "FIFO, not a regular file"]);
+    assert!(!out.exists(), "nothing rendered");
     mkfifo(&dir.join("cases.toml"));
     assert_refused(&run(&["check", p(&dir.join("cases.toml"))]), &["cases.toml", "FIFO, not a regular file"]);
     assert_refused(&run(&["info", "/dev/zero"]), &["/dev/zero", "device, not a regular file"]);
 }
 
-/// A one-triangle glTF `tri.gltf` whose buffer is the file `bin` (written unless it is to be a
+/// The 36-byte buffer of one triangle's positions.
+fn triangle_positions() -> Vec<u8> {
+    [0f32, 0., 0., 1., 0., 0., 0., 1., 0.].iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+/// A one-triangle glTF `tri.gltf` whose buffer is the file `bin` (the caller makes it a file,
 /// FIFO or link), optionally with an external image.
 fn triangle_gltf(dir: &Path, bin: &str, image: Option<&str>) -> PathBuf {
-    let positions: Vec<u8> = [0f32, 0., 0., 1., 0., 0., 0., 1., 0.].iter().flat_map(|f| f.to_le_bytes()).collect();
-    if !dir.join(bin).exists() && bin == "tri.bin" {
-        std::fs::write(dir.join(bin), &positions).unwrap();
-    }
     let material = image.map_or(String::new(), |uri| {
         format!(
             r#","materials":[{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0}}}}}}],"textures":[{{"source":0}}],"images":[{{"uri":"{uri}"}}]"#
@@ -210,8 +218,7 @@ fn symlinks_in_the_model_folder_cannot_lead_out_of_it() {
     let o = run(&["info", p(&model)]);
     assert_refused(&o, &["material library 'linked.mtl'", "symbolic link", "outside the model's folder"]);
     assert!(!text(&o).contains("LEAKED_SECRET"));
-    let positions: Vec<u8> = [0f32, 0., 0., 1., 0., 0., 0., 1., 0.].iter().flat_map(|f| f.to_le_bytes()).collect();
-    std::fs::write(root.join("secret.bin"), positions).unwrap();
+    std::fs::write(root.join("secret.bin"), triangle_positions()).unwrap();
     symlink(&root.join("secret.bin"), &dir.join("linked.bin"));
     let gltf = triangle_gltf(&dir, "linked.bin", None);
     assert_refused(&run(&["info", p(&gltf)]), &["buffer 'linked.bin'", "symbolic link", "outside the model's folder"]);
@@ -258,6 +265,7 @@ fn sources_list_every_file_read() {
     assert_eq!(loaded.sources, vec![canonical("bad.png"), canonical("m.mtl"), canonical("m.obj")]);
     // glTF: the buffer and the external image.
     png(&dir.join("skin.png"), [0, 255, 0, 255]);
+    std::fs::write(dir.join("tri.bin"), triangle_positions()).unwrap();
     let gltf = triangle_gltf(&dir, "tri.bin", Some("skin.png"));
     let loaded = spritebake::formats::load(&gltf, &Default::default()).unwrap();
     assert_eq!(loaded.sources, vec![canonical("skin.png"), canonical("tri.bin"), canonical("tri.gltf")]);
