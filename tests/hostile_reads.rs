@@ -167,6 +167,8 @@ fn fifos_and_devices_are_refused_without_blocking() {
     mkfifo(&dir.join("cases.toml"));
     assert_refused(&run(&["check", p(&dir.join("cases.toml"))]), &["cases.toml", "FIFO, not a regular file"]);
     assert_refused(&run(&["info", "/dev/zero"]), &["/dev/zero", "device, not a regular file"]);
+    // stdin is a pipe held open here: reading it would wait forever.
+    assert_refused(&run(&["info", "/dev/stdin"]), &["/dev/stdin", "link to a pipe or socket, not a regular file"]);
 }
 
 /// The 36-byte buffer of one triangle's positions.

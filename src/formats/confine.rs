@@ -323,8 +323,7 @@ impl Reader {
     /// Missing, not a regular file, too large.
     pub fn read_user(&mut self, path: &Path) -> Result<(PathBuf, Arc<[u8]>), Denied> {
         self.remember(path);
-        let canonical = std::fs::canonicalize(path).map_err(Denied::Missing)?;
-        self.read_canonical(canonical, None)
+        self.read_canonical(canonical_user_path(path)?, None)
     }
 
     /// Every path asked for, canonical (or its canonical folder plus the missing name), sorted,
@@ -362,7 +361,20 @@ impl Reader {
 /// # Errors
 /// Missing, not a regular file, too large.
 pub fn read_user_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Denied> {
-    read_regular(&std::fs::canonicalize(path).map_err(Denied::Missing)?, max_bytes, None)
+    read_regular(&canonical_user_path(path)?, max_bytes, None)
+}
+
+/// The canonical path of a file the user named. A link that resolves to nothing on disk
+/// (`/dev/stdin` of a pipe is `/proc/self/fd/0` → `pipe:[…]`) is not a regular file rather
+/// than a missing one.
+fn canonical_user_path(path: &Path) -> Result<PathBuf, Denied> {
+    std::fs::canonicalize(path).map_err(|e| {
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) && path.exists() {
+            Denied::NotRegular("link to a pipe or socket")
+        } else {
+            Denied::Missing(e)
+        }
+    })
 }
 
 /// Opens without following a final symbolic link and without waiting for a FIFO writer.
