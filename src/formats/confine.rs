@@ -105,8 +105,8 @@ impl Denied {
 
 /// `path` made absolute against the working folder, with `.` and `..` folded by name only.
 fn lexical(path: &Path) -> PathBuf {
-    let path = if path.as_os_str().is_empty() { Path::new(".") } else { path };
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = lexical_input(path);
+    let absolute = std::path::absolute(&path).unwrap_or(path);
     let mut out = PathBuf::new();
     for component in absolute.components() {
         match component {
@@ -234,17 +234,12 @@ impl Confinement {
                 Err(Denied::Outside { target, through_link: self.contains_by_name(&by_name), allowed: self.allowed() })
             }
             // A name that leaves the folders is refused whether or not it exists (so the
-            // outcome does not depend on what is out there), a name inside that is missing is
-            // missing, and a link inside that leads nowhere readable (`/proc/self/fd/0` of a
-            // pipe) is refused.
+            // outcome does not depend on what is out there); inside, a link to a pipe is not a
+            // file and anything else that does not resolve is missing.
             Err(_) if !self.contains_by_name(&by_name) => {
                 Err(Denied::Outside { target: by_name, through_link: false, allowed: self.allowed() })
             }
-            Err(_) if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
-                let target = std::fs::read_link(path).unwrap_or_else(|_| by_name.clone());
-                Err(Denied::Outside { target, through_link: true, allowed: self.allowed() })
-            }
-            Err(e) => Err(Denied::Missing(e)),
+            Err(e) => Err(unresolvable(path, e)),
         }
     }
 
@@ -368,13 +363,17 @@ pub fn read_user_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Denied> {
 /// (`/dev/stdin` of a pipe is `/proc/self/fd/0` → `pipe:[…]`) is not a regular file rather
 /// than a missing one.
 fn canonical_user_path(path: &Path) -> Result<PathBuf, Denied> {
-    std::fs::canonicalize(path).map_err(|e| {
-        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) && path.exists() {
-            Denied::NotRegular("link to a pipe or socket")
-        } else {
-            Denied::Missing(e)
-        }
-    })
+    std::fs::canonicalize(path).map_err(|e| unresolvable(path, e))
+}
+
+/// Why `path` did not canonicalize: a link that still opens (a `/proc/self/fd` link to a pipe
+/// or socket) is not a regular file; anything else is missing.
+fn unresolvable(path: &Path, error: std::io::Error) -> Denied {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) && path.exists() {
+        Denied::NotRegular("link to a pipe or socket")
+    } else {
+        Denied::Missing(error)
+    }
 }
 
 /// Opens without following a final symbolic link and without waiting for a FIFO writer.
@@ -501,6 +500,9 @@ mod tests {
         let e = reader.read_named(&scope, &inside.join("link.mtl")).unwrap_err();
         assert!(matches!(e, Denied::Outside { through_link: true, .. }), "{e}");
         assert!(e.to_string().contains("symbolic link") && e.to_string().contains("outside the model's folder"));
+        // A link to nothing inside is missing, not a refusal.
+        std::os::unix::fs::symlink("nothing.mtl", inside.join("dangling.mtl")).unwrap();
+        assert!(reader.read_named(&scope, &inside.join("dangling.mtl")).unwrap_err().is_missing());
         // A link that stays inside is followed.
         assert_eq!(&reader.read_named(&scope, &inside.join("inner.mtl")).unwrap().1[..], b"inside");
         // `..` and absolute names are judged where they lead, whether or not the file exists.
