@@ -287,12 +287,23 @@ impl Confinement {
     }
 }
 
+/// Whether a [`Reader`] keeps a file's bytes after handing them out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Kept for later requests of the same file (the model, material libraries, buffers), so
+    /// every request shares one read and one allocation.
+    Bytes,
+    /// Not kept: the caller keeps what it makes of them (textures are cached decoded, by
+    /// canonical path), and the bytes are freed as soon as it drops them.
+    Nothing,
+}
+
 /// Reads whole files for one load: regular files only, bounded, each at most once, every path
 /// asked for remembered.
 #[derive(Debug)]
 pub struct Reader {
     max_bytes: u64,
-    cache: HashMap<PathBuf, Arc<[u8]>>,
+    cache: HashMap<PathBuf, Arc<Vec<u8>>>,
     asked: Vec<PathBuf>,
 }
 
@@ -302,23 +313,59 @@ impl Reader {
         Reader { max_bytes, cache: HashMap::new(), asked: Vec::new() }
     }
 
+    /// Judges a path named by untrusted data without reading it: its canonical path if
+    /// `confinement` accepts it. The path is remembered either way. Callers that cache what
+    /// they make of a file by canonical path use this to skip reading it again.
+    ///
+    /// # Errors
+    /// See [`Confinement::file`].
+    pub fn judge(&mut self, confinement: &Confinement, path: &Path) -> Result<PathBuf, Denied> {
+        self.remember(path);
+        confinement.file(path)
+    }
+
     /// Reads a file named by untrusted data, after `confinement` accepted it.
     ///
     /// # Errors
     /// See [`Denied`].
-    pub fn read_named(&mut self, confinement: &Confinement, path: &Path) -> Result<(PathBuf, Arc<[u8]>), Denied> {
-        self.remember(path);
-        let canonical = confinement.file(path)?;
-        self.read_canonical(canonical, Some(confinement))
+    pub fn read_named(
+        &mut self,
+        confinement: &Confinement,
+        path: &Path,
+        keep: Keep,
+    ) -> Result<(PathBuf, Arc<Vec<u8>>), Denied> {
+        let canonical = self.judge(confinement, path)?;
+        self.read_judged(canonical, Some(confinement), keep)
     }
 
     /// Reads a file the user named (command line): anywhere, but a regular file and bounded.
     ///
     /// # Errors
     /// Missing, not a regular file, too large.
-    pub fn read_user(&mut self, path: &Path) -> Result<(PathBuf, Arc<[u8]>), Denied> {
+    pub fn read_user(&mut self, path: &Path, keep: Keep) -> Result<(PathBuf, Arc<Vec<u8>>), Denied> {
         self.remember(path);
-        self.read_canonical(canonical_user_path(path)?, None)
+        self.read_judged(canonical_user_path(path)?, None, keep)
+    }
+
+    /// Reads the file at `canonical`, which [`Reader::judge`] accepted under `confinement`
+    /// (`None` for a file the user named).
+    ///
+    /// # Errors
+    /// Not a regular file, too large, or swapped since it was judged.
+    pub fn read_judged(
+        &mut self,
+        canonical: PathBuf,
+        confinement: Option<&Confinement>,
+        keep: Keep,
+    ) -> Result<(PathBuf, Arc<Vec<u8>>), Denied> {
+        if let Some(bytes) = self.cache.get(&canonical) {
+            return Ok((canonical, bytes.clone()));
+        }
+        let bytes = Arc::new(read_regular(&canonical, self.max_bytes, confinement)?);
+        if keep == Keep::Bytes {
+            self.cache.insert(canonical.clone(), bytes.clone());
+        }
+        Ok((canonical, bytes))
     }
 
     /// Every path asked for, canonical (or its canonical folder plus the missing name), sorted,
@@ -334,19 +381,6 @@ impl Reader {
         if let Some(c) = canonical_lenient(path) {
             self.asked.push(c);
         }
-    }
-
-    fn read_canonical(
-        &mut self,
-        canonical: PathBuf,
-        scope: Option<&Confinement>,
-    ) -> Result<(PathBuf, Arc<[u8]>), Denied> {
-        if let Some(bytes) = self.cache.get(&canonical) {
-            return Ok((canonical, bytes.clone()));
-        }
-        let bytes: Arc<[u8]> = read_regular(&canonical, self.max_bytes, scope)?.into();
-        self.cache.insert(canonical.clone(), bytes.clone());
-        Ok((canonical, bytes))
     }
 }
 
@@ -460,14 +494,14 @@ mod tests {
         std::fs::write(&path, b"first").unwrap();
         let scope = Confinement::for_model(&dir, &[]).unwrap();
         let mut reader = Reader::new(1 << 20);
-        let (canonical, bytes) = reader.read_named(&scope, &path).unwrap();
+        let (canonical, bytes) = reader.read_named(&scope, &path, Keep::Bytes).unwrap();
         assert_eq!(&bytes[..], b"first");
         // Rewritten: a second request (by another spelling of the same file, named or typed by
         // the user) gets the bytes read the first time, so the file was not read again.
         std::fs::write(&path, b"second").unwrap();
-        let (_, again) = reader.read_named(&scope, &dir.join("./a.mtl")).unwrap();
+        let (_, again) = reader.read_named(&scope, &dir.join("./a.mtl"), Keep::Bytes).unwrap();
         assert_eq!(&again[..], b"first");
-        let (_, user) = reader.read_user(&dir.join("a.mtl")).unwrap();
+        let (_, user) = reader.read_user(&dir.join("a.mtl"), Keep::Nothing).unwrap();
         assert_eq!(&user[..], b"first");
         assert_eq!(reader.into_sources(), vec![canonical]);
         std::fs::remove_dir_all(dir).unwrap();
@@ -479,7 +513,7 @@ mod tests {
         std::fs::write(dir.join("big.bin"), vec![7u8; 2048]).unwrap();
         let scope = Confinement::for_model(&dir, &[]).unwrap();
         let mut reader = Reader::new(1024);
-        let e = reader.read_named(&scope, &dir.join("big.bin")).unwrap_err();
+        let e = reader.read_named(&scope, &dir.join("big.bin"), Keep::Bytes).unwrap_err();
         assert!(matches!(e, Denied::TooLarge { bytes: 2048, limit: 1024 }), "{e}");
         assert!(e.to_string().contains("--max-file-mib"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
@@ -497,26 +531,26 @@ mod tests {
         std::fs::write(inside.join("secret.txt"), b"inside").unwrap();
         let scope = Confinement::for_model(&inside, &[]).unwrap();
         let mut reader = Reader::new(1 << 20);
-        let e = reader.read_named(&scope, &inside.join("link.mtl")).unwrap_err();
+        let e = reader.read_named(&scope, &inside.join("link.mtl"), Keep::Bytes).unwrap_err();
         assert!(matches!(e, Denied::Outside { through_link: true, .. }), "{e}");
         assert!(e.to_string().contains("symbolic link") && e.to_string().contains("outside the model's folder"));
         // A link to nothing inside is missing, not a refusal.
         std::os::unix::fs::symlink("nothing.mtl", inside.join("dangling.mtl")).unwrap();
-        assert!(reader.read_named(&scope, &inside.join("dangling.mtl")).unwrap_err().is_missing());
+        assert!(reader.read_named(&scope, &inside.join("dangling.mtl"), Keep::Bytes).unwrap_err().is_missing());
         // A link that stays inside is followed.
-        assert_eq!(&reader.read_named(&scope, &inside.join("inner.mtl")).unwrap().1[..], b"inside");
+        assert_eq!(&reader.read_named(&scope, &inside.join("inner.mtl"), Keep::Bytes).unwrap().1[..], b"inside");
         // `..` and absolute names are judged where they lead, whether or not the file exists.
         for name in ["../secret.txt", "../nothing.txt", "/etc/hostname", "/dev/stdin"] {
-            let e = reader.read_named(&scope, &inside.join(name)).unwrap_err();
+            let e = reader.read_named(&scope, &inside.join(name), Keep::Bytes).unwrap_err();
             assert!(matches!(e, Denied::Outside { .. }), "{name}: {e}");
         }
         // A root opens its folder.
         let wide = Confinement::for_model(&inside, std::slice::from_ref(&root)).unwrap();
-        assert_eq!(&reader.read_named(&wide, &inside.join("link.mtl")).unwrap().1[..], b"secret");
+        assert_eq!(&reader.read_named(&wide, &inside.join("link.mtl"), Keep::Bytes).unwrap().1[..], b"secret");
         // Folders are not files; /dev/null is a device (allowed by a root, still refused).
-        let e = reader.read_named(&scope, &inside).unwrap_err();
+        let e = reader.read_named(&scope, &inside, Keep::Bytes).unwrap_err();
         assert!(matches!(e, Denied::NotRegular("folder")), "{e}");
-        let e = reader.read_user(Path::new("/dev/null")).unwrap_err();
+        let e = reader.read_user(Path::new("/dev/null"), Keep::Nothing).unwrap_err();
         assert!(matches!(e, Denied::NotRegular("device")), "{e}");
         assert!(Confinement::for_model(&inside, &[root.join("no such folder")]).is_err());
         std::fs::remove_dir_all(root).unwrap();

@@ -18,8 +18,10 @@ pub mod smd;
 mod text;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use confine::Confinement;
+use confine::Keep;
 pub use error::{FormatError, Location};
 pub use resolve::{TextureOverride, TextureResolver};
 
@@ -122,7 +124,7 @@ pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
 /// plus a warning in [`Model::warnings`].
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     let mut reader = confine::Reader::new(options.limits.max_file_bytes);
-    let (_, bytes) = reader.read_user(path).map_err(|d| d.into_error(path, path.display()))?;
+    let (_, bytes) = reader.read_user(path, Keep::Bytes).map_err(|d| d.into_error(path, path.display()))?;
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let scope = Confinement::for_model(&dir, &options.texture_roots)?;
@@ -130,9 +132,9 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     // Parsers ask for files by name and take `None` for a missing one; a refusal is kept here
     // and reported instead of whatever the parser made of the missing file.
     let mut refused = None;
-    let mut load_named = |what: &str, name: &str| -> Option<Vec<u8>> {
-        match reader.read_named(&scope, &dir.join(name)) {
-            Ok((_, bytes)) => Some(bytes.to_vec()),
+    let mut load_named = |what: &str, name: &str| -> Option<Arc<Vec<u8>>> {
+        match reader.read_named(&scope, &dir.join(name), Keep::Bytes) {
+            Ok((_, bytes)) => Some(bytes),
             Err(denied) if denied.is_missing() => None,
             Err(denied) => {
                 let subject = format!("{}: {what} '{name}'", path.display());
@@ -142,7 +144,10 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
         }
     };
     let parsed = match format {
-        Format::Obj => obj::parse(&bytes, &mut |name| load_named("material library", name)).map_err(with_file),
+        Format::Obj => {
+            let mut load_mtl = |name: &str| load_named("material library", name).map(Arc::unwrap_or_clone);
+            obj::parse(&bytes, &mut load_mtl).map_err(with_file)
+        }
         Format::Md2 => md2::parse(&bytes).map_err(with_file),
         Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file),
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
@@ -174,7 +179,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
 /// Parses an animation file (`.md5anim` or sequence `.smd`) and appends it as a clip named after
 /// the file stem.
 fn add_animation(model: &mut Model, path: &Path, reader: &mut confine::Reader) -> Result<()> {
-    let (_, bytes) = reader.read_user(path).map_err(|d| d.into_error(path, path.display()))?;
+    let (_, bytes) = reader.read_user(path, Keep::Nothing).map_err(|d| d.into_error(path, path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();

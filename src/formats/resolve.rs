@@ -24,7 +24,7 @@ use std::io::Cursor;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use super::confine::{Confinement, Reader};
+use super::confine::{Confinement, Keep, Reader};
 use crate::model::{Model, Texture, TextureStatus};
 
 /// Largest texture side accepted by default, in texels.
@@ -101,7 +101,8 @@ impl TextureResolver {
                 .cloned();
             if let Some(o) = chosen {
                 // A texture the user named: anywhere, but still a bounded regular-file read.
-                let read = reader.read_user(&o.path).map_err(|d| d.to_string());
+                // Kept as bytes: one override serves every material, read once.
+                let read = reader.read_user(&o.path, Keep::Bytes).map_err(|d| d.to_string());
                 match read.and_then(|(canonical, bytes)| self.decode_cached(canonical, &bytes)) {
                     Ok(texture) => {
                         material.texture = Some(texture);
@@ -203,8 +204,15 @@ impl TextureResolver {
 
     /// Reads `path` under the confinement (inside the folders, regular, bounded, once) and
     /// decodes it; a refusal or decoding failure is the reason shown with the fallback.
+    /// A file already decoded (under any spelling of its name) is not read again; bytes are
+    /// not kept once decoded.
     fn read_and_decode(&mut self, path: PathBuf, reader: &mut Reader) -> Result<(PathBuf, Arc<Texture>), String> {
-        let (canonical, bytes) = reader.read_named(&self.scope, &path).map_err(|d| d.to_string())?;
+        let canonical = reader.judge(&self.scope, &path).map_err(|d| d.to_string())?;
+        if let Some(t) = self.cache.get(&canonical) {
+            return Ok((path, t.clone()));
+        }
+        let (canonical, bytes) =
+            reader.read_judged(canonical, Some(&self.scope), Keep::Nothing).map_err(|d| d.to_string())?;
         Ok((path, self.decode_cached(canonical, &bytes)?))
     }
 
