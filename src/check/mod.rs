@@ -6,6 +6,11 @@
 //! failure names the frames that regressed. Cases run in parallel; a case that cannot run
 //! (missing model, unreadable golden) fails alone with its reason.
 //!
+//! Every path a case names (`model`, `anim`, `attach`, `textures`, `golden`) is relative to the
+//! manifest's folder and must lead inside it, or inside a folder allowed with
+//! [`Manifest::allowing`] (`check --allow-dir`), symbolic links followed first; anything else
+//! is that case's error, naming the key and the rule (see [`crate::formats::confine`]).
+//!
 //! Animation controls use the command line's text forms (see [`crate::rig`]): `attach`
 //! (list, paths relative to the manifest), `attach_offset` (list, i-th goes with the i-th
 //! attachment), `bone` (list), `blend` and `transition` (a transition replaces the clip: the
@@ -24,6 +29,7 @@ pub use report::{html_report, junit_xml};
 use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
 use crate::error::{Error, Result};
+use crate::formats::confine::Denied;
 use crate::formats::{Confinement, LoadOptions, TextureOverride};
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
 use crate::output::{read_png, write_png};
@@ -122,22 +128,29 @@ fn controls(spec: &CaseSpec, scope: &Confinement) -> Result<Controls> {
     Ok(controls)
 }
 
-/// A file a manifest names under `key`: relative to the manifest's folder, and refused (naming
-/// the key and the rule) unless it leads to a regular file inside `scope`. The path is returned
-/// as written (joined to the folder), so clip names from file stems stay as the manifest shows.
-fn confined_file(scope: &Confinement, key: &str, value: &Path) -> Result<PathBuf> {
+/// A path a manifest names under `key`: relative to the manifest's folder, and refused (naming
+/// the key and the rule) unless `rule` accepts where it leads. The path is returned as written
+/// (joined to the folder), so clip names from file stems stay as the manifest shows them.
+fn confined(
+    scope: &Confinement,
+    key: &str,
+    value: &Path,
+    rule: fn(&Confinement, &Path) -> Result<PathBuf, Denied>,
+) -> Result<PathBuf> {
     let path = scope.home().join(value);
-    scope.file(&path).map_err(|d| d.into_error(&path, format!("`{key}` = '{}'", value.display())))?;
+    rule(scope, &path).map_err(|d| d.into_error(&path, format!("`{key}` = '{}'", value.display())))?;
     Ok(path)
 }
 
-/// The case's golden file or folder (which may not exist yet), refused unless it is inside
-/// `scope`: reading it (and copying it into an HTML report) or blessing it stays there.
+/// A regular file inside the manifest's folder or an allowed one.
+fn confined_file(scope: &Confinement, key: &str, value: &Path) -> Result<PathBuf> {
+    confined(scope, key, value, Confinement::file)
+}
+
+/// The case's golden file or folder, which may not exist yet: reading it (and copying it into
+/// an HTML report) or blessing it stays inside the allowed folders.
 fn confined_golden(spec: &CaseSpec, scope: &Confinement) -> Result<PathBuf> {
-    let value = spec.golden.clone().unwrap_or_default();
-    let path = scope.home().join(&value);
-    scope.place(&path).map_err(|d| d.into_error(&path, format!("`golden` = '{}'", value.display())))?;
-    Ok(path)
+    confined(scope, "golden", &spec.golden.clone().unwrap_or_default(), Confinement::place)
 }
 
 fn resolve(spec: &CaseSpec, scope: &Confinement) -> Result<Case> {
