@@ -125,10 +125,10 @@ impl TextureResolver {
             let written = PathBuf::from(name.replace('\\', "/"));
             // A name leaving the folder is followed as written only when the confinement allows
             // where it leads (a --texture-root); otherwise only its file name is looked for.
-            let allowed = leaves_folder(&written)
-                .then(|| self.scope.file(&self.dir().join(&written)).ok().map(|_| self.dir().join(&written)))
-                .flatten();
-            if leaves_folder(&written) && allowed.is_none() {
+            let leaves = leaves_folder(&written);
+            let as_written = self.dir().join(&written);
+            let allowed = (leaves && reader.judge(&self.scope, &as_written).is_ok()).then_some(as_written);
+            if leaves && allowed.is_none() {
                 warnings.push(format!(
                     "texture '{name}' for material '{}' points outside the model's folder: refused, only its file name was looked for inside {} (--texture-root allows another folder)",
                     material.name,
