@@ -128,6 +128,9 @@ fn reads_stay_inside_the_model_folder() {
             assert!(text(&o).contains("LEAKED_SECRET"), "{name}: {}", text(&o));
         }
     }
+    // A --texture-root that does not exist is an error, not silently no root.
+    let o = run(&["info", p(&dir.join("m.obj")), "--texture-root", p(&root.join("typo"))]);
+    assert_refused(&o, &["--texture-root", "typo"]);
     // A missing library stays a warning, as before.
     let model = quad_naming_mtl(&dir, "absent.mtl");
     let o = run(&["info", p(&model)]);
