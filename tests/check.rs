@@ -10,6 +10,16 @@ fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()
 }
 
+/// `spritebake check ARGS`: the manifests here name the example assets, outside their own
+/// folders, which `--allow-dir` allows.
+fn check(args: &[&str]) -> Output {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.extend(["--allow-dir", assets.to_str().unwrap()]);
+    run(&all)
+}
+
 fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
@@ -97,13 +107,13 @@ fn bless_creates_and_rewrites_goldens_and_errors_stay_per_case() {
     let dir = scratch("bless");
     let cases = "[[case]]\nname = \"a\"\ngolden = \"g/a.png\"\n[[case]]\nname = \"b\"\nyaw = 90\ngolden = \"g/b.png\"\n[[case]]\nname = \"c\"\nframes = [0, 0]\ngolden = \"g/c/\"\n";
     let m = manifest(&dir, cases);
-    let o = run(&["check", p(&m)]);
+    let o = check(&[p(&m)]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("NEW   a") && text(&o).contains("0 passed, 3 failed"), "{}", text(&o));
-    let o = run(&["check", p(&m), "--bless"]);
+    let o = check(&[p(&m), "--bless"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(dir.join("g/a.png").is_file() && dir.join("g/c/frame_001.png").is_file());
-    assert_eq!(run(&["check", p(&m)]).status.code(), Some(0));
+    assert_eq!(check(&[p(&m)]).status.code(), Some(0));
     // A regression in b: fails with its metrics; --out gets actual and diff.
     let mut b = read_png(&dir.join("g/b.png")).unwrap();
     for px in b.rgba.chunks_exact_mut(4).take(40) {
@@ -111,32 +121,32 @@ fn bless_creates_and_rewrites_goldens_and_errors_stay_per_case() {
     }
     write_png(&dir.join("g/b.png"), &b).unwrap();
     let out = dir.join("out");
-    let o = run(&["check", p(&m), "--out", p(&out)]);
+    let o = check(&[p(&m), "--out", p(&out)]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("FAIL  b: 40 px"), "{}", text(&o));
     assert!(out.join("b.actual.png").is_file() && out.join("b.diff.png").is_file());
     // A truncated golden is an error for that case only; the others still pass.
     let bytes = std::fs::read(dir.join("g/a.png")).unwrap();
     std::fs::write(dir.join("g/a.png"), &bytes[..20]).unwrap();
-    let o = run(&["check", p(&m)]);
+    let o = check(&[p(&m)]);
     assert!(text(&o).contains("ERROR a") && text(&o).contains("PASS  c"), "{}", text(&o));
     // Bless rewrites the failing and broken ones; then everything passes.
-    assert_eq!(run(&["check", p(&m), "--bless"]).status.code(), Some(0));
-    assert_eq!(run(&["check", p(&m)]).status.code(), Some(0));
+    assert_eq!(check(&[p(&m), "--bless"]).status.code(), Some(0));
+    assert_eq!(check(&[p(&m)]).status.code(), Some(0));
     // A size mismatch is reported as such.
     write_png(&dir.join("g/a.png"), &Image::new(5, 5).unwrap()).unwrap();
-    assert!(text(&run(&["check", p(&m)])).contains("golden sizes differ"));
+    assert!(text(&check(&[p(&m)])).contains("golden sizes differ"));
 }
 
 #[test]
 fn manifest_errors_exit_2_with_the_key() {
     let dir = scratch("unknown");
     let m = manifest(&dir, "[[case]]\nname = \"a\"\ngolden = \"a.png\"\nyaww = 30\n");
-    let o = run(&["check", p(&m)]);
+    let o = check(&[p(&m)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("yaww") && text(&o).contains("line"), "{}", text(&o));
     let m = manifest(&dir, "[[case]]\nname = \"a\"\n");
-    assert!(text(&run(&["check", p(&m)])).contains("no `golden`"));
+    assert!(text(&check(&[p(&m)])).contains("no `golden`"));
 }
 
 #[test]
@@ -145,14 +155,14 @@ fn junit_html_and_shards() {
     let body: String =
         (0..7).map(|i| format!("[[case]]\nname = \"c{i}\"\nyaw = {}\ngolden = \"g/c{i}.png\"\n", i * 40)).collect();
     let m = manifest(&dir, &body);
-    assert_eq!(run(&["check", p(&m), "--bless"]).status.code(), Some(0));
+    assert_eq!(check(&[p(&m), "--bless"]).status.code(), Some(0));
     // Break c3 so the reports have a failure.
     write_png(&dir.join("g/c3.png"), &Image::new(24, 24).unwrap()).unwrap();
     let mut seen = Vec::new();
     for shard in ["1/3", "2/3", "3/3"] {
         let xml = dir.join(format!("junit-{}.xml", &shard[..1]));
         let html = dir.join(format!("html-{}", &shard[..1]));
-        run(&["check", p(&m), "--shard", shard, "--junit", p(&xml), "--html", p(&html), "--out", p(&dir.join("out"))]);
+        check(&[p(&m), "--shard", shard, "--junit", p(&xml), "--html", p(&html), "--out", p(&dir.join("out"))]);
         let text = std::fs::read_to_string(&xml).unwrap();
         let mut reader = quick_xml::Reader::from_str(&text);
         let mut in_failure = None;
@@ -202,7 +212,7 @@ fn junit_html_and_shards() {
 #[test]
 fn the_example_manifest_passes() {
     let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/check/cases.toml");
-    let o = run(&["check", p(&m)]);
+    let o = check(&[p(&m)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("6 passed, 0 failed, 0 errors"));
 }
@@ -220,7 +230,7 @@ fn animation_keys_reach_the_case_and_their_errors_name_the_key() {
     };
     // The keys change the render: bless without them, then each one alone must fail the check.
     let plain = manifest(&dir, &case(""));
-    assert_eq!(run(&["check", p(&plain), "--bless"]).status.code(), Some(0));
+    assert_eq!(check(&[p(&plain), "--bless"]).status.code(), Some(0));
     let sword = robot.join("sword.obj");
     for extra in [
         format!("attach = [\"{}@forearm_R\"]", sword.display()),
@@ -229,7 +239,7 @@ fn animation_keys_reach_the_case_and_their_errors_name_the_key() {
         "transition = \"walk->walk:0.5\"\nframe = 17".to_string(),
     ] {
         let m = manifest(&dir, &case(&extra));
-        let o = run(&["check", p(&m)]);
+        let o = check(&[p(&m)]);
         assert!(text(&o).contains("FAIL  a"), "{extra}: {}", text(&o));
     }
     for (extra, expected) in [
@@ -240,7 +250,7 @@ fn animation_keys_reach_the_case_and_their_errors_name_the_key() {
         ("transition = \"walk-walk\"", "transition: bad transition"),
     ] {
         let m = manifest(&dir, &case(extra));
-        let o = run(&["check", p(&m)]);
+        let o = check(&[p(&m)]);
         assert_ne!(o.status.code(), Some(0), "{extra}");
         assert!(text(&o).contains(expected), "{extra}: {}", text(&o));
     }

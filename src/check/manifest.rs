@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::formats::{Confinement, Limits, read_file};
 
 /// `frames = "all"` or `frames = [0, 4, 7.5]`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -125,6 +126,9 @@ struct ManifestFile {
 pub struct Manifest {
     /// The manifest's folder.
     pub dir: PathBuf,
+    /// Where the paths in cases may lead: the manifest's folder, plus folders allowed with
+    /// [`Manifest::allowing`] (`--allow-dir`).
+    pub scope: Confinement,
     /// The manifest's file stem (the JUnit class name).
     pub name: String,
     /// Cases with defaults applied, in file order.
@@ -135,11 +139,25 @@ impl Manifest {
     /// Reads and validates a manifest.
     ///
     /// # Errors
-    /// Unreadable file, TOML syntax, unknown keys (named with their line), cases without a
+    /// Unreadable file, not a regular file, larger than 256 MiB, not UTF-8, TOML syntax, unknown keys (named with their line), cases without a
     /// `name`, `model` or `golden`, duplicate names.
     pub fn load(path: &Path) -> Result<Manifest> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        // A regular file, bounded like a model file: a FIFO or a huge file must not hang `check`.
+        let bytes = read_file(path, Limits::default().max_file_bytes)?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+        })?;
         Manifest::parse(&text, path)
+    }
+
+    /// The same manifest with `folders` allowed besides its own for the paths cases name
+    /// (`check --allow-dir`).
+    ///
+    /// # Errors
+    /// A folder that does not exist.
+    pub fn allowing(mut self, folders: &[PathBuf]) -> Result<Manifest> {
+        self.scope = self.scope.allowing(folders)?;
+        Ok(self)
     }
 
     /// Parses manifest text; `path` names it in errors and anchors relative paths.
@@ -172,6 +190,6 @@ impl Manifest {
         }
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        Ok(Manifest { dir, name, cases })
+        Ok(Manifest { scope: Confinement::for_manifest(&dir), dir, name, cases })
     }
 }

@@ -6,6 +6,11 @@
 //! failure names the frames that regressed. Cases run in parallel; a case that cannot run
 //! (missing model, unreadable golden) fails alone with its reason.
 //!
+//! Every path a case names (`model`, `anim`, `attach`, `textures`, `golden`) is relative to the
+//! manifest's folder and must lead inside it, or inside a folder allowed with
+//! [`Manifest::allowing`] (`check --allow-dir`), symbolic links followed first; anything else
+//! is that case's error, naming the key and the rule (see [`crate::formats::confine`]).
+//!
 //! Animation controls use the command line's text forms (see [`crate::rig`]): `attach`
 //! (list, paths relative to the manifest), `attach_offset` (list, i-th goes with the i-th
 //! attachment), `bone` (list), `blend` and `transition` (a transition replaces the clip: the
@@ -25,7 +30,8 @@ pub use report::{html_report, junit_xml, plan_html_report};
 use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
 use crate::error::{Error, Result};
-use crate::formats::{LoadOptions, TextureOverride};
+use crate::formats::confine::Denied;
+use crate::formats::{Confinement, LoadOptions, TextureOverride};
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
 use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png, sanitize_component};
 use crate::parse;
@@ -100,6 +106,8 @@ struct Case {
     max_percent: Option<f64>,
     columns: Option<u32>,
     controls: Controls,
+    /// Where the golden's frames may be read from.
+    scope: Confinement,
 }
 
 /// Parses every entry of a list key, an error naming the key.
@@ -107,11 +115,15 @@ fn parse_all<T: std::str::FromStr<Err = String>>(key: &str, values: &Option<Vec<
     values.iter().flatten().map(|v| v.parse().map_err(|e| Error::Invalid(format!("{key}: {e}")))).collect()
 }
 
-fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
+fn controls(spec: &CaseSpec, scope: &Confinement) -> Result<Controls> {
     let one = |value: &Option<String>| value.clone().map(|v| vec![v]);
     let attachments: Vec<AttachSpec> = parse_all("attach", &spec.attach)?;
+    let attachments = attachments
+        .into_iter()
+        .map(|a| Ok(AttachSpec { path: confined_file(scope, "attach", &a.path)?, ..a }))
+        .collect::<Result<_>>()?;
     let mut controls = Controls {
-        attachments: attachments.into_iter().map(|a| AttachSpec { path: dir.join(&a.path), ..a }).collect(),
+        attachments,
         bones: parse_all("bone", &spec.bone)?,
         blend: parse_all("blend", &one(&spec.blend))?.pop(),
         transitions: parse_all("transition", &one(&spec.transition))?,
@@ -120,15 +132,44 @@ fn controls(spec: &CaseSpec, dir: &Path) -> Result<Controls> {
     Ok(controls)
 }
 
-fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
+/// A path a manifest names under `key`: relative to the manifest's folder, and refused (naming
+/// the key and the rule) unless `rule` accepts where it leads. The path is returned as written
+/// (joined to the folder), so clip names from file stems stay as the manifest shows them.
+fn confined(
+    scope: &Confinement,
+    key: &str,
+    value: &Path,
+    rule: fn(&Confinement, &Path) -> Result<PathBuf, Denied>,
+) -> Result<PathBuf> {
+    let path = scope.home().join(value);
+    rule(scope, &path).map_err(|d| d.into_error(&path, format!("`{key}` = '{}'", value.display())))?;
+    Ok(path)
+}
+
+/// A regular file inside the manifest's folder or an allowed one.
+fn confined_file(scope: &Confinement, key: &str, value: &Path) -> Result<PathBuf> {
+    confined(scope, key, value, Confinement::file)
+}
+
+/// The case's golden file or folder, which may not exist yet: reading it (and copying it into
+/// an HTML report) or blessing it stays inside the allowed folders.
+fn confined_golden(spec: &CaseSpec, scope: &Confinement) -> Result<PathBuf> {
+    confined(scope, "golden", &spec.golden.clone().unwrap_or_default(), Confinement::place)
+}
+
+fn resolve(spec: &CaseSpec, scope: &Confinement) -> Result<Case> {
     ranges::check_numbers(spec)?;
     let invalid = |e: String| Error::Invalid(e);
+    let dir = scope.home();
     let (width, height) = parse::size(spec.size.as_deref().unwrap_or("128x128")).map_err(invalid)?;
     let mut animations = Vec::new();
     let mut clip = spec.clip.clone();
     for a in spec.anim.iter().flatten() {
         let path = dir.join(a);
-        if path.is_file() {
+        // An entry is an animation file when something (but a folder) has that name, else a
+        // clip name; a file must pass the confinement.
+        if path.symlink_metadata().is_ok() && !path.is_dir() {
+            let path = confined_file(scope, "anim", Path::new(a))?;
             clip = clip.or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()));
             animations.push(path);
         } else {
@@ -139,11 +180,14 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
         .textures
         .iter()
         .flatten()
-        .map(|t| match t.split_once('=') {
-            Some((m, p)) => TextureOverride { material: Some(m.to_string()), path: dir.join(p) },
-            None => TextureOverride { material: None, path: dir.join(t) },
+        .map(|t| {
+            let (material, file) = match t.split_once('=') {
+                Some((m, p)) => (Some(m.to_string()), p),
+                None => (None, t.as_str()),
+            };
+            Ok(TextureOverride { material, path: confined_file(scope, "textures", Path::new(file))? })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let facing = spec.facing.as_deref().map(parse::axis).transpose().map_err(invalid)?;
     let projection = if spec.ortho.unwrap_or(false) {
         Projection::Orthographic
@@ -171,7 +215,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
     };
     Ok(Case {
         name: spec.name.clone().unwrap_or_default(),
-        model: dir.join(spec.model.clone().unwrap_or_default()),
+        model: confined_file(scope, "model", &spec.model.clone().unwrap_or_default())?,
         load: LoadOptions { animations, texture_overrides, facing, ..LoadOptions::default() },
         clip,
         frames: spec.frames.clone(),
@@ -185,7 +229,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
             margin: spec.margin.unwrap_or(0.05),
         },
         options,
-        golden: dir.join(spec.golden.clone().unwrap_or_default()),
+        golden: confined_golden(spec, scope)?,
         compare: PerceptualOptions {
             threshold: spec.threshold.unwrap_or(0.1),
             alpha_threshold: 0,
@@ -194,7 +238,8 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
         max_pixels: spec.max_pixels.unwrap_or(0),
         max_percent: spec.max_percent,
         columns: spec.columns,
-        controls: controls(spec, dir)?,
+        controls: controls(spec, scope)?,
+        scope: scope.clone(),
     })
 }
 
@@ -213,7 +258,7 @@ fn selected<'m>(manifest: &'m Manifest, options: &CheckOptions) -> Vec<&'m CaseS
 pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPlan, Vec<PathBuf>) {
     let mut plan = OutputPlan::new();
     let mut inputs = Vec::new();
-    for case in selected(manifest, options).into_iter().filter_map(|spec| resolve(spec, &manifest.dir).ok()) {
+    for case in selected(manifest, options).into_iter().filter_map(|spec| resolve(spec, &manifest.scope).ok()) {
         add_out_files(&case, options, &mut plan);
         let folder = is_golden_folder(&case.golden);
         match (options.bless, folder) {
@@ -273,7 +318,8 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
         .map(|spec| {
             let start = std::time::Instant::now();
             let name = spec.name.clone().unwrap_or_default();
-            let golden = manifest.dir.join(spec.golden.clone().unwrap_or_default());
+            // A refused golden is left out of the result, so no report can copy it.
+            let golden = confined_golden(spec, &manifest.scope).unwrap_or_default();
             let mut result = CaseResult {
                 name,
                 outcome: Outcome::Pass,
@@ -283,7 +329,7 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
                 expected: None,
                 seconds: 0.0,
             };
-            match resolve(spec, &manifest.dir).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
+            match resolve(spec, &manifest.scope).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
                 Err(e) => {
                     // Nothing the case staged was written.
@@ -382,7 +428,7 @@ fn judge(
         write_golden(&case.golden, frames, folder, columns, files)?;
         Ok(Outcome::Blessed)
     };
-    let expected = match read_golden(&case.golden, folder, frames.len(), columns, &case.options) {
+    let expected = match read_golden(&case.golden, folder, frames.len(), columns, case) {
         Ok(e) if e.iter().zip(frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
         _ if options.bless => return bless(frames, files),
         Ok(_) => {
@@ -430,12 +476,18 @@ fn judge(
     Ok(Outcome::Fail { frames: failed })
 }
 
-/// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames.
-fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, o: &RenderOptions) -> Result<Vec<Image>> {
+/// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames. Each
+/// file read passes the case's confinement first (a frame in a golden folder may be a link).
+fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, case: &Case) -> Result<Vec<Image>> {
+    let o = &case.options;
+    let read = |file: &Path| {
+        case.scope.file(file).map_err(|d| d.into_error(file, format!("golden '{}'", file.display())))?;
+        read_png(file)
+    };
     if folder {
-        return golden_files(path, folder, count).iter().map(|p| read_png(p)).collect();
+        return golden_files(path, folder, count).iter().map(|p| read(p)).collect();
     }
-    let sheet = read_png(path)?;
+    let sheet = read(path)?;
     if count == 1 {
         return Ok(vec![sheet]);
     }

@@ -2,8 +2,11 @@
 //!
 //! Parsers never touch the filesystem. [`load`] is the one entry point that reads files: it
 //! picks the parser from the file extension (or content), adds animation files, and resolves
-//! every material's texture through one [`TextureResolver`].
+//! every material's texture through one [`TextureResolver`]. Every read goes through
+//! [`confine`]: the paths a model names stay inside its folder, and only regular files are read,
+//! each once and bounded.
 
+pub mod confine;
 mod error;
 pub mod gltf;
 pub mod md2;
@@ -15,7 +18,10 @@ pub mod smd;
 mod text;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+pub use confine::Confinement;
+use confine::Keep;
 pub use error::{FormatError, Location};
 pub use resolve::{TextureOverride, TextureResolver};
 
@@ -25,8 +31,8 @@ use crate::model::Model;
 /// Resource limits for loading untrusted files; options can raise them for unusual assets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Largest model, animation or material file read, in bytes. The default is 256 MiB (real
-    /// game models are a few MiB at most).
+    /// Largest file read (model, animation, material library, buffer, texture), in bytes,
+    /// refused before reading. The default is 256 MiB (real game models are a few MiB at most).
     pub max_file_bytes: u64,
     /// Largest texture side in texels. The default is 8192.
     pub max_texture_side: u32,
@@ -50,8 +56,9 @@ pub struct LoadOptions {
     /// The axis the model faces, replacing the format's default (files exported from other
     /// tools often face another way than the engine's convention).
     pub facing: Option<crate::model::Axis>,
-    /// Folders besides the model's own that texture names read from the model may point into
-    /// (absolute paths, `..`). By default a model can only reach files in its own folder.
+    /// Folders besides the model's own that paths read from the model (textures, material
+    /// libraries, buffers) may lead into (absolute paths, `..`, symbolic links). By default a
+    /// model can only reach files in its own folder.
     pub texture_roots: Vec<PathBuf>,
     /// Resource limits.
     pub limits: Limits,
@@ -93,64 +100,66 @@ impl Format {
     }
 }
 
-/// Reads a whole file, refusing files larger than `max_bytes` (without reading them whole).
+/// Reads a whole file the user named: a regular file (never a FIFO or device, which could
+/// block or never end), refusing files larger than `max_bytes` before reading them.
 ///
 /// # Errors
-/// The file is missing, unreadable or too large.
+/// The file is missing, unreadable, not a regular file or too large.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut bytes = Vec::new();
-    file.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(Error::Invalid(format!(
-            "{}: larger than the {} byte limit (raise it with --max-file-mib)",
-            path.display(),
-            max_bytes
-        )));
-    }
-    Ok(bytes)
+    confine::read_user_file(path, max_bytes).map_err(|d| d.into_error(path, path.display()))
 }
 
 /// Loads a model file with its animations and textures.
 ///
+/// Every file the model names (material libraries, buffers, textures) is read through one
+/// [`confine::Reader`] under the model's [`Confinement`]: inside the model's folder or a
+/// `--texture-root`, regular files only, bounded by [`Limits::max_file_bytes`], each read once.
+/// The model, animation and override texture files the caller names may be anywhere, but are
+/// read by the same reader. Every path asked for ends up in [`Model::sources`].
+///
 /// # Errors
-/// A missing or unreadable file, an unknown format, or a malformed model or animation file.
-/// Missing textures are not errors: they become a visible fallback plus a warning in
-/// [`Model::warnings`].
+/// A missing or unreadable file, an unknown format, a malformed model or animation file, or a
+/// material library or buffer the model needs that the confinement refuses ([`Error::Refused`],
+/// naming the rule). Missing or refused textures are not errors: they become a visible fallback
+/// plus a warning in [`Model::warnings`].
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
-    let max = options.limits.max_file_bytes;
-    let bytes = read_file(path, max)?;
+    let mut reader = confine::Reader::new(options.limits.max_file_bytes);
+    let (_, bytes) = reader.read_user(path, Keep::Bytes).map_err(|d| d.into_error(path, path.display()))?;
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let scope = Confinement::for_model(&dir, &options.texture_roots)?;
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
-    // Every file a parser asks for is recorded, read or not, so outputs can never replace it.
-    let mut sources = vec![path.to_path_buf()];
-    let mut model = match format {
+    // Parsers ask for files by name and take `None` for a missing one; a refusal is kept here
+    // and reported instead of whatever the parser made of the missing file.
+    let mut refused = None;
+    let mut load_named = |what: &str, name: &str| -> Option<Arc<Vec<u8>>> {
+        match reader.read_named(&scope, &dir.join(name), Keep::Bytes) {
+            Ok((_, bytes)) => Some(bytes),
+            Err(denied) if denied.is_missing() => None,
+            Err(denied) => {
+                let subject = format!("{}: {what} '{name}'", path.display());
+                refused.get_or_insert(denied.into_error(path, subject));
+                None
+            }
+        }
+    };
+    let parsed = match format {
         Format::Obj => {
-            let mut load_mtl = |name: &str| {
-                sources.push(dir.join(name));
-                read_file(&dir.join(name), max).ok()
-            };
-            obj::parse(&bytes, &mut load_mtl).map_err(with_file)?
+            let mut load_mtl = |name: &str| load_named("material library", name).map(Arc::unwrap_or_clone);
+            obj::parse(&bytes, &mut load_mtl).map_err(with_file)
         }
-        Format::Md2 => md2::parse(&bytes).map_err(with_file)?,
-        Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
-        Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
-        Format::Gltf => {
-            // Like texture names, buffer names from the file may not leave the model's folder.
-            let mut load_bin = |name: &str| {
-                let inside = Path::new(name).components().all(|c| matches!(c, std::path::Component::Normal(_)));
-                inside.then(|| sources.push(dir.join(name)));
-                inside.then(|| read_file(&dir.join(name), max).ok()).flatten()
-            };
-            gltf::parse(&bytes, &mut load_bin, &options.limits).map_err(with_file)?
-        }
+        Format::Md2 => md2::parse(&bytes).map_err(with_file),
+        Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file),
+        Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
+        Format::Gltf => gltf::parse(&bytes, &mut |name| load_named("buffer", name), &options.limits).map_err(with_file),
+    };
+    let mut model = match refused {
+        Some(error) => return Err(error),
+        None => parsed?,
     };
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {
-        sources.push(anim.clone());
-        add_animation(&mut model, anim, max)?;
+        add_animation(&mut model, anim, &mut reader)?;
     }
     if let Some(facing) = options.facing {
         model.orientation.forward = facing;
@@ -160,25 +169,17 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
             clip.fps = fps;
         }
     }
-    let resolver = TextureResolver::new(&dir, options.texture_overrides.clone(), &options.texture_roots)
+    let mut resolver = TextureResolver::new(scope, options.texture_overrides.clone())
         .with_max_texture_side(options.limits.max_texture_side);
-    resolver.resolve_model(&mut model);
-    sources.extend(model.materials.iter().filter_map(|m| match &m.texture_status {
-        crate::model::TextureStatus::Found(p) => Some(p.clone()),
-        // A texture that exists but failed to decode is still an input no output may replace.
-        crate::model::TextureStatus::Missing { name, .. } => Some(dir.join(name)),
-        _ => None,
-    }));
-    model.sources = sources.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
-    model.sources.sort();
-    model.sources.dedup();
+    resolver.resolve_model(&mut model, &mut reader);
+    model.sources = reader.into_sources();
     Ok(model)
 }
 
 /// Parses an animation file (`.md5anim` or sequence `.smd`) and appends it as a clip named after
 /// the file stem.
-fn add_animation(model: &mut Model, path: &Path, max_bytes: u64) -> Result<()> {
-    let bytes = read_file(path, max_bytes)?;
+fn add_animation(model: &mut Model, path: &Path, reader: &mut confine::Reader) -> Result<()> {
+    let (_, bytes) = reader.read_user(path, Keep::Nothing).map_err(|d| d.into_error(path, path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();

@@ -11,7 +11,10 @@
 //! 3. every candidate matched case-insensitively against the folder's entries;
 //! 4. the basename's candidates in each direct subfolder (`skins/`, `textures/`).
 //!
-//! A name that is absolute or climbs out of the folder with `..` is reduced to its basename,
+//! A name that is absolute or climbs out of the folder with `..` is reduced to its basename
+//! unless it leads into a `--texture-root`. The lookup is by name only; every file it finds is
+//! read through [`super::confine`], which follows symbolic links and refuses what lands outside
+//! the model's folder and its roots, anything but a regular file, and files over the size limit,
 //! so model data can never make spritebake read files outside the model's folder.
 //! Images are recognised by content, not extension (a PNG named `.pcx` loads). Missing or
 //! undecodable textures become the magenta checker plus a warning.
@@ -19,8 +22,9 @@
 use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use super::confine::{Confinement, Keep, Reader};
 use crate::model::{Model, Texture, TextureStatus};
 
 /// Largest texture side accepted by default, in texels.
@@ -40,12 +44,15 @@ pub struct TextureOverride {
 /// Finds and decodes the textures a model names.
 #[derive(Debug)]
 pub struct TextureResolver {
-    dir: PathBuf,
+    /// Where names read from the model may lead: its folder and the `--texture-root`s.
+    scope: Confinement,
     overrides: Vec<TextureOverride>,
-    /// Folders (canonical) that names leaving the model's folder may reach.
-    roots: Vec<PathBuf>,
     max_side: u32,
-    cache: Mutex<HashMap<PathBuf, Arc<Texture>>>,
+    /// Decoded textures by canonical path: materials sharing a file share one texture.
+    cache: HashMap<PathBuf, Arc<Texture>>,
+    /// The file each texture name was found at (or not).
+    found: HashMap<String, Option<PathBuf>>,
+    index: FolderIndex,
 }
 
 /// True when a texture name is absolute or climbs with `..`: it is not followed as written
@@ -55,16 +62,16 @@ fn leaves_folder(name: &Path) -> bool {
 }
 
 impl TextureResolver {
-    /// A resolver looking next to the model in `dir`; `roots` are further folders that texture
-    /// names read from the model may point into (`--texture-root`).
-    pub fn new(dir: &Path, overrides: Vec<TextureOverride>, roots: &[PathBuf]) -> TextureResolver {
-        let roots = roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()).collect();
+    /// A resolver looking for names read from the model inside `scope` (the model's folder and
+    /// the `--texture-root`s).
+    pub fn new(scope: Confinement, overrides: Vec<TextureOverride>) -> TextureResolver {
         TextureResolver {
-            dir: dir.to_path_buf(),
+            scope,
             overrides,
-            roots,
             max_side: MAX_TEXTURE_SIDE,
-            cache: Mutex::default(),
+            cache: HashMap::new(),
+            found: HashMap::new(),
+            index: FolderIndex::default(),
         }
     }
 
@@ -74,25 +81,29 @@ impl TextureResolver {
         self
     }
 
-    /// `name` as written, if it leaves the model folder but lands in an allowed root.
-    fn inside_allowed_root(&self, name: &Path) -> Option<PathBuf> {
-        let target = std::fs::canonicalize(self.dir.join(name)).ok()?;
-        (target.is_file() && self.roots.iter().any(|r| target.starts_with(r))).then_some(target)
+    fn dir(&self) -> &Path {
+        self.scope.home()
     }
 
-    /// Fills in every material's texture and status; a material that names no texture gets the
-    /// model's own stem tried (MD2 files often carry no skin name but ship `model.bmp`).
-    pub fn resolve_model(&self, model: &mut Model) {
+    /// Fills in every material's texture and status, reading through `reader`; a material that
+    /// names no texture gets the model's own stem tried (MD2 files often carry no skin name but
+    /// ship `model.bmp`).
+    pub fn resolve_model(&mut self, model: &mut Model, reader: &mut Reader) {
         let stem_fallback = model.name.clone();
+        let has_morph_frames = model.meshes.iter().any(|m| !m.morph_frames.is_empty());
         let mut warnings = Vec::new();
         for material in &mut model.materials {
             let chosen = self
                 .overrides
                 .iter()
                 .find(|o| o.material.as_deref() == Some(material.name.as_str()))
-                .or_else(|| self.overrides.iter().find(|o| o.material.is_none()));
+                .or_else(|| self.overrides.iter().find(|o| o.material.is_none()))
+                .cloned();
             if let Some(o) = chosen {
-                match self.decode_cached(&o.path) {
+                // A texture the user named: anywhere, but still a bounded regular-file read.
+                // Kept as bytes: one override serves every material, read once.
+                let read = reader.read_user(&o.path, Keep::Bytes).map_err(|d| d.to_string());
+                match read.and_then(|(canonical, bytes)| self.decode_cached(canonical, &bytes)) {
                     Ok(texture) => {
                         material.texture = Some(texture);
                         material.texture_status = TextureStatus::Found(o.path.clone());
@@ -108,23 +119,24 @@ impl TextureResolver {
             }
             let (name, optional) = match &material.texture_name {
                 Some(name) => (name.clone(), false),
-                None if model.meshes.iter().any(|m| !m.morph_frames.is_empty()) => (stem_fallback.clone(), true),
+                None if has_morph_frames => (stem_fallback.clone(), true),
                 None => continue,
             };
             let written = PathBuf::from(name.replace('\\', "/"));
-            let allowed = self.inside_allowed_root(&written);
-            if leaves_folder(&written) && allowed.is_none() {
+            // A name leaving the folder is followed as written only when the confinement allows
+            // where it leads (a --texture-root); otherwise only its file name is looked for.
+            let leaves = leaves_folder(&written);
+            let as_written = self.dir().join(&written);
+            let allowed = (leaves && reader.judge(&self.scope, &as_written).is_ok()).then_some(as_written);
+            if leaves && allowed.is_none() {
                 warnings.push(format!(
                     "texture '{name}' for material '{}' points outside the model's folder: refused, only its file name was looked for inside {} (--texture-root allows another folder)",
                     material.name,
-                    self.dir.display()
+                    self.dir().display()
                 ));
             }
-            match allowed
-                .or_else(|| self.find(&name))
-                .ok_or_else(|| "not found".to_string())
-                .and_then(|p| self.decode_cached(&p).map(|t| (p, t)))
-            {
+            let found = allowed.or_else(|| self.find(&name)).ok_or_else(|| "not found".to_string());
+            match found.and_then(|p| self.read_and_decode(p, reader)) {
                 Ok((path, texture)) => {
                     material.texture = Some(texture);
                     material.texture_status = TextureStatus::Found(path);
@@ -134,7 +146,7 @@ impl TextureResolver {
                     warnings.push(format!(
                         "texture '{name}' for material '{}' {reason} (looked in {} for it and the same stem as .png/.tga/.pcx/.bmp/.jpg)",
                         material.name,
-                        self.dir.display()
+                        self.dir().display()
                     ));
                     material.texture = Some(Arc::new(Texture::missing()));
                     material.texture_status = TextureStatus::Missing { name, reason };
@@ -144,8 +156,19 @@ impl TextureResolver {
         model.warnings.extend(warnings);
     }
 
-    /// The file a texture name resolves to inside the model's folder, if any.
-    pub fn find(&self, name: &str) -> Option<PathBuf> {
+    /// The file a texture name resolves to inside the model's folder, if any. This is a lookup
+    /// by name only: where the file leads (symbolic links) is judged when it is read. Answers
+    /// are remembered, so a name repeated by many materials is looked up once.
+    pub fn find(&mut self, name: &str) -> Option<PathBuf> {
+        if let Some(found) = self.found.get(name) {
+            return found.clone();
+        }
+        let found = self.find_uncached(name);
+        self.found.insert(name.to_string(), found.clone());
+        found
+    }
+
+    fn find_uncached(&mut self, name: &str) -> Option<PathBuf> {
         let normalised = name.replace('\\', "/");
         let path = Path::new(normalised.trim());
         let basename = path.file_name().map(PathBuf::from)?;
@@ -158,22 +181,20 @@ impl TextureResolver {
         if basename != path {
             bases.push(basename);
         }
+        let dir = self.scope.home().to_path_buf();
         for base in &bases {
             for candidate in candidates(base) {
-                if let Some(found) = self.lookup_case_insensitive(&self.dir, &candidate) {
+                if let Some(found) = self.index.lookup(&dir, &candidate) {
                     return Some(found);
                 }
             }
         }
         // Skins are often shipped in a folder beside the model (`skins/`, `textures/`): try
         // the basename in each direct subfolder, in name order so the choice is stable.
-        let mut subdirs: Vec<PathBuf> =
-            std::fs::read_dir(&self.dir).ok()?.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
-        subdirs.sort();
         let last = bases.last()?;
-        for sub in &subdirs {
+        for sub in self.index.subfolders(&dir) {
             for candidate in candidates(last) {
-                if let Some(found) = self.lookup_case_insensitive(sub, &candidate) {
+                if let Some(found) = self.index.lookup(&sub, &candidate) {
                     return Some(found);
                 }
             }
@@ -181,35 +202,84 @@ impl TextureResolver {
         None
     }
 
+    /// Reads `path` under the confinement (inside the folders, regular, bounded, once) and
+    /// decodes it; a refusal or decoding failure is the reason shown with the fallback.
+    /// A file already decoded (under any spelling of its name) is not read again; bytes are
+    /// not kept once decoded.
+    fn read_and_decode(&mut self, path: PathBuf, reader: &mut Reader) -> Result<(PathBuf, Arc<Texture>), String> {
+        let canonical = reader.judge(&self.scope, &path).map_err(|d| d.to_string())?;
+        if let Some(t) = self.cache.get(&canonical) {
+            return Ok((path, t.clone()));
+        }
+        let (canonical, bytes) =
+            reader.read_judged(canonical, Some(&self.scope), Keep::Nothing).map_err(|d| d.to_string())?;
+        Ok((path, self.decode_cached(canonical, &bytes)?))
+    }
+
+    fn decode_cached(&mut self, canonical: PathBuf, bytes: &[u8]) -> Result<Arc<Texture>, String> {
+        if let Some(t) = self.cache.get(&canonical) {
+            return Ok(t.clone());
+        }
+        let texture = Arc::new(decode_image_limited(bytes, &canonical, self.max_side)?);
+        self.cache.insert(canonical, texture.clone());
+        Ok(texture)
+    }
+}
+
+/// Case-insensitive lookups in the model's folder tree, each folder listed once: a model naming
+/// thousands of textures costs one listing per folder, not one per candidate name.
+#[derive(Debug, Default)]
+struct FolderIndex {
+    /// Folder → its entries by lower-cased name (the first one listed wins a tie).
+    listings: HashMap<PathBuf, HashMap<String, PathBuf>>,
+    /// Folder → its direct subfolders, sorted.
+    subfolders: HashMap<PathBuf, Vec<PathBuf>>,
+}
+
+impl FolderIndex {
     /// `relative` inside `root`, matching each component without regard to case.
-    fn lookup_case_insensitive(&self, root: &Path, relative: &Path) -> Option<PathBuf> {
+    fn lookup(&mut self, root: &Path, relative: &Path) -> Option<PathBuf> {
         let mut current = root.to_path_buf();
         for component in relative.components() {
             let Component::Normal(part) = component else { continue };
             let exact = current.join(part);
-            if exact.exists() {
+            if exact.symlink_metadata().is_ok() {
                 current = exact;
                 continue;
             }
             let wanted = part.to_string_lossy().to_lowercase();
-            let entry = std::fs::read_dir(&current)
-                .ok()?
-                .flatten()
-                .find(|e| e.file_name().to_string_lossy().to_lowercase() == wanted)?;
-            current = entry.path();
+            current = self.listing(&current).get(&wanted)?.clone();
         }
-        current.is_file().then_some(current)
+        // Anything but a folder counts as found, so a FIFO or a link out of the folder is
+        // refused with its reason when read instead of being skipped as "not found".
+        (current.symlink_metadata().is_ok() && !current.is_dir()).then_some(current)
     }
 
-    fn decode_cached(&self, path: &Path) -> Result<Arc<Texture>, String> {
-        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        if let Some(t) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(t.clone());
-        }
-        let bytes = std::fs::read(path).map_err(|e| format!("could not be read: {e}"))?;
-        let texture = Arc::new(decode_image_limited(&bytes, path, self.max_side)?);
-        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, texture.clone());
-        Ok(texture)
+    fn listing(&mut self, folder: &Path) -> &HashMap<String, PathBuf> {
+        self.listings.entry(folder.to_path_buf()).or_insert_with(|| {
+            let mut entries = HashMap::new();
+            for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+                entries.entry(entry.file_name().to_string_lossy().to_lowercase()).or_insert_with(|| entry.path());
+            }
+            entries
+        })
+    }
+
+    fn subfolders(&mut self, folder: &Path) -> Vec<PathBuf> {
+        self.subfolders
+            .entry(folder.to_path_buf())
+            .or_insert_with(|| {
+                let mut subdirs: Vec<PathBuf> = std::fs::read_dir(folder)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect();
+                subdirs.sort();
+                subdirs
+            })
+            .clone()
     }
 }
 
@@ -303,7 +373,7 @@ mod tests {
     fn finds_other_extension_other_case_and_basename() {
         let dir = scratch("find");
         png(&dir.join("Skin.PNG"), [255, 0, 0, 255]);
-        let r = TextureResolver::new(&dir, Vec::new(), &[]);
+        let mut r = TextureResolver::new(Confinement::for_model(&dir, &[]).unwrap(), Vec::new());
         assert_eq!(r.find("players/ogro/skin.pcx"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find("skin"), Some(dir.join("Skin.PNG")));
         assert_eq!(r.find(".\\SKIN.png"), Some(dir.join("Skin.PNG")));
@@ -317,13 +387,33 @@ mod tests {
         let inside = root.join("model");
         std::fs::create_dir_all(&inside).unwrap();
         png(&root.join("secret.png"), [1, 2, 3, 255]);
-        let r = TextureResolver::new(&inside, Vec::new(), &[]);
+        let mut r = TextureResolver::new(Confinement::for_model(&inside, &[]).unwrap(), Vec::new());
         assert_eq!(r.find("../secret.png"), None);
         assert_eq!(r.find(&root.join("secret.png").display().to_string()), None);
-        // An absolute path still finds a same-named file inside the folder.
+        // An absolute path still finds a same-named file inside the folder (a new resolver:
+        // one remembers the folder as it was for one load).
         png(&inside.join("secret.png"), [9, 9, 9, 255]);
+        let mut r = TextureResolver::new(Confinement::for_model(&inside, &[]).unwrap(), Vec::new());
         assert_eq!(r.find(&root.join("secret.png").display().to_string()), Some(inside.join("secret.png")));
         std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn many_names_list_each_folder_once() {
+        let dir = scratch("index");
+        std::fs::create_dir_all(dir.join("skins")).unwrap();
+        png(&dir.join("skins/Last.png"), [1, 1, 1, 255]);
+        let mut r = TextureResolver::new(Confinement::for_model(&dir, &[]).unwrap(), Vec::new());
+        // Thousands of missing names, each tried with every extension in the folder and its
+        // subfolder: the folder and the subfolder are each listed once.
+        for i in 0..2000 {
+            assert_eq!(r.find(&format!("tex{i}")), None);
+        }
+        assert_eq!(r.find("LAST.pcx"), Some(dir.join("skins/Last.png")));
+        let mut listed: Vec<&PathBuf> = r.index.listings.keys().collect();
+        listed.sort();
+        assert_eq!(listed, [&dir, &dir.join("skins")]);
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

@@ -32,11 +32,13 @@ pub struct ModelArgs {
     /// convention (MD2/MD5 +x, SMD -y, OBJ +z).
     #[arg(long, value_parser = parse_axis, allow_hyphen_values = true)]
     pub facing: Option<Axis>,
-    /// A folder outside the model's own that texture paths written in the model may reach
-    /// (repeatable). Without it, absolute and `..` paths are refused.
+    /// A folder outside the model's own that paths written in the model (textures, material
+    /// libraries, buffers) may lead into (repeatable). Without it, paths leading out of the
+    /// model's folder (absolute, `..`, symbolic links) are refused.
     #[arg(long, value_name = "DIR")]
     pub texture_root: Vec<PathBuf>,
-    /// Largest model, animation or material file read, MiB, from 1 to 16384.
+    /// Largest file read (model, animation, material library, buffer, texture), MiB, from 1 to
+    /// 16384; larger files are refused before reading.
     #[arg(long, default_value_t = 256, value_parser = bounds::MAX_FILE_MIB.parser())]
     pub max_file_mib: u64,
     /// Largest texture side accepted, texels, from 1 to 32768.

@@ -4,6 +4,8 @@
 //! spritebake reads accessors itself rather than through the `gltf` crate's readers, which
 //! index slices directly and would panic on an accessor pointing past its buffer.
 
+use std::sync::Arc;
+
 use base64::Engine as _;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::{Accessor, Document};
@@ -14,8 +16,9 @@ use crate::formats::FormatError;
 /// Viewless accessors are all zeros of any count; this caps what such a header can allocate.
 const MAX_VIEWLESS_ELEMENTS: usize = 1 << 16;
 
-/// The bytes of every buffer, by buffer index.
-pub struct Buffers(Vec<Vec<u8>>);
+/// The bytes of every buffer, by buffer index. Buffers naming the same external file share
+/// its bytes (one read, one allocation, however many buffers name it).
+pub struct Buffers(Vec<Arc<Vec<u8>>>);
 
 /// Decodes a `data:` URI; `None` when `uri` is not one.
 pub fn data_uri(uri: &str) -> Option<Result<Vec<u8>, String>> {
@@ -64,11 +67,11 @@ pub fn uri_to_file_name(uri: &str) -> String {
 
 impl Buffers {
     /// Loads every buffer: the GLB binary chunk, data URIs, or external files through
-    /// `load_external` (a file name relative to the model).
+    /// `load_external` (a file name relative to the model; `None` when it cannot be read).
     pub fn load(
         doc: &Document,
         blob: Option<Vec<u8>>,
-        load_external: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+        load_external: &mut dyn FnMut(&str) -> Option<Arc<Vec<u8>>>,
     ) -> Result<Buffers, FormatError> {
         let mut blob = blob;
         let mut out = Vec::new();
@@ -77,9 +80,10 @@ impl Buffers {
             let data = match buffer.source() {
                 gltf::buffer::Source::Bin => blob
                     .take()
+                    .map(Arc::new)
                     .ok_or_else(|| err(format!("{what} refers to the GLB binary chunk, which is missing")))?,
                 gltf::buffer::Source::Uri(uri) => match data_uri(uri) {
-                    Some(decoded) => decoded.map_err(|e| err(format!("{what}: {e}")))?,
+                    Some(decoded) => Arc::new(decoded.map_err(|e| err(format!("{what}: {e}")))?),
                     None => {
                         let name = uri_to_file_name(uri);
                         load_external(&name).ok_or_else(|| {
@@ -104,7 +108,7 @@ impl Buffers {
 
     /// The bytes of a buffer view, checked against its buffer.
     pub fn view(&self, view: &gltf::buffer::View) -> Result<&[u8], FormatError> {
-        let buffer = self.0.get(view.buffer().index()).map(Vec::as_slice).unwrap_or(&[]);
+        let buffer = self.0.get(view.buffer().index()).map(|b| b.as_slice()).unwrap_or(&[]);
         view.offset().checked_add(view.length()).and_then(|end| buffer.get(view.offset()..end)).ok_or_else(|| {
             err(format!(
                 "buffer view {} (bytes {}..+{}) points past the end of buffer {} ({} bytes)",

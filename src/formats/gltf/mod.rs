@@ -131,7 +131,7 @@ impl Nodes {
 /// buffers, bad skins or animation samplers, non-base64 data URIs.
 pub fn parse(
     bytes: &[u8],
-    load_external: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+    load_external: &mut dyn FnMut(&str) -> Option<std::sync::Arc<Vec<u8>>>,
     limits: &Limits,
 ) -> Result<Model, FormatError> {
     if let Some(declared) = bytes.strip_prefix(b"glTF").and_then(|b| b.get(4..8)) {

@@ -31,6 +31,11 @@ pub struct CheckArgs {
     /// Run one shard: I/N runs every N-th case starting with the I-th (1-based).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// A folder outside the manifest's own that the models, anims, attachments, textures and
+    /// goldens named in the manifest may be in (repeatable). Without it, paths leading out of
+    /// the manifest's folder (absolute, `..`, symbolic links) are refused.
+    #[arg(long, value_name = "DIR")]
+    pub allow_dir: Vec<PathBuf>,
     /// Worker threads, from 1 to 1024 (default: all cores).
     #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
@@ -50,7 +55,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
     set_threads(args.threads)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    let manifest = Manifest::load(&args.manifest)?;
+    let manifest = Manifest::load(&args.manifest)?.allowing(&args.allow_dir)?;
     let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard };
     // Everything the run may write, checked before any case renders; each case checks its
     // own files again once its model has loaded.
