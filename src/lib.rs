@@ -14,6 +14,7 @@
 pub mod anim;
 pub mod bake;
 pub mod bench;
+pub mod budget;
 pub mod check;
 mod error;
 pub mod formats;
@@ -25,4 +26,5 @@ pub mod raster;
 pub mod rig;
 pub mod sprite;
 
+pub use budget::MemoryBudget;
 pub use error::{Error, Result};

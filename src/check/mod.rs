@@ -23,10 +23,11 @@ pub use report::{html_report, junit_xml};
 
 use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
-use crate::formats::{LoadOptions, TextureOverride};
+use crate::formats::{Limits, LoadOptions, TextureOverride};
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
-use crate::output::{read_png, write_png};
+use crate::output::{read_png_within, write_png};
 use crate::parse;
 use crate::raster::{Image, Light, OrbitView, Projection, RenderOptions, Renderer};
 use crate::rig::{self, AttachSpec, Controls, Offset};
@@ -76,6 +77,9 @@ pub struct CheckOptions {
     pub out: Option<PathBuf>,
     /// Run only cases `i` with `i % count == index` (0-based index).
     pub shard: Option<(usize, usize)>,
+    /// Limits for every case: each case's model gets its own memory budget, and its rendered
+    /// frames and goldens another.
+    pub limits: Limits,
 }
 
 /// A case made concrete: model, frames, view, options, golden, tolerance.
@@ -210,7 +214,9 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
             let golden = manifest.dir.join(spec.golden.clone().unwrap_or_default());
             let mut result =
                 CaseResult { name, outcome: Outcome::Pass, golden, actual: None, diff: None, seconds: 0.0 };
-            match resolve(spec, &manifest.dir).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
+            let case = resolve(spec, &manifest.dir)
+                .map(|case| Case { load: LoadOptions { limits: options.limits, ..case.load }, ..case });
+            match case.and_then(|case| run_case(&case, &renderer, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
                 Err(e) => result.outcome = Outcome::Error(e.to_string()),
             }
@@ -252,6 +258,11 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
     let pose = PoseOptions { looping: true, in_place: case.in_place };
     let animation = rig::animation(&model, &props, &case.controls, clip, pose)?;
     let times = frame_positions(case, &animation.motion);
+    // Rendered frames and goldens are held together: charged before either exists.
+    let budget = MemoryBudget::new(case.load.limits.max_memory_bytes);
+    let (w, h) = (case.options.width, case.options.height);
+    let pixels = (times.len() as u64).saturating_mul(u64::from(w) * u64::from(h));
+    budget.charge(bytes_for(pixels, 4), || format!("case '{}': {} frames of {w}x{h}", case.name, times.len()))?;
     let frames: Vec<Image> = times
         .iter()
         .map(|&time| {
@@ -275,7 +286,7 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
         write_golden(&case.golden, frames, folder, columns)?;
         Ok(Outcome::Blessed)
     };
-    let expected = match read_golden(&case.golden, folder, frames.len(), columns, &case.options) {
+    let expected = match read_golden(&case.golden, folder, frames.len(), columns, &case.options, &budget) {
         Ok(e) if e.iter().zip(&frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
         _ if options.bless => return bless(&frames),
         Ok(_) => {
@@ -323,11 +334,18 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
 }
 
 /// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames.
-fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, o: &RenderOptions) -> Result<Vec<Image>> {
+fn read_golden(
+    path: &Path,
+    folder: bool,
+    count: usize,
+    columns: usize,
+    o: &RenderOptions,
+    budget: &MemoryBudget,
+) -> Result<Vec<Image>> {
     if folder {
-        return (0..count).map(|i| read_png(&path.join(format!("frame_{i:03}.png")))).collect();
+        return (0..count).map(|i| read_png_within(&path.join(format!("frame_{i:03}.png")), budget)).collect();
     }
-    let sheet = read_png(path)?;
+    let sheet = read_png_within(path, budget)?;
     if count == 1 {
         return Ok(vec![sheet]);
     }

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 pub use error::{FormatError, Location};
 pub use resolve::{TextureOverride, TextureResolver};
 
+use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
 use crate::model::Model;
 
@@ -30,11 +31,19 @@ pub struct Limits {
     pub max_file_bytes: u64,
     /// Largest texture side in texels. The default is 8192.
     pub max_texture_side: u32,
+    /// Memory one model may take for what its files declare, in bytes: decoded textures with
+    /// their mip chains, animation frames × joints (see [`MemoryBudget`]). The default is
+    /// 256 MiB ([`crate::budget::DEFAULT_MAX_MEMORY_BYTES`]).
+    pub max_memory_bytes: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_file_bytes: 256 << 20, max_texture_side: resolve::MAX_TEXTURE_SIDE }
+        Limits {
+            max_file_bytes: 256 << 20,
+            max_texture_side: resolve::MAX_TEXTURE_SIDE,
+            max_memory_bytes: crate::budget::DEFAULT_MAX_MEMORY_BYTES,
+        }
     }
 }
 
@@ -124,6 +133,8 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
+    // One budget for everything the model's files make spritebake allocate.
+    let budget = MemoryBudget::new(options.limits.max_memory_bytes);
     // Every file a parser asks for is recorded, read or not, so outputs can never replace it.
     let mut sources = vec![path.to_path_buf()];
     let mut model = match format {
@@ -144,13 +155,13 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
                 inside.then(|| sources.push(dir.join(name)));
                 inside.then(|| read_file(&dir.join(name), max).ok()).flatten()
             };
-            gltf::parse(&bytes, &mut load_bin, &options.limits).map_err(with_file)?
+            gltf::parse_within(&bytes, &mut load_bin, &options.limits, &budget).map_err(|e| in_file(e, path))?
         }
     };
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {
         sources.push(anim.clone());
-        add_animation(&mut model, anim, max)?;
+        add_animation(&mut model, anim, max, &budget)?;
     }
     if let Some(facing) = options.facing {
         model.orientation.forward = facing;
@@ -162,7 +173,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     }
     let resolver = TextureResolver::new(&dir, options.texture_overrides.clone(), &options.texture_roots)
         .with_max_texture_side(options.limits.max_texture_side);
-    resolver.resolve_model(&mut model);
+    resolver.resolve_model(&mut model, &budget)?;
     sources.extend(model.materials.iter().filter_map(|m| match &m.texture_status {
         crate::model::TextureStatus::Found(p) => Some(p.clone()),
         _ => None,
@@ -173,22 +184,33 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     Ok(model)
 }
 
+/// The error naming `path` where the parser could not (format errors, budget overruns).
+fn in_file(e: Error, path: &Path) -> Error {
+    match e {
+        Error::Format(e) => Error::Format(e.in_file(path)),
+        Error::Budget { what, needed, budget, flag } => {
+            Error::Budget { what: format!("{}: {what}", path.display()), needed, budget, flag }
+        }
+        other => other,
+    }
+}
+
 /// Parses an animation file (`.md5anim` or sequence `.smd`) and appends it as a clip named after
-/// the file stem.
-fn add_animation(model: &mut Model, path: &Path, max_bytes: u64) -> Result<()> {
+/// the file stem, its frames charged to `budget`.
+fn add_animation(model: &mut Model, path: &Path, max_bytes: u64, budget: &MemoryBudget) -> Result<()> {
     let bytes = read_file(path, max_bytes)?;
     let text = String::from_utf8_lossy(&bytes);
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
-    let with_file = |e: FormatError| Error::Format(e.in_file(path));
+    let with_file = |e: Error| in_file(e, path);
     let skeleton = model
         .skeleton
         .as_ref()
         .ok_or_else(|| Error::Invalid(format!("{}: the model has no skeleton to animate", path.display())))?;
     let clip = match ext.as_str() {
-        "md5anim" => md5::parse_anim(&text, &name, skeleton).map_err(with_file)?,
+        "md5anim" => md5::parse_anim_within(&text, &name, skeleton, budget).map_err(with_file)?,
         "smd" => {
-            let (clip, warnings) = smd::parse_sequence(&text, &name, skeleton).map_err(with_file)?;
+            let (clip, warnings) = smd::parse_sequence_within(&text, &name, skeleton, budget).map_err(with_file)?;
             model.warnings.extend(warnings.into_iter().map(|w| format!("{}: {w}", path.display())));
             clip
         }

@@ -21,6 +21,7 @@ use std::io::Cursor;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::budget::MemoryBudget;
 use crate::model::{Model, Texture, TextureStatus};
 
 /// Largest texture side accepted by default, in texels.
@@ -82,7 +83,12 @@ impl TextureResolver {
 
     /// Fills in every material's texture and status; a material that names no texture gets the
     /// model's own stem tried (MD2 files often carry no skin name but ship `model.bmp`).
-    pub fn resolve_model(&self, model: &mut Model) {
+    /// Each texture decoded is charged to `budget` (a file used by several materials, once).
+    ///
+    /// # Errors
+    /// A texture would take the model over its memory budget. Textures that are missing or
+    /// cannot be decoded are not errors: they become the fallback plus a warning.
+    pub fn resolve_model(&self, model: &mut Model, budget: &MemoryBudget) -> crate::Result<()> {
         let stem_fallback = model.name.clone();
         let mut warnings = Vec::new();
         for material in &mut model.materials {
@@ -92,7 +98,7 @@ impl TextureResolver {
                 .find(|o| o.material.as_deref() == Some(material.name.as_str()))
                 .or_else(|| self.overrides.iter().find(|o| o.material.is_none()));
             if let Some(o) = chosen {
-                match self.decode_cached(&o.path) {
+                match split_budget(self.decode_cached(&o.path, budget))? {
                     Ok(texture) => {
                         material.texture = Some(texture);
                         material.texture_status = TextureStatus::Found(o.path.clone());
@@ -120,11 +126,11 @@ impl TextureResolver {
                     self.dir.display()
                 ));
             }
-            match allowed
-                .or_else(|| self.find(&name))
-                .ok_or_else(|| "not found".to_string())
-                .and_then(|p| self.decode_cached(&p).map(|t| (p, t)))
-            {
+            let found = match allowed.or_else(|| self.find(&name)) {
+                Some(p) => split_budget(self.decode_cached(&p, budget))?.map(|t| (p, t)),
+                None => Err("not found".to_string()),
+            };
+            match found {
                 Ok((path, texture)) => {
                     material.texture = Some(texture);
                     material.texture_status = TextureStatus::Found(path);
@@ -142,6 +148,7 @@ impl TextureResolver {
             }
         }
         model.warnings.extend(warnings);
+        Ok(())
     }
 
     /// The file a texture name resolves to inside the model's folder, if any.
@@ -201,13 +208,13 @@ impl TextureResolver {
         current.is_file().then_some(current)
     }
 
-    fn decode_cached(&self, path: &Path) -> Result<Arc<Texture>, String> {
+    fn decode_cached(&self, path: &Path, budget: &MemoryBudget) -> Result<Arc<Texture>, DecodeError> {
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         if let Some(t) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(t.clone());
         }
         let bytes = std::fs::read(path).map_err(|e| format!("could not be read: {e}"))?;
-        let texture = Arc::new(decode_image_limited(&bytes, path, self.max_side)?);
+        let texture = Arc::new(decode_image_within(&bytes, path, self.max_side, budget)?);
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, texture.clone());
         Ok(texture)
     }
@@ -229,59 +236,115 @@ fn candidates(base: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Decodes PNG, JPEG, BMP, TGA or PCX bytes, recognised by content (TGA, which has no
-/// signature, by the file extension).
-///
-/// # Errors
-/// Unknown or corrupt data, or an image larger than [`MAX_TEXTURE_SIDE`].
-pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
-    decode_image_limited(bytes, path, MAX_TEXTURE_SIDE)
+/// Why a texture could not be decoded.
+#[derive(Debug)]
+pub enum DecodeError {
+    /// Not an image, corrupt, or wider or higher than the side limit: the material gets the
+    /// fallback texture and the model a warning.
+    Unusable(String),
+    /// Decoding would go over the model's memory budget ([`crate::Error::Budget`]): the model
+    /// fails, since rendering it without the texture would hide that the budget needs raising.
+    Budget(crate::Error),
 }
 
-/// As [`decode_image`] with a chosen size limit.
+impl From<String> for DecodeError {
+    fn from(reason: String) -> DecodeError {
+        DecodeError::Unusable(reason)
+    }
+}
+
+/// Splits a decode result into the model's failure (`Err`: over budget) and the texture's own
+/// (`Ok(Err)`: the fallback and a warning).
 ///
 /// # Errors
-/// Unknown or corrupt data, or an image wider or higher than `max_side`.
-pub fn decode_image_limited(bytes: &[u8], path: &Path, max_side: u32) -> Result<Texture, String> {
+/// The [`DecodeError::Budget`] error.
+pub fn split_budget<T>(result: Result<T, DecodeError>) -> crate::Result<Result<T, String>> {
+    match result {
+        Ok(t) => Ok(Ok(t)),
+        Err(DecodeError::Unusable(reason)) => Ok(Err(reason)),
+        Err(DecodeError::Budget(e)) => Err(e),
+    }
+}
+
+/// Decodes PNG, JPEG, BMP, TGA or PCX bytes, recognised by content (TGA, which has no
+/// signature, by the file extension), within the default memory budget.
+///
+/// # Errors
+/// Unknown or corrupt data, an image larger than [`MAX_TEXTURE_SIDE`], or one over the default
+/// budget.
+pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
+    decode_image_within(bytes, path, MAX_TEXTURE_SIDE, &MemoryBudget::default()).map_err(|e| match e {
+        DecodeError::Unusable(reason) => reason,
+        DecodeError::Budget(e) => e.to_string(),
+    })
+}
+
+/// As [`decode_image`] with a chosen side limit, charging the texture's prepared size
+/// ([`Texture::prepared_bytes`]) to `budget` from the declared size in the header, before any
+/// texel is decoded; the decoder's own allocation limit is set to what is left, so it refuses
+/// a declared size by itself too.
+///
+/// # Errors
+/// Unknown or corrupt data, an image wider or higher than `max_side`, or one over the budget.
+pub fn decode_image_within(
+    bytes: &[u8],
+    path: &Path,
+    max_side: u32,
+    budget: &MemoryBudget,
+) -> Result<Texture, DecodeError> {
     if bytes.first() == Some(&0x0A) && bytes.len() >= 128 {
-        return decode_pcx(bytes, max_side);
+        return decode_pcx(bytes, path, max_side, budget);
     }
     let format = image::guess_format(bytes).ok().or_else(|| {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         (ext == "tga").then_some(image::ImageFormat::Tga)
     });
     let Some(format) = format else {
-        return Err("is not a PNG, JPEG, BMP, TGA or PCX image".into());
+        return Err("is not a PNG, JPEG, BMP, TGA or PCX image".to_string().into());
     };
-    let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(max_side);
-    limits.max_image_height = Some(max_side);
-    reader.limits(limits);
-    let decoded = reader.decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
+    let reader = || {
+        let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(max_side);
+        limits.max_image_height = Some(max_side);
+        limits.max_alloc = Some(budget.remaining());
+        reader.limits(limits);
+        reader
+    };
+    // The header alone gives the declared size (the side limits apply to it already).
+    let (w, h) = reader().into_dimensions().map_err(|e| format!("could not be decoded: {e}"))?;
+    charge_texture(budget, path, w, h)?;
+    let decoded = reader().decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
     let (w, h) = decoded.dimensions();
-    Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".into())
+    Ok(Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".to_string())?)
+}
+
+/// Charges a `w`×`h` texture's prepared size to `budget`.
+fn charge_texture(budget: &MemoryBudget, path: &Path, w: u32, h: u32) -> Result<(), DecodeError> {
+    let what = || format!("texture {} ({w}x{h})", path.display());
+    budget.charge(Texture::prepared_bytes(w, h), what).map_err(DecodeError::Budget)
 }
 
 /// Quake 2 skins: 8-bit paletted PCX (or 24-bit), via the `pcx` crate.
-fn decode_pcx(bytes: &[u8], max_side: u32) -> Result<Texture, String> {
+fn decode_pcx(bytes: &[u8], path: &Path, max_side: u32, budget: &MemoryBudget) -> Result<Texture, DecodeError> {
     let bad = |e: std::io::Error| format!("is not a readable PCX image: {e}");
     let mut reader = pcx::Reader::new(Cursor::new(bytes)).map_err(bad)?;
     let (w, h) = (reader.width() as u32, reader.height() as u32);
     if w == 0 || h == 0 || w > max_side || h > max_side {
-        return Err(format!("has an unsupported size {w}x{h} (limit {max_side}, see --max-texture-side)"));
+        return Err(format!("has an unsupported size {w}x{h} (limit {max_side}, see --max-texture-side)").into());
     }
     // RLE can expand, but never beyond 64× the input: refuse headers that claim more pixels.
     if (w as u64 * h as u64) > bytes.len() as u64 * 64 {
-        return Err(format!("claims {w}x{h} pixels in {} bytes", bytes.len()));
+        return Err(format!("claims {w}x{h} pixels in {} bytes", bytes.len()).into());
     }
+    charge_texture(budget, path, w, h)?;
     let mut rgb = vec![0u8; (w * h * 3) as usize];
     // The pcx crate may panic on malformed run lengths; contain that as an error.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.read_rgb_pixels(&mut rgb)))
         .map_err(|_| "is a corrupt PCX image".to_string())?
         .map_err(bad)?;
     let rgba = rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
-    Texture::new(w, h, rgba, true).ok_or_else(|| "has no pixels".into())
+    Ok(Texture::new(w, h, rgba, true).ok_or_else(|| "has no pixels".to_string())?)
 }
 
 #[cfg(test)]

@@ -8,4 +8,4 @@ mod png;
 
 pub use atomic::{remove_temporary_files, write_atomic};
 pub use obj::write_obj;
-pub use png::{encode_png, read_png, write_png};
+pub use png::{encode_png, read_png, read_png_within, write_png};

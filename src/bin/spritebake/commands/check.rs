@@ -33,6 +33,9 @@ pub struct CheckArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Limits for every case's model.
+    #[command(flatten)]
+    pub limits: crate::args::LimitArgs,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize)> {
@@ -50,7 +53,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     set_threads(args.threads)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let manifest = Manifest::load(&args.manifest)?;
-    let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard };
+    let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard, limits: args.limits.limits() };
     let results = check::run(&manifest, &options);
     for r in &results {
         writeln!(stdout, "{}", check::summary_line(r))?;

@@ -52,7 +52,7 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode> {
     let loaded = load(&args.job.model, &args.job.anim)?;
     let model = &loaded.model;
     let job = sprite_job(&loaded, &args.job)?;
-    let cells = render_cells(&job, &args.job.sprite)?;
+    let cells = render_cells(&job, &args.job)?;
     // A transition row is named `a->b`; '>' is not allowed in Windows file names.
     let names: Vec<String> = job.row_names().iter().map(|n| n.replace("->", "-to-")).collect();
     for cell in &cells {

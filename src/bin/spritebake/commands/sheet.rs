@@ -39,7 +39,7 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     let loaded = load(&args.job.model, &args.job.anim)?;
     let model = &loaded.model;
     let job = sprite_job(&loaded, &args.job)?;
-    let cells = render_cells(&job, &args.job.sprite)?;
+    let cells = render_cells(&job, &args.job)?;
     let names = job.row_names();
     let layout = Layout { padding: args.padding, extrude: args.extrude, trim: args.trim };
     let sheet = pack(&cells, &names, layout)?;

@@ -37,6 +37,9 @@ pub struct ThumbnailArgs {
     /// Attachments, bone overrides, blend, transition (applied to every model).
     #[command(flatten)]
     pub controls: AnimArgs,
+    /// Limits for every model (each gets its own memory budget).
+    #[command(flatten)]
+    pub limits: crate::args::LimitArgs,
 }
 
 /// Three-quarter view, key + fill light, 4×4 supersampling.
@@ -72,7 +75,11 @@ fn one(
     if std::fs::canonicalize(out).ok().is_some_and(|o| std::fs::canonicalize(model_path).ok() == Some(o)) {
         return Err(spritebake::Error::Invalid(format!("{}: refusing to overwrite an input file", out.display())));
     }
-    let load = LoadOptions { animations: args.controls.animation_files(), ..LoadOptions::default() };
+    let load = LoadOptions {
+        animations: args.controls.animation_files(),
+        limits: args.limits.limits(),
+        ..LoadOptions::default()
+    };
     let model = formats::load(model_path, &load)?;
     let props = rig::load_attachments(controls, model_path, &model, &load)?;
     let clip = match &args.anim {

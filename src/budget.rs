@@ -1,0 +1,102 @@
+//! Memory budgets: every allocation that file contents size is charged before it happens.
+//!
+//! Size limits per field are not enough: a 1 KiB BMP may declare 8192² texels (inside the side
+//! limit) and a 50 KiB SMD 10 000 frames of 4 000 bones; each number is plausible, the memory
+//! behind them is gigabytes. So the code that is about to allocate because a file said so first
+//! computes the bytes (declared size × what one element costs once in memory) and charges them
+//! here. An overrun is one [`Error::Budget`] line naming the file, the size and the flag that
+//! raises the budget, never an abort under a memory limit.
+//!
+//! One budget covers one model: its decoded textures (including the renderer's mip chain), its
+//! animation frames. Batch commands (`thumbnail`, `check`) give each model its own, so one bad
+//! model fails alone. Commands that only read images (`compare`) use one for the command.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{Error, Result, mib};
+
+/// The default budget: 256 MiB per model. Real game models need a few MiB (the largest of the
+/// project's corpus under 10 MiB); a 2048² texture costs about 100 MiB prepared for rendering.
+pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 256 << 20;
+
+/// The command-line option that raises a memory budget, named in every budget error.
+pub const MEMORY_FLAG: &str = "--max-memory-mib";
+
+/// Bytes charged so far against a limit; shared by reference (charging is atomic, so parallel
+/// decoders may share one).
+#[derive(Debug)]
+pub struct MemoryBudget {
+    limit: u64,
+    used: AtomicU64,
+}
+
+impl Default for MemoryBudget {
+    fn default() -> Self {
+        MemoryBudget::new(DEFAULT_MAX_MEMORY_BYTES)
+    }
+}
+
+impl MemoryBudget {
+    /// A budget of `limit` bytes, nothing charged.
+    pub fn new(limit: u64) -> MemoryBudget {
+        MemoryBudget { limit, used: AtomicU64::new(0) }
+    }
+
+    /// The limit in bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Bytes charged so far.
+    pub fn used(&self) -> u64 {
+        self.used.load(Ordering::SeqCst)
+    }
+
+    /// Bytes that can still be charged.
+    pub fn remaining(&self) -> u64 {
+        self.limit.saturating_sub(self.used())
+    }
+
+    /// Charges `bytes` for `what` (called only on failure, e.g. `"walk.md5anim: 5000 frames x
+    /// 300 joints"`).
+    ///
+    /// # Errors
+    /// [`Error::Budget`] when the charge would go over the limit; nothing is charged then.
+    pub fn charge(&self, bytes: u64, what: impl FnOnce() -> String) -> Result<()> {
+        let fits = |used: u64| used.checked_add(bytes).filter(|&total| total <= self.limit);
+        match self.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, fits) {
+            Ok(_) => Ok(()),
+            Err(used) => {
+                let what = what();
+                // Say so when earlier charges of the same model are part of the total.
+                let what = if used == 0 { what } else { format!("{what}, with the {} MiB already loaded,", mib(used)) };
+                Err(Error::Budget { what, needed: used.saturating_add(bytes), budget: self.limit, flag: MEMORY_FLAG })
+            }
+        }
+    }
+}
+
+/// `count` elements of `size` bytes, saturating (a count from a file may be anything).
+pub fn bytes_for(count: u64, size: usize) -> u64 {
+    count.saturating_mul(size as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charges_add_up_and_an_overrun_charges_nothing() {
+        let budget = MemoryBudget::new(10 << 20);
+        budget.charge(6 << 20, || "a".into()).unwrap();
+        let e = budget.charge(5 << 20, || "texture b.png (1000x1000)".into()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "texture b.png (1000x1000), with the 6 MiB already loaded, needs 11 MiB, over the 10 MiB budget (raise it with --max-memory-mib)"
+        );
+        assert_eq!(budget.used(), 6 << 20);
+        budget.charge(4 << 20, || "c".into()).unwrap();
+        assert_eq!(budget.remaining(), 0);
+        assert!(budget.charge(u64::MAX, || "d".into()).is_err());
+    }
+}
