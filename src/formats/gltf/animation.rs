@@ -67,9 +67,11 @@ pub fn build(
         if times.iter().any(|t| !t.is_finite() || *t < 0.0) || times.windows(2).any(|w| w[1] < w[0]) {
             return Err(err(format!("{what}: key times must be finite, non-negative and increasing")));
         }
-        if let Some(last) = times.last().filter(|&&t| t > MAX_KEY_SECONDS) {
+        if let Some(&last) = times.last().filter(|&&t| t > MAX_KEY_SECONDS) {
+            // 1e38 reads better than its 39 digits.
+            let shown = if last < 1e6 { format!("{last}") } else { format!("{last:e}") };
             return Err(err(format!(
-                "{what}: key time {last} s is past the {MAX_KEY_SECONDS} s (1 hour) a clip may last"
+                "{what}: key time {shown} s is past the {MAX_KEY_SECONDS} s (1 hour) a clip may last"
             )));
         }
         let (target, dims) = match property {

@@ -1,0 +1,421 @@
+//! Kilobytes in, never gigabytes of memory (issue 16): small generated files that declare huge
+//! textures, animations or images, each run through the binary under a 1 GiB address-space
+//! limit (`ulimit -v 1048576`, set by the test itself), end in one error line naming the
+//! budget, exit 2, and write nothing; batches report the bad model and go on.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the binary with a 1 GiB address-space limit.
+fn run_limited(args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_spritebake"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spritebake-memory-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// File names in `dir`, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+/// Asserts a refused command: exit 2, exactly one `error:` line on stderr containing every
+/// word, no panic.
+fn assert_refused(o: &Output, words: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stdout: {}\nstderr: {err}", stdout(o));
+    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("warning:")).collect();
+    assert_eq!(lines.len(), 1, "one error line expected: {err}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    for w in words {
+        assert!(lines[0].contains(w), "'{w}' missing from: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A textured quad `<stem>.obj` + `<stem>.mtl` naming `texture`.
+fn quad(dir: &Path, stem: &str, texture: &str) -> PathBuf {
+    let obj = format!(
+        "mtllib {stem}.mtl\nv -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nusemtl skin\nf 1/1 2/2 3/3 4/4\n"
+    );
+    std::fs::write(dir.join(format!("{stem}.obj")), obj).unwrap();
+    std::fs::write(dir.join(format!("{stem}.mtl")), format!("newmtl skin\nmap_Kd {texture}\n")).unwrap();
+    dir.join(format!("{stem}.obj"))
+}
+
+/// A 1 KiB BMP whose header declares `side`² 24-bit texels (the pixel data is missing).
+fn bmp_declaring(side: u32) -> Vec<u8> {
+    let mut b = b"BM".to_vec();
+    b.extend_from_slice(&(54 + side * side * 3).to_le_bytes()); // file size as declared
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&54u32.to_le_bytes()); // pixel data offset
+    b.extend_from_slice(&40u32.to_le_bytes()); // BITMAPINFOHEADER
+    b.extend_from_slice(&(side as i32).to_le_bytes());
+    b.extend_from_slice(&(side as i32).to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes()); // planes
+    b.extend_from_slice(&24u16.to_le_bytes()); // bits per pixel
+    b.extend_from_slice(&[0; 24]); // no compression, sizes and palette counts 0
+    b.resize(1024, 0);
+    b
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let mut body = kind.to_vec();
+    body.extend_from_slice(data);
+    out.extend_from_slice(&body);
+    out.extend_from_slice(&crc32(&body).to_be_bytes());
+}
+
+/// A tiny PNG whose header declares `side`² RGBA pixels (its data stops after a few rows).
+fn png_declaring(side: u32) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = side.to_be_bytes().to_vec();
+    ihdr.extend_from_slice(&side.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]); // 8-bit RGBA
+    png_chunk(&mut png, b"IHDR", &ihdr);
+    // A zlib stream of stored blocks of zeros: valid, short, far from the declared size.
+    let mut idat = vec![0x78, 0x01];
+    for last in [false, true] {
+        idat.push(u8::from(last));
+        idat.extend_from_slice(&4096u16.to_le_bytes());
+        idat.extend_from_slice(&(!4096u16).to_le_bytes());
+        idat.extend_from_slice(&[0; 4096]);
+    }
+    png_chunk(&mut png, b"IDAT", &idat);
+    png_chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+/// An MD5 mesh of `joints` root joints and one triangle on joint 0.
+fn md5_mesh(joints: usize) -> String {
+    let mut t = format!("MD5Version 10\ncommandline \"\"\nnumJoints {joints}\nnumMeshes 1\njoints {{\n");
+    for j in 0..joints {
+        t.push_str(&format!("\"j{j}\" -1 ( 0 0 0 ) ( 0 0 0 )\n"));
+    }
+    t.push_str("}\nmesh {\nshader \"skin\"\nnumverts 3\n");
+    for (v, u) in ["0 0", "1 0", "0 1"].iter().enumerate() {
+        t.push_str(&format!("vert {v} ( {u} ) {v} 1\n"));
+    }
+    t.push_str("numtris 1\ntri 0 0 1 2\nnumweights 3\n");
+    for (w, p) in ["0 0 0", "0 10 0", "0 0 10"].iter().enumerate() {
+        t.push_str(&format!("weight {w} 0 1 ( {p} )\n"));
+    }
+    t.push_str("}\n");
+    t
+}
+
+/// An `.md5anim` for [`md5_mesh`] declaring `frames` frames (each empty: no animated components).
+fn md5_anim(joints: usize, frames: usize) -> String {
+    let mut t = format!(
+        "MD5Version 10\ncommandline \"\"\nnumFrames {frames}\nnumJoints {joints}\nframeRate 24\nnumAnimatedComponents 0\nhierarchy {{\n"
+    );
+    for j in 0..joints {
+        t.push_str(&format!("\"j{j}\" -1 0 0\n"));
+    }
+    t.push_str("}\nbounds {\n");
+    t.push_str(&"( 0 0 0 ) ( 1 1 1 )\n".repeat(frames));
+    t.push_str("}\nbaseframe {\n");
+    t.push_str(&"( 0 0 0 ) ( 0 0 0 )\n".repeat(joints));
+    t.push_str("}\n");
+    for f in 0..frames {
+        t.push_str(&format!("frame {f} {{\n}}\n"));
+    }
+    t
+}
+
+/// SMD nodes block of `bones` root bones.
+fn smd_nodes(bones: usize) -> String {
+    let mut t = "version 1\nnodes\n".to_string();
+    for b in 0..bones {
+        t.push_str(&format!("{b} \"b{b}\" -1\n"));
+    }
+    t.push_str("end\n");
+    t
+}
+
+/// A reference SMD: `bones` bones, one triangle on bone 0.
+fn smd_reference(bones: usize) -> String {
+    let mut t = smd_nodes(bones);
+    t.push_str("skeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\nskin\n");
+    for p in ["0 0 0", "0 10 0", "0 0 10"] {
+        t.push_str(&format!("0 {p} 1 0 0 0 0\n"));
+    }
+    t.push_str("end\n");
+    t
+}
+
+/// A sequence SMD for [`smd_reference`] with `frames` empty `time` blocks.
+fn smd_sequence(bones: usize, frames: usize) -> String {
+    let mut t = smd_nodes(bones);
+    t.push_str("skeleton\n");
+    for f in 0..frames {
+        t.push_str(&format!("time {f}\n"));
+    }
+    t.push_str("end\n");
+    t
+}
+
+/// A glTF (JSON, embedded buffer) with one node and a translation channel keyed at 0 and
+/// `last` seconds.
+fn gltf_keyed(last: f32) -> String {
+    use base64::Engine as _;
+    let mut bin = Vec::new();
+    // A triangle (3 × vec3), key times (2 floats), translations (2 × vec3).
+    for v in [0f32, 0., 0., 1., 0., 0., 0., 1., 0., 0., last, 0., 0., 0., 1., 0., 0.] {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&bin);
+    format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],
+"nodes":[{{"mesh":0}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+"buffers":[{{"byteLength":{len},"uri":"data:application/octet-stream;base64,{data}"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":8}},{{"buffer":0,"byteOffset":44,"byteLength":24}}],
+"accessors":[
+ {{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
+ {{"bufferView":1,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[{last}]}},
+ {{"bufferView":2,"componentType":5126,"count":2,"type":"VEC3"}}],
+"animations":[{{"name":"slide","channels":[{{"sampler":0,"target":{{"node":0,"path":"translation"}}}}],
+ "samplers":[{{"input":1,"output":2}}]}}]}}"#,
+        len = bin.len()
+    )
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_textures() {
+    let dir = scratch("bmp");
+    std::fs::write(dir.join("big.bmp"), bmp_declaring(8192)).unwrap();
+    let model = quad(&dir, "m", "big.bmp");
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let png = out.join("m.png");
+    let o = run_limited(&["render", s(&model), "-o", s(&png)]);
+    assert_refused(&o, &["big.bmp", "8192x8192", "MiB, over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    // The budget is what refused it: raised, the header passes and the missing pixel data
+    // is what fails (the fallback texture and a warning).
+    let o = run_limited(&["render", s(&model), "--max-memory-mib", "2048", "--size", "16", "-o", s(&png)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: texture 'big.bmp'"), "{}", stderr(&o));
+    assert_eq!(files(&out), ["m.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_animations() {
+    let dir = scratch("anims");
+    // MD5: 6000 frames of 4096 joints in under half a megabyte of text: 1.1 GiB of poses.
+    std::fs::write(dir.join("rig.md5mesh"), md5_mesh(4096)).unwrap();
+    let anim = md5_anim(4096, 6000);
+    assert!(anim.len() < 500_000, "{}", anim.len());
+    std::fs::write(dir.join("long.md5anim"), anim).unwrap();
+    // SMD: 6000 `time` lines of a 4000-bone skeleton in about 100 KB: 1.1 GiB of poses.
+    std::fs::write(dir.join("ref.smd"), smd_reference(4000)).unwrap();
+    let sequence = smd_sequence(4000, 6000);
+    assert!(sequence.len() < 150_000, "{}", sequence.len());
+    std::fs::write(dir.join("long.smd"), sequence).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let cases = [
+        ("rig.md5mesh", "long.md5anim", "6000 frames x 4096 joints"),
+        ("ref.smd", "long.smd", "6000 frames x 4000 bones"),
+    ];
+    for (model, anim, words) in cases {
+        for command in ["render", "sheet"] {
+            let o =
+                run_limited(&[command, s(&dir.join(model)), "--anim", s(&dir.join(anim)), "-o", s(&out.join("x.png"))]);
+            assert_refused(&o, &[anim, words, "over the 256 MiB budget", "--max-memory-mib"]);
+        }
+    }
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn keyed_clip_lengths_are_bounded() {
+    let dir = scratch("keyed");
+    std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();
+    std::fs::write(dir.join("hour.gltf"), gltf_keyed(3599.0)).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    for (command, output) in [("gif", "a.gif"), ("sheet", "a.png"), ("frames", "f_{frame}.png")] {
+        // A key time of 1e38 s made every multi-frame command panic ("capacity overflow").
+        let o = run_limited(&[command, s(&dir.join("forever.gltf")), "-o", s(&out.join(output))]);
+        assert_refused(&o, &["forever.gltf", "key time 1e38 s", "3600 s (1 hour)"]);
+        // An hour is allowed, but its 107 970 frames at 30 fps are not held in memory.
+        let o = run_limited(&[command, s(&dir.join("hour.gltf")), "-o", s(&out.join(output))]);
+        assert_refused(&o, &["107970 frames of 256x256", "over the 256 MiB budget", "--max-memory-mib"]);
+    }
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_compare() {
+    let dir = scratch("compare");
+    // 11000² is inside the image decoder's own default limit (512 MiB) and 30000² is not:
+    // both are refused by the budget from the header, before decoding.
+    for side in [11000u32, 30000] {
+        let (a, b) = (dir.join(format!("a{side}.png")), dir.join(format!("b{side}.png")));
+        let png = png_declaring(side);
+        assert!(png.len() < 16_000);
+        std::fs::write(&a, &png).unwrap();
+        std::fs::write(&b, &png).unwrap();
+        let diff = dir.join("diff.png");
+        let o = run_limited(&["compare", s(&a), s(&b), "--diff", s(&diff)]);
+        let size = format!("({side}x{side})");
+        assert_refused(&o, &[&format!("a{side}.png"), &size, "over the 256 MiB budget", "--max-memory-mib"]);
+        assert_eq!(std::fs::read(&a).unwrap(), png);
+        assert!(!diff.exists());
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `examples/assets` copied into `dir` (tower.obj with its material and texture, the robot's
+/// MD2 and MD5 with its skin; stems differ so each gets its own thumbnail).
+fn copy_good_models(dir: &Path) -> Vec<PathBuf> {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
+    for f in ["tower.obj", "tower.mtl", "tower_bricks.png"] {
+        std::fs::copy(assets.join(f), dir.join(f)).unwrap();
+    }
+    for (from, to) in [("robot.md2", "robot.md2"), ("robot.md5mesh", "robot_md5.md5mesh"), ("robot.png", "robot.png")] {
+        std::fs::copy(assets.join("robot").join(from), dir.join(to)).unwrap();
+    }
+    ["tower.obj", "robot.md2", "robot_md5.md5mesh"].iter().map(|f| dir.join(f)).collect()
+}
+
+#[test]
+fn thumbnail_batches_report_bad_models_and_go_on() {
+    let dir = scratch("batch");
+    let mut models = copy_good_models(&dir);
+    std::fs::write(dir.join("big.bmp"), bmp_declaring(8192)).unwrap();
+    models.push(quad(&dir, "bigskin", "big.bmp"));
+    std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();
+    models.push(dir.join("forever.gltf"));
+    let out = dir.join("thumbs");
+    let mut args = vec!["thumbnail".to_string()];
+    args.extend(models.iter().map(|m| m.display().to_string()));
+    args.extend(["-o".into(), out.display().to_string(), "--size".into(), "64".into()]);
+    let o = run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    let fail = |name: &str| text.lines().find(|l| l.starts_with("FAIL") && l.contains(name)).map(str::to_string);
+    let bmp = fail("bigskin.obj").unwrap_or_default();
+    assert!(bmp.contains("texture") && bmp.contains("8192x8192") && bmp.contains("--max-memory-mib"), "{text}");
+    let gltf = fail("forever.gltf").unwrap_or_default();
+    assert!(gltf.contains("key time 1e38 s"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("ok")).count(), 3, "{text}");
+    assert!(text.ends_with("3 thumbnails, 2 failed\n"), "{text}");
+    assert_eq!(files(&out), ["robot.png", "robot_md5.png", "tower.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn caches_that_outlive_one_model_are_bounded() {
+    // 24 models, each loading the same 2048² texture (100 MiB once prepared): a renderer cache
+    // that kept every model's mip chain needed 2.4 GiB; only the models in flight may hold one.
+    let dir = scratch("shared");
+    let flat = spritebake::raster::Image { width: 2048, height: 2048, rgba: [90, 140, 200, 255].repeat(2048 * 2048) };
+    spritebake::output::write_png(&dir.join("shared.png"), &flat).unwrap();
+    let models: Vec<PathBuf> = (0..24).map(|i| quad(&dir, &format!("m{i:02}"), "shared.png")).collect();
+    let out = dir.join("thumbs");
+    let mut args = vec!["thumbnail".to_string(), "--size".into(), "32".into(), "-o".into(), out.display().to_string()];
+    args.extend(models.iter().map(|m| m.display().to_string()));
+    let o = run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).ends_with("24 thumbnails, 0 failed\n"), "{}", stdout(&o));
+    let expected: Vec<String> = (0..24).map(|i| format!("m{i:02}.png")).collect();
+    assert_eq!(files(&out), expected);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The real-model corpus: `$SPRITEBAKE_CORPUS`, else `../shared/corpus`; `None` (with a note)
+/// when neither exists.
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("SPRITEBAKE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} is absent; corpus memory test skipped", dir.display());
+        None
+    }
+}
+
+/// Every model file under `dir` (the formats `thumbnail` reads).
+fn model_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+        if path.is_dir() {
+            model_files(&path, out);
+        } else if ["obj", "md2", "md5mesh", "smd", "gltf", "glb"].contains(&ext.as_str()) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_corpus_fits_in_one_gibibyte() {
+    let Some(corpus) = corpus() else { return };
+    let mut models = Vec::new();
+    model_files(&corpus, &mut models);
+    assert!(!models.is_empty());
+    let dir = scratch("corpus");
+    // One run per model (folders hold models with the same stem). Sequence SMDs and the
+    // `edge` folders' deliberately broken files may FAIL for their own reasons; nothing may
+    // abort (SIGABRT is how an allocation failure under the limit ends) or hit the budget.
+    let mut thumbnails = 0;
+    for (i, model) in models.iter().enumerate() {
+        let out = dir.join(format!("{i:03}"));
+        let o = run_limited(&["thumbnail", s(model), "--size", "64", "-o", s(&out)]);
+        let text = stdout(&o);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}: {:?} {}", model.display(), o.status, stderr(&o));
+        assert!(!text.contains("budget") && !stderr(&o).contains("panicked"), "{text}{}", stderr(&o));
+        thumbnails += usize::from(o.status.code() == Some(0));
+    }
+    // Every non-edge model but sequence SMDs renders.
+    let expected = models.iter().filter(|m| !m.to_string_lossy().contains("/edge/")).count();
+    assert!(thumbnails * 10 >= expected * 7, "{thumbnails} of {expected} models rendered");
+    std::fs::remove_dir_all(dir).unwrap();
+}
