@@ -22,6 +22,17 @@ pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 256 << 20;
 /// The command-line option that raises a memory budget, named in every budget error.
 pub const MEMORY_FLAG: &str = "--max-memory-mib";
 
+/// How much address space batch commands plan for the models they hold at once: a quarter of
+/// a 1 GiB limit stays free for the program, thread stacks and the renders.
+const BATCH_BYTES: u64 = 768 << 20;
+
+/// How many models a batch (`thumbnail`, `check`) loads at once when each may use `budget`
+/// bytes: however many cores there are, the models in flight fit in 1 GiB together (with the
+/// default budget, 3; with a budget over 768 MiB, 1).
+pub fn models_in_flight(budget: u64) -> usize {
+    usize::try_from(BATCH_BYTES / budget.max(1)).unwrap_or(usize::MAX).max(1)
+}
+
 /// Bytes charged so far against a limit; shared by reference (charging is atomic, so parallel
 /// decoders may share one).
 #[derive(Debug)]

@@ -419,3 +419,34 @@ fn the_corpus_fits_in_one_gibibyte() {
     assert!(thumbnails * 10 >= expected * 7, "{thumbnails} of {expected} models rendered");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn check_reports_budget_overruns_per_case_and_goes_on() {
+    let dir = scratch("check");
+    copy_good_models(&dir);
+    std::fs::write(dir.join("big.bmp"), bmp_declaring(8192)).unwrap();
+    quad(&dir, "bigskin", "big.bmp");
+    // 9000² RGBA: 309 MiB decoded, over the default budget, well inside 1 GiB.
+    std::fs::write(dir.join("huge.png"), png_declaring(9000)).unwrap();
+    let manifest = "[defaults]\nsize = \"32x32\"\n\n\
+        [[case]]\nname = \"good\"\nmodel = \"tower.obj\"\ngolden = \"golden/good.png\"\n\n\
+        [[case]]\nname = \"huge-golden\"\nmodel = \"tower.obj\"\ngolden = \"huge.png\"\n\n\
+        [[case]]\nname = \"huge-texture\"\nmodel = \"bigskin.obj\"\ngolden = \"golden/skin.png\"\n";
+    std::fs::write(dir.join("cases.toml"), manifest).unwrap();
+    let o = run_limited(&["check", s(&dir.join("cases.toml"))]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    let line = |name: &str| text.lines().find(|l| l.contains(name)).unwrap_or_default().to_string();
+    assert!(line("good").starts_with("NEW   good"), "{text}");
+    let golden = line("huge-golden");
+    assert!(golden.starts_with("ERROR huge-golden") && golden.contains("(9000x9000)"), "{text}");
+    let texture = line("huge-texture");
+    assert!(texture.starts_with("ERROR huge-texture") && texture.contains("(8192x8192)"), "{text}");
+    assert!(golden.contains("--max-memory-mib") && texture.contains("--max-memory-mib"), "{text}");
+    assert!(text.ends_with("0 passed, 1 failed, 2 errors\n"), "{text}");
+    // Raised, the golden's header passes the budget and its missing data is the error.
+    let o = run_limited(&["check", s(&dir.join("cases.toml")), "--max-memory-mib", "1024"]);
+    let golden = stdout(&o).lines().find(|l| l.contains("huge-golden")).unwrap_or_default().to_string();
+    assert!(golden.contains("ERROR huge-golden") && golden.contains("not a readable PNG"), "{}", stdout(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -197,16 +197,24 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
     })
 }
 
-/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order.
+/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order, at most
+/// [`crate::budget::models_in_flight`] at once.
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     let renderer = Renderer::new();
-    manifest
+    let cases: Vec<&CaseSpec> = manifest
         .cases
         .iter()
         .enumerate()
         .filter(|(i, _)| options.shard.is_none_or(|(k, n)| i % n == k))
         .map(|(_, c)| c)
-        .collect::<Vec<_>>()
+        .collect();
+    let at_once = crate::budget::models_in_flight(options.limits.max_memory_bytes);
+    cases.chunks(at_once).flat_map(|chunk| run_cases(chunk, manifest, &renderer, options)).collect()
+}
+
+/// Runs `cases` in parallel.
+fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, renderer: &Renderer, options: &CheckOptions) -> Vec<CaseResult> {
+    cases
         .par_iter()
         .map(|spec| {
             let start = std::time::Instant::now();
@@ -216,7 +224,7 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
                 CaseResult { name, outcome: Outcome::Pass, golden, actual: None, diff: None, seconds: 0.0 };
             let case = resolve(spec, &manifest.dir)
                 .map(|case| Case { load: LoadOptions { limits: options.limits, ..case.load }, ..case });
-            match case.and_then(|case| run_case(&case, &renderer, options, &mut result)) {
+            match case.and_then(|case| run_case(&case, renderer, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
                 Err(e) => result.outcome = Outcome::Error(e.to_string()),
             }

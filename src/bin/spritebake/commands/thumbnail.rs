@@ -104,13 +104,20 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     }
     let renderer = Renderer::new();
     let controls = args.controls.controls()?;
+    // However many cores, only a few models (each within its budget) are held at once.
+    let at_once = spritebake::budget::models_in_flight(args.limits.memory.bytes());
     let results: Vec<(PathBuf, PathBuf, spritebake::Result<usize>)> = args
         .models
-        .par_iter()
-        .map(|m| {
-            let out = output_for(args, m);
-            let result = one(m, &out, args, &controls, &renderer);
-            (m.clone(), out, result)
+        .chunks(at_once)
+        .flat_map(|chunk| {
+            chunk
+                .par_iter()
+                .map(|m| {
+                    let out = output_for(args, m);
+                    let result = one(m, &out, args, &controls, &renderer);
+                    (m.clone(), out, result)
+                })
+                .collect::<Vec<_>>()
         })
         .collect();
     let mut failed = 0;
