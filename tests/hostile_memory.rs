@@ -150,6 +150,39 @@ fn png_declaring(side: u32) -> Vec<u8> {
     png
 }
 
+/// An MD2 of one file vertex, `sts` texture coordinates, triangles using each of them once
+/// (so unwelding makes `sts` render vertices) and `frames` frames: about 600 KB declaring
+/// 4096 × 50 000 positions and normals (4.6 GiB).
+fn md2_unwelding(sts: usize, frames: usize) -> Vec<u8> {
+    let tris = sts.div_ceil(3);
+    let (ofs_st, frame_size) = (68, 40 + 4);
+    let ofs_tris = ofs_st + 4 * sts;
+    let ofs_frames = ofs_tris + 12 * tris;
+    let ofs_end = ofs_frames + frame_size * frames;
+    let mut b = b"IDP2".to_vec();
+    let header =
+        [8, 64, 64, frame_size, 0, 1, sts, tris, 0, frames, 68, ofs_st, ofs_tris, ofs_frames, ofs_end, ofs_end];
+    for v in header {
+        b.extend_from_slice(&(v as i32).to_le_bytes());
+    }
+    for s in 0..sts {
+        b.extend_from_slice(&((s % 64) as u16).to_le_bytes());
+        b.extend_from_slice(&((s / 64) as u16).to_le_bytes());
+    }
+    for t in 0..tris {
+        let st = |k: usize| ((3 * t + k).min(sts - 1) as u16).to_le_bytes();
+        b.extend_from_slice(&[0; 6]); // vertex 0 at every corner
+        for k in 0..3 {
+            b.extend_from_slice(&st(k));
+        }
+    }
+    for _ in 0..frames {
+        b.extend_from_slice(&1f32.to_le_bytes().repeat(3)); // scale
+        b.extend_from_slice(&[0; 12 + 16 + 4]); // translate, name, the vertex
+    }
+    b
+}
+
 /// An MD5 mesh of `joints` root joints and one triangle on joint 0.
 fn md5_mesh(joints: usize) -> String {
     let mut t = format!("MD5Version 10\ncommandline \"\"\nnumJoints {joints}\nnumMeshes 1\njoints {{\n");
@@ -296,6 +329,25 @@ fn kilobytes_in_never_gigabytes_of_memory_animations() {
 }
 
 #[test]
+fn kilobytes_in_never_gigabytes_of_memory_md2_frames() {
+    let dir = scratch("md2");
+    let md2 = md2_unwelding(50_000, 4096);
+    assert!(md2.len() < 700_000, "{}", md2.len());
+    std::fs::write(dir.join("unweld.md2"), &md2).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let o = run_limited(&["render", s(&dir.join("unweld.md2")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["unweld.md2", "4096 frames x 50000 vertices", "over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    // The same layout with 8 frames loads and renders.
+    std::fs::write(dir.join("few.md2"), md2_unwelding(50_000, 8)).unwrap();
+    let o = run_limited(&["render", s(&dir.join("few.md2")), "--size", "16", "-o", s(&out.join("few.png"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(files(&out), ["few.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn keyed_clip_lengths_are_bounded() {
     let dir = scratch("keyed");
     std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();
@@ -356,6 +408,8 @@ fn thumbnail_batches_report_bad_models_and_go_on() {
     models.push(quad(&dir, "bigskin", "big.bmp"));
     std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();
     models.push(dir.join("forever.gltf"));
+    std::fs::write(dir.join("unweld.md2"), md2_unwelding(50_000, 4096)).unwrap();
+    models.push(dir.join("unweld.md2"));
     let out = dir.join("thumbs");
     let mut args = vec!["thumbnail".to_string()];
     args.extend(models.iter().map(|m| m.display().to_string()));
@@ -370,7 +424,9 @@ fn thumbnail_batches_report_bad_models_and_go_on() {
     let gltf = fail("forever.gltf").unwrap_or_default();
     assert!(gltf.contains("key time 1e38 s"), "{text}");
     assert_eq!(text.lines().filter(|l| l.starts_with("ok")).count(), 3, "{text}");
-    assert!(text.ends_with("3 thumbnails, 2 failed\n"), "{text}");
+    let md2 = fail("unweld.md2").unwrap_or_default();
+    assert!(md2.contains("4096 frames x 50000 vertices") && md2.contains("--max-memory-mib"), "{text}");
+    assert!(text.ends_with("3 thumbnails, 3 failed\n"), "{text}");
     assert_eq!(files(&out), ["robot.png", "robot_md5.png", "tower.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }

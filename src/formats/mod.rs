@@ -145,7 +145,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
             };
             obj::parse(&bytes, &mut load_mtl).map_err(with_file)?
         }
-        Format::Md2 => md2::parse(&bytes).map_err(with_file)?,
+        Format::Md2 => md2::parse_within(&bytes, &budget).map_err(|e| in_file(e, path))?,
         Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
         Format::Gltf => {
