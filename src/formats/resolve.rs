@@ -302,19 +302,22 @@ pub fn decode_image_within(
     let Some(format) = format else {
         return Err("is not a PNG, JPEG, BMP, TGA or PCX image".to_string().into());
     };
-    let reader = || {
+    let reader = |max_alloc: u64| {
         let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
         let mut limits = image::Limits::default();
         limits.max_image_width = Some(max_side);
         limits.max_image_height = Some(max_side);
-        limits.max_alloc = Some(budget.remaining());
+        limits.max_alloc = Some(max_alloc);
         reader.limits(limits);
         reader
     };
     // The header alone gives the declared size (the side limits apply to it already).
-    let (w, h) = reader().into_dimensions().map_err(|e| format!("could not be decoded: {e}"))?;
+    let (w, h) = reader(budget.remaining()).into_dimensions().map_err(|e| format!("could not be decoded: {e}"))?;
     charge_texture(budget, path, w, h)?;
-    let decoded = reader().decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
+    // The decoder's buffers (at most 8 bytes a texel, then the 4-byte RGBA copy) fit in what
+    // was just charged; the mip chain is built only after they are freed.
+    let decoded =
+        reader(Texture::prepared_bytes(w, h)).decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
     let (w, h) = decoded.dimensions();
     Ok(Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".to_string())?)
 }
@@ -387,6 +390,39 @@ mod tests {
         png(&inside.join("secret.png"), [9, 9, 9, 255]);
         assert_eq!(r.find(&root.join("secret.png").display().to_string()), Some(inside.join("secret.png")));
         std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn textures_are_charged_their_prepared_size_before_decoding() {
+        let dir = scratch("budget");
+        let path = dir.join("t.png");
+        let img = crate::raster::Image { width: 64, height: 32, rgba: [9, 8, 7, 255].repeat(64 * 32) };
+        crate::output::write_png(&path, &img).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let cost = Texture::prepared_bytes(64, 32);
+        // A budget that holds exactly the texture decodes it, however little is left after.
+        let exact = MemoryBudget::new(cost);
+        let t = decode_image_within(&bytes, &path, MAX_TEXTURE_SIDE, &exact).unwrap();
+        assert_eq!((t.width, t.height, exact.remaining()), (64, 32, 0));
+        // One byte less is refused with the file, its size and the flag; nothing is charged.
+        let short = MemoryBudget::new(cost - 1);
+        let Err(DecodeError::Budget(e)) = decode_image_within(&bytes, &path, MAX_TEXTURE_SIDE, &short) else {
+            panic!("expected a budget error")
+        };
+        let message = e.to_string();
+        assert!(message.contains("t.png (64x32)") && message.contains("--max-memory-mib"), "{message}");
+        assert_eq!(short.used(), 0);
+        // The same for PCX, from its header.
+        let pcx_path = dir.join("t.pcx");
+        let mut w = pcx::WriterPaletted::create_file(&pcx_path, (16, 16), (72, 72)).unwrap();
+        for _ in 0..16 {
+            w.write_row(&[0; 16]).unwrap();
+        }
+        w.write_palette(&[0; 768]).unwrap();
+        let pcx = std::fs::read(&pcx_path).unwrap();
+        let tight = MemoryBudget::new(Texture::prepared_bytes(16, 16) - 1);
+        assert!(matches!(decode_image_within(&pcx, &pcx_path, 64, &tight), Err(DecodeError::Budget(_))));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
