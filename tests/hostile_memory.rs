@@ -348,6 +348,37 @@ fn kilobytes_in_never_gigabytes_of_memory_md2_frames() {
 }
 
 #[test]
+fn kilobytes_in_never_gigabytes_of_memory_meshes() {
+    let dir = scratch("meshes");
+    // glTF: a 1000-vertex mesh instanced by 8000 nodes (8 million vertices, just inside the
+    // structural cap) in about 150 KB of JSON.
+    let nodes = vec![r#"{"mesh":0}"#; 8000].join(",");
+    let scene = (0..8000).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let zeros = "A".repeat(16_000); // 12 000 zero bytes: 1000 positions
+    let gltf = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[{scene}]}}],"nodes":[{nodes}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":1000,"type":"VEC3","min":[0,0,0],"max":[0,0,0]}}],
+"bufferViews":[{{"buffer":0,"byteLength":12000}}],
+"buffers":[{{"byteLength":12000,"uri":"data:;base64,{zeros}"}}]}}"#
+    );
+    std::fs::write(dir.join("instanced.gltf"), gltf).unwrap();
+    // OBJ: 48 MB of polygon fans over 9 vertices, which tobj triangulates into about 1 GB.
+    let fan = format!("f {}\n", (0..2000).map(|k| (1 + k % 9).to_string()).collect::<Vec<_>>().join(" "));
+    let mut obj = (0..9).map(|i| format!("v {i} {} {}\n", i % 3, i % 2)).collect::<String>();
+    obj.push_str(&fan.repeat(12_000));
+    std::fs::write(dir.join("fans.obj"), obj).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let o = run_limited(&["render", s(&dir.join("instanced.gltf")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["instanced.gltf", "8000000 vertices", "over the 256 MiB budget", "--max-memory-mib"]);
+    let o = run_limited(&["render", s(&dir.join("fans.obj")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["fans.obj: parsing", "KiB of Obj", "over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn keyed_clip_lengths_are_bounded() {
     let dir = scratch("keyed");
     std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();

@@ -220,16 +220,16 @@ impl<'a> Job<'a> {
         frames.saturating_mul(self.directions.max(1) as usize)
     }
 
-    /// Charges the finished cells (every cell's image is held until the sheet, GIF or frames
-    /// are written) to `budget`, before anything is rendered.
+    /// Charges the finished cells to `budget`, before anything is rendered: every cell's image
+    /// is held until the output is written, and the sheet or GIF made of them is as large again.
     ///
     /// # Errors
     /// [`crate::Error::Budget`]: the clip lengths, directions and cell size need more.
     pub fn charge(&self, budget: &MemoryBudget) -> Result<()> {
         let (w, h) = (self.options.width, self.options.height);
         let cells = self.cell_count();
-        let bytes = bytes_for(cells as u64, size_of::<Cell>())
-            .saturating_add(bytes_for((cells as u64).saturating_mul(u64::from(w) * u64::from(h)), 4));
+        let pixels = (cells as u64).saturating_mul(u64::from(w) * u64::from(h));
+        let bytes = bytes_for(cells as u64, size_of::<Cell>()).saturating_add(bytes_for(pixels, 2 * 4));
         budget.charge(bytes, || format!("{cells} frames of {w}x{h}"))
     }
 

@@ -55,6 +55,12 @@ pub fn build(
         ))
         .into());
     }
+    // What each vertex costs once built and posed: position, normal, uv, influence range, up
+    // to four influences, and the posed position and normal of a frame.
+    const VERTEX_BYTES: u64 = 12 + 12 + 8 + 8 + 4 * 32 + 24;
+    budget.charge((total as u64).saturating_mul(VERTEX_BYTES), || {
+        format!("glTF: {total} vertices over its mesh instances")
+    })?;
     // Nodes that share a skin share its joints and inverse bind matrices: read each skin's
     // accessor once, not once per node.
     let mut skins: Vec<Option<std::rc::Rc<Skin>>> = vec![None; doc.skins().len()];
