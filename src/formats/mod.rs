@@ -31,9 +31,10 @@ pub struct Limits {
     pub max_file_bytes: u64,
     /// Largest texture side in texels. The default is 8192.
     pub max_texture_side: u32,
-    /// Memory one model may take for what its files declare, in bytes: decoded textures with
-    /// their mip chains, animation frames × joints (see [`MemoryBudget`]). The default is
-    /// 256 MiB ([`crate::budget::DEFAULT_MAX_MEMORY_BYTES`]).
+    /// Memory one model may take for what its files declare, in bytes (see [`MemoryBudget`]):
+    /// parsing its file ([`Format::parse_bytes_per_byte`]), glTF vertices over all instances,
+    /// MD2 morph frames, MD5/SMD animation frames × joints, decoded textures with their mip
+    /// chains. The default is 256 MiB ([`crate::budget::DEFAULT_MAX_MEMORY_BYTES`]).
     pub max_memory_bytes: u64,
 }
 
