@@ -368,8 +368,17 @@ fn kilobytes_in_never_gigabytes_of_memory_meshes() {
     let mut obj = (0..9).map(|i| format!("v {i} {} {}\n", i % 3, i % 2)).collect::<String>();
     obj.push_str(&fan.repeat(12_000));
     std::fs::write(dir.join("fans.obj"), obj).unwrap();
+    // glTF: five 16 MiB external buffers, each within --max-file-mib, 80 MiB together.
+    let buffers: Vec<String> = (0..5).map(|i| format!(r#"{{"byteLength":16777216,"uri":"b{i}.bin"}}"#)).collect();
+    for i in 0..5 {
+        std::fs::write(dir.join(format!("b{i}.bin")), vec![0u8; 16 << 20]).unwrap();
+    }
+    let gltf = format!(r#"{{"asset":{{"version":"2.0"}},"buffers":[{}]}}"#, buffers.join(","));
+    std::fs::write(dir.join("buffers.gltf"), gltf).unwrap();
     let out = dir.join("out");
     std::fs::create_dir(&out).unwrap();
+    let o = run_limited(&["info", s(&dir.join("buffers.gltf")), "--max-memory-mib", "64"]);
+    assert_refused(&o, &["buffers.gltf: glTF buffer 'b3.bin'", "over the 64 MiB budget", "--max-memory-mib"]);
     let o = run_limited(&["render", s(&dir.join("instanced.gltf")), "-o", s(&out.join("x.png"))]);
     assert_refused(&o, &["instanced.gltf", "8000000 vertices", "over the 256 MiB budget", "--max-memory-mib"]);
     let o = run_limited(&["render", s(&dir.join("fans.obj")), "-o", s(&out.join("x.png"))]);

@@ -86,13 +86,15 @@ impl Format {
     /// Peak bytes a parser allocates per byte of its file (the file's own bytes included),
     /// charged to the model's budget before parsing. Measured on generated worst cases: OBJ
     /// polygon fans reach 20× (`tobj` triangulates into its own arrays before the mesh is
-    /// built), SMD 2.2×. MD2 frames and glTF vertices are charged on their own as they are
-    /// laid out, so those files count once.
+    /// built), SMD 2.2×. MD2 frames, glTF vertices and external glTF buffers are charged on
+    /// their own as they are laid out, so an MD2 counts once and a glTF twice (its binary
+    /// chunk or data URIs are copied once).
     pub fn parse_bytes_per_byte(self) -> u64 {
         match self {
             Format::Obj => 24,
             Format::Md5Mesh | Format::Smd => 3,
-            Format::Md2 | Format::Gltf => 1,
+            Format::Gltf => 2,
+            Format::Md2 => 1,
         }
     }
 

@@ -162,7 +162,19 @@ pub fn parse_within(
     }
     let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("not a valid glTF 2.0 file: {e}")))?;
     let doc = &gltf.document;
-    let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), load_external)?;
+    // External buffers are charged as they arrive: a file naming many large buffers stops at
+    // the first one over the budget.
+    let mut over_budget = None;
+    let mut load_charged = |name: &str| {
+        let bytes = load_external(name)?;
+        let charged = budget.charge(bytes.len() as u64, || format!("glTF buffer '{name}'"));
+        charged.map_err(|e| over_budget = Some(e)).ok().map(|()| bytes)
+    };
+    let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), &mut load_charged);
+    if let Some(e) = over_budget {
+        return Err(e);
+    }
+    let buffers = buffers?;
     let nodes = Nodes::walk(doc)?;
     let skinned = doc.skins().len() > 0 || doc.animations().len() > 0;
     let mut model = Model { orientation: Orientation::Y_UP_FACING_Z, ..Model::default() };
