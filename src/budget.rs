@@ -32,7 +32,8 @@ const BATCH_BYTES: u64 = 768 << 20;
 
 /// How many models a batch (`thumbnail`, `check`) loads at once when each may use `budget`
 /// bytes: however many cores there are, the models in flight fit in 1 GiB together (with the
-/// default budget, 3; with a budget over 768 MiB, 1).
+/// default budget, 3 thumbnails; `check` counts each case twice, model and frames, so 1 case;
+/// with a budget over 768 MiB, 1).
 pub fn models_in_flight(budget: u64) -> usize {
     usize::try_from(BATCH_BYTES / budget.max(1)).unwrap_or(usize::MAX).max(1)
 }

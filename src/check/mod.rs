@@ -198,7 +198,7 @@ fn resolve(spec: &CaseSpec, dir: &Path) -> Result<Case> {
 }
 
 /// Runs the manifest's cases (or one shard of them) in parallel, in manifest order, at most
-/// [`crate::budget::models_in_flight`] at once.
+/// [`crate::budget::models_in_flight`] at once (a case counts twice: its model, its frames).
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     let renderer = Renderer::new();
     let cases: Vec<&CaseSpec> = manifest
@@ -208,7 +208,8 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
         .filter(|(i, _)| options.shard.is_none_or(|(k, n)| i % n == k))
         .map(|(_, c)| c)
         .collect();
-    let at_once = crate::budget::models_in_flight(options.limits.max_memory_bytes);
+    // A case holds its model and, on a budget as large again, its frames and goldens.
+    let at_once = crate::budget::models_in_flight(options.limits.max_memory_bytes.saturating_mul(2));
     cases.chunks(at_once).flat_map(|chunk| run_cases(chunk, manifest, &renderer, options)).collect()
 }
 

@@ -144,13 +144,20 @@ pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
 /// Missing textures are not errors: they become a visible fallback plus a warning in
 /// [`Model::warnings`].
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
+    load_within(path, options, &MemoryBudget::new(options.limits.max_memory_bytes))
+}
+
+/// As [`load`], charging what the files make spritebake allocate to `budget` (shared by
+/// models that must fit together, such as a body's attachments).
+///
+/// # Errors
+/// As [`load`]; [`Error::Budget`] when the model would go over the budget.
+pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) -> Result<Model> {
     let max = options.limits.max_file_bytes;
     let bytes = read_file(path, max)?;
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
-    // One budget for everything the model's files make spritebake allocate.
-    let budget = MemoryBudget::new(options.limits.max_memory_bytes);
     let parsing = (bytes.len() as u64).saturating_mul(format.parse_bytes_per_byte());
     budget
         .charge(parsing, || format!("{}: parsing {} KiB of {format:?}", path.display(), bytes.len().div_ceil(1024)))?;
@@ -164,7 +171,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
             };
             obj::parse(&bytes, &mut load_mtl).map_err(with_file)?
         }
-        Format::Md2 => md2::parse_within(&bytes, &budget).map_err(|e| in_file(e, path))?,
+        Format::Md2 => md2::parse_within(&bytes, budget).map_err(|e| in_file(e, path))?,
         Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file)?,
         Format::Gltf => {
@@ -174,13 +181,13 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
                 inside.then(|| sources.push(dir.join(name)));
                 inside.then(|| read_file(&dir.join(name), max).ok()).flatten()
             };
-            gltf::parse_within(&bytes, &mut load_bin, &options.limits, &budget).map_err(|e| in_file(e, path))?
+            gltf::parse_within(&bytes, &mut load_bin, &options.limits, budget).map_err(|e| in_file(e, path))?
         }
     };
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {
         sources.push(anim.clone());
-        add_animation(&mut model, anim, max, &budget)?;
+        add_animation(&mut model, anim, max, budget)?;
     }
     if let Some(facing) = options.facing {
         model.orientation.forward = facing;
@@ -192,7 +199,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
     }
     let resolver = TextureResolver::new(&dir, options.texture_overrides.clone(), &options.texture_roots)
         .with_max_texture_side(options.limits.max_texture_side);
-    resolver.resolve_model(&mut model, &budget)?;
+    resolver.resolve_model(&mut model, budget)?;
     sources.extend(model.materials.iter().filter_map(|m| match &m.texture_status {
         crate::model::TextureStatus::Found(p) => Some(p.clone()),
         _ => None,
