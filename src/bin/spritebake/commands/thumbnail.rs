@@ -104,8 +104,10 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     }
     let renderer = Renderer::new();
     let controls = args.controls.controls()?;
-    // However many cores, only a few models (each within its budget) are held at once.
-    let at_once = spritebake::budget::models_in_flight(args.limits.memory.bytes());
+    // However many cores, only a few models (each within its budget, and its attachments
+    // within another) are held at once.
+    let per_model = args.limits.memory.bytes().saturating_mul(if controls.attachments.is_empty() { 1 } else { 2 });
+    let at_once = spritebake::budget::models_in_flight(per_model);
     let results: Vec<(PathBuf, PathBuf, spritebake::Result<usize>)> = args
         .models
         .chunks(at_once)
