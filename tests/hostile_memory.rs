@@ -2,7 +2,6 @@
 //! textures, animations or images, each run through the binary under a 1 GiB address-space
 //! limit (`ulimit -v 1048576`, set by the test itself), end in one error line naming the
 //! budget, exit 2, and write nothing; batches report the bad model and go on.
-
 //!
 //! One library-level case counts allocations instead (the shared-skin re-read allocates and
 //! frees, so no peak shows it): the counting allocator needs `unsafe`; the library and the
