@@ -53,7 +53,7 @@ pub enum Error {
 }
 
 /// Bytes as MiB rounded up, for messages.
-fn mib(bytes: u64) -> u64 {
+pub(crate) fn mib(bytes: u64) -> u64 {
     bytes.div_ceil(1 << 20)
 }
 

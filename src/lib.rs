@@ -15,6 +15,7 @@ pub mod anim;
 pub mod bake;
 pub mod bench;
 pub mod bounds;
+pub mod budget;
 pub mod check;
 mod error;
 pub mod formats;
@@ -27,4 +28,5 @@ pub mod rig;
 pub mod sprite;
 pub mod text;
 
+pub use budget::MemoryBudget;
 pub use error::{Error, Result};

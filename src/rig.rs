@@ -287,10 +287,11 @@ pub fn find_joint(model: &Model, name: &str) -> Result<usize> {
 /// Loads every attachment model (paths as given), each with its own textures resolved next to
 /// it. `body_path` and `body` tell linked models of the body's own format to take the body's
 /// orientation; `options` give the rate, texture roots and limits (animations, texture
-/// overrides and facing are the body's own and are not passed on).
+/// overrides and facing are the body's own and are not passed on). The attachments share one
+/// memory budget of the limits' size: however many there are, together they fit in it.
 ///
 /// # Errors
-/// An attachment that cannot be loaded.
+/// An attachment that cannot be loaded, or the attachments together over the budget.
 pub fn load_attachments(
     controls: &Controls,
     body_path: &Path,
@@ -304,11 +305,12 @@ pub fn load_attachments(
         limits: options.limits,
         ..LoadOptions::default()
     };
+    let budget = crate::budget::MemoryBudget::new(options.limits.max_memory_bytes);
     controls
         .attachments
         .iter()
         .map(|a| {
-            let mut model = formats::load(&a.path, &prop_options)?;
+            let mut model = formats::load_within(&a.path, &prop_options, &budget)?;
             if a.joint.is_none() && body_format.is_some() && Format::detect(&a.path, &[]) == body_format {
                 model.orientation = body.orientation;
             }

@@ -29,11 +29,12 @@ pub use report::{html_report, junit_xml, plan_html_report};
 
 use crate::anim::{FrameTime, Motion, PoseOptions};
 use crate::bake::{self, FrameRequest};
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::formats::confine::Denied;
-use crate::formats::{Confinement, LoadOptions, TextureOverride};
+use crate::formats::{Confinement, Limits, LoadOptions, TextureOverride};
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
-use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png, sanitize_component};
+use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png_within, sanitize_component};
 use crate::parse;
 use crate::raster::{Image, Light, OrbitView, Projection, RenderOptions, Renderer};
 use crate::rig::{self, AttachSpec, Controls, Offset};
@@ -86,6 +87,9 @@ pub struct CheckOptions {
     pub out: Option<PathBuf>,
     /// Run only cases `i` with `i % count == index` (0-based index).
     pub shard: Option<(usize, usize)>,
+    /// Limits for every case: each case's model gets its own memory budget, and its rendered
+    /// frames and goldens another.
+    pub limits: Limits,
 }
 
 /// A case made concrete: model, frames, view, options, golden, tolerance.
@@ -309,11 +313,21 @@ fn golden_files(golden: &Path, folder: bool, count: usize) -> Vec<PathBuf> {
     }
 }
 
-/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order. Each case
-/// writes its files (actual, diff, blessed golden) all together when it ends, or none of them.
+/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order, at most
+/// [`crate::budget::models_in_flight`] at once (a case counts twice: its model, its frames).
+/// Each case writes its files (actual, diff, blessed golden) all together when it ends, or
+/// none of them.
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     let renderer = Renderer::new();
-    selected(manifest, options)
+    let cases = selected(manifest, options);
+    // A case holds its model and, on a budget as large again, its frames and goldens.
+    let at_once = crate::budget::models_in_flight(options.limits.max_memory_bytes.saturating_mul(2));
+    cases.chunks(at_once).flat_map(|chunk| run_cases(chunk, manifest, &renderer, options)).collect()
+}
+
+/// Runs `cases` in parallel.
+fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, renderer: &Renderer, options: &CheckOptions) -> Vec<CaseResult> {
+    cases
         .par_iter()
         .map(|spec| {
             let start = std::time::Instant::now();
@@ -329,7 +343,9 @@ pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
                 expected: None,
                 seconds: 0.0,
             };
-            match resolve(spec, &manifest.scope).and_then(|case| run_case(&case, &renderer, options, &mut result)) {
+            let case = resolve(spec, &manifest.scope)
+                .map(|case| Case { load: LoadOptions { limits: options.limits, ..case.load }, ..case });
+            match case.and_then(|case| run_case(&case, renderer, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
                 Err(e) => {
                     // Nothing the case staged was written.
@@ -390,6 +406,11 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
         inputs.extend(goldens);
     }
     plan.check(&inputs)?;
+    // Rendered frames and goldens are held together: charged before either exists.
+    let budget = MemoryBudget::new(case.load.limits.max_memory_bytes);
+    let (w, h) = (case.options.width, case.options.height);
+    let pixels = (times.len() as u64).saturating_mul(u64::from(w) * u64::from(h));
+    budget.charge(bytes_for(pixels, 4), || format!("case '{}': {} frames of {w}x{h}", case.name, times.len()))?;
     let frames: Vec<Image> = times
         .iter()
         .map(|&time| {
@@ -398,21 +419,29 @@ fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &m
         })
         .collect::<Result<_>>()?;
     let mut files = Transaction::new();
-    let outcome = judge(case, &frames, &times, folder, options, result, &mut files)?;
+    let rendered = Rendered { frames: &frames, times: &times, budget: &budget };
+    let outcome = judge(case, &rendered, folder, options, result, &mut files)?;
     files.commit()?;
     Ok(outcome)
+}
+
+/// A case's rendered frames, the moments they show, and the budget its goldens are read within.
+struct Rendered<'a> {
+    frames: &'a [Image],
+    times: &'a [FrameTime],
+    budget: &'a MemoryBudget,
 }
 
 /// Compares a case's frames with its golden, staging the files the outcome calls for.
 fn judge(
     case: &Case,
-    frames: &[Image],
-    times: &[FrameTime],
+    rendered: &Rendered,
     folder: bool,
     options: &CheckOptions,
     result: &mut CaseResult,
     files: &mut Transaction,
 ) -> Result<Outcome> {
+    let Rendered { frames, times, budget } = *rendered;
     let columns = case.columns.unwrap_or(8).max(1) as usize;
     let exists = if folder { case.golden.join("frame_000.png").is_file() } else { case.golden.is_file() };
     if !exists {
@@ -428,7 +457,7 @@ fn judge(
         write_golden(&case.golden, frames, folder, columns, files)?;
         Ok(Outcome::Blessed)
     };
-    let expected = match read_golden(&case.golden, folder, frames.len(), columns, case) {
+    let expected = match read_golden(&case.golden, folder, frames.len(), columns, case, budget) {
         Ok(e) if e.iter().zip(frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
         _ if options.bless => return bless(frames, files),
         Ok(_) => {
@@ -477,12 +506,20 @@ fn judge(
 }
 
 /// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames. Each
-/// file read passes the case's confinement first (a frame in a golden folder may be a link).
-fn read_golden(path: &Path, folder: bool, count: usize, columns: usize, case: &Case) -> Result<Vec<Image>> {
+/// file read passes the case's confinement first (a frame in a golden folder may be a link) and
+/// is decoded within `budget`.
+fn read_golden(
+    path: &Path,
+    folder: bool,
+    count: usize,
+    columns: usize,
+    case: &Case,
+    budget: &MemoryBudget,
+) -> Result<Vec<Image>> {
     let o = &case.options;
     let read = |file: &Path| {
         case.scope.file(file).map_err(|d| d.into_error(file, format!("golden '{}'", file.display())))?;
-        read_png(file)
+        read_png_within(file, budget)
     };
     if folder {
         return golden_files(path, folder, count).iter().map(|p| read(p)).collect();

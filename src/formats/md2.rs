@@ -19,6 +19,7 @@ use glam::{Vec2, Vec3};
 
 use super::FormatError;
 use super::md2_normals::ANORMS;
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::model::{Clip, ClipFrames, Material, Mesh, Model, MorphFrame, Orientation};
 
 const FORMAT: &str = "MD2";
@@ -91,19 +92,29 @@ fn section(
     Ok((count, offset))
 }
 
-/// Parses an MD2 file.
+/// Parses an MD2 file within the default memory budget.
 ///
 /// # Errors
 /// A malformed file: wrong magic or version, counts or offsets outside the file, indices out
-/// of range, non-finite numbers; the message names the byte offset.
-pub fn parse(bytes: &[u8]) -> Result<Model, FormatError> {
+/// of range, non-finite numbers; the message names the byte offset. Frames × vertices over the
+/// budget.
+pub fn parse(bytes: &[u8]) -> crate::Result<Model> {
+    parse_within(bytes, &MemoryBudget::default())
+}
+
+/// As [`parse`], charging the morph frames to `budget` before they are allocated.
+///
+/// # Errors
+/// As [`parse`]; [`crate::Error::Budget`] over the budget.
+pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model> {
+    let fail = |e: FormatError| -> crate::Result<Model> { Err(e.into()) };
     let r = Reader(bytes);
     if r.bytes(0, 4)? != b"IDP2" {
-        return Err(err(0, "expected the magic `IDP2`"));
+        return fail(err(0, "expected the magic `IDP2`"));
     }
     let version = r.i32(4)?;
     if version != 8 {
-        return Err(err(4, format!("expected version 8, found {version}")));
+        return fail(err(4, format!("expected version 8, found {version}")));
     }
     r.bytes(0, HEADER_BYTES)?;
     let (skin_w, skin_h) = (r.i32(8)?.max(1) as f32, r.i32(12)?.max(1) as f32);
@@ -115,7 +126,7 @@ pub fn parse(bytes: &[u8]) -> Result<Model, FormatError> {
     let frame_bytes = 40 + 4 * num_vertices;
     let declared_frame_size = r.i32(16)?;
     if usize::try_from(declared_frame_size).ok() != Some(frame_bytes) {
-        return Err(err(
+        return fail(err(
             16,
             format!("expected a frame size of {frame_bytes} for {num_vertices} vertices, found {declared_frame_size}"),
         ));
@@ -125,7 +136,7 @@ pub fn parse(bytes: &[u8]) -> Result<Model, FormatError> {
     let (num_tris, ofs_tris) = section(&r, 32, 52, 12, MAX_TRIANGLES, "triangle")?;
     let (num_frames, ofs_frames) = section(&r, 40, 56, frame_bytes, MAX_FRAMES, "frame")?;
     if num_frames == 0 || num_tris == 0 {
-        return Err(err(if num_frames == 0 { 40 } else { 32 }, "expected at least one frame and one triangle"));
+        return fail(err(if num_frames == 0 { 40 } else { 32 }, "expected at least one frame and one triangle"));
     }
 
     let sts: Vec<Vec2> = (0..num_st)
@@ -145,13 +156,13 @@ pub fn parse(bytes: &[u8]) -> Result<Model, FormatError> {
         for (k, c) in corner.iter_mut().enumerate() {
             let (v, s) = (r.u16(at + 2 * k)?, r.u16(at + 6 + 2 * k)?);
             if v as usize >= num_vertices {
-                return Err(err(
+                return fail(err(
                     at + 2 * k,
                     format!("triangle {t}: vertex index {v} out of range (0..{num_vertices})"),
                 ));
             }
             if s as usize >= num_st {
-                return Err(err(
+                return fail(err(
                     at + 6 + 2 * k,
                     format!("triangle {t}: texcoord index {s} out of range (0..{num_st})"),
                 ));
@@ -166,6 +177,12 @@ pub fn parse(bytes: &[u8]) -> Result<Model, FormatError> {
     }
     let uvs: Vec<Vec2> = pairs.iter().map(|&(_, s)| sts[s as usize]).collect();
 
+    // Each frame is 4 bytes a file vertex, but unwelding gives it a position and a normal per
+    // (vertex, texcoord) pair: a few hundred KB of frames and texcoords can ask for gigabytes.
+    let frame_size = bytes_for(pairs.len() as u64, 2 * size_of::<Vec3>());
+    budget.charge(frame_size.saturating_mul(num_frames as u64), || {
+        format!("{num_frames} frames x {} vertices", pairs.len())
+    })?;
     let mut morph_frames = Vec::with_capacity(num_frames);
     for f in 0..num_frames {
         let at = ofs_frames + f * frame_bytes;

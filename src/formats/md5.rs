@@ -13,6 +13,7 @@ use glam::{Quat, Vec2, Vec3};
 
 use super::FormatError;
 use super::text::Tokens;
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::model::{Aabb, Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton};
 
 const FORMAT: &str = "MD5";
@@ -202,11 +203,22 @@ fn parse_one_mesh(t: &mut Tokens, joints: &[(Vec3, Quat)], materials: &mut Vec<M
     })
 }
 
-/// Parses an `.md5anim` file into a clip named `name`, checked against `skeleton`.
+/// Parses an `.md5anim` file into a clip named `name`, checked against `skeleton`, within the
+/// default memory budget.
 ///
 /// # Errors
-/// A malformed file, or one whose hierarchy (count, names, parents) differs from `skeleton`.
-pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, FormatError> {
+/// A malformed file, or one whose hierarchy (count, names, parents) differs from `skeleton`,
+/// or frames × joints over the budget.
+pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> crate::Result<Clip> {
+    parse_anim_within(src, name, skeleton, &MemoryBudget::default())
+}
+
+/// As [`parse_anim`], charging the frames (`numFrames` × `numJoints` poses and the per-frame
+/// bounds) to `budget` before they are allocated.
+///
+/// # Errors
+/// As [`parse_anim`]; [`crate::Error::Budget`] over the budget.
+pub fn parse_anim_within(src: &str, name: &str, skeleton: &Skeleton, budget: &MemoryBudget) -> crate::Result<Clip> {
     let mut t = Tokens::new(FORMAT, src);
     header(&mut t)?;
     t.expect("numFrames")?;
@@ -220,7 +232,8 @@ pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, Fo
             FORMAT,
             line,
             format!("the animation has {num_joints} joints but the mesh has {}", skeleton.joints.len()),
-        ));
+        )
+        .into());
     }
     t.expect("frameRate")?;
     let line = t.line();
@@ -228,11 +241,16 @@ pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, Fo
     // Bounded like `--fps`: a crossfade into this clip spans seconds × frameRate frames.
     if crate::bounds::FPS.check(fps).is_err() {
         let range = crate::bounds::FPS.describe();
-        return Err(FormatError::at_line(FORMAT, line, format!("expected a frameRate {range}, found {fps}")));
+        return Err(FormatError::at_line(FORMAT, line, format!("expected a frameRate {range}, found {fps}")).into());
     }
     t.expect("numAnimatedComponents")?;
     let n = t.integer(0, MAX_COUNT)?;
     let num_components = bounded_count(&mut t, n, 2, "component")?;
+    // The text bounds each count, not their product: 35 000 short frames of a 1000-joint
+    // skeleton fit in 350 KB of text and need gigabytes of poses.
+    let per_frame = bytes_for(num_joints as u64, size_of::<JointPose>()) + size_of::<Aabb>() as u64;
+    budget
+        .charge(per_frame.saturating_mul(num_frames as u64), || format!("{num_frames} frames x {num_joints} joints"))?;
 
     t.expect("hierarchy")?;
     t.expect("{")?;
@@ -252,10 +270,11 @@ pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> Result<Clip, Fo
                     "joint {i} is '{jname}' (parent {parent:?}) but the mesh has '{}' (parent {:?}): the animation is for another skeleton",
                     joint.name, joint.parent
                 ),
-            ));
+            )
+            .into());
         }
         if start + flags.count_ones() as usize > num_components {
-            return Err(FormatError::at_line(FORMAT, line, "joint components run past numAnimatedComponents"));
+            return Err(FormatError::at_line(FORMAT, line, "joint components run past numAnimatedComponents").into());
         }
         channels.push((flags, start));
     }

@@ -25,6 +25,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use super::confine::{Confinement, Keep, Reader};
+use crate::budget::MemoryBudget;
 use crate::model::{Model, Texture, TextureStatus};
 
 /// Largest texture side accepted by default, in texels.
@@ -87,8 +88,18 @@ impl TextureResolver {
 
     /// Fills in every material's texture and status, reading through `reader`; a material that
     /// names no texture gets the model's own stem tried (MD2 files often carry no skin name but
-    /// ship `model.bmp`).
-    pub fn resolve_model(&mut self, model: &mut Model, reader: &mut Reader) {
+    /// ship `model.bmp`). Each texture decoded is charged to `budget` (a file used by several
+    /// materials, once).
+    ///
+    /// # Errors
+    /// A texture would take the model over its memory budget. Textures that are missing, refused
+    /// or cannot be decoded are not errors: they become the fallback plus a warning.
+    pub fn resolve_model(
+        &mut self,
+        model: &mut Model,
+        reader: &mut Reader,
+        budget: &MemoryBudget,
+    ) -> crate::Result<()> {
         let stem_fallback = model.name.clone();
         let has_morph_frames = model.meshes.iter().any(|m| !m.morph_frames.is_empty());
         let mut warnings = Vec::new();
@@ -102,8 +113,8 @@ impl TextureResolver {
             if let Some(o) = chosen {
                 // A texture the user named: anywhere, but still a bounded regular-file read.
                 // Kept as bytes: one override serves every material, read once.
-                let read = reader.read_user(&o.path, Keep::Bytes).map_err(|d| d.to_string());
-                match read.and_then(|(canonical, bytes)| self.decode_cached(canonical, &bytes)) {
+                let read = reader.read_user(&o.path, Keep::Bytes).map_err(|d| DecodeError::from(d.to_string()));
+                match split_budget(read.and_then(|(canonical, bytes)| self.decode_cached(canonical, &bytes, budget)))? {
                     Ok(texture) => {
                         material.texture = Some(texture);
                         material.texture_status = TextureStatus::Found(o.path.clone());
@@ -135,8 +146,8 @@ impl TextureResolver {
                     self.dir().display()
                 ));
             }
-            let found = allowed.or_else(|| self.find(&name)).ok_or_else(|| "not found".to_string());
-            match found.and_then(|p| self.read_and_decode(p, reader)) {
+            let found = allowed.or_else(|| self.find(&name)).ok_or_else(|| DecodeError::from("not found".to_string()));
+            match split_budget(found.and_then(|p| self.read_and_decode(p, reader, budget)))? {
                 Ok((path, texture)) => {
                     material.texture = Some(texture);
                     material.texture_status = TextureStatus::Found(path);
@@ -154,6 +165,7 @@ impl TextureResolver {
             }
         }
         model.warnings.extend(warnings);
+        Ok(())
     }
 
     /// The file a texture name resolves to inside the model's folder, if any. This is a lookup
@@ -206,21 +218,31 @@ impl TextureResolver {
     /// decodes it; a refusal or decoding failure is the reason shown with the fallback.
     /// A file already decoded (under any spelling of its name) is not read again; bytes are
     /// not kept once decoded.
-    fn read_and_decode(&mut self, path: PathBuf, reader: &mut Reader) -> Result<(PathBuf, Arc<Texture>), String> {
+    fn read_and_decode(
+        &mut self,
+        path: PathBuf,
+        reader: &mut Reader,
+        budget: &MemoryBudget,
+    ) -> Result<(PathBuf, Arc<Texture>), DecodeError> {
         let canonical = reader.judge(&self.scope, &path).map_err(|d| d.to_string())?;
         if let Some(t) = self.cache.get(&canonical) {
             return Ok((path, t.clone()));
         }
         let (canonical, bytes) =
             reader.read_judged(canonical, Some(&self.scope), Keep::Nothing).map_err(|d| d.to_string())?;
-        Ok((path, self.decode_cached(canonical, &bytes)?))
+        Ok((path, self.decode_cached(canonical, &bytes, budget)?))
     }
 
-    fn decode_cached(&mut self, canonical: PathBuf, bytes: &[u8]) -> Result<Arc<Texture>, String> {
+    fn decode_cached(
+        &mut self,
+        canonical: PathBuf,
+        bytes: &[u8],
+        budget: &MemoryBudget,
+    ) -> Result<Arc<Texture>, DecodeError> {
         if let Some(t) = self.cache.get(&canonical) {
             return Ok(t.clone());
         }
-        let texture = Arc::new(decode_image_limited(bytes, &canonical, self.max_side)?);
+        let texture = Arc::new(decode_image_within(bytes, &canonical, self.max_side, budget)?);
         self.cache.insert(canonical, texture.clone());
         Ok(texture)
     }
@@ -299,59 +321,118 @@ fn candidates(base: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Decodes PNG, JPEG, BMP, TGA or PCX bytes, recognised by content (TGA, which has no
-/// signature, by the file extension).
-///
-/// # Errors
-/// Unknown or corrupt data, or an image larger than [`MAX_TEXTURE_SIDE`].
-pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
-    decode_image_limited(bytes, path, MAX_TEXTURE_SIDE)
+/// Why a texture could not be decoded.
+#[derive(Debug)]
+pub enum DecodeError {
+    /// Not an image, corrupt, or wider or higher than the side limit: the material gets the
+    /// fallback texture and the model a warning.
+    Unusable(String),
+    /// Decoding would go over the model's memory budget ([`crate::Error::Budget`]): the model
+    /// fails, since rendering it without the texture would hide that the budget needs raising.
+    Budget(crate::Error),
 }
 
-/// As [`decode_image`] with a chosen size limit.
+impl From<String> for DecodeError {
+    fn from(reason: String) -> DecodeError {
+        DecodeError::Unusable(reason)
+    }
+}
+
+/// Splits a decode result into the model's failure (`Err`: over budget) and the texture's own
+/// (`Ok(Err)`: the fallback and a warning).
 ///
 /// # Errors
-/// Unknown or corrupt data, or an image wider or higher than `max_side`.
-pub fn decode_image_limited(bytes: &[u8], path: &Path, max_side: u32) -> Result<Texture, String> {
+/// The [`DecodeError::Budget`] error.
+pub fn split_budget<T>(result: Result<T, DecodeError>) -> crate::Result<Result<T, String>> {
+    match result {
+        Ok(t) => Ok(Ok(t)),
+        Err(DecodeError::Unusable(reason)) => Ok(Err(reason)),
+        Err(DecodeError::Budget(e)) => Err(e),
+    }
+}
+
+/// Decodes PNG, JPEG, BMP, TGA or PCX bytes, recognised by content (TGA, which has no
+/// signature, by the file extension), within the default memory budget.
+///
+/// # Errors
+/// Unknown or corrupt data, an image larger than [`MAX_TEXTURE_SIDE`], or one over the default
+/// budget.
+pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Texture, String> {
+    decode_image_within(bytes, path, MAX_TEXTURE_SIDE, &MemoryBudget::default()).map_err(|e| match e {
+        DecodeError::Unusable(reason) => reason,
+        DecodeError::Budget(e) => e.to_string(),
+    })
+}
+
+/// As [`decode_image`] with a chosen side limit, charging the texture's prepared size
+/// ([`Texture::prepared_bytes`]) to `budget` from the declared size in the header, before any
+/// texel is decoded; the decoder's own allocation limit is set to what is left, so it refuses
+/// a declared size by itself too.
+///
+/// # Errors
+/// Unknown or corrupt data, an image wider or higher than `max_side`, or one over the budget.
+pub fn decode_image_within(
+    bytes: &[u8],
+    path: &Path,
+    max_side: u32,
+    budget: &MemoryBudget,
+) -> Result<Texture, DecodeError> {
     if bytes.first() == Some(&0x0A) && bytes.len() >= 128 {
-        return decode_pcx(bytes, max_side);
+        return decode_pcx(bytes, path, max_side, budget);
     }
     let format = image::guess_format(bytes).ok().or_else(|| {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         (ext == "tga").then_some(image::ImageFormat::Tga)
     });
     let Some(format) = format else {
-        return Err("is not a PNG, JPEG, BMP, TGA or PCX image".into());
+        return Err("is not a PNG, JPEG, BMP, TGA or PCX image".to_string().into());
     };
-    let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(max_side);
-    limits.max_image_height = Some(max_side);
-    reader.limits(limits);
-    let decoded = reader.decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
+    let reader = |max_alloc: u64| {
+        let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(max_side);
+        limits.max_image_height = Some(max_side);
+        limits.max_alloc = Some(max_alloc);
+        reader.limits(limits);
+        reader
+    };
+    // The header alone gives the declared size (the side limits apply to it already).
+    let (w, h) = reader(budget.remaining()).into_dimensions().map_err(|e| format!("could not be decoded: {e}"))?;
+    charge_texture(budget, path, w, h)?;
+    // The decoder's buffers (at most 8 bytes a texel, then the 4-byte RGBA copy) fit in what
+    // was just charged; the mip chain is built only after they are freed.
+    let decoded =
+        reader(Texture::prepared_bytes(w, h)).decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
     let (w, h) = decoded.dimensions();
-    Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".into())
+    Ok(Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".to_string())?)
+}
+
+/// Charges a `w`×`h` texture's prepared size to `budget`.
+fn charge_texture(budget: &MemoryBudget, path: &Path, w: u32, h: u32) -> Result<(), DecodeError> {
+    let what = || format!("texture {} ({w}x{h})", path.display());
+    budget.charge(Texture::prepared_bytes(w, h), what).map_err(DecodeError::Budget)
 }
 
 /// Quake 2 skins: 8-bit paletted PCX (or 24-bit), via the `pcx` crate.
-fn decode_pcx(bytes: &[u8], max_side: u32) -> Result<Texture, String> {
+fn decode_pcx(bytes: &[u8], path: &Path, max_side: u32, budget: &MemoryBudget) -> Result<Texture, DecodeError> {
     let bad = |e: std::io::Error| format!("is not a readable PCX image: {e}");
     let mut reader = pcx::Reader::new(Cursor::new(bytes)).map_err(bad)?;
     let (w, h) = (reader.width() as u32, reader.height() as u32);
     if w == 0 || h == 0 || w > max_side || h > max_side {
-        return Err(format!("has an unsupported size {w}x{h} (limit {max_side}, see --max-texture-side)"));
+        return Err(format!("has an unsupported size {w}x{h} (limit {max_side}, see --max-texture-side)").into());
     }
     // RLE can expand, but never beyond 64× the input: refuse headers that claim more pixels.
     if (w as u64 * h as u64) > bytes.len() as u64 * 64 {
-        return Err(format!("claims {w}x{h} pixels in {} bytes", bytes.len()));
+        return Err(format!("claims {w}x{h} pixels in {} bytes", bytes.len()).into());
     }
+    charge_texture(budget, path, w, h)?;
     let mut rgb = vec![0u8; (w * h * 3) as usize];
     // The pcx crate may panic on malformed run lengths; contain that as an error.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.read_rgb_pixels(&mut rgb)))
         .map_err(|_| "is a corrupt PCX image".to_string())?
         .map_err(bad)?;
     let rgba = rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
-    Texture::new(w, h, rgba, true).ok_or_else(|| "has no pixels".into())
+    Ok(Texture::new(w, h, rgba, true).ok_or_else(|| "has no pixels".to_string())?)
 }
 
 #[cfg(test)]
@@ -413,6 +494,39 @@ mod tests {
         let mut listed: Vec<&PathBuf> = r.index.listings.keys().collect();
         listed.sort();
         assert_eq!(listed, [&dir, &dir.join("skins")]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn textures_are_charged_their_prepared_size_before_decoding() {
+        let dir = scratch("budget");
+        let path = dir.join("t.png");
+        let img = crate::raster::Image { width: 64, height: 32, rgba: [9, 8, 7, 255].repeat(64 * 32) };
+        crate::output::write_png(&path, &img).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let cost = Texture::prepared_bytes(64, 32);
+        // A budget that holds exactly the texture decodes it, however little is left after.
+        let exact = MemoryBudget::new(cost);
+        let t = decode_image_within(&bytes, &path, MAX_TEXTURE_SIDE, &exact).unwrap();
+        assert_eq!((t.width, t.height, exact.remaining()), (64, 32, 0));
+        // One byte less is refused with the file, its size and the flag; nothing is charged.
+        let short = MemoryBudget::new(cost - 1);
+        let Err(DecodeError::Budget(e)) = decode_image_within(&bytes, &path, MAX_TEXTURE_SIDE, &short) else {
+            panic!("expected a budget error")
+        };
+        let message = e.to_string();
+        assert!(message.contains("t.png (64x32)") && message.contains("--max-memory-mib"), "{message}");
+        assert_eq!(short.used(), 0);
+        // The same for PCX, from its header.
+        let pcx_path = dir.join("t.pcx");
+        let mut w = pcx::WriterPaletted::create_file(&pcx_path, (16, 16), (72, 72)).unwrap();
+        for _ in 0..16 {
+            w.write_row(&[0; 16]).unwrap();
+        }
+        w.write_palette(&[0; 768]).unwrap();
+        let pcx = std::fs::read(&pcx_path).unwrap();
+        let tight = MemoryBudget::new(Texture::prepared_bytes(16, 16) - 1);
+        assert!(matches!(decode_image_within(&pcx, &pcx_path, 64, &tight), Err(DecodeError::Budget(_))));
         std::fs::remove_dir_all(dir).unwrap();
     }
 

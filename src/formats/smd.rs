@@ -13,6 +13,7 @@
 use glam::{Affine3A, Quat, Vec2, Vec3};
 
 use super::FormatError;
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::model::{Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton};
 
 const FORMAT: &str = "SMD";
@@ -288,8 +289,22 @@ fn parse_vertex(n: usize, line: &str, inverse: &[Affine3A], mesh: &mut Mesh) -> 
 /// Returns the clip and warnings (sequence bones the reference lacks).
 ///
 /// # Errors
-/// A malformed file.
-pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> Result<(Clip, Vec<String>), FormatError> {
+/// A malformed file, or frames × bones over the default memory budget.
+pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> crate::Result<(Clip, Vec<String>)> {
+    parse_sequence_within(src, name, skeleton, &MemoryBudget::default())
+}
+
+/// As [`parse_sequence`], charging the frames (each a pose of every reference bone) to
+/// `budget` before they are allocated.
+///
+/// # Errors
+/// As [`parse_sequence`]; [`crate::Error::Budget`] over the budget.
+pub fn parse_sequence_within(
+    src: &str,
+    name: &str,
+    skeleton: &Skeleton,
+    budget: &MemoryBudget,
+) -> crate::Result<(Clip, Vec<String>)> {
     let mut it = lines(src);
     expect_version(&mut it)?;
     let mut nodes: Option<Nodes> = None;
@@ -308,7 +323,14 @@ pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> Result<(Cli
                     }
                 }
                 let mut current = skeleton.rest_pose();
-                for frame in parse_skeleton(&mut it, nodes.names.len(), n)? {
+                // The parsed frames list only the bones each `time` block names (bounded by the
+                // text); every clip frame holds all of them: a line `time N` costs a pose of
+                // every bone, so 50 KB of them can ask for gigabytes.
+                let parsed = parse_skeleton(&mut it, nodes.names.len(), n)?;
+                let bones = current.len() as u64;
+                let bytes = bytes_for(bones.saturating_mul(parsed.len() as u64), size_of::<JointPose>());
+                budget.charge(bytes, || format!("{} frames x {bones} bones", frames.len() + parsed.len()))?;
+                for frame in parsed {
                     // Bones a frame omits keep their previous value.
                     for (bone, pose) in frame {
                         if let Some(j) = map[bone] {
@@ -325,7 +347,9 @@ pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> Result<(Cli
         }
     }
     if frames.is_empty() {
-        return Err(FormatError::whole_file(FORMAT, "no skeleton frames: a sequence SMD needs a `skeleton` block"));
+        return Err(
+            FormatError::whole_file(FORMAT, "no skeleton frames: a sequence SMD needs a `skeleton` block").into()
+        );
     }
     let clip = Clip {
         name: name.to_string(),

@@ -4,6 +4,7 @@ use image::ImageEncoder;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 
 use super::write_atomic;
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::raster::Image;
 
@@ -29,15 +30,36 @@ pub fn write_png(path: &Path, image: &Image) -> Result<()> {
     write_atomic(path, &encode_png(image)?)
 }
 
-/// Reads a PNG file into an RGBA image (any PNG colour type is converted).
+/// Reads a PNG file into an RGBA image (any PNG colour type is converted), within the default
+/// memory budget.
 ///
 /// # Errors
-/// The file is missing, unreadable, not a PNG, or truncated.
+/// The file is missing, unreadable, not a PNG, truncated, or over the budget.
 pub fn read_png(path: &Path) -> Result<Image> {
+    read_png_within(path, &MemoryBudget::default())
+}
+
+/// As [`read_png`], charging the decoded image to `budget` from the size its header declares,
+/// before any pixel is decoded (a 15 KB PNG may declare 30000² pixels); the decoder's own
+/// buffer is limited to what is left.
+///
+/// # Errors
+/// As [`read_png`]; [`Error::Budget`] when the image would go over the budget.
+pub fn read_png_within(path: &Path, budget: &MemoryBudget) -> Result<Image> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let decoded = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-        .map_err(|e| Error::Image { path: path.to_path_buf(), message: format!("not a readable PNG: {e}") })?
-        .into_rgba8();
+    let unreadable =
+        |e: image::ImageError| Error::Image { path: path.to_path_buf(), message: format!("not a readable PNG: {e}") };
+    let reader = |max_alloc: u64| {
+        let mut reader = image::ImageReader::with_format(std::io::Cursor::new(&bytes), image::ImageFormat::Png);
+        let mut limits = image::Limits::default();
+        limits.max_alloc = Some(max_alloc);
+        reader.limits(limits);
+        reader
+    };
+    let (w, h) = reader(budget.remaining()).into_dimensions().map_err(unreadable)?;
+    let what = || format!("image {} ({w}x{h})", path.display());
+    budget.charge(bytes_for(u64::from(w) * u64::from(h), 4), what)?;
+    let decoded = reader(budget.remaining()).decode().map_err(unreadable)?.into_rgba8();
     let (width, height) = decoded.dimensions();
     Image::from_rgba(width, height, decoded.into_raw())
         .ok_or_else(|| Error::Image { path: path.to_path_buf(), message: "inconsistent PNG size".into() })

@@ -37,7 +37,7 @@ pub mod texture;
 mod tile;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use glam::{Mat3, Vec2};
 use rayon::prelude::*;
@@ -64,6 +64,11 @@ const SETUP_CHUNK: usize = 512;
 
 /// Renders scenes, keeping prepared textures (mip chains) between calls so a sequence of frames
 /// pays for each texture once.
+///
+/// The cache holds each texture weakly: a chain lives only as long as some model still holds
+/// its texture, so a renderer shared by a `thumbnail` batch or the cases of `check` keeps the
+/// chains of the models in flight (each charged to its model's memory budget, see
+/// [`Texture::prepared_bytes`]) and never those of finished ones.
 #[derive(Debug, Default)]
 pub struct Renderer {
     textures: Mutex<HashMap<TextureKey, PreparedTexture>>,
@@ -74,8 +79,9 @@ pub struct Renderer {
 
 /// A texture's address and its wrap mode.
 type TextureKey = (usize, bool);
-/// The texture (held so its address stays unique) and its mip chain.
-type PreparedTexture = (Arc<Texture>, Arc<MipChain>);
+/// The texture, held weakly (a `Weak` keeps the allocation, so the address stays unique while
+/// the entry exists, but not the texels), and its mip chain.
+type PreparedTexture = (Weak<Texture>, Arc<MipChain>);
 
 impl Renderer {
     /// A renderer with an empty texture cache.
@@ -244,10 +250,26 @@ impl Renderer {
     }
 
     fn mip_chain(&self, texture: &Arc<Texture>, wrap: bool) -> Arc<MipChain> {
-        // Keyed by the Arc's address; the cache holds the Arc, so the address stays unique.
         let key = (Arc::as_ptr(texture) as usize, wrap);
+        let mut cache = self.live_textures();
+        if let Some((_, chain)) = cache.get(&key) {
+            return chain.clone();
+        }
+        let chain = Arc::new(MipChain::new(texture, wrap));
+        cache.insert(key, (Arc::downgrade(texture), chain.clone()));
+        chain
+    }
+
+    /// The locked texture cache, without the chains of textures no model holds any more.
+    fn live_textures(&self) -> std::sync::MutexGuard<'_, HashMap<TextureKey, PreparedTexture>> {
         let mut cache = self.textures.lock().unwrap_or_else(|e| e.into_inner());
-        cache.entry(key).or_insert_with(|| (texture.clone(), Arc::new(MipChain::new(texture, wrap)))).1.clone()
+        cache.retain(|_, (texture, _)| texture.strong_count() > 0);
+        cache
+    }
+
+    /// Bytes held by cached mip chains (of textures that are still alive).
+    pub fn cached_texture_bytes(&self) -> u64 {
+        self.live_textures().values().map(|(_, chain)| chain.bytes()).sum()
     }
 }
 
@@ -302,5 +324,26 @@ impl Target {
             }
         }
         rects
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_chains_live_only_as_long_as_their_texture() {
+        let renderer = Renderer::new();
+        let texture = |n: u32| Arc::new(Texture::new(n, n, vec![255; (n * n * 4) as usize], true).unwrap());
+        let (a, b) = (texture(64), texture(32));
+        let first = renderer.mip_chain(&a, true);
+        assert!(Arc::ptr_eq(&first, &renderer.mip_chain(&a, true)), "a second use reuses the chain");
+        renderer.mip_chain(&b, false);
+        let chain_bytes = |n: u32| Texture::prepared_bytes(n, n) - u64::from(n * n * 4);
+        assert_eq!(renderer.cached_texture_bytes(), chain_bytes(64) + chain_bytes(32));
+        drop((a, first));
+        assert_eq!(renderer.cached_texture_bytes(), chain_bytes(32));
+        drop(b);
+        assert_eq!(renderer.cached_texture_bytes(), 0);
     }
 }

@@ -85,6 +85,12 @@ impl MipChain {
         MipChain { levels, wrap }
     }
 
+    /// Bytes the levels hold (what [`Texture::prepared_bytes`] budgets for, besides the RGBA8
+    /// texels).
+    pub fn bytes(&self) -> u64 {
+        self.levels.iter().map(|l| (l.texels.len() * std::mem::size_of::<Vec4>()) as u64).sum()
+    }
+
     /// Width and height of the full-size level.
     pub fn size(&self) -> Vec2 {
         let l = &self.levels[0];
@@ -282,6 +288,15 @@ mod tests {
         // Black and white average to 0.5 linear (sRGB ~188), not sRGB 128.
         let top = chain.levels[3].texel(0, 0);
         assert!((top[0] - 0.5).abs() < 1e-6, "{top:?}");
+    }
+
+    #[test]
+    fn prepared_bytes_is_what_the_chain_and_texels_hold() {
+        for (w, h) in [(1, 1), (8, 8), (13, 6), (1, 300), (640, 480)] {
+            let texture = Texture::new(w, h, vec![255; (w * h * 4) as usize], true).unwrap();
+            let chain = MipChain::new(&texture, true);
+            assert_eq!(chain.bytes() + texture.rgba.len() as u64, Texture::prepared_bytes(w, h), "{w}x{h}");
+        }
     }
 
     #[test]

@@ -27,6 +27,7 @@ use rayon::prelude::*;
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
 use crate::bounds;
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
 use crate::model::{Clip, Model};
 use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
@@ -54,42 +55,62 @@ pub enum Sampling {
 }
 
 impl Sampling {
-    /// Frame positions (in clip frames) and the duration of each in seconds.
-    pub fn frames(self, clip: Option<&Clip>) -> Vec<(f32, f32)> {
-        let Some(clip) = clip.filter(|c| c.frame_count() > 0) else { return vec![(0.0, 0.1)] };
+    /// How many frames [`Sampling::frames`] gives, without allocating them (a clip's frame
+    /// count comes from its file and may be anything the budget has to refuse first).
+    pub fn count(self, clip: Option<&Clip>) -> usize {
+        let Some(clip) = clip.filter(|c| c.frame_count() > 0) else { return 1 };
         let (n, fps) = (clip.frame_count() as f32, clip.fps.max(1e-3));
-        let count = match self {
-            Sampling::ClipFrames => return (0..clip.frame_count()).map(|f| (f as f32, 1.0 / fps)).collect(),
+        match self {
             Sampling::Fps(f) if f.is_finite() && f > 0.0 => resampled_count((n / fps) * f),
             Sampling::Count(c) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
-            Sampling::Fps(_) => clip.frame_count(),
-        };
+            Sampling::ClipFrames | Sampling::Fps(_) => clip.frame_count(),
+        }
+    }
+
+    /// Frame positions (in clip frames) and the duration of each in seconds.
+    pub fn frames(self, clip: Option<&Clip>) -> Vec<(f32, f32)> {
+        let count = self.count(clip);
+        let Some(clip) = clip.filter(|c| c.frame_count() > 0) else { return vec![(0.0, 0.1)] };
+        let (n, fps) = (clip.frame_count() as f32, clip.fps.max(1e-3));
+        if matches!(self, Sampling::ClipFrames) {
+            return (0..count).map(|f| (f as f32, 1.0 / fps)).collect();
+        }
         let duration = n / fps / count as f32;
         (0..count).map(|i| (i as f32 * n / count as f32, duration)).collect()
+    }
+
+    /// As [`Sampling::count`] for any motion.
+    pub fn motion_count(self, motion: &Motion) -> usize {
+        let t = match motion {
+            Motion::Rest => return self.count(None),
+            Motion::Clip(c) => return self.count(Some(c)),
+            Motion::Transition(t) => t,
+        };
+        let n = t.frame_count();
+        match self {
+            _ if n == 0 => 1,
+            Sampling::Fps(f) if f.is_finite() && f > 0.0 => resampled_count(t.duration() * f),
+            Sampling::Count(c) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
+            Sampling::ClipFrames | Sampling::Fps(_) => n,
+        }
     }
 
     /// As [`Sampling::frames`] for any motion; a transition's frame positions count A's
     /// frames, then B's (see [`Transition`]).
     pub fn motion_frames(self, motion: &Motion) -> Vec<(f32, f32)> {
+        let count = self.motion_count(motion);
         let t = match motion {
             Motion::Rest => return self.frames(None),
             Motion::Clip(c) => return self.frames(Some(c)),
             Motion::Transition(t) => t,
         };
-        let n = t.frame_count();
-        if n == 0 {
+        if t.frame_count() == 0 {
             return vec![(0.0, 0.1)];
         }
-        let total = t.duration();
-        let count = match self {
-            Sampling::ClipFrames => {
-                return (0..n).map(|f| (f as f32, 1.0 / t.fps_at(f as f32).max(1e-3))).collect();
-            }
-            Sampling::Fps(f) if f.is_finite() && f > 0.0 => resampled_count(total * f),
-            Sampling::Count(c) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
-            Sampling::Fps(_) => n,
-        };
-        let step = total / count as f32;
+        if matches!(self, Sampling::ClipFrames) {
+            return (0..count).map(|f| (f as f32, 1.0 / t.fps_at(f as f32).max(1e-3))).collect();
+        }
+        let step = t.duration() / count as f32;
         (0..count).map(|i| (t.position_at(i as f32 * step), step)).collect()
     }
 }
@@ -197,9 +218,9 @@ impl<'a> Job<'a> {
     /// Renders every cell: for each clip, each direction, each frame, in that order.
     ///
     /// # Errors
-    /// Invalid render options.
+    /// Invalid render options; the cells would go over the default memory budget.
     pub fn render(&self) -> Result<Vec<Cell>> {
-        self.render_with_progress(&|| {})
+        self.render_with_progress(&MemoryBudget::default(), &|| {})
     }
 
     /// The cells [`Job::render`] returns, as (row, direction, frame), in its order, without
@@ -221,17 +242,32 @@ impl<'a> Job<'a> {
         work
     }
 
-    /// Number of cells the job renders.
+    /// Number of cells the job renders (saturating: clip lengths come from files).
     pub fn cell_count(&self) -> usize {
-        self.motions().iter().map(|m| self.sampling.motion_frames(m).len()).sum::<usize>()
-            * self.directions.max(1) as usize
+        let frames = self.motions().iter().map(|m| self.sampling.motion_count(m)).fold(0, usize::saturating_add);
+        frames.saturating_mul(self.directions.max(1) as usize)
     }
 
-    /// As [`Job::render`], calling `progress` once per finished cell (from any thread).
+    /// Charges the finished cells to `budget`, before anything is rendered: every cell's image
+    /// is held until the output is written, and the sheet or GIF made of them is as large again.
     ///
     /// # Errors
-    /// Invalid render options.
-    pub fn render_with_progress(&self, progress: &(dyn Fn() + Sync)) -> Result<Vec<Cell>> {
+    /// [`crate::Error::Budget`]: the clip lengths, directions and cell size need more.
+    pub fn charge(&self, budget: &MemoryBudget) -> Result<()> {
+        let (w, h) = (self.options.width, self.options.height);
+        let cells = self.cell_count();
+        let pixels = (cells as u64).saturating_mul(u64::from(w) * u64::from(h));
+        let bytes = bytes_for(cells as u64, size_of::<Cell>()).saturating_add(bytes_for(pixels, 2 * 4));
+        budget.charge(bytes, || format!("{cells} frames of {w}x{h}"))
+    }
+
+    /// As [`Job::render`], calling `progress` once per finished cell (from any thread), the
+    /// cells charged to `budget` first ([`Job::charge`]).
+    ///
+    /// # Errors
+    /// Invalid render options; the cells would go over the budget.
+    pub fn render_with_progress(&self, budget: &MemoryBudget, progress: &(dyn Fn() + Sync)) -> Result<Vec<Cell>> {
+        self.charge(budget)?;
         let renderer = Renderer::new();
         let aspect = self.options.width as f32 / self.options.height.max(1) as f32;
         let rows = self.rows();

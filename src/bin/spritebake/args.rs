@@ -37,6 +37,14 @@ pub struct ModelArgs {
     /// model's folder (absolute, `..`, symbolic links) are refused.
     #[arg(long, value_name = "DIR")]
     pub texture_root: Vec<PathBuf>,
+    /// Resource limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Limits on what a model's files may make spritebake read and allocate.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
     /// Largest file read (model, animation, material library, buffer, texture), MiB, from 1 to
     /// 16384; larger files are refused before reading.
     #[arg(long, default_value_t = 256, value_parser = bounds::MAX_FILE_MIB.parser())]
@@ -44,6 +52,42 @@ pub struct ModelArgs {
     /// Largest texture side accepted, texels, from 1 to 32768.
     #[arg(long, default_value_t = 8192, value_parser = bounds::MAX_TEXTURE_SIDE.parser())]
     pub max_texture_side: u32,
+    /// Memory budget.
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+}
+
+impl LimitArgs {
+    /// The library's limits.
+    pub fn limits(&self) -> spritebake::formats::Limits {
+        spritebake::formats::Limits {
+            max_file_bytes: self.max_file_mib.saturating_mul(1 << 20),
+            max_texture_side: self.max_texture_side,
+            max_memory_bytes: self.memory.bytes(),
+        }
+    }
+}
+
+/// The memory budget flag.
+#[derive(Debug, Args)]
+pub struct MemoryArgs {
+    /// Memory budget, MiB: what one model's files may make spritebake allocate (decoded
+    /// textures with their mip chains, animation frames x joints), and again what a command's
+    /// rendered frames or compared images may take. Raise it for unusually large assets.
+    #[arg(long, default_value_t = spritebake::budget::DEFAULT_MAX_MEMORY_BYTES >> 20, value_name = "MIB")]
+    pub max_memory_mib: u64,
+}
+
+impl MemoryArgs {
+    /// The budget in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.max_memory_mib.saturating_mul(1 << 20)
+    }
+
+    /// A fresh budget.
+    pub fn budget(&self) -> spritebake::MemoryBudget {
+        spritebake::MemoryBudget::new(self.bytes())
+    }
 }
 
 impl ModelArgs {
@@ -101,10 +145,7 @@ impl ModelArgs {
             fps: self.fps,
             facing: self.facing,
             texture_roots: self.texture_root.clone(),
-            limits: spritebake::formats::Limits {
-                max_file_bytes: self.max_file_mib.saturating_mul(1 << 20),
-                max_texture_side: self.max_texture_side,
-            },
+            limits: self.limits.limits(),
         }
     }
 }

@@ -119,8 +119,9 @@ pub fn sprite_job<'m>(loaded: &'m Loaded, args: &crate::args::SpriteJobArgs) -> 
 /// Renders a job with a progress bar on a terminal, then applies pixel-art and outline.
 pub fn render_cells(
     job: &spritebake::sprite::Job,
-    sprite: &crate::args::SpriteArgs,
+    args: &crate::args::SpriteJobArgs,
 ) -> Result<Vec<spritebake::sprite::Cell>> {
+    let sprite = &args.sprite;
     use std::io::IsTerminal;
     let bar = (!sprite.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(job.cell_count() as u64);
@@ -130,7 +131,8 @@ pub fn render_cells(
         );
         bar
     });
-    let mut cells = job.render_with_progress(&|| {
+    // The finished frames get a budget of their own, besides the model's.
+    let mut cells = job.render_with_progress(&args.model.limits.memory.budget(), &|| {
         if let Some(b) = &bar {
             b.inc(1);
         }

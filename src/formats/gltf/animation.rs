@@ -13,6 +13,11 @@ use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, Interpolation, Keye
 /// channels naming the same large accessor again and again must not allocate without bound.
 pub const MAX_KEY_VALUES: usize = 1 << 24;
 
+/// Latest key time accepted, in seconds (one hour). Keyed clips are rendered at a frame rate,
+/// so the last key sets the frame count: a key at 1e38 s asked every multi-frame command for
+/// more frames than memory can index. Real clips last seconds; cutscenes minutes.
+pub const MAX_KEY_SECONDS: f32 = 3600.0;
+
 /// Frame spacing of keyed clips for sheets and GIFs (`--fps` replaces it).
 pub const KEYED_FPS: f32 = 30.0;
 
@@ -61,6 +66,13 @@ pub fn build(
         }
         if times.iter().any(|t| !t.is_finite() || *t < 0.0) || times.windows(2).any(|w| w[1] < w[0]) {
             return Err(err(format!("{what}: key times must be finite, non-negative and increasing")));
+        }
+        if let Some(&last) = times.last().filter(|&&t| t > MAX_KEY_SECONDS) {
+            // 1e38 reads better than its 39 digits.
+            let shown = if last < 1e6 { format!("{last}") } else { format!("{last:e}") };
+            return Err(err(format!(
+                "{what}: key time {shown} s is past the {MAX_KEY_SECONDS} s (1 hour) a clip may last"
+            )));
         }
         let (target, dims) = match property {
             Property::Translation => (ChannelTarget::Translation(joint), Dimensions::Vec3),

@@ -8,6 +8,7 @@ use gltf::mesh::Mode;
 
 use super::buffers::{Buffers, data_uri, uri_to_file_name};
 use super::{Nodes, err};
+use crate::budget::MemoryBudget;
 use crate::formats::{FormatError, Limits, resolve};
 use crate::model::{AlphaMode, Influence, Material, Mesh, Model, MorphTarget, Texture, TextureStatus};
 
@@ -29,9 +30,10 @@ pub fn build(
     nodes: &Nodes,
     skinned: bool,
     limits: &Limits,
+    budget: &MemoryBudget,
     model: &mut Model,
-) -> Result<Instances, FormatError> {
-    model.materials = materials(doc, buffers, limits, &mut model.warnings);
+) -> crate::Result<Instances> {
+    model.materials = materials(doc, buffers, limits, budget, &mut model.warnings)?;
     // Primitives without a material share one plain white material, added when first needed.
     let mut default_material = None;
     let mut instances: Instances = vec![Vec::new(); doc.nodes().len()];
@@ -50,12 +52,29 @@ pub fn build(
     if total > MAX_TOTAL_VERTICES {
         return Err(err(format!(
             "the scene's mesh instances add up to {total} vertices, morph-target vertices and indices, more than the {MAX_TOTAL_VERTICES} allowed"
-        )));
+        ))
+        .into());
     }
+    // What each vertex costs once built and posed: position, normal, uv, influence range, up
+    // to four influences, and the posed position and normal of a frame.
+    const VERTEX_BYTES: u64 = 12 + 12 + 8 + 8 + 4 * 32 + 24;
+    budget.charge((total as u64).saturating_mul(VERTEX_BYTES), || {
+        format!("glTF: {total} vertices over its mesh instances")
+    })?;
+    // Nodes that share a skin share its joints and inverse bind matrices: read each skin's
+    // accessor once, not once per node.
+    let mut skins: Vec<Option<std::rc::Rc<Skin>>> = vec![None; doc.skins().len()];
     for (joint, &n) in nodes.order.iter().enumerate() {
         let Some(node) = all_nodes.get(n) else { continue };
         let Some(gmesh) = node.mesh() else { continue };
-        let skin = node.skin().map(|s| Skin::read(&s, buffers, nodes)).transpose()?;
+        let skin = match node.skin() {
+            Some(s) => match skins.get_mut(s.index()) {
+                Some(Some(read)) => Some(read.clone()),
+                Some(slot) => Some(slot.insert(std::rc::Rc::new(Skin::read(&s, buffers, nodes)?)).clone()),
+                None => return Err(err(format!("skin {} does not exist", s.index())).into()),
+            },
+            None => None,
+        };
         let default_weights = node.weights().or(gmesh.weights()).unwrap_or(&[]);
         for (p, prim) in gmesh.primitives().enumerate() {
             let what = format!("mesh {} '{}' primitive {p}", gmesh.index(), gmesh.name().unwrap_or(""));
@@ -375,10 +394,17 @@ fn triangles(mode: Mode, i: &[u32]) -> Vec<[u32; 3]> {
 
 /// Materials in file order. Embedded images are decoded here; external ones are left to the
 /// texture resolver by name.
-fn materials(doc: &gltf::Document, buffers: &Buffers, limits: &Limits, warnings: &mut Vec<String>) -> Vec<Material> {
+/// Each image decoded is charged to `budget` (once, however many materials use it).
+fn materials(
+    doc: &gltf::Document,
+    buffers: &Buffers,
+    limits: &Limits,
+    budget: &MemoryBudget,
+    warnings: &mut Vec<String>,
+) -> crate::Result<Vec<Material>> {
     let mut images: Vec<Option<Result<Arc<Texture>, String>>> = vec![None; doc.images().len()];
     doc.materials()
-        .map(|m| {
+        .map(|m| -> crate::Result<Material> {
             let name = m.name().map_or_else(|| format!("material{}", m.index().unwrap_or(0)), str::to_string);
             let pbr = m.pbr_metallic_roughness();
             let mut material = Material {
@@ -390,7 +416,7 @@ fn materials(doc: &gltf::Document, buffers: &Buffers, limits: &Limits, warnings:
                 },
                 ..Material::named(name.clone())
             };
-            let Some(info) = pbr.base_color_texture() else { return material };
+            let Some(info) = pbr.base_color_texture() else { return Ok(material) };
             let texture = info.texture();
             // Repeat and mirrored repeat both tile; only clamp-to-edge clamps.
             let sampler = texture.sampler();
@@ -409,19 +435,22 @@ fn materials(doc: &gltf::Document, buffers: &Buffers, limits: &Limits, warnings:
                     Some(decoded) => decoded,
                     None => {
                         material.texture_name = Some(uri_to_file_name(uri));
-                        return material;
+                        return Ok(material);
                     }
                 },
             };
             let decoded = match images.get_mut(image.index()) {
-                Some(slot) => slot
-                    .get_or_insert_with(|| {
-                        bytes.and_then(|b| {
-                            resolve::decode_image_limited(&b, std::path::Path::new(&label), limits.max_texture_side)
-                                .map(Arc::new)
-                        })
-                    })
-                    .clone(),
+                Some(Some(decoded)) => decoded.clone(),
+                Some(slot) => {
+                    let path = std::path::Path::new(&label);
+                    let decoded = match bytes {
+                        Ok(b) => resolve::split_budget(
+                            resolve::decode_image_within(&b, path, limits.max_texture_side, budget).map(Arc::new),
+                        )?,
+                        Err(reason) => Err(reason),
+                    };
+                    slot.insert(decoded).clone()
+                }
                 None => Err("image index out of range".into()),
             };
             match decoded {
@@ -435,7 +464,7 @@ fn materials(doc: &gltf::Document, buffers: &Buffers, limits: &Limits, warnings:
                     material.texture_status = TextureStatus::Missing { name: label, reason };
                 }
             }
-            material
+            Ok(material)
         })
         .collect()
 }

@@ -22,6 +22,7 @@ mod mesh;
 use glam::{Affine3A, Quat, Vec3};
 
 use super::{FormatError, Limits};
+use crate::budget::MemoryBudget;
 use crate::model::{Joint, JointPose, Model, Orientation, Skeleton};
 
 const FORMAT: &str = "glTF";
@@ -133,7 +134,21 @@ pub fn parse(
     bytes: &[u8],
     load_external: &mut dyn FnMut(&str) -> Option<std::sync::Arc<Vec<u8>>>,
     limits: &Limits,
-) -> Result<Model, FormatError> {
+) -> crate::Result<Model> {
+    parse_within(bytes, load_external, limits, &MemoryBudget::new(limits.max_memory_bytes))
+}
+
+/// As [`parse`], charging embedded images to `budget` (the model's, shared with the textures
+/// the resolver decodes later).
+///
+/// # Errors
+/// As [`parse`]; [`crate::Error::Budget`] when an embedded image would go over the budget.
+pub fn parse_within(
+    bytes: &[u8],
+    load_external: &mut dyn FnMut(&str) -> Option<std::sync::Arc<Vec<u8>>>,
+    limits: &Limits,
+    budget: &MemoryBudget,
+) -> crate::Result<Model> {
     if let Some(declared) = bytes.strip_prefix(b"glTF").and_then(|b| b.get(4..8)) {
         let declared = u32::from_le_bytes([declared[0], declared[1], declared[2], declared[3]]) as usize;
         if declared > bytes.len() {
@@ -141,7 +156,8 @@ pub fn parse(
                 FORMAT,
                 8,
                 format!("GLB header declares {declared} bytes but the file has {} (truncated?)", bytes.len()),
-            ));
+            )
+            .into());
         }
     }
     let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| {
@@ -155,14 +171,26 @@ pub fn parse(
         }
     })?;
     let doc = &gltf.document;
-    let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), load_external)?;
+    // External buffers are charged as they arrive: a file naming many large buffers stops at
+    // the first one over the budget.
+    let mut over_budget = None;
+    let mut load_charged = |name: &str| {
+        let bytes = load_external(name)?;
+        let charged = budget.charge(bytes.len() as u64, || format!("glTF buffer '{name}'"));
+        charged.map_err(|e| over_budget = Some(e)).ok().map(|()| bytes)
+    };
+    let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), &mut load_charged);
+    if let Some(e) = over_budget {
+        return Err(e);
+    }
+    let buffers = buffers?;
     let nodes = Nodes::walk(doc)?;
     let skinned = doc.skins().len() > 0 || doc.animations().len() > 0;
     let mut model = Model { orientation: Orientation::Y_UP_FACING_Z, ..Model::default() };
     if skinned {
         model.skeleton = Some(nodes.skeleton(doc));
     }
-    let instances = mesh::build(doc, &buffers, &nodes, skinned, limits, &mut model)?;
+    let instances = mesh::build(doc, &buffers, &nodes, skinned, limits, budget, &mut model)?;
     let mut budget = animation::MAX_KEY_VALUES;
     for a in doc.animations() {
         let clip = animation::build(doc.as_json(), &a, &buffers, &nodes, &instances, &mut budget, &mut model.warnings)?;

@@ -39,6 +39,9 @@ pub struct CheckArgs {
     /// Worker threads, from 1 to 1024 (default: all cores).
     #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
+    /// Limits for every case's model.
+    #[command(flatten)]
+    pub limits: crate::args::LimitArgs,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize)> {
@@ -56,7 +59,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     set_threads(args.threads)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let manifest = Manifest::load(&args.manifest)?.allowing(&args.allow_dir)?;
-    let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard };
+    let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard, limits: args.limits.limits() };
     // Everything the run may write, checked before any case renders; each case checks its
     // own files again once its model has loaded.
     let (mut plan, mut inputs) = check::planned_outputs(&manifest, &options);

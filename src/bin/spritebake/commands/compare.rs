@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
+use spritebake::budget::bytes_for;
 use spritebake::golden::{PerceptualOptions, compare_perceptual, perceptual_diff_image};
-use spritebake::output::{OutputFormat, OutputPlan, read_png, write_png};
+use spritebake::output::{OutputFormat, OutputPlan, read_png_within, write_png};
 
 /// `spritebake compare`.
 #[derive(Debug, Args)]
@@ -31,6 +32,9 @@ pub struct CompareArgs {
     /// Do not count pixels that differ only by anti-aliasing.
     #[arg(long)]
     pub ignore_aa: bool,
+    /// Memory for both images and the comparison.
+    #[command(flatten)]
+    pub memory: crate::args::MemoryArgs,
 }
 
 /// Runs the command: exit 0 within tolerance, 1 on a difference, 2 on an error.
@@ -41,7 +45,11 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         plan.add(path, OutputFormat::Png);
     }
     plan.check(&[args.actual.clone(), args.expected.clone()])?;
-    let (actual, expected) = (read_png(&args.actual)?, read_png(&args.expected)?);
+    // Both images, then the comparison's mask and diff image (5 bytes a pixel), on one budget.
+    let budget = args.memory.budget();
+    let (actual, expected) = (read_png_within(&args.actual, &budget)?, read_png_within(&args.expected, &budget)?);
+    let (w, h) = (actual.width, actual.height);
+    budget.charge(bytes_for(u64::from(w) * u64::from(h), 5), || format!("comparing {w}x{h} images"))?;
     let options = PerceptualOptions { threshold: args.threshold, alpha_threshold: 0, ignore_aa: args.ignore_aa };
     let r = compare_perceptual(&actual, &expected, &options)?;
     if r.identical {

@@ -38,7 +38,7 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode> {
         plan.add(path_of(row, dir, frame), OutputFormat::Png);
     }
     check_plan(&plan, &args.job.model, &args.job.anim, &loaded)?;
-    let cells = render_cells(&job, &args.job.sprite)?;
+    let cells = render_cells(&job, &args.job)?;
     let mut transaction = Transaction::new();
     for cell in &cells {
         transaction.stage(&path_of(cell.clip, cell.direction, cell.frame), &encode_png(&cell.image)?)?;

@@ -62,7 +62,7 @@ pub fn run(args: &GifArgs) -> Result<ExitCode> {
     let n = job.directions.max(1);
     job.view.yaw_degrees = job.yaw(args.direction % n);
     job.directions = 1;
-    let cells = render_cells(&job, &args.job.sprite)?;
+    let cells = render_cells(&job, &args.job)?;
     let frames: Vec<_> = cells.iter().map(|c| c.image.clone()).collect();
     let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
     let options = GifOptions {

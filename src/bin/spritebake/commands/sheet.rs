@@ -43,7 +43,7 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode> {
     plan.add(&args.output, OutputFormat::Png).add(&json_path, OutputFormat::Json);
     check_plan(&plan, &args.job.model, &args.job.anim, &loaded)?;
     let job = sprite_job(&loaded, &args.job)?;
-    let cells = render_cells(&job, &args.job.sprite)?;
+    let cells = render_cells(&job, &args.job)?;
     let names = job.row_names();
     let layout = Layout { padding: args.padding, extrude: args.extrude, trim: args.trim };
     let sheet = pack(&cells, &names, layout)?;

@@ -39,6 +39,9 @@ pub struct ThumbnailArgs {
     /// Attachments, bone overrides, blend, transition (applied to every model).
     #[command(flatten)]
     pub controls: AnimArgs,
+    /// Limits for every model (each gets its own memory budget).
+    #[command(flatten)]
+    pub limits: crate::args::LimitArgs,
 }
 
 /// Three-quarter view, key + fill light, 4×4 supersampling.
@@ -82,7 +85,11 @@ fn one(
     controls: &Controls,
     renderer: &Renderer,
 ) -> spritebake::Result<usize> {
-    let load = LoadOptions { animations: args.controls.animation_files(), ..LoadOptions::default() };
+    let load = LoadOptions {
+        animations: args.controls.animation_files(),
+        limits: args.limits.limits(),
+        ..LoadOptions::default()
+    };
     let model = formats::load(model_path, &load)?;
     let props = rig::load_attachments(controls, model_path, &model, &load)?;
     // This model's own files (its skin may sit where its thumbnail would go): checked once
@@ -122,13 +129,22 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     }
     let renderer = Renderer::new();
     let controls = args.controls.controls()?;
+    // However many cores, only a few models (each within its budget, and its attachments
+    // within another) are held at once.
+    let per_model = args.limits.memory.bytes().saturating_mul(if controls.attachments.is_empty() { 1 } else { 2 });
+    let at_once = spritebake::budget::models_in_flight(per_model);
     let results: Vec<(PathBuf, PathBuf, spritebake::Result<usize>)> = args
         .models
-        .par_iter()
-        .map(|m| {
-            let out = output_for(args, m);
-            let result = one(m, &out, args, &controls, &renderer);
-            (m.clone(), out, result)
+        .chunks(at_once)
+        .flat_map(|chunk| {
+            chunk
+                .par_iter()
+                .map(|m| {
+                    let out = output_for(args, m);
+                    let result = one(m, &out, args, &controls, &renderer);
+                    (m.clone(), out, result)
+                })
+                .collect::<Vec<_>>()
         })
         .collect();
     let mut failed = 0;

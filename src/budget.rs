@@ -1,0 +1,118 @@
+//! Memory budgets: every allocation that file contents size is charged before it happens.
+//!
+//! Size limits per field are not enough: a 1 KiB BMP may declare 8192² texels (inside the side
+//! limit) and a 50 KiB SMD 10 000 frames of 4 000 bones; each number is plausible, the memory
+//! behind them is gigabytes. So the code that is about to allocate because a file said so first
+//! computes the bytes (declared size × what one element costs once in memory) and charges them
+//! here. An overrun is one [`Error::Budget`] line naming the file, the size and the flag that
+//! raises the budget, never an abort under a memory limit.
+//!
+//! One budget covers one model: parsing its file, its vertices and morph frames, its animation
+//! frames × joints, its decoded textures (including the renderer's mip chain). A sprite job's
+//! rendered frames (and the sheet or GIF made of them), a `check` case's frames and goldens,
+//! and `compare`'s two images each get a budget of the same size. Batch commands (`thumbnail`,
+//! `check`) give each model its own, so one bad model fails alone, and hold only
+//! [`models_in_flight`] models at once.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{Error, Result, mib};
+
+/// The default budget: 256 MiB per model. Every model of the project's corpus loads within
+/// 32 MiB (the largest: glTF characters with an embedded 1024² texture, 25.3 MiB prepared); a
+/// 2048² texture costs 101 MiB prepared for rendering, a 4096² one 405 MiB.
+pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 256 << 20;
+
+/// The command-line option that raises a memory budget, named in every budget error.
+pub const MEMORY_FLAG: &str = "--max-memory-mib";
+
+/// How much address space batch commands plan for the models they hold at once: a quarter of
+/// a 1 GiB limit stays free for the program, thread stacks and the renders.
+const BATCH_BYTES: u64 = 768 << 20;
+
+/// How many models a batch (`thumbnail`, `check`) loads at once when each may use `budget`
+/// bytes: however many cores there are, the models in flight fit in 1 GiB together (with the
+/// default budget, 3 thumbnails; `check` counts each case twice, model and frames, so 1 case;
+/// with a budget over 768 MiB, 1).
+pub fn models_in_flight(budget: u64) -> usize {
+    usize::try_from(BATCH_BYTES / budget.max(1)).unwrap_or(usize::MAX).max(1)
+}
+
+/// Bytes charged so far against a limit; shared by reference (charging is atomic, so parallel
+/// decoders may share one).
+#[derive(Debug)]
+pub struct MemoryBudget {
+    limit: u64,
+    used: AtomicU64,
+}
+
+impl Default for MemoryBudget {
+    fn default() -> Self {
+        MemoryBudget::new(DEFAULT_MAX_MEMORY_BYTES)
+    }
+}
+
+impl MemoryBudget {
+    /// A budget of `limit` bytes, nothing charged.
+    pub fn new(limit: u64) -> MemoryBudget {
+        MemoryBudget { limit, used: AtomicU64::new(0) }
+    }
+
+    /// The limit in bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Bytes charged so far.
+    pub fn used(&self) -> u64 {
+        self.used.load(Ordering::SeqCst)
+    }
+
+    /// Bytes that can still be charged.
+    pub fn remaining(&self) -> u64 {
+        self.limit.saturating_sub(self.used())
+    }
+
+    /// Charges `bytes` for `what` (called only on failure, e.g. `"walk.md5anim: 5000 frames x
+    /// 300 joints"`).
+    ///
+    /// # Errors
+    /// [`Error::Budget`] when the charge would go over the limit; nothing is charged then.
+    pub fn charge(&self, bytes: u64, what: impl FnOnce() -> String) -> Result<()> {
+        let fits = |used: u64| used.checked_add(bytes).filter(|&total| total <= self.limit);
+        match self.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, fits) {
+            Ok(_) => Ok(()),
+            Err(used) => {
+                let what = what();
+                // Say so when earlier charges of the same model are part of the total.
+                let what = if used == 0 { what } else { format!("{what}, with the {} MiB already loaded,", mib(used)) };
+                Err(Error::Budget { what, needed: used.saturating_add(bytes), budget: self.limit, flag: MEMORY_FLAG })
+            }
+        }
+    }
+}
+
+/// `count` elements of `size` bytes, saturating (a count from a file may be anything).
+pub fn bytes_for(count: u64, size: usize) -> u64 {
+    count.saturating_mul(size as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charges_add_up_and_an_overrun_charges_nothing() {
+        let budget = MemoryBudget::new(10 << 20);
+        budget.charge(6 << 20, || "a".into()).unwrap();
+        let e = budget.charge(5 << 20, || "texture b.png (1000x1000)".into()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "texture b.png (1000x1000), with the 6 MiB already loaded, needs 11 MiB, over the 10 MiB budget (raise it with --max-memory-mib)"
+        );
+        assert_eq!(budget.used(), 6 << 20);
+        budget.charge(4 << 20, || "c".into()).unwrap();
+        assert_eq!(budget.remaining(), 0);
+        assert!(budget.charge(u64::MAX, || "d".into()).is_err());
+    }
+}

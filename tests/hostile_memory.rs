@@ -1,0 +1,645 @@
+//! Kilobytes in, never gigabytes of memory (issue 16): small generated files that declare huge
+//! textures, animations or images, each run through the binary under a 1 GiB address-space
+//! limit (`ulimit -v 1048576`, set by the test itself), end in one error line naming the
+//! budget, exit 2, and write nothing; batches report the bad model and go on.
+//!
+//! One library-level case counts allocations instead (the shared-skin re-read allocates and
+//! frees, so no peak shows it): the counting allocator needs `unsafe`; the library and the
+//! binary forbid it.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Counts every byte allocated (never decremented): work done, not memory held.
+struct Counting;
+
+static ALLOCATED: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call forwards unchanged to the system allocator; only sizes are counted.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATED.fetch_add(layout.size() as u64, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs the binary with a 1 GiB address-space limit.
+fn run_limited(args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_spritebake"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spritebake-memory-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// File names in `dir`, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+/// Asserts a refused command: exit 2, exactly one `error:` line on stderr containing every
+/// word, no panic.
+fn assert_refused(o: &Output, words: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stdout: {}\nstderr: {err}", stdout(o));
+    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("warning:")).collect();
+    assert_eq!(lines.len(), 1, "one error line expected: {err}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    for w in words {
+        assert!(lines[0].contains(w), "'{w}' missing from: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A textured quad `<stem>.obj` + `<stem>.mtl` naming `texture`.
+fn quad(dir: &Path, stem: &str, texture: &str) -> PathBuf {
+    let obj = format!(
+        "mtllib {stem}.mtl\nv -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nusemtl skin\nf 1/1 2/2 3/3 4/4\n"
+    );
+    std::fs::write(dir.join(format!("{stem}.obj")), obj).unwrap();
+    std::fs::write(dir.join(format!("{stem}.mtl")), format!("newmtl skin\nmap_Kd {texture}\n")).unwrap();
+    dir.join(format!("{stem}.obj"))
+}
+
+/// A 1 KiB BMP whose header declares `side`² 24-bit texels (the pixel data is missing).
+fn bmp_declaring(side: u32) -> Vec<u8> {
+    let mut b = b"BM".to_vec();
+    b.extend_from_slice(&(54 + side * side * 3).to_le_bytes()); // file size as declared
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&54u32.to_le_bytes()); // pixel data offset
+    b.extend_from_slice(&40u32.to_le_bytes()); // BITMAPINFOHEADER
+    b.extend_from_slice(&(side as i32).to_le_bytes());
+    b.extend_from_slice(&(side as i32).to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes()); // planes
+    b.extend_from_slice(&24u16.to_le_bytes()); // bits per pixel
+    b.extend_from_slice(&[0; 24]); // no compression, sizes and palette counts 0
+    b.resize(1024, 0);
+    b
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let mut body = kind.to_vec();
+    body.extend_from_slice(data);
+    out.extend_from_slice(&body);
+    out.extend_from_slice(&crc32(&body).to_be_bytes());
+}
+
+/// A tiny PNG whose header declares `side`² RGBA pixels (its data stops after a few rows).
+fn png_declaring(side: u32) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = side.to_be_bytes().to_vec();
+    ihdr.extend_from_slice(&side.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]); // 8-bit RGBA
+    png_chunk(&mut png, b"IHDR", &ihdr);
+    // A zlib stream of stored blocks of zeros: valid, short, far from the declared size.
+    let mut idat = vec![0x78, 0x01];
+    for last in [false, true] {
+        idat.push(u8::from(last));
+        idat.extend_from_slice(&4096u16.to_le_bytes());
+        idat.extend_from_slice(&(!4096u16).to_le_bytes());
+        idat.extend_from_slice(&[0; 4096]);
+    }
+    png_chunk(&mut png, b"IDAT", &idat);
+    png_chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+/// An MD2 of one file vertex, `sts` texture coordinates, triangles using each of them once
+/// (so unwelding makes `sts` render vertices) and `frames` frames: about 600 KB declaring
+/// 4096 × 50 000 positions and normals (4.6 GiB).
+fn md2_unwelding(sts: usize, frames: usize) -> Vec<u8> {
+    let tris = sts.div_ceil(3);
+    let (ofs_st, frame_size) = (68, 40 + 4);
+    let ofs_tris = ofs_st + 4 * sts;
+    let ofs_frames = ofs_tris + 12 * tris;
+    let ofs_end = ofs_frames + frame_size * frames;
+    let mut b = b"IDP2".to_vec();
+    let header =
+        [8, 64, 64, frame_size, 0, 1, sts, tris, 0, frames, 68, ofs_st, ofs_tris, ofs_frames, ofs_end, ofs_end];
+    for v in header {
+        b.extend_from_slice(&(v as i32).to_le_bytes());
+    }
+    for s in 0..sts {
+        b.extend_from_slice(&((s % 64) as u16).to_le_bytes());
+        b.extend_from_slice(&((s / 64) as u16).to_le_bytes());
+    }
+    for t in 0..tris {
+        let st = |k: usize| ((3 * t + k).min(sts - 1) as u16).to_le_bytes();
+        b.extend_from_slice(&[0; 6]); // vertex 0 at every corner
+        for k in 0..3 {
+            b.extend_from_slice(&st(k));
+        }
+    }
+    for _ in 0..frames {
+        b.extend_from_slice(&1f32.to_le_bytes().repeat(3)); // scale
+        b.extend_from_slice(&[0; 12 + 16 + 4]); // translate, name, the vertex
+    }
+    b
+}
+
+/// An MD5 mesh of `joints` root joints and one triangle on joint 0.
+fn md5_mesh(joints: usize) -> String {
+    let mut t = format!("MD5Version 10\ncommandline \"\"\nnumJoints {joints}\nnumMeshes 1\njoints {{\n");
+    for j in 0..joints {
+        t.push_str(&format!("\"j{j}\" -1 ( 0 0 0 ) ( 0 0 0 )\n"));
+    }
+    t.push_str("}\nmesh {\nshader \"skin\"\nnumverts 3\n");
+    for (v, u) in ["0 0", "1 0", "0 1"].iter().enumerate() {
+        t.push_str(&format!("vert {v} ( {u} ) {v} 1\n"));
+    }
+    t.push_str("numtris 1\ntri 0 0 1 2\nnumweights 3\n");
+    for (w, p) in ["0 0 0", "0 10 0", "0 0 10"].iter().enumerate() {
+        t.push_str(&format!("weight {w} 0 1 ( {p} )\n"));
+    }
+    t.push_str("}\n");
+    t
+}
+
+/// An `.md5anim` for [`md5_mesh`] declaring `frames` frames (each empty: no animated components).
+fn md5_anim(joints: usize, frames: usize) -> String {
+    let mut t = format!(
+        "MD5Version 10\ncommandline \"\"\nnumFrames {frames}\nnumJoints {joints}\nframeRate 24\nnumAnimatedComponents 0\nhierarchy {{\n"
+    );
+    for j in 0..joints {
+        t.push_str(&format!("\"j{j}\" -1 0 0\n"));
+    }
+    t.push_str("}\nbounds {\n");
+    t.push_str(&"( 0 0 0 ) ( 1 1 1 )\n".repeat(frames));
+    t.push_str("}\nbaseframe {\n");
+    t.push_str(&"( 0 0 0 ) ( 0 0 0 )\n".repeat(joints));
+    t.push_str("}\n");
+    for f in 0..frames {
+        t.push_str(&format!("frame {f} {{\n}}\n"));
+    }
+    t
+}
+
+/// SMD nodes block of `bones` root bones.
+fn smd_nodes(bones: usize) -> String {
+    let mut t = "version 1\nnodes\n".to_string();
+    for b in 0..bones {
+        t.push_str(&format!("{b} \"b{b}\" -1\n"));
+    }
+    t.push_str("end\n");
+    t
+}
+
+/// A reference SMD: `bones` bones, one triangle on bone 0.
+fn smd_reference(bones: usize) -> String {
+    let mut t = smd_nodes(bones);
+    t.push_str("skeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\nskin\n");
+    for p in ["0 0 0", "0 10 0", "0 0 10"] {
+        t.push_str(&format!("0 {p} 1 0 0 0 0\n"));
+    }
+    t.push_str("end\n");
+    t
+}
+
+/// A sequence SMD for [`smd_reference`] with `frames` empty `time` blocks.
+fn smd_sequence(bones: usize, frames: usize) -> String {
+    let mut t = smd_nodes(bones);
+    t.push_str("skeleton\n");
+    for f in 0..frames {
+        t.push_str(&format!("time {f}\n"));
+    }
+    t.push_str("end\n");
+    t
+}
+
+/// A glTF (JSON, embedded buffer) with one node and a translation channel keyed at 0 and
+/// `last` seconds.
+fn gltf_keyed(last: f32) -> String {
+    use base64::Engine as _;
+    let mut bin = Vec::new();
+    // A triangle (3 × vec3), key times (2 floats), translations (2 × vec3).
+    for v in [0f32, 0., 0., 1., 0., 0., 0., 1., 0., 0., last, 0., 0., 0., 1., 0., 0.] {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&bin);
+    format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],
+"nodes":[{{"mesh":0}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+"buffers":[{{"byteLength":{len},"uri":"data:application/octet-stream;base64,{data}"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":8}},{{"buffer":0,"byteOffset":44,"byteLength":24}}],
+"accessors":[
+ {{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
+ {{"bufferView":1,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[{last}]}},
+ {{"bufferView":2,"componentType":5126,"count":2,"type":"VEC3"}}],
+"animations":[{{"name":"slide","channels":[{{"sampler":0,"target":{{"node":0,"path":"translation"}}}}],
+ "samplers":[{{"input":1,"output":2}}]}}]}}"#,
+        len = bin.len()
+    )
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_textures() {
+    let dir = scratch("bmp");
+    std::fs::write(dir.join("big.bmp"), bmp_declaring(8192)).unwrap();
+    let model = quad(&dir, "m", "big.bmp");
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let png = out.join("m.png");
+    let o = run_limited(&["render", s(&model), "-o", s(&png)]);
+    assert_refused(&o, &["big.bmp", "8192x8192", "MiB, over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    // The budget is what refused it: raised, the header passes and the missing pixel data
+    // is what fails (the fallback texture and a warning).
+    let o = run_limited(&["render", s(&model), "--max-memory-mib", "2048", "--size", "16", "-o", s(&png)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: texture 'big.bmp'"), "{}", stderr(&o));
+    assert_eq!(files(&out), ["m.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_animations() {
+    let dir = scratch("anims");
+    // MD5: 6000 frames of 4096 joints in under half a megabyte of text: 1.1 GiB of poses.
+    std::fs::write(dir.join("rig.md5mesh"), md5_mesh(4096)).unwrap();
+    let anim = md5_anim(4096, 6000);
+    assert!(anim.len() < 500_000, "{}", anim.len());
+    std::fs::write(dir.join("long.md5anim"), anim).unwrap();
+    // SMD: 6000 `time` lines of a 4000-bone skeleton in about 100 KB: 1.1 GiB of poses.
+    std::fs::write(dir.join("ref.smd"), smd_reference(4000)).unwrap();
+    let sequence = smd_sequence(4000, 6000);
+    assert!(sequence.len() < 150_000, "{}", sequence.len());
+    std::fs::write(dir.join("long.smd"), sequence).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let cases = [
+        ("rig.md5mesh", "long.md5anim", "6000 frames x 4096 joints"),
+        ("ref.smd", "long.smd", "6000 frames x 4000 bones"),
+    ];
+    for (model, anim, words) in cases {
+        for command in ["render", "sheet"] {
+            let o =
+                run_limited(&[command, s(&dir.join(model)), "--anim", s(&dir.join(anim)), "-o", s(&out.join("x.png"))]);
+            assert_refused(&o, &[anim, words, "over the 256 MiB budget", "--max-memory-mib"]);
+        }
+    }
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_md2_frames() {
+    let dir = scratch("md2");
+    let md2 = md2_unwelding(50_000, 4096);
+    assert!(md2.len() < 700_000, "{}", md2.len());
+    std::fs::write(dir.join("unweld.md2"), &md2).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let o = run_limited(&["render", s(&dir.join("unweld.md2")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["unweld.md2", "4096 frames x 50000 vertices", "over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    // The same layout with 8 frames loads and renders.
+    std::fs::write(dir.join("few.md2"), md2_unwelding(50_000, 8)).unwrap();
+    let o = run_limited(&["render", s(&dir.join("few.md2")), "--size", "16", "-o", s(&out.join("few.png"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(files(&out), ["few.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_meshes() {
+    let dir = scratch("meshes");
+    // glTF: a 1000-vertex mesh instanced by 8000 nodes (8 million vertices, just inside the
+    // structural cap) in about 150 KB of JSON.
+    let nodes = vec![r#"{"mesh":0}"#; 8000].join(",");
+    let scene = (0..8000).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let zeros = "A".repeat(16_000); // 12 000 zero bytes: 1000 positions
+    let gltf = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[{scene}]}}],"nodes":[{nodes}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":1000,"type":"VEC3","min":[0,0,0],"max":[0,0,0]}}],
+"bufferViews":[{{"buffer":0,"byteLength":12000}}],
+"buffers":[{{"byteLength":12000,"uri":"data:;base64,{zeros}"}}]}}"#
+    );
+    std::fs::write(dir.join("instanced.gltf"), gltf).unwrap();
+    // OBJ: 48 MB of polygon fans over 9 vertices, which tobj triangulates into about 1 GB.
+    let fan = format!("f {}\n", (0..2000).map(|k| (1 + k % 9).to_string()).collect::<Vec<_>>().join(" "));
+    let mut obj = (0..9).map(|i| format!("v {i} {} {}\n", i % 3, i % 2)).collect::<String>();
+    obj.push_str(&fan.repeat(12_000));
+    std::fs::write(dir.join("fans.obj"), obj).unwrap();
+    // glTF: five 16 MiB external buffers, each within --max-file-mib, 80 MiB together.
+    let buffers: Vec<String> = (0..5).map(|i| format!(r#"{{"byteLength":16777216,"uri":"b{i}.bin"}}"#)).collect();
+    for i in 0..5 {
+        std::fs::write(dir.join(format!("b{i}.bin")), vec![0u8; 16 << 20]).unwrap();
+    }
+    let gltf = format!(r#"{{"asset":{{"version":"2.0"}},"buffers":[{}]}}"#, buffers.join(","));
+    std::fs::write(dir.join("buffers.gltf"), gltf).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let o = run_limited(&["info", s(&dir.join("buffers.gltf")), "--max-memory-mib", "64"]);
+    assert_refused(&o, &["buffers.gltf: glTF buffer 'b3.bin'", "over the 64 MiB budget", "--max-memory-mib"]);
+    let o = run_limited(&["render", s(&dir.join("instanced.gltf")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["instanced.gltf", "8000000 vertices", "over the 256 MiB budget", "--max-memory-mib"]);
+    let o = run_limited(&["render", s(&dir.join("fans.obj")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["fans.obj: parsing", "KiB of Obj", "over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn keyed_clip_lengths_are_bounded() {
+    let dir = scratch("keyed");
+    std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();
+    std::fs::write(dir.join("hour.gltf"), gltf_keyed(3599.0)).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    for (command, output) in [("gif", "a.gif"), ("sheet", "a.png"), ("frames", "f_{frame}.png")] {
+        // A key time of 1e38 s made every multi-frame command panic ("capacity overflow").
+        let o = run_limited(&[command, s(&dir.join("forever.gltf")), "-o", s(&out.join(output))]);
+        assert_refused(&o, &["forever.gltf", "key time 1e38 s", "3600 s (1 hour)"]);
+        // An hour is allowed, but its 107 970 frames at 30 fps are not held in memory.
+        let o = run_limited(&[command, s(&dir.join("hour.gltf")), "-o", s(&out.join(output))]);
+        assert_refused(&o, &["107970 frames of 256x256", "over the 256 MiB budget", "--max-memory-mib"]);
+    }
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_compare() {
+    let dir = scratch("compare");
+    // 11000² is inside the image decoder's own default limit (512 MiB) and 30000² is not:
+    // both are refused by the budget from the header, before decoding.
+    for side in [11000u32, 30000] {
+        let (a, b) = (dir.join(format!("a{side}.png")), dir.join(format!("b{side}.png")));
+        let png = png_declaring(side);
+        assert!(png.len() < 16_000);
+        std::fs::write(&a, &png).unwrap();
+        std::fs::write(&b, &png).unwrap();
+        let diff = dir.join("diff.png");
+        let o = run_limited(&["compare", s(&a), s(&b), "--diff", s(&diff)]);
+        let size = format!("({side}x{side})");
+        assert_refused(&o, &[&format!("a{side}.png"), &size, "over the 256 MiB budget", "--max-memory-mib"]);
+        assert_eq!(std::fs::read(&a).unwrap(), png);
+        assert!(!diff.exists());
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `examples/assets` copied into `dir` (tower.obj with its material and texture, the robot's
+/// MD2 and MD5 with its skin; stems differ so each gets its own thumbnail).
+fn copy_good_models(dir: &Path) -> Vec<PathBuf> {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
+    for f in ["tower.obj", "tower.mtl", "tower_bricks.png"] {
+        std::fs::copy(assets.join(f), dir.join(f)).unwrap();
+    }
+    for (from, to) in [("robot.md2", "robot.md2"), ("robot.md5mesh", "robot_md5.md5mesh"), ("robot.png", "robot.png")] {
+        std::fs::copy(assets.join("robot").join(from), dir.join(to)).unwrap();
+    }
+    ["tower.obj", "robot.md2", "robot_md5.md5mesh"].iter().map(|f| dir.join(f)).collect()
+}
+
+#[test]
+fn thumbnail_batches_report_bad_models_and_go_on() {
+    let dir = scratch("batch");
+    let mut models = copy_good_models(&dir);
+    std::fs::write(dir.join("big.bmp"), bmp_declaring(8192)).unwrap();
+    models.push(quad(&dir, "bigskin", "big.bmp"));
+    std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();
+    models.push(dir.join("forever.gltf"));
+    std::fs::write(dir.join("unweld.md2"), md2_unwelding(50_000, 4096)).unwrap();
+    models.push(dir.join("unweld.md2"));
+    let out = dir.join("thumbs");
+    let mut args = vec!["thumbnail".to_string()];
+    args.extend(models.iter().map(|m| m.display().to_string()));
+    args.extend(["-o".into(), out.display().to_string(), "--size".into(), "64".into()]);
+    let o = run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    let fail = |name: &str| text.lines().find(|l| l.starts_with("FAIL") && l.contains(name)).map(str::to_string);
+    let bmp = fail("bigskin.obj").unwrap_or_default();
+    assert!(bmp.contains("texture") && bmp.contains("8192x8192") && bmp.contains("--max-memory-mib"), "{text}");
+    let gltf = fail("forever.gltf").unwrap_or_default();
+    assert!(gltf.contains("key time 1e38 s"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("ok")).count(), 3, "{text}");
+    let md2 = fail("unweld.md2").unwrap_or_default();
+    assert!(md2.contains("4096 frames x 50000 vertices") && md2.contains("--max-memory-mib"), "{text}");
+    assert!(text.ends_with("3 thumbnails, 3 failed\n"), "{text}");
+    assert_eq!(files(&out), ["robot.png", "robot_md5.png", "tower.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn caches_that_outlive_one_model_are_bounded() {
+    // 24 models, each loading the same 2048² texture (100 MiB once prepared): a renderer cache
+    // that kept every model's mip chain needed 2.4 GiB; only the models in flight may hold one.
+    let dir = scratch("shared");
+    let flat = spritebake::raster::Image { width: 2048, height: 2048, rgba: [90, 140, 200, 255].repeat(2048 * 2048) };
+    spritebake::output::write_png(&dir.join("shared.png"), &flat).unwrap();
+    let models: Vec<PathBuf> = (0..24).map(|i| quad(&dir, &format!("m{i:02}"), "shared.png")).collect();
+    let out = dir.join("thumbs");
+    let mut args = vec!["thumbnail".to_string(), "--size".into(), "32".into(), "-o".into(), out.display().to_string()];
+    args.extend(models.iter().map(|m| m.display().to_string()));
+    let o = run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).ends_with("24 thumbnails, 0 failed\n"), "{}", stdout(&o));
+    let expected: Vec<String> = (0..24).map(|i| format!("m{i:02}.png")).collect();
+    assert_eq!(files(&out), expected);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn attachments_share_one_budget() {
+    // Each attachment loads its own copy of a 2048² texture (101 MiB prepared): any number of
+    // them used to get a budget each; together they now fit in one.
+    let dir = scratch("attach");
+    let flat = spritebake::raster::Image { width: 2048, height: 2048, rgba: [200, 40, 40, 255].repeat(2048 * 2048) };
+    spritebake::output::write_png(&dir.join("big.png"), &flat).unwrap();
+    let models: Vec<PathBuf> = (0..4).map(|i| quad(&dir, &format!("p{i}"), "big.png")).collect();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let render = |attachments: &[PathBuf]| {
+        let mut args = vec!["render".to_string(), models[0].display().to_string()];
+        for a in attachments {
+            args.extend(["--attach".to_string(), a.display().to_string()]);
+        }
+        args.extend(["--size", "16", "-o"].map(String::from));
+        args.push(out.join("x.png").display().to_string());
+        run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let o = render(&models[1..]);
+    assert_refused(&o, &["big.png (2048x2048), with the 203 MiB already loaded,", "over the 256 MiB budget"]);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    // Two attachments fit.
+    let o = render(&models[1..3]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(files(&out), ["x.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The real-model corpus: `$SPRITEBAKE_CORPUS`, else `../shared/corpus`; `None` (with a note)
+/// when neither exists.
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("SPRITEBAKE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} is absent; corpus memory test skipped", dir.display());
+        None
+    }
+}
+
+/// Every model file under `dir` (the formats `thumbnail` reads).
+fn model_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+        if path.is_dir() {
+            model_files(&path, out);
+        } else if ["obj", "md2", "md5mesh", "smd", "gltf", "glb"].contains(&ext.as_str()) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_corpus_fits_in_one_gibibyte() {
+    let Some(corpus) = corpus() else { return };
+    let mut models = Vec::new();
+    model_files(&corpus, &mut models);
+    assert!(!models.is_empty());
+    let dir = scratch("corpus");
+    // One run per model (folders hold models with the same stem). Sequence SMDs and the
+    // `edge` folders' deliberately broken files may FAIL for their own reasons; nothing may
+    // abort (SIGABRT is how an allocation failure under the limit ends) or hit the budget.
+    let mut thumbnails = 0;
+    for (i, model) in models.iter().enumerate() {
+        let out = dir.join(format!("{i:03}"));
+        let o = run_limited(&["thumbnail", s(model), "--size", "64", "-o", s(&out)]);
+        let text = stdout(&o);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}: {:?} {}", model.display(), o.status, stderr(&o));
+        assert!(!text.contains("budget") && !stderr(&o).contains("panicked"), "{text}{}", stderr(&o));
+        thumbnails += usize::from(o.status.code() == Some(0));
+    }
+    // Every non-edge model but sequence SMDs renders.
+    let expected = models.iter().filter(|m| !m.to_string_lossy().contains("/edge/")).count();
+    assert!(thumbnails * 10 >= expected * 7, "{thumbnails} of {expected} models rendered");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn check_reports_budget_overruns_per_case_and_goes_on() {
+    let dir = scratch("check");
+    copy_good_models(&dir);
+    std::fs::write(dir.join("big.bmp"), bmp_declaring(8192)).unwrap();
+    quad(&dir, "bigskin", "big.bmp");
+    // 9000² RGBA: 309 MiB decoded, over the default budget, well inside 1 GiB.
+    std::fs::write(dir.join("huge.png"), png_declaring(9000)).unwrap();
+    let manifest = "[defaults]\nsize = \"32x32\"\n\n\
+        [[case]]\nname = \"good\"\nmodel = \"tower.obj\"\ngolden = \"golden/good.png\"\n\n\
+        [[case]]\nname = \"huge-golden\"\nmodel = \"tower.obj\"\ngolden = \"huge.png\"\n\n\
+        [[case]]\nname = \"huge-texture\"\nmodel = \"bigskin.obj\"\ngolden = \"golden/skin.png\"\n";
+    std::fs::write(dir.join("cases.toml"), manifest).unwrap();
+    let o = run_limited(&["check", s(&dir.join("cases.toml"))]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    let line = |name: &str| text.lines().find(|l| l.contains(name)).unwrap_or_default().to_string();
+    assert!(line("good").starts_with("NEW   good"), "{text}");
+    let golden = line("huge-golden");
+    assert!(golden.starts_with("ERROR huge-golden") && golden.contains("(9000x9000)"), "{text}");
+    let texture = line("huge-texture");
+    assert!(texture.starts_with("ERROR huge-texture") && texture.contains("(8192x8192)"), "{text}");
+    assert!(golden.contains("--max-memory-mib") && texture.contains("--max-memory-mib"), "{text}");
+    assert!(text.ends_with("0 passed, 1 failed, 2 errors\n"), "{text}");
+    // Raised, the golden's header passes the budget and its missing data is the error.
+    let o = run_limited(&["check", s(&dir.join("cases.toml")), "--max-memory-mib", "1024"]);
+    let golden = stdout(&o).lines().find(|l| l.contains("huge-golden")).unwrap_or_default().to_string();
+    assert!(golden.contains("ERROR huge-golden") && golden.contains("not a readable PNG"), "{}", stdout(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn accessor_reads_are_counted_once() {
+    use base64::Engine as _;
+    // 1000 mesh nodes share one skin of 2048 joints: its inverse bind matrices (128 KiB) were
+    // read, and a map built from them, once per node (300 MB allocated); now once per skin.
+    let (joints, users) = (2048usize, 1000usize);
+    let mut bin = Vec::new();
+    for v in [0f32, 0., 0., 1., 0., 0., 0., 1., 0.] {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    for _ in 0..joints {
+        for v in glam::Mat4::IDENTITY.to_cols_array() {
+            bin.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&bin);
+    let mut nodes: Vec<String> = (0..joints).map(|j| format!(r#"{{"name":"j{j}"}}"#)).collect();
+    nodes.extend((0..users).map(|_| r#"{"mesh":0,"skin":0}"#.to_string()));
+    let list = |r: std::ops::Range<usize>| r.map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let gltf = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[{all}]}}],"nodes":[{nodes}],
+"skins":[{{"joints":[{skin}],"inverseBindMatrices":1}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+"buffers":[{{"byteLength":{len},"uri":"data:application/octet-stream;base64,{data}"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":{ibm}}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
+ {{"bufferView":1,"componentType":5126,"count":{joints},"type":"MAT4"}}]}}"#,
+        all = list(0..joints + users),
+        nodes = nodes.join(","),
+        skin = list(0..joints),
+        len = bin.len(),
+        ibm = joints * 64,
+    );
+    let before = ALLOCATED.load(Ordering::SeqCst);
+    let model = spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default()).unwrap();
+    let allocated = ALLOCATED.load(Ordering::SeqCst) - before;
+    assert_eq!(model.meshes.len(), users);
+    // Parsing the JSON and building 1000 tiny meshes takes a few tens of MB; one read of the
+    // matrices per node alone was 300 MB.
+    assert!(allocated < 100 << 20, "{} MiB allocated", allocated >> 20);
+}
