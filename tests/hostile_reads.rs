@@ -172,6 +172,12 @@ fn fifos_and_devices_are_refused_without_blocking() {
     assert_refused(&run(&["info", "/dev/zero"]), &["/dev/zero", "device, not a regular file"]);
     // stdin is a pipe held open here: reading it would wait forever.
     assert_refused(&run(&["info", "/dev/stdin"]), &["/dev/stdin", "link to a pipe or socket, not a regular file"]);
+    // The images `compare` reads, too.
+    let image = tex.join("a.png");
+    png(&image, [0, 255, 0, 255]);
+    let o = run(&["compare", p(&dir.join("pipe.mtl")), p(&image)]);
+    assert_refused(&o, &["pipe.mtl", "FIFO, not a regular file"]);
+    assert_refused(&run(&["compare", p(&image), "/dev/stdin"]), &["/dev/stdin", "not a regular file"]);
 }
 
 /// The 36-byte buffer of one triangle's positions.

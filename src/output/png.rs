@@ -41,16 +41,44 @@ pub fn read_png(path: &Path) -> Result<Image> {
 
 /// As [`read_png`], charging the decoded image to `budget` from the size its header declares,
 /// before any pixel is decoded (a 15 KB PNG may declare 30000² pixels); the decoder's own
-/// buffer is limited to what is left.
+/// buffer is limited to what is left. The file itself is read only up to what is left of the
+/// budget (a compressed PNG is smaller than its pixels).
 ///
 /// # Errors
-/// As [`read_png`]; [`Error::Budget`] when the image would go over the budget.
+/// As [`read_png`]; [`Error::Budget`] when the file or the image would go over the budget.
 pub fn read_png_within(path: &Path, budget: &MemoryBudget) -> Result<Image> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let most = budget.remaining();
+    let over = |needed| Error::Budget {
+        what: format!("reading {}", path.display()),
+        needed,
+        budget: budget.limit(),
+        flag: "--max-memory-mib",
+    };
+    if size > most {
+        return Err(over(size));
+    }
+    // `take` holds the bound even if the file grows after its size was read.
+    let mut bytes = Vec::new();
+    file.take(most.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > most {
+        return Err(over(bytes.len() as u64));
+    }
+    decode_png_within(&bytes, path, budget)
+}
+
+/// Decodes PNG `bytes` (read from `path`, named in errors) within `budget`, as
+/// [`read_png_within`] does.
+///
+/// # Errors
+/// Not a PNG, truncated, or over the budget.
+pub fn decode_png_within(bytes: &[u8], path: &Path, budget: &MemoryBudget) -> Result<Image> {
     let unreadable =
         |e: image::ImageError| Error::Image { path: path.to_path_buf(), message: format!("not a readable PNG: {e}") };
     let reader = |max_alloc: u64| {
-        let mut reader = image::ImageReader::with_format(std::io::Cursor::new(&bytes), image::ImageFormat::Png);
+        let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png);
         let mut limits = image::Limits::default();
         limits.max_alloc = Some(max_alloc);
         reader.limits(limits);

@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::Args;
 use spritebake::budget::bytes_for;
 use spritebake::golden::{PerceptualOptions, compare_perceptual, perceptual_diff_image};
-use spritebake::output::{OutputFormat, OutputPlan, read_png_within, write_png};
+use spritebake::output::{OutputFormat, OutputPlan, decode_png_within, write_png};
 
 /// `spritebake compare`.
 #[derive(Debug, Args)]
@@ -47,7 +47,13 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     plan.check(&[args.actual.clone(), args.expected.clone()])?;
     // Both images, then the comparison's mask and diff image (5 bytes a pixel), on one budget.
     let budget = args.memory.budget();
-    let (actual, expected) = (read_png_within(&args.actual, &budget)?, read_png_within(&args.expected, &budget)?);
+    // Regular files only (a FIFO or /dev/stdin would block), read no further than the budget.
+    let read = |path: &PathBuf| -> Result<spritebake::raster::Image> {
+        let bytes = spritebake::formats::confine::read_user_file(path, budget.remaining())
+            .map_err(|d| d.into_error(path, path.display()))?;
+        Ok(decode_png_within(&bytes, path, &budget)?)
+    };
+    let (actual, expected) = (read(&args.actual)?, read(&args.expected)?);
     let (w, h) = (actual.width, actual.height);
     budget.charge(bytes_for(u64::from(w) * u64::from(h), 5), || format!("comparing {w}x{h} images"))?;
     let options = PerceptualOptions { threshold: args.threshold, alpha_threshold: 0, ignore_aa: args.ignore_aa };
