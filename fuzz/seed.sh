@@ -19,6 +19,8 @@ seed smd $A/robot/robot.smd $A/robot/walk.smd
 seed obj $A/tower.obj $A/tower.mtl
 seed texture $A/tower_bricks.png $A/robot/robot.png
 seed manifest examples/check/cases.toml
+mkdir -p fuzz/corpus/output_plan
+printf 'out/{clip}_{dir}_{frame:03}.png\0walk\0../../escape\0/tmp/abs\0a->b\0..' > fuzz/corpus/output_plan/names
 # glTF seeds come from the shared corpus when it is there (the project ships no .glb of its own).
 seed gltf ../shared/corpus/gltf/*/*.glb ../shared/corpus/gltf/*/*.gltf
 mkdir -p fuzz/corpus/pose_render
