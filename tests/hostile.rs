@@ -4,19 +4,15 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::cli::printed;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()
 }
 
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spritebake-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::cli::scratch_in("hostile", name)
 }
 
 fn quad(dir: &Path, texture: &str) -> PathBuf {
@@ -40,8 +36,8 @@ fn texture_paths_never_leave_the_model_folder_unless_allowed() {
     for name in ["../../secret.png", absolute.as_str()] {
         let model = quad(&model_dir, name);
         let o = run(&["info", model.to_str().unwrap()]);
-        assert!(o.status.success(), "{}", text(&o));
-        let out = text(&o);
+        assert!(o.status.success(), "{}", printed(&o));
+        let out = printed(&o);
         assert!(out.contains("MISSING") && out.contains("refused"), "{name}: {out}");
         // The render shows the missing-texture checker, not the secret's green.
         let png = root.join("out.png");
@@ -65,7 +61,7 @@ fn texture_paths_never_leave_the_model_folder_unless_allowed() {
         );
         // --texture-root opens that folder on purpose.
         let o = run(&["info", model.to_str().unwrap(), "--texture-root", root.to_str().unwrap()]);
-        assert!(!text(&o).contains("MISSING"), "{name}: {}", text(&o));
+        assert!(!printed(&o).contains("MISSING"), "{name}: {}", printed(&o));
     }
 }
 
@@ -78,7 +74,7 @@ fn outputs_never_overwrite_inputs() {
     for target in [model.clone(), dir.join("skin.png")] {
         let o = run(&["render", model.to_str().unwrap(), "--size", "8", "-o", target.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2));
-        assert!(text(&o).contains("refusing to overwrite"), "{}", text(&o));
+        assert!(printed(&o).contains("refusing to overwrite"), "{}", printed(&o));
     }
     assert_eq!(std::fs::read(&model).unwrap(), before);
 }
@@ -106,7 +102,7 @@ fn a_batch_with_broken_items_finishes_the_rest_and_leaves_no_stray_files() {
         blocked.to_str().unwrap(),
         tower.to_str().unwrap(),
     ]);
-    let report = text(&o);
+    let report = printed(&o);
     assert_eq!(o.status.code(), Some(1), "{report}");
     assert!(report.contains("FAIL  ") && report.contains("corrupt.md2") && report.contains("blocked.obj"), "{report}");
     assert!(report.contains("2 thumbnails, 2 failed"), "{report}");

@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod common;
+use common::cli::names_in;
+
 /// Counts every byte allocated (never decremented): work done, not memory held.
 struct Counting;
 
@@ -52,22 +55,11 @@ fn stderr(o: &Output) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spritebake-memory-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::cli::scratch_in("memory", name)
 }
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// File names in `dir`, sorted.
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    names.sort();
-    names
 }
 
 /// Asserts a refused command: exit 2, exactly one `error:` line on stderr containing every
@@ -287,13 +279,13 @@ fn kilobytes_in_never_gigabytes_of_memory_textures() {
     let png = out.join("m.png");
     let o = run_limited(&["render", s(&model), "-o", s(&png)]);
     assert_refused(&o, &["big.bmp", "8192x8192", "MiB, over the 256 MiB budget", "--max-memory-mib"]);
-    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     // The budget is what refused it: raised, the header passes and the missing pixel data
     // is what fails (the fallback texture and a warning).
     let o = run_limited(&["render", s(&model), "--max-memory-mib", "2048", "--size", "16", "-o", s(&png)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("warning: texture 'big.bmp'"), "{}", stderr(&o));
-    assert_eq!(files(&out), ["m.png"]);
+    assert_eq!(names_in(&out), ["m.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -323,7 +315,7 @@ fn kilobytes_in_never_gigabytes_of_memory_animations() {
             assert_refused(&o, &[anim, words, "over the 256 MiB budget", "--max-memory-mib"]);
         }
     }
-    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -337,12 +329,12 @@ fn kilobytes_in_never_gigabytes_of_memory_md2_frames() {
     std::fs::create_dir(&out).unwrap();
     let o = run_limited(&["render", s(&dir.join("unweld.md2")), "-o", s(&out.join("x.png"))]);
     assert_refused(&o, &["unweld.md2", "4096 frames x 50000 vertices", "over the 256 MiB budget", "--max-memory-mib"]);
-    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     // The same layout with 8 frames loads and renders.
     std::fs::write(dir.join("few.md2"), md2_unwelding(50_000, 8)).unwrap();
     let o = run_limited(&["render", s(&dir.join("few.md2")), "--size", "16", "-o", s(&out.join("few.png"))]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(files(&out), ["few.png"]);
+    assert_eq!(names_in(&out), ["few.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -382,7 +374,7 @@ fn kilobytes_in_never_gigabytes_of_memory_meshes() {
     assert_refused(&o, &["instanced.gltf", "8000000 vertices", "over the 256 MiB budget", "--max-memory-mib"]);
     let o = run_limited(&["render", s(&dir.join("fans.obj")), "-o", s(&out.join("x.png"))]);
     assert_refused(&o, &["fans.obj: parsing", "KiB of Obj", "over the 256 MiB budget", "--max-memory-mib"]);
-    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -401,7 +393,7 @@ fn keyed_clip_lengths_are_bounded() {
         let o = run_limited(&[command, s(&dir.join("hour.gltf")), "-o", s(&out.join(output))]);
         assert_refused(&o, &["107970 frames of 256x256", "over the 256 MiB budget", "--max-memory-mib"]);
     }
-    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -466,7 +458,7 @@ fn thumbnail_batches_report_bad_models_and_go_on() {
     let md2 = fail("unweld.md2").unwrap_or_default();
     assert!(md2.contains("4096 frames x 50000 vertices") && md2.contains("--max-memory-mib"), "{text}");
     assert!(text.ends_with("3 thumbnails, 3 failed\n"), "{text}");
-    assert_eq!(files(&out), ["robot.png", "robot_md5.png", "tower.png"]);
+    assert_eq!(names_in(&out), ["robot.png", "robot_md5.png", "tower.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -485,7 +477,7 @@ fn caches_that_outlive_one_model_are_bounded() {
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).ends_with("24 thumbnails, 0 failed\n"), "{}", stdout(&o));
     let expected: Vec<String> = (0..24).map(|i| format!("m{i:02}.png")).collect();
-    assert_eq!(files(&out), expected);
+    assert_eq!(names_in(&out), expected);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -510,11 +502,11 @@ fn attachments_share_one_budget() {
     };
     let o = render(&models[1..]);
     assert_refused(&o, &["big.png (2048x2048), with the 203 MiB already loaded,", "over the 256 MiB budget"]);
-    assert!(files(&out).is_empty(), "{:?}", files(&out));
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     // Two attachments fit.
     let o = render(&models[1..3]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(files(&out), ["x.png"]);
+    assert_eq!(names_in(&out), ["x.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

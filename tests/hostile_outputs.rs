@@ -14,6 +14,9 @@ use std::time::Duration;
 use glam::{Vec2, Vec3};
 use spritebake::formats::md2;
 
+mod common;
+use common::cli::printed;
+
 fn spritebake() -> Command {
     Command::new(env!("CARGO_BIN_EXE_spritebake"))
 }
@@ -22,15 +25,8 @@ fn run(args: &[&str]) -> Output {
     spritebake().args(args).output().unwrap()
 }
 
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spritebake-hostile-outputs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::cli::scratch_in("hostile-outputs", name)
 }
 
 fn s(p: &Path) -> &str {
@@ -59,7 +55,7 @@ fn listing(dir: &Path) -> Vec<String> {
 /// come before it), with every word given.
 fn assert_refused(o: &Output, words: &[&str]) {
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{}", text(o));
+    assert_eq!(o.status.code(), Some(2), "{}", printed(o));
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error")).collect();
     assert_eq!(errors.len(), 1, "one error line: {stderr}");
     assert_eq!(stderr.trim_end().lines().last(), Some(errors[0]), "{stderr}");
@@ -113,7 +109,7 @@ fn model_data_cannot_steer_output_paths() {
     let climbing = root.join("climbing.md2");
     md2_with_clip(&climbing, "../../escape");
     let o = run(&["frames", s(&climbing), "--size", "8", "-q", "-o", &format!("{}/{{clip}}_{{frame}}.png", s(&out))]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", printed(&o));
     assert_eq!(listing(&out), ["___.._escape_0.png", "___.._escape_1.png"]);
     assert_eq!(listing(&root.join("a")), ["b", "b/out", "b/out/___.._escape_0.png", "b/out/___.._escape_1.png"]);
     // A clip named `/tmp/abs` at the start of a pattern would be an absolute path.
@@ -126,7 +122,7 @@ fn model_data_cannot_steer_output_paths() {
         .args(["frames", s(&absolute), "--size", "8", "-q", "-o", "{clip}_{frame:02}.png"])
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", printed(&o));
     assert_eq!(listing(&here), ["_tmp_sb-abs_00.png", "_tmp_sb-abs_01.png"]);
     assert!(!Path::new("/tmp/sb-abs_00.png").exists());
     // A pad width that would need gigabytes is a clear error before anything is loaded.
@@ -240,7 +236,7 @@ fn thumbnail_into_the_model_folder_keeps_the_skin() {
     }
     let skin = std::fs::read(dir.join("robot.png")).unwrap();
     let o = run(&["thumbnail", s(&dir.join("robot.md2")), "--size", "16", "-o", s(&dir)]);
-    let out = text(&o);
+    let out = printed(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     let fail = out.lines().find(|l| l.starts_with("FAIL")).unwrap_or_else(|| panic!("no FAIL line: {out}"));
     assert!(fail.contains("refusing to overwrite an input file") && fail.contains("robot.png"), "{fail}");
@@ -284,7 +280,7 @@ fn check_reports_never_land_on_inputs() {
         .unwrap();
     let skin = std::fs::read(dir.join("skin.png")).unwrap();
     let o = run(&["check", s(&manifest), "--bless"]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     let line = stdout.lines().find(|l| l.starts_with("ERROR c: ")).unwrap_or_else(|| panic!("{stdout}"));
     assert!(line.contains("skin.png: refusing to overwrite an input file"), "{line}");
@@ -304,8 +300,8 @@ fn check_html_copies_only_goldens_it_read() {
         .unwrap();
     let report = dir.join("report");
     let o = run(&["check", s(&manifest), "--html", s(&report)]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("ERROR c: "), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    assert!(printed(&o).contains("ERROR c: "), "{}", printed(&o));
     assert_eq!(listing(&report), ["index.html"]);
     assert!(!std::fs::read_to_string(report.join("index.html")).unwrap().contains("not for the report"));
     std::fs::remove_dir_all(dir).unwrap();
@@ -394,7 +390,7 @@ fn outputs_never_collide() {
         "-o",
         &format!("{}/f/{{dir}}/{{frame}}.png", s(&out)),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", printed(&o));
     assert_eq!(listing(&out), ["f", "f/0", "f/0/0.png", "f/0/1.png", "f/1", "f/1/0.png", "f/1/1.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::cli::printed;
+
 /// Longer than any of these runs takes on a loaded machine, far shorter than "forever".
 const DEADLINE: Duration = Duration::from_secs(60);
 
@@ -27,7 +30,7 @@ fn run(args: &[&str]) -> Output {
         if start.elapsed() > DEADLINE {
             child.kill().unwrap();
             let o = child.wait_with_output().unwrap();
-            panic!("spritebake {args:?} hung (killed after {DEADLINE:?}): {}", text(&o));
+            panic!("spritebake {args:?} hung (killed after {DEADLINE:?}): {}", printed(&o));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -35,25 +38,18 @@ fn run(args: &[&str]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spritebake-reads-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::cli::scratch_in("reads", name)
 }
 
 /// Exit 2 and exactly one line on stderr, `error: ...` containing every word of `words`.
 fn assert_refused(o: &Output, words: &[&str]) {
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{}", text(o));
+    assert_eq!(o.status.code(), Some(2), "{}", printed(o));
     assert_eq!(stderr.lines().count(), 1, "one error line: {stderr}");
     assert!(stderr.starts_with("error: "), "{stderr}");
     for word in words {
@@ -95,7 +91,7 @@ fn render(model: &Path, out: &Path, extra: &[&str]) -> Vec<[u8; 4]> {
     let mut args = vec!["render", p(model), "--size", "16", "--shading", "unlit", "--pitch", "0", "-o", p(out)];
     args.extend_from_slice(extra);
     let o = run(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     let img = spritebake::output::read_png(out).unwrap();
     img.rgba.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()
 }
@@ -120,12 +116,12 @@ fn reads_stay_inside_the_model_folder() {
         let model = quad_naming_mtl(&dir, name);
         let o = run(&["info", p(&model)]);
         assert_refused(&o, &["m.obj", "material library", name, "refused", "outside the model's folder"]);
-        assert!(!text(&o).contains("LEAKED_SECRET"), "{name}: {}", text(&o));
+        assert!(!printed(&o).contains("LEAKED_SECRET"), "{name}: {}", printed(&o));
         // --texture-root opens that folder on purpose, for material libraries as for textures.
         if name != "/dev/stdin" {
             let o = run(&["info", p(&model), "--texture-root", p(&root)]);
-            assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
-            assert!(text(&o).contains("LEAKED_SECRET"), "{name}: {}", text(&o));
+            assert_eq!(o.status.code(), Some(0), "{name}: {}", printed(&o));
+            assert!(printed(&o).contains("LEAKED_SECRET"), "{name}: {}", printed(&o));
         }
     }
     // A --texture-root that does not exist is an error, not silently no root.
@@ -134,8 +130,8 @@ fn reads_stay_inside_the_model_folder() {
     // A missing library stays a warning, as before.
     let model = quad_naming_mtl(&dir, "absent.mtl");
     let o = run(&["info", p(&model)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("material library 'absent.mtl' not found"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(printed(&o).contains("material library 'absent.mtl' not found"), "{}", printed(&o));
 }
 
 #[cfg(unix)]
@@ -151,8 +147,8 @@ fn fifos_and_devices_are_refused_without_blocking() {
     mkfifo(&tex.join("skin.png"));
     let model = quad(&tex, "skin.png");
     let o = run(&["info", p(&model)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("MISSING") && text(&o).contains("FIFO, not a regular file"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(printed(&o).contains("MISSING") && printed(&o).contains("FIFO, not a regular file"), "{}", printed(&o));
     assert!(shows_magenta_fallback(&render(&model, &tex.join("out.png"), &[])));
     // A FIFO glTF buffer is an error naming the rule.
     let gltf = triangle_gltf(&dir, "pipe.bin", None);
@@ -212,8 +208,8 @@ fn symlinks_in_the_model_folder_cannot_lead_out_of_it() {
     symlink(&root.join("secret.png"), &dir.join("skin.png"));
     let model = quad(&dir, "skin.png");
     let o = run(&["info", p(&model)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("MISSING") && text(&o).contains("symbolic link"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(printed(&o).contains("MISSING") && printed(&o).contains("symbolic link"), "{}", printed(&o));
     let pixels = render(&model, &root.join("out.png"), &[]);
     assert!(!shows_green(&pixels) && shows_magenta_fallback(&pixels), "the linked-to secret was read");
     // A folder linked from inside is no way out either (texture found in a `skins/` link).
@@ -228,7 +224,7 @@ fn symlinks_in_the_model_folder_cannot_lead_out_of_it() {
     let model = quad_naming_mtl(&dir, "linked.mtl");
     let o = run(&["info", p(&model)]);
     assert_refused(&o, &["material library 'linked.mtl'", "symbolic link", "outside the model's folder"]);
-    assert!(!text(&o).contains("LEAKED_SECRET"));
+    assert!(!printed(&o).contains("LEAKED_SECRET"));
     std::fs::write(root.join("secret.bin"), triangle_positions()).unwrap();
     symlink(&root.join("secret.bin"), &dir.join("linked.bin"));
     let gltf = triangle_gltf(&dir, "linked.bin", None);
@@ -238,7 +234,7 @@ fn symlinks_in_the_model_folder_cannot_lead_out_of_it() {
     std::fs::remove_file(dir.join("linked.bin")).unwrap();
     symlink(Path::new("real.bin"), &dir.join("linked.bin"));
     let o = run(&["info", p(&gltf)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
 }
 
 #[test]
@@ -252,17 +248,18 @@ fn texture_reads_are_bounded_by_max_file_mib() {
     let model = quad(&dir, "skin.png");
     assert!(shows_green(&render(&model, &dir.join("ok.png"), &[])), "the default limit reads it");
     let o = run(&["info", p(&model), "--max-file-mib", "1"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert!(
-        text(&o).contains("MISSING") && text(&o).contains("over the 1048576 byte limit (raise it with --max-file-mib)"),
+        printed(&o).contains("MISSING")
+            && printed(&o).contains("over the 1048576 byte limit (raise it with --max-file-mib)"),
         "{}",
-        text(&o)
+        printed(&o)
     );
     let pixels = render(&model, &dir.join("refused.png"), &["--max-file-mib", "1"]);
     assert!(!shows_green(&pixels) && shows_magenta_fallback(&pixels));
     // The same bound holds for a --texture the user names.
     let o = run(&["info", p(&model), "--max-file-mib", "1", "--texture", p(&dir.join("skin.png"))]);
-    assert!(text(&o).contains("over the 1048576 byte limit"), "{}", text(&o));
+    assert!(printed(&o).contains("over the 1048576 byte limit"), "{}", printed(&o));
 }
 
 #[test]
@@ -313,7 +310,7 @@ fn manifest_paths_stay_inside_the_manifest_folder() {
     ] {
         let m = manifest(&root, &body);
         let o = run(&["check", p(&m)]);
-        let out = text(&o);
+        let out = printed(&o);
         assert_eq!(o.status.code(), Some(1), "{key}: {out}");
         assert!(out.contains(&format!("ERROR a: `{key}` = '")), "{key}: {out}");
         assert!(out.contains("refused") && out.contains("outside the manifest's folder"), "{key}: {out}");
@@ -323,7 +320,7 @@ fn manifest_paths_stay_inside_the_manifest_folder() {
     // --allow-dir opens a folder on purpose.
     let m = manifest(&root, "model = \"../assets/m.obj\"\ngolden = \"a.png\"");
     let o = run(&["check", p(&m), "--bless", "--allow-dir", p(&assets)]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert!(root.join("check/a.png").is_file());
     // A folder that does not exist is an error, not silently nothing.
     let o = run(&["check", p(&m), "--allow-dir", p(&root.join("typo"))]);
@@ -341,8 +338,12 @@ fn manifest_links_are_judged_where_they_lead() {
     let m = manifest(&root, "model = \"linked.obj\"\ngolden = \"a.png\"");
     symlink(&outside_model, &root.join("check/linked.obj"));
     let o = run(&["check", p(&m)]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("ERROR a: `model` = 'linked.obj' refused: a symbolic link leads it to"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    assert!(
+        printed(&o).contains("ERROR a: `model` = 'linked.obj' refused: a symbolic link leads it to"),
+        "{}",
+        printed(&o)
+    );
 }
 
 #[cfg(unix)]
@@ -362,7 +363,7 @@ fn check_html_never_copies_an_outside_file() {
     symlink(&root.join("secret.png"), &root.join("check/linked.png"));
     let report = root.join("report");
     let o = run(&["check", p(&m), "--html", p(&report)]);
-    let out = text(&o);
+    let out = printed(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("ERROR a: `golden` = '../secret.png' refused"), "{out}");
     assert!(out.contains("ERROR b: `golden` = 'linked.png' refused: a symbolic link"), "{out}");

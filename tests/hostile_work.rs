@@ -11,6 +11,9 @@ use glam::{Vec2, Vec3};
 use serde_json::json;
 use spritebake::formats::md2;
 
+mod common;
+use common::cli::names_in;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()
 }
@@ -24,22 +27,11 @@ fn stderr(o: &Output) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spritebake-hostile-work-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::cli::scratch_in("hostile-work", name)
 }
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-/// The names in a folder, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    names.sort();
-    names
 }
 
 /// Lines of `text` that start with `error:`.
@@ -135,7 +127,7 @@ fn outline_width_is_bounded_and_linear() {
     let err = stderr(&o);
     assert_eq!(error_lines(&err).len(), 1, "{err}");
     assert!(err.contains("--outline") && err.contains("must be from 0 to 256"), "{err}");
-    assert!(listing(&out).is_empty(), "{:?}", listing(&out));
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     // The largest width allowed works, and covers a 32-pixel cell entirely.
     let o = run(&[
         "sheet",
@@ -223,7 +215,7 @@ fn options_have_documented_upper_bounds() {
         assert_eq!(o.status.code(), Some(2), "{refs:?}: {err}");
         assert_eq!(error_lines(&err).len(), 1, "{refs:?}: {err}");
         assert!(err.contains(flag) && err.contains(&format!("must be {bound}")), "{refs:?}: {err}");
-        assert!(listing(&out).is_empty(), "{refs:?} wrote {:?}", listing(&out));
+        assert!(names_in(&out).is_empty(), "{refs:?} wrote {:?}", names_in(&out));
         // The help of the command states the same bound on that flag's entry.
         let help = stdout(&run(&[refs[0], "--help"]));
         let entry = help_entry(&help, flag);
@@ -267,7 +259,7 @@ fn errors_cannot_lie() {
     let err = stderr(&o);
     assert_eq!(error_lines(&err).len(), 1, "{err}");
     assert!(err.contains(FORGED_SHOWN) && !err.contains('\x1b'), "{err}");
-    assert!(listing(&out).is_empty());
+    assert!(names_in(&out).is_empty());
 
     // `info` lists the clip on one line, escaped.
     let o = run(&["info", p(&model)]);
@@ -287,7 +279,7 @@ fn errors_cannot_lie() {
         err.lines().all(|l| l.starts_with("warning: ")) && err.contains("s\\x1b[2J\\nerror: forged\\r.pcx"),
         "{err}"
     );
-    assert_eq!(listing(&out), ["w.png"]);
+    assert_eq!(names_in(&out), ["w.png"]);
 
     // `thumbnail`: a good model, one whose file name is hostile, one that fails on the forged
     // clip name; one line each, then the summary.

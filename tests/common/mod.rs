@@ -1,6 +1,8 @@
-//! Helpers shared by the integration tests: scenes built from raw triangles, and goldens.
+//! Helpers shared by the integration tests: scenes built from raw triangles, goldens, and
+//! running the binary on files a test makes.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod cli;
 pub mod golden;
 
 use std::borrow::Cow;
