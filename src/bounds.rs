@@ -75,6 +75,8 @@ pub const PALETTE: Bound<usize> = Bound { min: 2, max: 256 };
 pub const THREADS: Bound<usize> = Bound { min: 1, max: 1024 };
 /// Largest input file, MiB (`--max-file-mib`).
 pub const MAX_FILE_MIB: Bound<u64> = Bound { min: 1, max: 16_384 };
+/// Memory budget, MiB (`--max-memory-mib`).
+pub const MAX_MEMORY_MIB: Bound<u64> = Bound { min: 1, max: 1 << 20 };
 /// Largest texture side, texels (`--max-texture-side`).
 pub const MAX_TEXTURE_SIDE: Bound<u32> = Bound { min: 1, max: 32_768 };
 /// Frame position within a clip (`--frame`, manifest `frame` and `frames` entries).

@@ -73,8 +73,14 @@ impl LimitArgs {
 pub struct MemoryArgs {
     /// Memory budget, MiB: what one model's files may make spritebake allocate (decoded
     /// textures with their mip chains, animation frames x joints), and again what a command's
-    /// rendered frames or compared images may take. Raise it for unusually large assets.
-    #[arg(long, default_value_t = spritebake::budget::DEFAULT_MAX_MEMORY_BYTES >> 20, value_name = "MIB")]
+    /// rendered frames or compared images may take, from 1 to 1048576. Raise it for unusually
+    /// large assets.
+    #[arg(
+        long,
+        default_value_t = spritebake::budget::DEFAULT_MAX_MEMORY_BYTES >> 20,
+        value_name = "MIB",
+        value_parser = bounds::MAX_MEMORY_MIB.parser()
+    )]
     pub max_memory_mib: u64,
 }
 
