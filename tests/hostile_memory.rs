@@ -379,6 +379,31 @@ fn kilobytes_in_never_gigabytes_of_memory_meshes() {
 }
 
 #[test]
+fn kilobytes_in_never_gigabytes_of_memory_material_libraries() {
+    let dir = scratch("mtl");
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    // 4 MB of bare `newmtl` lines: 300,000 materials, about 300 MB once parsed.
+    quad(&dir, "many", "skin.png");
+    let mut mtl = (0..300_000).map(|i| format!("newmtl m{i}\n")).collect::<String>();
+    mtl.push_str("newmtl skin\n");
+    std::fs::write(dir.join("many.mtl"), mtl).unwrap();
+    let o = run_limited(&["render", s(&dir.join("many.obj")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["many.obj: material library 'many.mtl'", "over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
+    // 9 MB of one `mtllib` line repeated 700,000 times: tobj asks for the library each time,
+    // and each time it used to append its materials again (about 1 KB each, 700 MB in all).
+    let mut obj = "mtllib one.mtl\n".repeat(700_000);
+    obj.push_str("v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl skin\nf 1 2 3\n");
+    std::fs::write(dir.join("one.obj"), obj).unwrap();
+    std::fs::write(dir.join("one.mtl"), "newmtl skin\nKd 1 0 0\n").unwrap();
+    let o = run_limited(&["info", s(&dir.join("one.obj"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("materials: 1\n"), "{}", stdout(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn keyed_clip_lengths_are_bounded() {
     let dir = scratch("keyed");
     std::fs::write(dir.join("forever.gltf"), gltf_keyed(1e38)).unwrap();

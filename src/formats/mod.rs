@@ -182,8 +182,25 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     };
     let parsed = match format {
         Format::Obj => {
-            let mut load_mtl = |name: &str| load_named("material library", name).map(Arc::unwrap_or_clone);
-            obj::parse(&bytes, &mut load_mtl).map_err(with_file)
+            // A material library is charged before it is parsed: a few bytes a material in
+            // the file, about a kilobyte each once parsed.
+            let mut over_budget = None;
+            let mut load_mtl = |name: &str| {
+                let bytes = load_named("material library", name)?;
+                let cost = obj::material_library_bytes(&bytes);
+                match budget.charge(cost, || format!("material library '{name}'")) {
+                    Ok(()) => Some(Arc::unwrap_or_clone(bytes)),
+                    Err(e) => {
+                        over_budget.get_or_insert(in_file(e, path));
+                        None
+                    }
+                }
+            };
+            let parsed = obj::parse(&bytes, &mut load_mtl).map_err(with_file);
+            match over_budget {
+                Some(e) => Err(e),
+                None => parsed,
+            }
         }
         Format::Md2 => md2::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file),
