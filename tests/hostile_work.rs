@@ -112,6 +112,42 @@ fn file_driven_loops_are_bounded() {
     assert!(grouped.iter().enumerate().skip(1).all(|(i, (n, f))| *n == format!("run_{}", i + 1) && f == &[i]));
 }
 
+/// A reference SMD of one bone with `triangles` one-triangle entries over `materials` names.
+fn smd_with_materials(materials: usize, triangles: usize) -> String {
+    let mut s = String::from("version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\n");
+    for i in 0..triangles {
+        s.push_str(&format!("m{}\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\n", i % materials));
+    }
+    s + "end\n"
+}
+
+#[test]
+fn mesh_and_material_counts_are_bounded() {
+    let dir = scratch("materials");
+    // Meshes were found by a search over every mesh for every triangle (100,000 materials
+    // took 8 minutes); now by name in constant time, and at most 4096 of them.
+    std::fs::write(dir.join("many.smd"), smd_with_materials(5000, 5000)).unwrap();
+    let o = run(&["info", p(&dir.join("many.smd"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let errors = error_lines(&stderr(&o)).join("\n");
+    assert!(
+        errors.contains("SMD line") && errors.contains("material 'm4096' would be material 4097: at most 4096"),
+        "{errors}"
+    );
+    std::fs::write(dir.join("most.smd"), smd_with_materials(4096, 40_000)).unwrap();
+    let o = run(&["info", p(&dir.join("most.smd"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("materials: 4096\n"), "{}", stdout(&o));
+    // MD5: a mesh count past the same bound is refused where it is declared.
+    let md5 =
+        "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 5000\njoints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n";
+    std::fs::write(dir.join("many.md5mesh"), md5).unwrap();
+    let o = run(&["info", p(&dir.join("many.md5mesh"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let errors = error_lines(&stderr(&o)).join("\n");
+    assert!(errors.contains("MD5 line 4") && errors.contains("4096"), "{errors}");
+}
+
 #[test]
 fn outline_width_is_bounded_and_linear() {
     let dir = scratch("outline");

@@ -63,7 +63,7 @@ pub fn parse_mesh(src: &str) -> Result<Model, FormatError> {
     let num_joints = t.integer(0, MAX_JOINTS)?;
     let num_joints = bounded_count(&mut t, num_joints, 16, "joint")?;
     t.expect("numMeshes")?;
-    let num_meshes = t.integer(0, MAX_COUNT)?;
+    let num_meshes = t.integer(0, super::MAX_MESHES as i64)?;
     let num_meshes = bounded_count(&mut t, num_meshes, 8, "mesh")?;
 
     // Joints: model-space position and orientation.

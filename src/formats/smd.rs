@@ -10,6 +10,8 @@
 //! frame omits keeps its previous value. Unknown blocks (`vertexanimation`, ...) are skipped
 //! with a warning.
 
+use std::collections::HashMap;
+
 use glam::{Affine3A, Quat, Vec2, Vec3};
 
 use super::FormatError;
@@ -204,6 +206,10 @@ fn parse_triangles<'a>(
     opened: usize,
 ) -> Result<(), FormatError> {
     let inverse: Vec<Affine3A> = abs.iter().map(|m| m.inverse()).collect();
+    // Mesh by material name, so each triangle's lookup is constant time (there may be
+    // thousands of materials and millions of triangles).
+    let mut by_material: HashMap<String, usize> =
+        model.meshes.iter().enumerate().map(|(i, m)| (m.name.clone(), i)).collect();
     loop {
         let Some((n, material)) = it.next() else {
             return Err(unclosed("triangles", opened));
@@ -212,9 +218,17 @@ fn parse_triangles<'a>(
             return Ok(());
         }
         // One mesh per material, also across several `triangles` blocks.
-        let mesh_index = match model.meshes.iter().position(|m| m.name == material) {
-            Some(i) => i,
+        let mesh_index = match by_material.get(material) {
+            Some(&i) => i,
+            None if model.meshes.len() >= super::MAX_MESHES => {
+                let most = super::MAX_MESHES;
+                return Err(err(
+                    n,
+                    format!("material '{material}' would be material {}: at most {most} are allowed", most + 1),
+                ));
+            }
             None => {
+                by_material.insert(material.to_string(), model.meshes.len());
                 model
                     .materials
                     .push(Material { texture_name: Some(material.to_string()), ..Material::named(material) });
