@@ -379,6 +379,22 @@ fn kilobytes_in_never_gigabytes_of_memory_meshes() {
 }
 
 #[test]
+fn kilobytes_in_never_gigabytes_of_memory_gltf_documents() {
+    let dir = scratch("gltf-document");
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    // 3.6 MB of empty materials: `{}` is three bytes of JSON and a struct of about 400 bytes
+    // once the gltf crate builds it (1.2 million of them: about 470 MB).
+    let materials = vec!["{}"; 1_200_000].join(",");
+    let gltf = format!(r#"{{"asset":{{"version":"2.0"}},"materials":[{materials}]}}"#);
+    std::fs::write(dir.join("materials.gltf"), gltf).unwrap();
+    let o = run_limited(&["render", s(&dir.join("materials.gltf")), "-o", s(&out.join("x.png"))]);
+    assert_refused(&o, &["materials.gltf: glTF document", "over the 256 MiB budget", "--max-memory-mib"]);
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn kilobytes_in_never_gigabytes_of_memory_material_libraries() {
     let dir = scratch("mtl");
     let out = dir.join("out");

@@ -17,6 +17,7 @@
 
 mod animation;
 mod buffers;
+mod document;
 mod mesh;
 
 use glam::{Affine3A, Quat, Vec3};
@@ -159,6 +160,11 @@ pub fn parse_within(
             )
             .into());
         }
+    }
+    // The document's own structs, charged before the gltf crate builds them.
+    let json = document::json_of(bytes);
+    if let Some(cost) = document::built_bytes(json) {
+        budget.charge(cost, || format!("glTF document ({} KiB of JSON)", json.len().div_ceil(1024)))?;
     }
     let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| {
         let message = format!("not a valid glTF 2.0 file: {e}");
