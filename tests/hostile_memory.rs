@@ -395,6 +395,16 @@ fn kilobytes_in_never_gigabytes_of_memory_gltf_documents() {
 }
 
 #[test]
+fn kilobytes_in_never_gigabytes_of_memory_manifests() {
+    // Parsed TOML takes about 75 times its text: a manifest is read only up to 2 MiB.
+    let dir = scratch("manifest");
+    std::fs::write(dir.join("cases.toml"), "[[case]]\n".repeat(400_000)).unwrap();
+    let o = run_limited(&["check", s(&dir.join("cases.toml"))]);
+    assert_refused(&o, &["cases.toml: 3600000 bytes, over the 2097152 byte limit for manifests"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn kilobytes_in_never_gigabytes_of_memory_material_libraries() {
     let dir = scratch("mtl");
     let out = dir.join("out");

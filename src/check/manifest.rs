@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
-use crate::formats::{Confinement, Limits, read_file};
+use crate::formats::{Confinement, read_file};
 
 /// `frames = "all"` or `frames = [0, 4, 7.5]`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -135,15 +135,27 @@ pub struct Manifest {
     pub cases: Vec<CaseSpec>,
 }
 
+/// Largest manifest read, in bytes (about 10,000 cases of a few lines each). Parsed TOML
+/// tables take about 75 times their text (2.7 MB of bare `[[case]]` lines took 200 MB), so
+/// this limit is what bounds a manifest's memory; larger suites are split into manifests.
+pub const MAX_MANIFEST_BYTES: u64 = 2 << 20;
+
 impl Manifest {
     /// Reads and validates a manifest.
     ///
     /// # Errors
-    /// Unreadable file, not a regular file, larger than 256 MiB, not UTF-8, TOML syntax, unknown keys (named with their line), cases without a
+    /// Unreadable file, not a regular file, larger than [`MAX_MANIFEST_BYTES`], not UTF-8, TOML syntax, unknown keys (named with their line), cases without a
     /// `name`, `model` or `golden`, duplicate names.
     pub fn load(path: &Path) -> Result<Manifest> {
-        // A regular file, bounded like a model file: a FIFO or a huge file must not hang `check`.
-        let bytes = read_file(path, Limits::default().max_file_bytes)?;
+        // A regular file, bounded: a FIFO or a huge file must not hang or exhaust `check`.
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size > MAX_MANIFEST_BYTES {
+            return Err(Error::Refused(format!(
+                "{}: {size} bytes, over the {MAX_MANIFEST_BYTES} byte limit for manifests (split the suite into several)",
+                path.display()
+            )));
+        }
+        let bytes = read_file(path, MAX_MANIFEST_BYTES)?;
         let text = String::from_utf8(bytes).map_err(|e| {
             Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
         })?;
