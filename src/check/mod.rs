@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-pub use manifest::{CaseSpec, FramesSpec, Manifest};
+pub use manifest::{CaseSpec, FramesSpec, MAX_MANIFEST_BYTES, Manifest};
 pub use report::{html_report, junit_xml, plan_html_report};
 
 use crate::anim::{FrameTime, Motion, PoseOptions};

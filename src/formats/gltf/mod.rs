@@ -166,6 +166,7 @@ pub fn parse_within(
     if let Some(cost) = document::built_bytes(json) {
         budget.charge(cost, || format!("glTF document ({} KiB of JSON)", json.len().div_ceil(1024)))?;
     }
+    document::check_positions(json).map_err(err)?;
     let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| {
         let message = format!("not a valid glTF 2.0 file: {e}");
         match &e {
