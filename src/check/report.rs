@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::{CaseResult, Outcome};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::output::{OutputFormat, OutputPlan, Transaction};
 
 fn escape(s: &str) -> String {
@@ -98,7 +98,9 @@ pub fn html_report(dir: &Path, suite: &str, results: &[CaseResult]) -> Result<()
     let mut files = Transaction::new();
     let mut copy = |src: Option<&PathBuf>, name: String| -> Result<Option<String>> {
         let Some(src) = src.filter(|p| p.is_file()) else { return Ok(None) };
-        files.stage(&dir.join(&name), &std::fs::read(src).map_err(|e| Error::io(src, e))?)?;
+        // Read again as any named file is: a regular file, bounded before the read.
+        let bytes = crate::formats::read_file(src, crate::formats::Limits::default().max_file_bytes)?;
+        files.stage(&dir.join(&name), &bytes)?;
         Ok(Some(name))
     };
     let mut body = String::new();
