@@ -1,0 +1,186 @@
+//! `spritebake thumbnail` on folders and quoted glob patterns, its warnings and `--quiet`
+//! (issue 17). Every model is a one-triangle OBJ a test writes into its own temporary folder.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+mod common;
+use common::cli::{names_in, printed, scratch_in};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().expect("run spritebake")
+}
+
+/// `thumbnail --size 8 -o OUT MODEL...`: tiny images, the models as given (no shell, so a
+/// pattern arrives unexpanded, as it does quoted or on Windows).
+fn thumbnail(out: &Path, models: &[&str]) -> Output {
+    let mut args = vec!["thumbnail", "--size", "8", "-o", s(out)];
+    args.extend(models);
+    run(&args)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    scratch_in("thumbnail", name)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A one-triangle OBJ at `path` (folders made), with `extra` lines before the geometry.
+fn triangle(path: &Path, extra: &str) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, format!("{extra}v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")).unwrap();
+    path.to_path_buf()
+}
+
+#[test]
+fn a_folder_argument_finds_the_models_in_its_subfolders() {
+    let dir = scratch("folder");
+    let models = dir.join("models");
+    triangle(&models.join("crate.obj"), "");
+    triangle(&models.join("props/deep/barrel.OBJ"), ""); // extensions in any case
+    std::fs::write(models.join("props/readme.txt"), "not a model").unwrap();
+    std::fs::write(models.join("props/skin.png"), "not a model either").unwrap();
+    // A symbolic link to a folder is not followed: neither a loop nor a folder elsewhere.
+    #[cfg(unix)]
+    {
+        triangle(&dir.join("elsewhere/outside.obj"), "");
+        std::os::unix::fs::symlink(dir.join("elsewhere"), models.join("props/link")).unwrap();
+        std::os::unix::fs::symlink("..", models.join("props/deep/loop")).unwrap();
+    }
+    let out = dir.join("out");
+    let o = thumbnail(&out, &[s(&models)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    // Sorted, subfolders included.
+    assert_eq!(
+        lines,
+        [
+            format!("ok    {} -> {}", s(&models.join("crate.obj")), s(&out.join("crate.png"))),
+            format!("ok    {} -> {}", s(&models.join("props/deep/barrel.OBJ")), s(&out.join("barrel.png"))),
+            "2 thumbnails, 0 failed".to_string(),
+        ]
+    );
+    assert_eq!(names_in(&out), ["barrel.png", "crate.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_quoted_glob_is_expanded_and_a_model_named_twice_is_rendered_once() {
+    let dir = scratch("glob");
+    let a = triangle(&dir.join("a.obj"), "");
+    triangle(&dir.join("b.obj"), "");
+    triangle(&dir.join("sub/c.obj"), ""); // `*` does not cross a folder
+    std::fs::write(dir.join("notes.txt"), "x").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("..", dir.join("sub/loop")).unwrap(); // `**` does not follow it
+    let out = dir.join("out");
+    let pattern = format!("{}/*.obj", s(&dir));
+    let o = thumbnail(&out, &[&pattern, s(&a)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(stdout(&o).ends_with("2 thumbnails, 0 failed\n"), "{}", stdout(&o));
+    assert_eq!(names_in(&out), ["a.png", "b.png"]);
+    // `**` reaches the subfolder; a folder the pattern matches is expanded as a folder is.
+    let out2 = dir.join("out2");
+    let o = thumbnail(&out2, &[&format!("{}/**/*.obj", s(&dir))]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(names_in(&out2), ["a.png", "b.png", "c.png"]);
+    let out3 = dir.join("out3");
+    let o = thumbnail(&out3, &[&format!("{}/s?b", s(&dir))]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(names_in(&out3), ["c.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_folder_or_glob_without_models_is_one_error_line() {
+    let dir = scratch("empty");
+    let empty = dir.join("textures");
+    std::fs::create_dir_all(empty.join("sub")).unwrap();
+    std::fs::write(empty.join("sub/skin.png"), "x").unwrap();
+    let good = triangle(&dir.join("good.obj"), "");
+    let out = dir.join("out");
+    let o = thumbnail(&out, &[s(&good), s(&empty)]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with(&format!("error: {}: no model files", s(&empty))), "{err}");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    // Refused before anything is rendered: not even the output folder is made.
+    assert!(!out.exists());
+    let pattern = format!("{}/*.md2", s(&dir));
+    let o = thumbnail(&out, &[s(&good), &pattern]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with(&format!("error: {pattern}: the pattern matches no model files")), "{err}");
+    assert!(!out.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn two_models_with_one_stem_in_a_folder_are_still_refused_before_rendering() {
+    let dir = scratch("stems");
+    triangle(&dir.join("models/a/ref.obj"), "");
+    triangle(&dir.join("models/b/ref.obj"), "");
+    let out = dir.join("out");
+    let o = thumbnail(&out, &[s(&dir.join("models"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    assert!(stderr(&o).contains("ref.png") && stderr(&o).contains("are the same file"), "{}", stderr(&o));
+    assert!(!out.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn warnings_are_shown_per_model_and_quiet_leaves_failures_and_the_summary() {
+    let dir = scratch("warnings");
+    // A missing material library is a warning; its name carries an escape sequence.
+    let warned = triangle(&dir.join("warned.obj"), "mtllib gone\x1b[31m.mtl\n");
+    let clean = triangle(&dir.join("clean.obj"), "");
+    let broken = dir.join("broken.obj");
+    std::fs::write(&broken, "v 0 0 0\nf 1 2 3\n").unwrap();
+    let out = dir.join("out");
+    let o = thumbnail(&out, &[s(&warned), s(&clean), s(&broken)]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    let err = stderr(&o);
+    let warnings: Vec<&str> = err.lines().collect();
+    assert!(!warnings.is_empty());
+    for w in &warnings {
+        assert!(w.starts_with(&format!("warning: {}: ", s(&warned))), "{err}");
+    }
+    assert!(err.contains("material library 'gone\\x1b[31m.mtl' not found"), "{err}");
+    assert!(!err.contains('\x1b'), "{err}");
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(
+        lines[0],
+        format!("ok    {} -> {} ({} warnings)", s(&warned), s(&out.join("warned.png")), warnings.len())
+    );
+    assert_eq!(lines[1], format!("ok    {} -> {}", s(&clean), s(&out.join("clean.png"))));
+    assert!(lines[2].starts_with(&format!("FAIL  {}: ", s(&broken))), "{text}");
+    assert_eq!(lines[3], "2 thumbnails, 1 failed");
+
+    for quiet in ["--quiet", "-q"] {
+        let out = dir.join(format!("quiet{quiet}"));
+        let o = thumbnail(&out, &[quiet, s(&warned), s(&clean), s(&broken)]);
+        assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+        assert_eq!(stderr(&o), "", "{quiet}");
+        let text = stdout(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{quiet}: {text}");
+        assert!(lines[0].starts_with(&format!("FAIL  {}: ", s(&broken))), "{text}");
+        assert_eq!(lines[1], "2 thumbnails, 1 failed");
+        assert_eq!(names_in(&out), ["clean.png", "warned.png"]);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
