@@ -31,9 +31,24 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
-    /// A request that cannot be carried out (bad size, unknown clip...).
+    /// A request that cannot be carried out (no frames to put in a sheet...).
     #[error("{0}")]
     Invalid(String),
+    /// A clip, joint or other name that matches nothing, with the closest known names.
+    #[error(transparent)]
+    UnknownName(#[from] crate::model::UnknownName),
+    /// An option (a command-line flag, or the manifest or project key of the same name) whose
+    /// value is refused. The message names the option in the key form (`pixel_art`); the
+    /// command line shows it as its flag (`--pixel-art`).
+    #[error("`{option}` = {value}: {expected}")]
+    BadOption {
+        /// The option's key (`sample_fps`), as [`crate::BakeSpec`] and manifests name it.
+        option: String,
+        /// The value as given (or `(unset)`).
+        value: String,
+        /// What is accepted, e.g. "must be from 1 to 16" or "needs `pixel_art`".
+        expected: String,
+    },
     /// A read or write refused by the security model (an output over an input, two outputs on
     /// one file, a path leaving the allowed folders, a file that is not a regular file...).
     #[error("{0}")]
@@ -58,6 +73,11 @@ pub(crate) fn mib(bytes: u64) -> u64 {
 }
 
 impl Error {
+    /// A refused option value (see [`Error::BadOption`]).
+    pub fn bad_option(option: &str, value: impl std::fmt::Display, expected: impl Into<String>) -> Error {
+        Error::BadOption { option: option.to_string(), value: value.to_string(), expected: expected.into() }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io { path: path.into(), source }

@@ -13,7 +13,6 @@
 
 pub mod anim;
 pub mod bake;
-pub mod bench;
 pub mod bounds;
 pub mod budget;
 pub mod check;
@@ -22,11 +21,11 @@ pub mod formats;
 pub mod golden;
 pub mod model;
 pub mod output;
-pub mod parse;
 pub mod raster;
-pub mod rig;
-pub mod sprite;
+pub mod spec;
 pub mod text;
+
+pub use spec::BakeSpec;
 
 pub use budget::MemoryBudget;
 pub use error::{Error, Result};

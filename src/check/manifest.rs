@@ -1,124 +1,71 @@
-//! The `check` manifest: a TOML file of `[[case]]` tables, each inheriting from `[defaults]`.
-//! Unknown keys are errors (a typo must not silently drop a setting).
+//! The `check` manifest: a TOML file of `[[case]]` tables over an optional `[defaults]` table.
+//! A case is a [`BakeSpec`] (every key the commands take, named as their flags) plus the keys
+//! of a golden test ([`CASE_KEYS`]); `[defaults]` fills every key a case leaves out. Unknown
+//! keys are errors (a typo must not silently drop a setting).
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::bake::Product;
 use crate::error::{Error, Result};
 use crate::formats::{Confinement, read_file};
+use crate::spec::BakeSpec;
 
-/// `frames = "all"` or `frames = [0, 4, 7.5]`.
+/// The keys a case has besides its [`BakeSpec`].
+pub const CASE_KEYS: &[&str] =
+    &["name", "golden", "kind", "threshold", "max_pixels", "max_percent", "ignore_aa", "columns"];
+
+/// A case's golden-test keys.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum FramesSpec {
-    /// `"all"`: every frame of the clip.
-    All(String),
-    /// Listed frame positions.
-    List(Vec<f32>),
-}
-
-/// Every key a case (or `[defaults]`) may set; all optional so defaults can fill them.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[allow(missing_docs)] // the README's "Golden checks" section documents each key
-pub struct CaseSpec {
-    pub name: Option<String>,
-    pub model: Option<PathBuf>,
-    pub anim: Option<Vec<String>>,
-    pub clip: Option<String>,
-    pub frame: Option<f32>,
-    pub time: Option<f32>,
-    pub frames: Option<FramesSpec>,
-    pub size: Option<String>,
-    pub yaw: Option<f32>,
-    pub pitch: Option<f32>,
-    pub ortho: Option<bool>,
-    pub fov: Option<f32>,
-    pub margin: Option<f32>,
-    pub ssaa: Option<u32>,
-    pub shading_rate: Option<String>,
-    pub filter: Option<String>,
-    pub shading: Option<String>,
-    pub bands: Option<u32>,
-    pub lights: Option<Vec<[f32; 3]>>,
-    pub ambient: Option<f32>,
-    pub background: Option<String>,
-    pub two_sided: Option<bool>,
-    pub in_place: Option<bool>,
-    pub textures: Option<Vec<String>>,
-    pub facing: Option<String>,
-    pub golden: Option<PathBuf>,
-    pub threshold: Option<f64>,
-    pub max_pixels: Option<usize>,
-    pub max_percent: Option<f64>,
-    pub ignore_aa: Option<bool>,
-    pub columns: Option<u32>,
-    pub attach: Option<Vec<String>>,
-    pub attach_offset: Option<Vec<String>>,
-    pub bone: Option<Vec<String>>,
-    pub blend: Option<String>,
-    pub transition: Option<String>,
-}
-
-macro_rules! inherit {
-    ($case:ident, $defaults:ident, $($field:ident),*) => {
-        $( if $case.$field.is_none() { $case.$field = $defaults.$field.clone(); } )*
-    };
-}
-
-impl CaseSpec {
-    /// Fills every unset key from `defaults`.
-    pub fn inherit(&mut self, defaults: &CaseSpec) {
-        inherit!(
-            self,
-            defaults,
-            name,
-            model,
-            anim,
-            clip,
-            frame,
-            time,
-            frames,
-            size,
-            yaw,
-            pitch,
-            ortho,
-            fov,
-            margin,
-            ssaa,
-            shading_rate,
-            filter,
-            shading,
-            bands,
-            lights,
-            ambient,
-            background,
-            two_sided,
-            in_place,
-            textures,
-            facing,
-            golden,
-            threshold,
-            max_pixels,
-            max_percent,
-            ignore_aa,
-            columns,
-            attach,
-            attach_offset,
-            bone,
-            blend,
-            transition
-        );
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ManifestFile {
-    defaults: Option<CaseSpec>,
+pub struct CaseKeys {
+    /// The case's name (unique in the manifest).
+    pub name: String,
+    /// The golden: a PNG (render, sheet: its JSON beside it), a GIF, or a folder (frames; a
+    /// render of several frames may use either a folder of `frame_NNN.png` or one PNG with the
+    /// frames in a grid).
+    pub golden: PathBuf,
+    /// What the case bakes and compares (default `render`).
+    #[serde(default = "render")]
+    pub kind: Product,
+    /// Perceptual colour threshold, 0 to 1 (default 0.1).
+    #[serde(default = "threshold")]
+    pub threshold: f64,
+    /// Differing pixels allowed per image.
     #[serde(default)]
-    case: Vec<CaseSpec>,
+    pub max_pixels: usize,
+    /// Differing pixels allowed per image, percent.
+    pub max_percent: Option<f64>,
+    /// Ignore pixels that look like anti-aliasing.
+    #[serde(default)]
+    pub ignore_aa: bool,
+    /// Columns of a render golden that holds several frames in one PNG (default 8).
+    #[serde(default = "columns")]
+    pub columns: u32,
+}
+
+fn render() -> Product {
+    Product::Render
+}
+
+fn threshold() -> f64 {
+    0.1
+}
+
+fn columns() -> u32 {
+    8
+}
+
+/// One case as the manifest writes it: its keys, its spec, and the line it starts on.
+#[derive(Debug, Clone)]
+pub struct CaseSpec {
+    /// Golden-test keys.
+    pub keys: CaseKeys,
+    /// The bake, paths as the manifest writes them (relative to its folder).
+    pub spec: BakeSpec,
+    /// The line of its `[[case]]` header.
+    pub line: usize,
 }
 
 /// A parsed manifest: its folder (paths in cases are relative to it) and complete cases.
@@ -131,6 +78,8 @@ pub struct Manifest {
     pub scope: Confinement,
     /// The manifest's file stem (the JUnit class name).
     pub name: String,
+    /// The manifest file.
+    pub path: PathBuf,
     /// Cases with defaults applied, in file order.
     pub cases: Vec<CaseSpec>,
 }
@@ -140,25 +89,64 @@ pub struct Manifest {
 /// this limit is what bounds a manifest's memory; larger suites are split into manifests.
 pub const MAX_MANIFEST_BYTES: u64 = 2 << 20;
 
+/// Reads a TOML file of at most `max` bytes as UTF-8 text: a regular file, bounded (a FIFO or
+/// a huge file must not hang or exhaust the command).
+///
+/// # Errors
+/// Unreadable, not a regular file, over `max`, not UTF-8.
+pub fn read_toml_text(path: &Path, max: u64, what: &str) -> Result<String> {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    if size > max {
+        return Err(Error::Refused(format!(
+            "{}: {size} bytes, over the {max} byte limit for {what} (split it into several)",
+            path.display()
+        )));
+    }
+    let bytes = read_file(path, max)?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    })
+}
+
+/// Parses TOML text into a table, naming the line of a syntax error.
+///
+/// # Errors
+/// TOML syntax.
+pub fn parse_toml(text: &str, path: &Path) -> Result<toml::Table> {
+    text.parse::<toml::Table>().map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        let at = line.map(|l| format!(" line {l}")).unwrap_or_default();
+        Error::Invalid(format!("{}{at}: {}", path.display(), e.message()))
+    })
+}
+
+/// The 1-based line of byte `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes().iter().take(at).filter(|&&b| b == b'\n').count() + 1
+}
+
+/// The lines of the `[[NAME]]` headers of `text`, in order.
+pub fn header_lines(text: &str, name: &str) -> Vec<usize> {
+    let header = format!("[[{name}]]");
+    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(&header)).map(|(i, _)| i + 1).collect()
+}
+
+/// `defaults` with `entry`'s keys on top.
+pub fn merged(defaults: Option<&toml::Table>, entry: &toml::Table) -> toml::Table {
+    let mut table = defaults.cloned().unwrap_or_default();
+    table.extend(entry.iter().map(|(k, v)| (k.clone(), v.clone())));
+    table
+}
+
 impl Manifest {
     /// Reads and validates a manifest.
     ///
     /// # Errors
-    /// Unreadable file, not a regular file, larger than [`MAX_MANIFEST_BYTES`], not UTF-8, TOML syntax, unknown keys (named with their line), cases without a
-    /// `name`, `model` or `golden`, duplicate names.
+    /// Unreadable file, not a regular file, larger than [`MAX_MANIFEST_BYTES`], not UTF-8,
+    /// TOML syntax, unknown keys or bad values (named with their case and line), cases without
+    /// a `name` or `golden`, duplicate names.
     pub fn load(path: &Path) -> Result<Manifest> {
-        // A regular file, bounded: a FIFO or a huge file must not hang or exhaust `check`.
-        let size = std::fs::metadata(path).map_or(0, |m| m.len());
-        if size > MAX_MANIFEST_BYTES {
-            return Err(Error::Refused(format!(
-                "{}: {size} bytes, over the {MAX_MANIFEST_BYTES} byte limit for manifests (split the suite into several)",
-                path.display()
-            )));
-        }
-        let bytes = read_file(path, MAX_MANIFEST_BYTES)?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
-        })?;
+        let text = read_toml_text(path, MAX_MANIFEST_BYTES, "manifests")?;
         Manifest::parse(&text, path)
     }
 
@@ -177,31 +165,46 @@ impl Manifest {
     /// # Errors
     /// As [`Manifest::load`], except reading.
     pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
-        let file: ManifestFile = toml::from_str(text).map_err(|e| {
-            let newlines_before = |at: usize| text.as_bytes().iter().take(at).filter(|&&b| b == b'\n').count();
-            let line = e.span().map(|s| newlines_before(s.start) + 1);
-            let at = line.map(|l| format!(" line {l}")).unwrap_or_default();
-            Error::Invalid(format!("{}{at}: {}", path.display(), e.message()))
-        })?;
-        let defaults = file.defaults.unwrap_or_default();
-        let mut cases = Vec::with_capacity(file.case.len());
-        for (i, mut case) in file.case.into_iter().enumerate() {
-            case.inherit(&defaults);
-            let label = case.name.clone().unwrap_or_else(|| format!("#{}", i + 1));
-            for (key, missing) in
-                [("name", case.name.is_none()), ("model", case.model.is_none()), ("golden", case.golden.is_none())]
-            {
-                if missing {
-                    return Err(Error::Invalid(format!("{}: case {label} has no `{key}`", path.display())));
-                }
+        let mut table = parse_toml(text, path)?;
+        let defaults = match table.remove("defaults") {
+            None => None,
+            Some(toml::Value::Table(t)) => Some(t),
+            Some(_) => return Err(Error::Invalid(format!("{}: `defaults` must be a table", path.display()))),
+        };
+        let entries = match table.remove("case") {
+            None => Vec::new(),
+            Some(toml::Value::Array(a)) => a,
+            Some(_) => return Err(Error::Invalid(format!("{}: `case` must be [[case]] tables", path.display()))),
+        };
+        if let Some(key) = table.keys().next() {
+            return Err(Error::Invalid(format!(
+                "{}: unknown table `{key}` (a manifest has [defaults] and [[case]] tables)",
+                path.display()
+            )));
+        }
+        let lines = header_lines(text, "case");
+        let mut cases: Vec<CaseSpec> = Vec::with_capacity(entries.len());
+        for (i, entry) in entries.into_iter().enumerate() {
+            let line = lines.get(i).copied().unwrap_or(0);
+            let at = |e: Error| Error::Invalid(format!("{}: case #{} (line {line}): {e}", path.display(), i + 1));
+            let toml::Value::Table(entry) = entry else { return Err(at(Error::Invalid("not a table".into()))) };
+            let case = merged(defaults.as_ref(), &entry);
+            let own: toml::Table = case
+                .iter()
+                .filter(|(k, _)| CASE_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let keys: CaseKeys = toml::Value::Table(own)
+                .try_into()
+                .map_err(|e: toml::de::Error| at(Error::Invalid(e.message().trim().replace('\n', " "))))?;
+            let spec = BakeSpec::from_table(&case, CASE_KEYS).map_err(at)?;
+            if cases.iter().any(|c| c.keys.name == keys.name) {
+                return Err(Error::Invalid(format!("{}: two cases are named '{}'", path.display(), keys.name)));
             }
-            if cases.iter().any(|c: &CaseSpec| c.name == case.name) {
-                return Err(Error::Invalid(format!("{}: two cases are named '{label}'", path.display())));
-            }
-            cases.push(case);
+            cases.push(CaseSpec { keys, spec, line });
         }
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        Ok(Manifest { scope: Confinement::for_manifest(&dir), dir, name, cases })
+        Ok(Manifest { scope: Confinement::for_manifest(&dir), dir, name, path: path.to_path_buf(), cases })
     }
 }

@@ -1,54 +1,55 @@
-//! `check`: render the cases of a manifest, compare them with their goldens, report.
+//! `check`: bake the cases of a manifest, compare them with their goldens, report.
 //!
-//! A case renders one frame, a list of frames or a whole clip. A multi-frame golden is either
-//! one sprite-sheet PNG (frames in a grid, row-major, `columns` wide) or a folder of
-//! `frame_NNN.png` files (a `golden` path ending in `/`). Frames are compared one by one, so a
-//! failure names the frames that regressed. Cases run in parallel; a case that cannot run
-//! (missing model, unreadable golden) fails alone with its reason.
+//! A case is a [`crate::BakeSpec`] plus golden-test keys ([`manifest::CASE_KEYS`]), and bakes
+//! through the same path as the command line ([`crate::bake::products`]), so a case and the
+//! command with the same options make the same images. What a case compares depends on its
+//! `kind`:
 //!
-//! Every path a case names (`model`, `anim`, `attach`, `textures`, `golden`) is relative to the
-//! manifest's folder and must lead inside it, or inside a folder allowed with
+//! | kind | golden | compared |
+//! |---|---|---|
+//! | `render` (default) | a PNG; several `frame`s: one PNG in a grid `columns` wide, or a folder (`golden` ending in `/`) of `frame_NNN.png` | each frame |
+//! | `sheet` | the sheet PNG, its JSON beside it (same stem) | the image, then the JSON text |
+//! | `gif` | a GIF | frame count, every frame's delay, every frame |
+//! | `frames` | a folder of `{clip}_{dir}_{frame:03}.png` | every frame |
+//!
+//! Frames are compared one by one under the case's tolerance, so a failure names every frame
+//! that regressed. Cases run in parallel; a case that cannot run (missing model, unreadable
+//! golden) fails alone with its reason.
+//!
+//! Every path a case names (`model`, `anim`, `attach`, `texture`, `texture_root`, `golden`) is
+//! relative to the manifest's folder and must lead inside it, or inside a folder allowed with
 //! [`Manifest::allowing`] (`check --allow-dir`), symbolic links followed first; anything else
 //! is that case's error, naming the key and the rule (see [`crate::formats::confine`]).
-//!
-//! Animation controls use the command line's text forms (see [`crate::rig`]): `attach`
-//! (list, paths relative to the manifest), `attach_offset` (list, i-th goes with the i-th
-//! attachment), `bone` (list), `blend` and `transition` (a transition replaces the clip: the
-//! case's frames index the `A->B` sequence).
 
-mod manifest;
-mod ranges;
+mod gif_frames;
+pub(crate) mod manifest;
 mod report;
 
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-pub use manifest::{CaseSpec, FramesSpec, MAX_MANIFEST_BYTES, Manifest};
+pub use manifest::{CASE_KEYS, CaseKeys, CaseSpec, MAX_MANIFEST_BYTES, Manifest};
 pub use report::{html_report, junit_xml, plan_html_report};
 
-use crate::anim::{FrameTime, Motion, PoseOptions};
-use crate::bake::{self, FrameRequest};
-use crate::budget::{MemoryBudget, bytes_for};
+use crate::bake::{self, Baked, Product};
+use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
-use crate::formats::confine::Denied;
-use crate::formats::{Confinement, Limits, LoadOptions, TextureOverride};
+use crate::formats::{Confinement, Limits};
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
 use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png_within, sanitize_component};
-use crate::parse;
-use crate::raster::{Image, Light, OrbitView, Projection, RenderOptions, Renderer};
-use crate::rig::{self, AttachSpec, Controls, Offset};
-use crate::sprite::post::{blit_extruded, crop};
+use crate::raster::Image;
+use crate::spec::Resolved;
 
 /// How a case ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     /// Every frame within tolerance.
     Pass,
-    /// Some frames differ beyond tolerance.
+    /// Some frames (or a sheet's JSON, or a GIF's delays) differ beyond tolerance.
     Fail {
-        /// The regressed frames (frame positions in the clip) and their reports' summaries.
-        frames: Vec<(f32, String)>,
+        /// What regressed (`frame 3`, `walk_0_002`, `JSON`, `delays`) and a summary of how.
+        frames: Vec<(String, String)>,
     },
     /// No golden yet (written with `bless`).
     New,
@@ -87,209 +88,121 @@ pub struct CheckOptions {
     pub out: Option<PathBuf>,
     /// Run only cases `i` with `i % count == index` (0-based index).
     pub shard: Option<(usize, usize)>,
+    /// Run only the cases with these names (all when empty).
+    pub cases: Vec<String>,
     /// Limits for every case: each case's model gets its own memory budget, and its rendered
-    /// frames and goldens another.
-    pub limits: Limits,
+    /// frames and goldens another. Replaces the limits cases set.
+    pub limits: Option<Limits>,
 }
 
-/// A case made concrete: model, frames, view, options, golden, tolerance.
+/// A case made concrete: its spec anchored and resolved, its golden located.
 struct Case {
-    name: String,
-    model: PathBuf,
-    load: LoadOptions,
-    clip: Option<String>,
-    frames: Option<FramesSpec>,
-    time: Option<f32>,
-    frame: Option<f32>,
-    in_place: bool,
-    view: OrbitView,
-    options: RenderOptions,
+    keys: CaseKeys,
+    resolved: Resolved,
     golden: PathBuf,
     compare: PerceptualOptions,
-    max_pixels: usize,
-    max_percent: Option<f64>,
-    columns: Option<u32>,
-    controls: Controls,
-    /// Where the golden's frames may be read from.
+    /// Where the golden's files may be read from.
     scope: Confinement,
-}
-
-/// Parses every entry of a list key, an error naming the key.
-fn parse_all<T: std::str::FromStr<Err = String>>(key: &str, values: &Option<Vec<String>>) -> Result<Vec<T>> {
-    values.iter().flatten().map(|v| v.parse().map_err(|e| Error::Invalid(format!("{key}: {e}")))).collect()
-}
-
-fn controls(spec: &CaseSpec, scope: &Confinement) -> Result<Controls> {
-    let one = |value: &Option<String>| value.clone().map(|v| vec![v]);
-    let attachments: Vec<AttachSpec> = parse_all("attach", &spec.attach)?;
-    let attachments = attachments
-        .into_iter()
-        .map(|a| Ok(AttachSpec { path: confined_file(scope, "attach", &a.path)?, ..a }))
-        .collect::<Result<_>>()?;
-    let mut controls = Controls {
-        attachments,
-        bones: parse_all("bone", &spec.bone)?,
-        blend: parse_all("blend", &one(&spec.blend))?.pop(),
-        transitions: parse_all("transition", &one(&spec.transition))?,
-    };
-    controls.set_offsets(&parse_all::<Offset>("attach_offset", &spec.attach_offset)?)?;
-    Ok(controls)
-}
-
-/// A path a manifest names under `key`: relative to the manifest's folder, and refused (naming
-/// the key and the rule) unless `rule` accepts where it leads. The path is returned as written
-/// (joined to the folder), so clip names from file stems stay as the manifest shows them.
-fn confined(
-    scope: &Confinement,
-    key: &str,
-    value: &Path,
-    rule: fn(&Confinement, &Path) -> Result<PathBuf, Denied>,
-) -> Result<PathBuf> {
-    let path = scope.home().join(value);
-    rule(scope, &path).map_err(|d| d.into_error(&path, format!("`{key}` = '{}'", value.display())))?;
-    Ok(path)
-}
-
-/// A regular file inside the manifest's folder or an allowed one.
-fn confined_file(scope: &Confinement, key: &str, value: &Path) -> Result<PathBuf> {
-    confined(scope, key, value, Confinement::file)
 }
 
 /// The case's golden file or folder, which may not exist yet: reading it (and copying it into
 /// an HTML report) or blessing it stays inside the allowed folders.
-fn confined_golden(spec: &CaseSpec, scope: &Confinement) -> Result<PathBuf> {
-    confined(scope, "golden", &spec.golden.clone().unwrap_or_default(), Confinement::place)
+fn confined_golden(keys: &CaseKeys, scope: &Confinement) -> Result<PathBuf> {
+    let path = scope.home().join(&keys.golden);
+    scope.place(&path).map_err(|d| d.into_error(&path, format!("`golden` = '{}'", keys.golden.display())))?;
+    Ok(path)
 }
 
-fn resolve(spec: &CaseSpec, scope: &Confinement) -> Result<Case> {
-    ranges::check_numbers(spec)?;
-    let invalid = |e: String| Error::Invalid(e);
-    let dir = scope.home();
-    let (width, height) = parse::size(spec.size.as_deref().unwrap_or("128x128")).map_err(invalid)?;
-    let mut animations = Vec::new();
-    let mut clip = spec.clip.clone();
-    for a in spec.anim.iter().flatten() {
-        let path = dir.join(a);
-        // An entry is an animation file when something (but a folder) has that name, else a
-        // clip name; a file must pass the confinement.
-        if path.symlink_metadata().is_ok() && !path.is_dir() {
-            let path = confined_file(scope, "anim", Path::new(a))?;
-            clip = clip.or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()));
-            animations.push(path);
-        } else {
-            clip = clip.or_else(|| Some(a.clone()));
-        }
+fn resolve(spec: &CaseSpec, scope: &Confinement, options: &CheckOptions) -> Result<Case> {
+    let keys = &spec.keys;
+    within("threshold", keys.threshold, crate::bounds::THRESHOLD)?;
+    within("columns", keys.columns, crate::bounds::COLUMNS)?;
+    if let Some(p) = keys.max_percent {
+        within("max_percent", p, crate::bounds::MAX_PERCENT)?;
     }
-    let texture_overrides = spec
-        .textures
-        .iter()
-        .flatten()
-        .map(|t| {
-            let (material, file) = match t.split_once('=') {
-                Some((m, p)) => (Some(m.to_string()), p),
-                None => (None, t.as_str()),
-            };
-            Ok(TextureOverride { material, path: confined_file(scope, "textures", Path::new(file))? })
-        })
-        .collect::<Result<_>>()?;
-    let facing = spec.facing.as_deref().map(parse::axis).transpose().map_err(invalid)?;
-    let projection = if spec.ortho.unwrap_or(false) {
-        Projection::Orthographic
-    } else {
-        Projection::Perspective { fov_y_degrees: spec.fov.unwrap_or(30.0) }
-    };
-    let lights = match &spec.lights {
-        Some(l) if !l.is_empty() => {
-            l.iter().map(|&d| Light { direction: d.into(), intensity: 1.0 / l.len() as f32 }).collect()
-        }
-        _ => vec![Light::KEY],
-    };
-    let options = RenderOptions {
-        width,
-        height,
-        ssaa: spec.ssaa.unwrap_or(1),
-        shading_rate: parse::shading_rate(spec.shading_rate.as_deref().unwrap_or("pixel")).map_err(invalid)?,
-        filter: parse::filter(spec.filter.as_deref().unwrap_or("trilinear")).map_err(invalid)?,
-        shading: parse::shading(spec.shading.as_deref().unwrap_or("lambert"), spec.bands.unwrap_or(3))
-            .map_err(invalid)?,
-        lights,
-        ambient: spec.ambient.unwrap_or(0.3),
-        background: spec.background.as_deref().map(parse::color).transpose().map_err(invalid)?,
-        cull_back_faces: !spec.two_sided.unwrap_or(false),
-    };
+    let mut resolved = spec.spec.anchored(scope)?.resolve()?;
+    if let Some(limits) = options.limits {
+        resolved.limits = limits;
+        resolved.load.limits = limits;
+    }
     Ok(Case {
-        name: spec.name.clone().unwrap_or_default(),
-        model: confined_file(scope, "model", &spec.model.clone().unwrap_or_default())?,
-        load: LoadOptions { animations, texture_overrides, facing, ..LoadOptions::default() },
-        clip,
-        frames: spec.frames.clone(),
-        time: spec.time,
-        frame: spec.frame,
-        in_place: spec.in_place.unwrap_or(false),
-        view: OrbitView {
-            yaw_degrees: spec.yaw.unwrap_or(0.0),
-            pitch_degrees: spec.pitch.unwrap_or(15.0),
-            projection,
-            margin: spec.margin.unwrap_or(0.05),
-        },
-        options,
-        golden: confined_golden(spec, scope)?,
-        compare: PerceptualOptions {
-            threshold: spec.threshold.unwrap_or(0.1),
-            alpha_threshold: 0,
-            ignore_aa: spec.ignore_aa.unwrap_or(false),
-        },
-        max_pixels: spec.max_pixels.unwrap_or(0),
-        max_percent: spec.max_percent,
-        columns: spec.columns,
-        controls: controls(spec, scope)?,
+        keys: keys.clone(),
+        golden: confined_golden(keys, scope)?,
+        compare: PerceptualOptions { threshold: keys.threshold, alpha_threshold: 0, ignore_aa: keys.ignore_aa },
+        resolved,
         scope: scope.clone(),
     })
 }
 
-/// The cases of the shard `options` selects, in manifest order.
+fn within<T>(key: &str, value: T, bound: crate::bounds::Bound<T>) -> Result<T>
+where
+    T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
+{
+    bound.check(value).map_err(|e| Error::bad_option(key, value, e))
+}
+
+/// The cases of the shard and names `options` select, in manifest order.
 fn selected<'m>(manifest: &'m Manifest, options: &CheckOptions) -> Vec<&'m CaseSpec> {
     let in_shard = |i: usize| options.shard.is_none_or(|(k, n)| i % n == k);
-    manifest.cases.iter().enumerate().filter(|(i, _)| in_shard(*i)).map(|(_, c)| c).collect()
+    let named = |c: &CaseSpec| options.cases.is_empty() || options.cases.contains(&c.keys.name);
+    manifest.cases.iter().enumerate().filter(|(i, c)| in_shard(*i) && named(c)).map(|(_, c)| c).collect()
+}
+
+/// Names in `options.cases` that no case has.
+///
+/// # Errors
+/// A name that matches no case, with the closest names.
+pub fn check_case_names(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
+    for name in &options.cases {
+        if !manifest.cases.iter().any(|c| &c.keys.name == name) {
+            let known = manifest.cases.iter().map(|c| c.keys.name.as_str());
+            return Err(crate::model::UnknownName::new("case", name, known, "").into());
+        }
+    }
+    Ok(())
 }
 
 /// What a run of `manifest` will write (actual and diff images with `out`, goldens with
-/// `bless`, except the frames of folder goldens, whose count is known only once a case has
-/// loaded) and every file its cases name (models, animations, attachments, textures, and the
-/// goldens when they are only read), for checking before any case runs. Cases whose settings
-/// are invalid are left out: they fail on their own when run. Each case checks its own outputs
-/// again against everything its model actually read.
+/// `bless`, except those whose file count is known only once a case has loaded) and every file
+/// its cases name (models, animations, attachments, textures, and the goldens when they are
+/// only read), for checking before any case runs. Cases whose settings are invalid are left
+/// out: they fail on their own when run. Each case checks its own outputs again against
+/// everything its model actually read.
 pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPlan, Vec<PathBuf>) {
     let mut plan = OutputPlan::new();
     let mut inputs = Vec::new();
-    for case in selected(manifest, options).into_iter().filter_map(|spec| resolve(spec, &manifest.scope).ok()) {
+    for case in selected(manifest, options).into_iter().filter_map(|spec| resolve(spec, &manifest.scope, options).ok())
+    {
         add_out_files(&case, options, &mut plan);
-        let folder = is_golden_folder(&case.golden);
-        match (options.bless, folder) {
-            (true, false) => {
-                plan.add(&case.golden, OutputFormat::Png);
+        let files = fixed_golden_files(&case);
+        if options.bless {
+            for (path, format) in files {
+                plan.add(path, format);
             }
-            (true, true) => {}
-            (false, _) => inputs.push(case.golden.clone()),
+        } else {
+            inputs.extend(files.into_iter().map(|(p, _)| p));
         }
-        inputs.extend(case_inputs(&case));
+        inputs.extend(case.resolved.spec.named_files());
     }
     (plan, inputs)
 }
 
-/// The files a case names itself (the loader records what the model names in turn).
-fn case_inputs(case: &Case) -> Vec<PathBuf> {
-    let mut inputs = vec![case.model.clone()];
-    inputs.extend(case.load.animations.iter().cloned());
-    inputs.extend(case.load.texture_overrides.iter().map(|t| t.path.clone()));
-    inputs.extend(case.controls.attachments.iter().map(|a| a.path.clone()));
-    inputs
+/// The golden files of a case that do not depend on what it renders.
+fn fixed_golden_files(case: &Case) -> Vec<(PathBuf, OutputFormat)> {
+    let golden = case.golden.clone();
+    match case.keys.kind {
+        Product::Render if is_golden_folder(&golden) => Vec::new(),
+        Product::Render => vec![(golden, OutputFormat::Png)],
+        Product::Sheet => vec![(golden.with_extension("json"), OutputFormat::Json), (golden, OutputFormat::Png)],
+        Product::Gif => vec![(golden, OutputFormat::Gif)],
+        Product::Frames => Vec::new(),
+    }
 }
 
 /// The actual and diff images of a case, with `out`.
 fn out_files(case: &Case, options: &CheckOptions) -> Option<(PathBuf, PathBuf)> {
     let out = options.out.as_ref()?;
-    let safe = sanitize_component(&case.name);
+    let safe = sanitize_component(&case.keys.name);
     Some((out.join(format!("{safe}.actual.png")), out.join(format!("{safe}.diff.png"))))
 }
 
@@ -299,43 +212,37 @@ fn add_out_files(case: &Case, options: &CheckOptions, plan: &mut OutputPlan) {
     }
 }
 
-/// A golden path ending in `/`, or naming a folder, holds one `frame_NNN.png` per frame.
+/// A render golden path ending in `/`, or naming a folder, holds one `frame_NNN.png` per frame.
 fn is_golden_folder(golden: &Path) -> bool {
     golden.to_string_lossy().ends_with('/') || golden.is_dir()
 }
 
-/// The files of a golden of `count` frames.
-fn golden_files(golden: &Path, folder: bool, count: usize) -> Vec<PathBuf> {
-    if folder {
-        (0..count).map(|i| golden.join(format!("frame_{i:03}.png"))).collect()
-    } else {
-        vec![golden.to_path_buf()]
-    }
+/// The golden of a `frames` case: a folder with the frames command's names in it.
+fn frames_pattern(golden: &Path) -> String {
+    golden.join("{clip}_{dir}_{frame:03}.png").to_string_lossy().into_owned()
 }
 
-/// Runs the manifest's cases (or one shard of them) in parallel, in manifest order, at most
+/// Runs the manifest's selected cases in parallel, in manifest order, at most
 /// [`crate::budget::models_in_flight`] at once (a case counts twice: its model, its frames).
 /// Each case writes its files (actual, diff, blessed golden) all together when it ends, or
 /// none of them.
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
-    let renderer = Renderer::new();
     let cases = selected(manifest, options);
     // A case holds its model and, on a budget as large again, its frames and goldens.
-    let at_once = crate::budget::models_in_flight(options.limits.max_memory_bytes.saturating_mul(2));
-    cases.chunks(at_once).flat_map(|chunk| run_cases(chunk, manifest, &renderer, options)).collect()
+    let per_case = options.limits.unwrap_or_default().max_memory_bytes.saturating_mul(2);
+    let at_once = crate::budget::models_in_flight(per_case);
+    cases.chunks(at_once).flat_map(|chunk| run_cases(chunk, manifest, options)).collect()
 }
 
-/// Runs `cases` in parallel.
-fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, renderer: &Renderer, options: &CheckOptions) -> Vec<CaseResult> {
+fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     cases
         .par_iter()
         .map(|spec| {
             let start = std::time::Instant::now();
-            let name = spec.name.clone().unwrap_or_default();
             // A refused golden is left out of the result, so no report can copy it.
-            let golden = confined_golden(spec, &manifest.scope).unwrap_or_default();
+            let golden = confined_golden(&spec.keys, &manifest.scope).unwrap_or_default();
             let mut result = CaseResult {
-                name,
+                name: spec.keys.name.clone(),
                 outcome: Outcome::Pass,
                 golden,
                 actual: None,
@@ -343,9 +250,8 @@ fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, renderer: &Renderer, opti
                 expected: None,
                 seconds: 0.0,
             };
-            let case = resolve(spec, &manifest.scope)
-                .map(|case| Case { load: LoadOptions { limits: options.limits, ..case.load }, ..case });
-            match case.and_then(|case| run_case(&case, renderer, options, &mut result)) {
+            let case = resolve(spec, &manifest.scope, options);
+            match case.and_then(|case| run_case(&case, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
                 Err(e) => {
                     // Nothing the case staged was written.
@@ -359,129 +265,224 @@ fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, renderer: &Renderer, opti
         .collect()
 }
 
-fn frame_positions(case: &Case, motion: &Motion) -> Vec<FrameTime> {
-    match &case.frames {
-        Some(FramesSpec::All(_)) => (0..motion.frame_count().max(1)).map(|f| FrameTime::Frame(f as f32)).collect(),
-        Some(FramesSpec::List(l)) => l.iter().map(|&f| FrameTime::Frame(f)).collect(),
-        None => vec![match (case.time, case.frame) {
-            (Some(t), _) => FrameTime::Seconds(t),
-            (None, f) => FrameTime::Frame(f.unwrap_or(0.0)),
-        }],
-    }
+/// What a case rendered, as it is compared and as it would be blessed.
+struct Actual {
+    /// The images compared one by one, with their labels.
+    frames: Vec<Image>,
+    labels: Vec<String>,
+    /// The golden files a bless writes.
+    golden_files: Vec<(PathBuf, Vec<u8>)>,
+    /// GIF delays, centiseconds.
+    delays: Vec<u16>,
+    /// A sheet's JSON.
+    json: Option<String>,
 }
 
-fn label(t: FrameTime) -> f32 {
-    match t {
-        FrameTime::Frame(f) | FrameTime::Seconds(f) => f,
-    }
-}
-
-fn run_case(case: &Case, renderer: &Renderer, options: &CheckOptions, result: &mut CaseResult) -> Result<Outcome> {
-    if let Some(FramesSpec::All(s)) = &case.frames {
-        if s != "all" {
-            return Err(Error::Invalid(format!("frames = \"{s}\": expected \"all\" or a list of frames")));
-        }
-    }
-    let mut model = crate::formats::load(&case.model, &case.load)?;
-    if case.clip.as_deref() == Some(bake::ALL_CLIPS) {
-        bake::add_all_clip(&mut model)?;
-    }
-    let clip = case.clip.as_deref().map(|n| bake::find_clip(&model, n)).transpose()?;
-    let props = rig::load_attachments(&case.controls, &case.model, &model, &case.load)?;
-    let pose = PoseOptions { looping: true, in_place: case.in_place };
-    let animation = rig::animation(&model, &props, &case.controls, clip, pose)?;
-    let times = frame_positions(case, &animation.motion);
-    let folder = is_golden_folder(&case.golden);
+fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Result<Outcome> {
+    let resolved = &case.resolved;
+    let loaded = bake::load(resolved)?;
+    let golden = case.golden.to_string_lossy().into_owned();
     // This case's outputs, checked against every file its model read before rendering.
     let mut plan = OutputPlan::new();
     add_out_files(case, options, &mut plan);
-    let goldens = golden_files(&case.golden, folder, times.len());
-    let mut inputs = case_inputs(case);
-    inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
+    let mut inputs = loaded.inputs.clone();
+    let goldens = match case.keys.kind {
+        Product::Frames => case.keys.kind.plan(&frames_pattern(&case.golden), &loaded, resolved)?,
+        _ => {
+            let mut p = OutputPlan::new();
+            for (path, format) in fixed_golden_files(case) {
+                p.add(path, format);
+            }
+            p
+        }
+    };
     if options.bless {
-        for golden in &goldens {
-            plan.add(golden, OutputFormat::Png);
+        for o in goldens.outputs() {
+            plan.add(&o.path, o.format);
         }
     } else {
-        inputs.extend(goldens);
+        inputs.extend(goldens.outputs().iter().map(|o| o.path.clone()));
     }
     plan.check(&inputs)?;
-    // Rendered frames and goldens are held together: charged before either exists.
-    let budget = MemoryBudget::new(case.load.limits.max_memory_bytes);
-    let (w, h) = (case.options.width, case.options.height);
-    let pixels = (times.len() as u64).saturating_mul(u64::from(w) * u64::from(h));
-    budget.charge(bytes_for(pixels, 4), || format!("case '{}': {} frames of {w}x{h}", case.name, times.len()))?;
-    let frames: Vec<Image> = times
-        .iter()
-        .map(|&time| {
-            let request = FrameRequest { animation: animation.clone(), time };
-            bake::render_frame(renderer, &model, &request, &case.view, &case.options)
-        })
-        .collect::<Result<_>>()?;
+    // Rendered frames and goldens are held together: each charged before it exists.
+    let budget = MemoryBudget::new(resolved.limits.max_memory_bytes);
+    let baked = bake::products::bake(case.keys.kind, &loaded, resolved, &budget, &|| {})?;
+    let actual = actual_of(case, &baked, &golden)?;
     let mut files = Transaction::new();
-    let rendered = Rendered { frames: &frames, times: &times, budget: &budget };
-    let outcome = judge(case, &rendered, folder, options, result, &mut files)?;
+    let outcome = judge(case, &actual, &budget, options, result, &mut files)?;
     files.commit()?;
     Ok(outcome)
 }
 
-/// A case's rendered frames, the moments they show, and the budget its goldens are read within.
-struct Rendered<'a> {
-    frames: &'a [Image],
-    times: &'a [FrameTime],
-    budget: &'a MemoryBudget,
+/// The images, labels and golden files of what a case baked.
+fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
+    let columns = case.keys.columns.max(1) as usize;
+    let mut actual =
+        Actual { frames: Vec::new(), labels: Vec::new(), golden_files: Vec::new(), delays: Vec::new(), json: None };
+    match baked {
+        Baked::Images(images) => {
+            actual.labels = case.resolved.moments.iter().map(|t| moment_label(*t)).collect();
+            actual.frames = images.clone();
+            let folder = is_golden_folder(&case.golden);
+            actual.golden_files = render_golden_files(&case.golden, images, folder, columns)?;
+        }
+        Baked::Sheet { sheet, .. } => {
+            actual.frames = vec![sheet.image.clone()];
+            actual.labels = vec!["sheet".into()];
+            actual.golden_files = baked.files(golden)?;
+            actual.json = actual.golden_files.get(1).map(|(_, b)| String::from_utf8_lossy(b).into_owned());
+        }
+        Baked::Gif { bytes, .. } => {
+            let (frames, delays) = gif_frames::decode(bytes, Path::new("(rendered GIF)"))?;
+            actual.labels = (0..frames.len()).map(|i| format!("frame {i}")).collect();
+            (actual.frames, actual.delays) = (frames, delays);
+            actual.golden_files = baked.files(golden)?;
+        }
+        Baked::Frames { cells, .. } => {
+            actual.golden_files = baked.files(&frames_pattern(&case.golden))?;
+            actual.labels = actual
+                .golden_files
+                .iter()
+                .map(|(p, _)| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
+                .collect();
+            actual.frames = cells.iter().map(|c| c.image.clone()).collect();
+        }
+    }
+    Ok(actual)
+}
+
+/// `frame 4.5` or `time 1.2s`.
+fn moment_label(t: crate::anim::FrameTime) -> String {
+    match t {
+        crate::anim::FrameTime::Frame(f) => format!("frame {f}"),
+        crate::anim::FrameTime::Seconds(s) => format!("time {s}s"),
+    }
+}
+
+/// What a golden holds: its frames, and a GIF's delays or a sheet's JSON.
+struct Expected {
+    frames: Vec<Image>,
+    delays: Vec<u16>,
+    json: Option<String>,
+}
+
+/// Whether the golden exists at all (a case without one is new).
+fn golden_exists(case: &Case, actual: &Actual) -> bool {
+    match case.keys.kind {
+        Product::Render if is_golden_folder(&case.golden) => case.golden.join("frame_000.png").is_file(),
+        Product::Frames => actual.golden_files.first().is_some_and(|(p, _)| p.is_file()),
+        _ => case.golden.is_file(),
+    }
+}
+
+/// Reads a golden file: it passes the case's confinement first (a frame in a golden folder
+/// may be a link) and is decoded within `budget`.
+fn read_golden_png(case: &Case, file: &Path, budget: &MemoryBudget) -> Result<Image> {
+    case.scope.file(file).map_err(|d| d.into_error(file, format!("golden '{}'", file.display())))?;
+    read_png_within(file, budget)
+}
+
+fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<Expected> {
+    let golden = &case.golden;
+    let mut expected = Expected { frames: Vec::new(), delays: Vec::new(), json: None };
+    match case.keys.kind {
+        Product::Render => {
+            let folder = is_golden_folder(golden);
+            let (w, h) = (case.resolved.options.width, case.resolved.options.height);
+            let count = actual.frames.len();
+            expected.frames = if folder {
+                render_golden_paths(golden, true, count)
+                    .iter()
+                    .map(|p| read_golden_png(case, p, budget))
+                    .collect::<Result<_>>()?
+            } else {
+                let sheet = read_golden_png(case, golden, budget)?;
+                split_sheet(sheet, golden, count, case.keys.columns.max(1) as usize, (w, h))?
+            };
+        }
+        Product::Sheet => {
+            expected.frames = vec![read_golden_png(case, golden, budget)?];
+            let json = golden.with_extension("json");
+            case.scope.file(&json).map_err(|d| d.into_error(&json, format!("golden '{}'", json.display())))?;
+            let bytes = crate::formats::read_file(&json, budget.remaining())?;
+            expected.json = Some(String::from_utf8_lossy(&bytes).into_owned());
+        }
+        Product::Gif => {
+            case.scope.file(golden).map_err(|d| d.into_error(golden, format!("golden '{}'", golden.display())))?;
+            let bytes = crate::formats::read_file(golden, budget.remaining())?;
+            let (frames, delays) = gif_frames::decode_within(&bytes, golden, budget)?;
+            (expected.frames, expected.delays) = (frames, delays);
+        }
+        Product::Frames => {
+            expected.frames =
+                actual.golden_files.iter().map(|(p, _)| read_golden_png(case, p, budget)).collect::<Result<_>>()?;
+        }
+    }
+    Ok(expected)
 }
 
 /// Compares a case's frames with its golden, staging the files the outcome calls for.
 fn judge(
     case: &Case,
-    rendered: &Rendered,
-    folder: bool,
+    actual: &Actual,
+    budget: &MemoryBudget,
     options: &CheckOptions,
     result: &mut CaseResult,
     files: &mut Transaction,
 ) -> Result<Outcome> {
-    let Rendered { frames, times, budget } = *rendered;
-    let columns = case.columns.unwrap_or(8).max(1) as usize;
-    let exists = if folder { case.golden.join("frame_000.png").is_file() } else { case.golden.is_file() };
-    if !exists {
-        write_outputs(case, frames, None, columns, options, result, files)?;
-        if options.bless {
-            write_golden(&case.golden, frames, folder, columns, files)?;
-            return Ok(Outcome::Blessed);
+    let columns = case.keys.columns.max(1) as usize;
+    let bless = |files: &mut Transaction| -> Result<Outcome> {
+        for (path, bytes) in &actual.golden_files {
+            files.stage(path, bytes)?;
         }
-        return Ok(Outcome::New);
-    }
-    // A golden that cannot be used (corrupt, wrong size) is an error, unless blessing.
-    let bless = |frames: &[Image], files: &mut Transaction| -> Result<Outcome> {
-        write_golden(&case.golden, frames, folder, columns, files)?;
         Ok(Outcome::Blessed)
     };
-    let expected = match read_golden(&case.golden, folder, frames.len(), columns, case, budget) {
-        Ok(e) if e.iter().zip(frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height)) => e,
-        _ if options.bless => return bless(frames, files),
-        Ok(_) => {
+    if !golden_exists(case, actual) {
+        write_outputs(case, &actual.frames, None, columns, options, result, files)?;
+        return if options.bless { bless(files) } else { Ok(Outcome::New) };
+    }
+    // A golden that cannot be used (corrupt, wrong size) is an error, unless blessing.
+    let sizes_match = |e: &Expected| {
+        e.frames.len() == actual.frames.len()
+            && e.frames.iter().zip(&actual.frames).all(|(g, a)| (g.width, g.height) == (a.width, a.height))
+    };
+    let expected = match read_expected(case, actual, budget) {
+        Ok(e) if sizes_match(&e) => e,
+        _ if options.bless => return bless(files),
+        Ok(e) => {
+            let size = |f: &[Image]| f.first().map_or("none".to_string(), |i| format!("{}x{}", i.width, i.height));
             return Err(Error::Invalid(format!(
-                "{}: golden sizes differ from the {}x{} render",
+                "{}: the golden has {} frames of {}, the render {} of {}",
                 case.golden.display(),
-                case.options.width,
-                case.options.height
+                e.frames.len(),
+                size(&e.frames),
+                actual.frames.len(),
+                size(&actual.frames)
             )));
         }
         Err(e) => return Err(e),
     };
-    result.expected = (!folder).then(|| case.golden.clone());
+    result.expected = (!is_golden_folder(&case.golden)).then(|| case.golden.clone());
     let allowed = |r: &PerceptualReport| {
-        let by_percent = case.max_percent.map_or(0, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
-        case.max_pixels.max(by_percent)
+        let by_percent = case.keys.max_percent.map_or(0, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
+        case.keys.max_pixels.max(by_percent)
     };
     let mut failed = Vec::new();
+    if actual.delays != expected.delays {
+        failed
+            .push(("delays".to_string(), format!("GIF delays {:?}, golden {:?} (cs)", actual.delays, expected.delays)));
+    }
+    if let (Some(a), Some(e)) = (&actual.json, &expected.json) {
+        if let Some((line, got, want)) = first_difference(a, e) {
+            failed.push(("JSON".to_string(), format!("line {line}: `{got}`, golden `{want}`")));
+        }
+    }
     let mut reports = Vec::new();
-    for ((actual, golden), time) in frames.iter().zip(&expected).zip(times) {
-        let report = compare_perceptual(actual, golden, &case.compare).map_err(|e| Error::Invalid(e.to_string()))?;
+    for ((frame, golden), label) in actual.frames.iter().zip(&expected.frames).zip(&actual.labels) {
+        let report = compare_perceptual(frame, golden, &case.compare).map_err(|e| Error::Invalid(e.to_string()))?;
         if report.differing_pixels > allowed(&report) {
             failed.push((
-                label(*time),
+                label.clone(),
                 format!(
                     "{} px ({:.2}%) differ, max channel delta {}, alpha {} px, anti-aliasing {} px",
                     report.differing_pixels,
@@ -497,39 +498,59 @@ fn judge(
     if failed.is_empty() {
         return Ok(Outcome::Pass);
     }
-    let diffs: Vec<Image> = expected.iter().zip(&reports).map(|(e, r)| perceptual_diff_image(e, r)).collect();
-    write_outputs(case, frames, Some(&diffs), columns, options, result, files)?;
+    let diffs: Vec<Image> = expected.frames.iter().zip(&reports).map(|(e, r)| perceptual_diff_image(e, r)).collect();
+    write_outputs(case, &actual.frames, Some(&diffs), columns, options, result, files)?;
     if options.bless {
-        return bless(frames, files);
+        return bless(files);
     }
     Ok(Outcome::Fail { frames: failed })
 }
 
-/// The golden as frames: a single PNG, a sheet split into cells, or a folder of frames. Each
-/// file read passes the case's confinement first (a frame in a golden folder may be a link) and
-/// is decoded within `budget`.
-fn read_golden(
-    path: &Path,
-    folder: bool,
-    count: usize,
-    columns: usize,
-    case: &Case,
-    budget: &MemoryBudget,
-) -> Result<Vec<Image>> {
-    let o = &case.options;
-    let read = |file: &Path| {
-        case.scope.file(file).map_err(|d| d.into_error(file, format!("golden '{}'", file.display())))?;
-        read_png_within(file, budget)
-    };
-    if folder {
-        return golden_files(path, folder, count).iter().map(|p| read(p)).collect();
+/// The first line where two texts differ: its number and both lines.
+fn first_difference(actual: &str, expected: &str) -> Option<(usize, String, String)> {
+    let (mut a, mut e) = (actual.lines(), expected.lines());
+    for line in 1.. {
+        match (a.next(), e.next()) {
+            (None, None) => return None,
+            (x, y) if x == y => {}
+            (x, y) => {
+                let show = |l: Option<&str>| l.map_or("(end)".to_string(), |l| l.trim().to_string());
+                return Some((line, show(x), show(y)));
+            }
+        }
     }
-    let sheet = read(path)?;
-    if count == 1 {
+    None
+}
+
+/// The files of a render golden of `count` frames: one PNG, or one per frame in a folder.
+fn render_golden_paths(golden: &Path, folder: bool, count: usize) -> Vec<PathBuf> {
+    if folder {
+        (0..count).map(|i| golden.join(format!("frame_{i:03}.png"))).collect()
+    } else {
+        vec![golden.to_path_buf()]
+    }
+}
+
+/// A render golden's files for these frames: each frame in a folder, or all in one PNG grid.
+fn render_golden_files(
+    golden: &Path,
+    frames: &[Image],
+    folder: bool,
+    columns: usize,
+) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    if folder {
+        let paths = render_golden_paths(golden, true, frames.len());
+        return paths.into_iter().zip(frames).map(|(p, f)| Ok((p, encode_png(f)?))).collect();
+    }
+    Ok(vec![(golden.to_path_buf(), encode_png(&sheet_of(frames, columns)?)?)])
+}
+
+/// A golden PNG holding `count` frames of `size` in a grid `columns` wide, split into them.
+fn split_sheet(sheet: Image, path: &Path, count: usize, columns: usize, (w, h): (u32, u32)) -> Result<Vec<Image>> {
+    if count <= 1 {
         return Ok(vec![sheet]);
     }
     let cols = columns.min(count);
-    let (w, h) = (o.width, o.height);
     let rows = count.div_ceil(cols);
     if (sheet.width, sheet.height) != (w * cols as u32, h * rows as u32) {
         return Err(Error::Invalid(format!(
@@ -541,7 +562,7 @@ fn read_golden(
             h * rows as u32
         )));
     }
-    Ok((0..count).map(|i| crop(&sheet, (i % cols) as u32 * w, (i / cols) as u32 * h, w, h)).collect())
+    Ok((0..count).map(|i| bake::post::crop(&sheet, (i % cols) as u32 * w, (i / cols) as u32 * h, w, h)).collect())
 }
 
 fn sheet_of(frames: &[Image], columns: usize) -> Result<Image> {
@@ -553,19 +574,9 @@ fn sheet_of(frames: &[Image], columns: usize) -> Result<Image> {
     let rows = frames.len().div_ceil(cols);
     let mut sheet = Image::new(first.width * cols as u32, first.height * rows as u32)?;
     for (i, f) in frames.iter().enumerate() {
-        blit_extruded(&mut sheet, f, (i % cols) as u32 * first.width, (i / cols) as u32 * first.height, 0);
+        bake::post::blit_extruded(&mut sheet, f, (i % cols) as u32 * first.width, (i / cols) as u32 * first.height, 0);
     }
     Ok(sheet)
-}
-
-fn write_golden(path: &Path, frames: &[Image], folder: bool, columns: usize, files: &mut Transaction) -> Result<()> {
-    if folder {
-        for (file, frame) in golden_files(path, folder, frames.len()).iter().zip(frames) {
-            files.stage(file, &encode_png(frame)?)?;
-        }
-        return Ok(());
-    }
-    files.stage(path, &encode_png(&sheet_of(frames, columns)?)?)
 }
 
 fn write_outputs(
@@ -598,9 +609,9 @@ pub fn summary_line(r: &CaseResult) -> String {
         }
         Outcome::Error(e) => format!("ERROR {}: {e}", r.name),
         Outcome::Fail { frames } => {
-            let list: Vec<String> = frames.iter().map(|(f, _)| f.to_string()).collect();
+            let list: Vec<&str> = frames.iter().map(|(f, _)| f.as_str()).collect();
             let first = frames.first().map(|(_, s)| s.as_str()).unwrap_or("");
-            format!("FAIL  {}: {first}; frames {}", r.name, list.join(", "))
+            format!("FAIL  {}: {first}; failing: {}", r.name, list.join(", "))
         }
     };
     crate::text::escape_control(&line).into_owned()

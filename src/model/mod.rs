@@ -26,6 +26,7 @@ pub use clip::{Clip, ClipFrames};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, Texture, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
+pub use names::UnknownName;
 pub use orientation::{Axis, Orientation};
 pub use posed::{PosedMesh, PosedPart};
 pub use skeleton::{Joint, JointPose, Skeleton};
@@ -72,5 +73,21 @@ impl Model {
     /// Looks a clip up by exact name.
     pub fn clip(&self, name: &str) -> Option<&Clip> {
         self.clips.iter().find(|c| c.name == name)
+    }
+
+    /// Looks a clip up by exact name, or says which clips are close and lists them all.
+    ///
+    /// # Errors
+    /// No clip has that name.
+    pub fn find_clip(&self, name: &str) -> Result<&Clip, names::UnknownName> {
+        self.clip(name).ok_or_else(|| {
+            let known: Vec<&str> = self.clips.iter().map(|c| c.name.as_str()).collect();
+            let context = if known.is_empty() {
+                "the model has no animation clips".to_string()
+            } else {
+                format!("clips: {}", known.join(", "))
+            };
+            names::UnknownName::new("clip", name, known.iter().copied(), context)
+        })
     }
 }

@@ -65,6 +65,57 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
     }
 }
 
+/// A name a user typed (a clip, a joint, a model in a project...) that matches nothing: what
+/// kind of thing, the name, the closest known names and every known name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What was looked up: `"clip"`, `"joint"`, ...
+    pub kind: &'static str,
+    /// The name as typed.
+    pub name: String,
+    /// Up to three close known names ([`closest`]).
+    pub suggestions: Vec<String>,
+    /// Every known name, in their own order.
+    pub known: Vec<String>,
+    /// What the list of known names is called and where to find it, when there are none or
+    /// they are too many to print (`"the model has no animation clips"`).
+    pub context: String,
+}
+
+impl UnknownName {
+    /// The error for `name` among `known`, `context` saying where names of this kind live.
+    pub fn new<'a>(
+        kind: &'static str,
+        name: &str,
+        known: impl IntoIterator<Item = &'a str>,
+        context: impl Into<String>,
+    ) -> UnknownName {
+        let known: Vec<String> = known.into_iter().map(str::to_string).collect();
+        let suggestions = closest(name, known.iter().map(String::as_str)).into_iter().map(str::to_string).collect();
+        UnknownName { kind, name: name.to_string(), suggestions, known, context: context.into() }
+    }
+}
+
+impl std::fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no {} named '{}'", self.kind, self.name)?;
+        match self.suggestions.as_slice() {
+            [] => {}
+            [one] => write!(f, "; did you mean '{one}'?")?,
+            many => {
+                let quoted: Vec<String> = many.iter().map(|c| format!("'{c}'")).collect();
+                write!(f, "; did you mean {}?", quoted.join(" or "))?;
+            }
+        }
+        if !self.context.is_empty() {
+            write!(f, " ({})", self.context)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +131,11 @@ mod tests {
         assert_eq!(did_you_mean("Bip01 Haed", joints), "; did you mean 'Bip01 Head'?");
         assert_eq!(did_you_mean("tail", joints), "");
         assert_eq!(closest("Hand", joints), vec!["Bip01 R Hand", "Bip01 L Hand"]);
+        let e = UnknownName::new("joint", "Bip01 Haed", joints, "`spritebake info` lists the joints");
+        assert_eq!(e.suggestions, vec!["Bip01 Head"]);
+        assert_eq!(
+            e.to_string(),
+            "no joint named 'Bip01 Haed'; did you mean 'Bip01 Head'? (`spritebake info` lists the joints)"
+        );
     }
 }

@@ -5,6 +5,7 @@
 mod args;
 mod commands;
 mod common;
+mod orbit;
 
 use std::process::ExitCode;
 
@@ -28,11 +29,11 @@ enum Command {
     /// Describe a model: meshes, materials, textures, joints, clips, bounds.
     Info(info::InfoArgs),
     /// A sprite sheet (PNG + JSON) of clips × directions × frames.
-    Sheet(sheet::SheetArgs),
+    Sheet(sprite::SheetArgs),
     /// An animated GIF of one clip.
-    Gif(gif::GifArgs),
+    Gif(sprite::GifArgs),
     /// Every frame of clips as numbered PNG files.
-    Frames(frames::FramesArgs),
+    Frames(sprite::FramesArgs),
     /// Thumbnails of many models with good defaults.
     Thumbnail(thumbnail::ThumbnailArgs),
     /// Compare two PNGs: exact, then perceptual colour and alpha; exit 1 on a difference.
@@ -55,9 +56,9 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Render(args) => render::run(&args),
         Command::Info(args) => info::run(&args),
-        Command::Sheet(args) => sheet::run(&args),
-        Command::Gif(args) => gif::run(&args),
-        Command::Frames(args) => frames::run(&args),
+        Command::Sheet(args) => sprite::sheet(&args),
+        Command::Gif(args) => sprite::gif(&args),
+        Command::Frames(args) => sprite::frames(&args),
         Command::Thumbnail(args) => thumbnail::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Check(args) => check::run(&args),
@@ -77,9 +78,15 @@ fn main() -> ExitCode {
 
 /// The error and its causes, each cause left out when the text before it already says it: the
 /// library's errors put their I/O cause in their own message ("x.md2: No such file...") and
-/// also expose it as their source, which `{:#}` would print a second time.
+/// also expose it as their source, which `{:#}` would print a second time. A refused option
+/// is named by its flag (`--pixel-art 40: must be from 1 to 16`).
 fn describe(e: &anyhow::Error) -> String {
-    let mut text = e.to_string();
+    let mut text = match e.downcast_ref::<spritebake::Error>() {
+        Some(spritebake::Error::BadOption { option, value, expected }) => {
+            format!("{} {value}: {}", flag(option), flags_in(expected))
+        }
+        _ => e.to_string(),
+    };
     for cause in e.chain().skip(1) {
         let cause = cause.to_string();
         if !text.contains(&cause) {
@@ -87,6 +94,16 @@ fn describe(e: &anyhow::Error) -> String {
         }
     }
     text
+}
+
+/// The flag of a spec key: `pixel_art` is `--pixel-art`, `model` the MODEL argument.
+fn flag(key: &str) -> String {
+    if key == "model" { "MODEL".into() } else { format!("--{}", key.replace('_', "-")) }
+}
+
+/// Library text naming keys in backticks (`needs `pixel_art``) with the keys as flags.
+fn flags_in(text: &str) -> String {
+    text.split('`').enumerate().map(|(i, part)| if i % 2 == 1 { flag(part) } else { part.to_string() }).collect()
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -5,22 +5,31 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use spritebake::bench::{self, Framing, OrbitBench, Schedule};
 use spritebake::output::{OutputFormat, OutputPlan};
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, RenderSpec, ViewSpec};
 
-use crate::args::AnimArgs;
-use crate::args::{ModelArgs, ViewArgs};
-use crate::common::{check_plan, load, set_threads};
+use crate::common::{resolve_and_load, set_threads};
+use crate::orbit::{self, Framing, OrbitBench, Schedule};
 
 /// `spritebake bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Model selection (with --anim, frame i of the clip is posed for frame i).
+    /// Model selection.
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub model: ModelSpec,
+    /// The clip to play: frame i of the clip is posed for frame i (a clip name or an animation
+    /// file; default: the rest pose).
+    #[arg(long, value_name = "FILE|NAME")]
+    pub anim: Option<String>,
     /// Camera and image (yaw is replaced by the orbit: frame i at 360·i/N degrees).
     #[command(flatten)]
-    pub view: ViewArgs,
+    pub view: ViewSpec,
+    /// Rendering.
+    #[command(flatten)]
+    pub render: RenderSpec,
+    /// Resource limits.
+    #[command(flatten)]
+    pub limits: LimitsSpec,
     /// Timed frames, from 1 to 100000.
     #[arg(long, default_value_t = 200, value_parser = spritebake::bounds::BENCH_FRAMES.parser())]
     pub frames: usize,
@@ -67,23 +76,31 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     use std::time::Instant;
     set_threads(args.threads)?;
     let start = Instant::now();
-    let no_controls = AnimArgs::default();
-    let loaded = load(&args.model, &no_controls)?;
+    let spec = BakeSpec {
+        model: args.model.clone(),
+        anim: AnimSpec { anim: args.anim.iter().cloned().collect(), ..AnimSpec::default() },
+        view: args.view.clone(),
+        render: args.render.clone(),
+        limits: args.limits.clone(),
+        ..BakeSpec::default()
+    };
+    let (resolved, loaded) = resolve_and_load(&spec)?;
     let load_seconds = start.elapsed().as_secs_f64();
     let mut plan = OutputPlan::new();
     if let Some(path) = &args.output {
         plan.add(path, OutputFormat::Png);
     }
-    check_plan(&plan, &args.model, &no_controls, &loaded)?;
+    plan.check(&loaded.inputs)?;
     let model = loaded.model;
-    let clip = args.model.clip_name().map(|name| spritebake::bake::find_clip(&model, &name)).transpose()?;
-    let options = args.view.render_options();
+    let clip =
+        resolved.clip.as_deref().filter(|_| args.anim.is_some()).map(|name| model.find_clip(name)).transpose()?;
+    let options = resolved.options.clone();
     let (width, height, ssaa) = (options.width, options.height, options.ssaa);
-    let report = bench::orbit(
+    let report = orbit::orbit(
         &model,
         &OrbitBench {
             clip,
-            view: args.view.orbit(),
+            view: resolved.view,
             options,
             frames: args.frames,
             warmup: args.warmup,

@@ -39,9 +39,12 @@ pub struct CheckArgs {
     /// Worker threads, from 1 to 1024 (default: all cores).
     #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
     pub threads: Option<usize>,
-    /// Limits for every case's model.
+    /// Run (or with --bless, rewrite) only the case with this name; repeatable.
+    #[arg(long, value_name = "NAME")]
+    pub case: Vec<String>,
+    /// Limits for every case's model (replacing any a case sets).
     #[command(flatten)]
-    pub limits: crate::args::LimitArgs,
+    pub limits: spritebake::spec::LimitsSpec,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize)> {
@@ -59,7 +62,14 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     set_threads(args.threads)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let manifest = Manifest::load(&args.manifest)?.allowing(&args.allow_dir)?;
-    let options = CheckOptions { bless: args.bless, out: args.out.clone(), shard, limits: args.limits.limits() };
+    let options = CheckOptions {
+        bless: args.bless,
+        out: args.out.clone(),
+        shard,
+        cases: args.case.clone(),
+        limits: Some(args.limits.limits()),
+    };
+    check::check_case_names(&manifest, &options)?;
     // Everything the run may write, checked before any case renders; each case checks its
     // own files again once its model has loaded.
     let (mut plan, mut inputs) = check::planned_outputs(&manifest, &options);

@@ -32,9 +32,14 @@ pub struct CompareArgs {
     /// Do not count pixels that differ only by anti-aliasing.
     #[arg(long)]
     pub ignore_aa: bool,
-    /// Memory for both images and the comparison.
-    #[command(flatten)]
-    pub memory: crate::args::MemoryArgs,
+    /// Memory budget for both images and the comparison, MiB, from 1 to 1048576.
+    #[arg(
+        long,
+        value_name = "MIB",
+        default_value_t = spritebake::spec::LimitsSpec::default().max_memory_mib,
+        value_parser = spritebake::bounds::MAX_MEMORY_MIB.parser()
+    )]
+    pub max_memory_mib: u64,
 }
 
 /// Runs the command: exit 0 within tolerance, 1 on a difference, 2 on an error.
@@ -46,7 +51,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     }
     plan.check(&[args.actual.clone(), args.expected.clone()])?;
     // Both images, then the comparison's mask and diff image (5 bytes a pixel), on one budget.
-    let budget = args.memory.budget();
+    let budget = spritebake::MemoryBudget::new(args.max_memory_mib.saturating_mul(1 << 20));
     // Regular files only (a FIFO or /dev/stdin would block), read no further than the budget.
     let read = |path: &PathBuf| -> Result<spritebake::raster::Image> {
         let bytes = spritebake::formats::confine::read_user_file(path, budget.remaining())

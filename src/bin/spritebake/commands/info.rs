@@ -9,14 +9,21 @@ use spritebake::formats;
 use spritebake::model::{ClipFrames, TextureStatus};
 use spritebake::text::escape_control;
 
-use crate::args::ModelArgs;
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec};
 
 /// `spritebake info`.
 #[derive(Debug, Args)]
 pub struct InfoArgs {
     /// Model selection.
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub model: ModelSpec,
+    /// Animation files to load with the model (.md5anim, sequence .smd), so their clips are
+    /// listed; repeatable and comma-separated.
+    #[arg(long, value_name = "FILE", value_delimiter = ',')]
+    pub anim: Vec<String>,
+    /// Resource limits.
+    #[command(flatten)]
+    pub limits: LimitsSpec,
 }
 
 /// A name as typed on a command line: bare when it is plain, else in single quotes (with
@@ -35,7 +42,14 @@ fn line(out: &mut impl Write, text: String) -> std::io::Result<()> {
 /// Runs the command.
 pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
-    let model = formats::load(&args.model.model, &args.model.load_options())?;
+    let spec = BakeSpec {
+        model: args.model.clone(),
+        anim: AnimSpec { anim: args.anim.clone(), ..AnimSpec::default() },
+        limits: args.limits.clone(),
+        ..BakeSpec::default()
+    };
+    let resolved = spec.resolve()?;
+    let model = formats::load(&resolved.model, &resolved.load)?;
     line(&mut stdout, format!("model: {} ({})", args.model.model.display(), model.name))?;
     line(
         &mut stdout,

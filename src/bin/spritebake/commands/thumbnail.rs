@@ -8,14 +8,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use rayon::prelude::*;
-use spritebake::anim::PoseOptions;
-use spritebake::bake::{self, FrameRequest};
-use spritebake::formats::{self, LoadOptions};
+use spritebake::bake::{self, Product};
 use spritebake::output::{OutputFormat, OutputPlan, sanitize_component};
-use spritebake::raster::{Light, OrbitView, RenderOptions, Renderer};
-use spritebake::rig::{self, Controls};
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, Size, ViewSpec};
 
-use crate::args::AnimArgs;
+use crate::args::RunArgs;
 use crate::common::set_threads;
 
 /// `spritebake thumbnail`.
@@ -30,38 +27,32 @@ pub struct ThumbnailArgs {
     /// missing) or, for one model file (not a folder or a pattern), a `.png` file.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Thumbnail size in pixels (square), from 1 to 8192.
-    #[arg(long, default_value_t = 256, value_parser = spritebake::bounds::SIDE.parser())]
-    pub size: u32,
-    /// Worker threads, from 1 to 1024 (default: all cores).
-    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
-    pub threads: Option<usize>,
-    /// Clip to pose (default: the first clip).
-    #[arg(long, value_name = "NAME")]
-    pub anim: Option<String>,
-    /// Attachments, bone overrides, blend, transition (applied to every model).
+    /// Thumbnail size in pixels, WxH or one number for a square; each side from 1 to 8192.
+    #[arg(long, default_value_t = BakeSpec::thumbnail().view.size)]
+    pub size: Size,
+    /// Clips, attachments, bone overrides, blend, transition (applied to every model; the
+    /// default pose is each model's first clip).
     #[command(flatten)]
-    pub controls: AnimArgs,
+    pub anim: AnimSpec,
     /// Limits for every model (each gets its own memory budget).
     #[command(flatten)]
-    pub limits: crate::args::LimitArgs,
-    /// Print only failures and the summary line (no `ok` lines, no warnings).
-    #[arg(long, short)]
-    pub quiet: bool,
+    pub limits: LimitsSpec,
+    /// Threads; --quiet prints only failures and the summary line (no `ok` lines, no warnings).
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
-/// Three-quarter view, key + fill light, 4×4 supersampling.
-fn thumbnail_options(size: u32) -> (OrbitView, RenderOptions) {
-    let view = OrbitView { yaw_degrees: 35.0, pitch_degrees: 20.0, ..OrbitView::default() };
-    let options = RenderOptions {
-        width: size,
-        height: size,
-        ssaa: 4,
-        lights: vec![Light::KEY, Light::FILL],
-        ambient: 0.25,
-        ..RenderOptions::default()
-    };
-    (view, options)
+impl ThumbnailArgs {
+    /// The bake of every model: the thumbnail defaults with these flags (the model left out).
+    fn spec(&self) -> BakeSpec {
+        let base = BakeSpec::thumbnail();
+        BakeSpec {
+            anim: self.anim.clone(),
+            view: ViewSpec { size: self.size, ..base.view.clone() },
+            limits: self.limits.clone(),
+            ..base
+        }
+    }
 }
 
 /// One model file named as such and `-o NAME.EXT` that is not an existing folder: the output
@@ -80,42 +71,25 @@ fn output_for(args: &ThumbnailArgs, single: bool, model: &Path) -> PathBuf {
 }
 
 /// The files named on the command line that every model of the batch reads.
-fn shared_inputs(args: &ThumbnailArgs) -> Vec<PathBuf> {
-    let controls = &args.controls;
-    controls.animation_files().into_iter().chain(controls.attach.iter().map(|a| a.path.clone())).collect()
+fn shared_inputs(base: &BakeSpec) -> Vec<PathBuf> {
+    base.named_files().into_iter().skip(1).collect()
 }
 
-fn one(
-    model_path: &Path,
-    out: &Path,
-    args: &ThumbnailArgs,
-    controls: &Controls,
-    renderer: &Renderer,
-) -> spritebake::Result<Vec<String>> {
-    let load = LoadOptions {
-        animations: args.controls.animation_files(),
-        limits: args.limits.limits(),
-        ..LoadOptions::default()
-    };
-    let model = formats::load(model_path, &load)?;
-    let props = rig::load_attachments(controls, model_path, &model, &load)?;
+/// One model's thumbnail, written to `out`; its warnings.
+fn one(model_path: &Path, out: &Path, base: &BakeSpec) -> spritebake::Result<Vec<String>> {
+    let mut spec = base.clone();
+    spec.model.model = model_path.to_path_buf();
+    let resolved = spec.resolve()?;
+    let loaded = bake::load(&resolved)?;
     // This model's own files (its skin may sit where its thumbnail would go): checked once
     // they are known, and a clash fails this model only.
-    let mut inputs = shared_inputs(args);
-    inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
-    let mut plan = OutputPlan::new();
-    plan.add(out, OutputFormat::Png);
-    plan.check(&inputs)?;
-    let clip = match &args.anim {
-        Some(name) => Some(bake::find_clip(&model, name)?),
-        None => model.clips.first(),
-    };
-    let animation = rig::animation(&model, &props, controls, clip, PoseOptions::default())?;
-    let (view, options) = thumbnail_options(args.size);
-    let request = FrameRequest { animation, ..FrameRequest::default() };
-    let image = bake::render_frame(renderer, &model, &request, &view, &options)?;
-    spritebake::output::write_png(out, &image)?;
-    Ok(model.warnings.into_iter().chain(props.into_iter().flat_map(|p| p.warnings)).collect())
+    let output = out.to_string_lossy();
+    Product::Render.plan(&output, &loaded, &resolved)?.check(&loaded.inputs)?;
+    let baked = bake::products::bake(Product::Render, &loaded, &resolved, &spec.limits.budget(), &|| {})?;
+    for (path, bytes) in baked.files(&output)? {
+        spritebake::output::write_atomic(&path, &bytes)?;
+    }
+    Ok(loaded.warnings)
 }
 
 /// `text` without a leading `MODEL: ` (loader messages often start with the file's name), so
@@ -128,7 +102,11 @@ fn without_model<'t>(text: &'t str, model: &Path) -> &'t str {
 pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
-    set_threads(args.threads)?;
+    set_threads(args.run.threads)?;
+    let base = args.spec();
+    // Every option is checked once, before any model (a model path stands in).
+    BakeSpec { model: spritebake::spec::ModelSpec { model: "model".into(), ..base.model.clone() }, ..base.clone() }
+        .resolve()?;
     let models = expand(&args.models)?;
     let single = single_file(args, &models);
     // Every model's output, planned before anything is rendered: two models with one stem,
@@ -138,16 +116,15 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     for m in &models.paths {
         plan.add(output_for(args, single, m), OutputFormat::Png);
     }
-    plan.check_distinct(&models.paths.iter().cloned().chain(shared_inputs(args)).collect::<Vec<_>>())?;
+    plan.check_distinct(&models.paths.iter().cloned().chain(shared_inputs(&base)).collect::<Vec<_>>())?;
     // A batch commits per model, so its folder is made once, up front.
     if !single {
         std::fs::create_dir_all(&args.output)?;
     }
-    let renderer = Renderer::new();
-    let controls = args.controls.controls()?;
     // However many cores, only a few models (each within its budget, and its attachments
     // within another) are held at once.
-    let per_model = args.limits.memory.bytes().saturating_mul(if controls.attachments.is_empty() { 1 } else { 2 });
+    let attachments = if base.anim.attach.is_empty() { 1 } else { 2 };
+    let per_model = base.limits.limits().max_memory_bytes.saturating_mul(attachments);
     let at_once = spritebake::budget::models_in_flight(per_model);
     let results: Vec<(PathBuf, PathBuf, spritebake::Result<Vec<String>>)> = models
         .paths
@@ -157,7 +134,7 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
                 .par_iter()
                 .map(|m| {
                     let out = output_for(args, single, m);
-                    let result = one(m, &out, args, &controls, &renderer);
+                    let result = one(m, &out, &base);
                     (m.clone(), out, result)
                 })
                 .collect::<Vec<_>>()
@@ -167,7 +144,7 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     for (model, out, result) in &results {
         // File names, warnings and error messages carry model text: each line escaped.
         let line = match result {
-            Ok(_) if args.quiet => continue,
+            Ok(_) if args.run.quiet => continue,
             Ok(warnings) => {
                 for warning in warnings {
                     let line = format!("warning: {}: {}", model.display(), without_model(warning, model));

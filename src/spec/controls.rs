@@ -1,5 +1,4 @@
-//! Animation controls as users write them — clip and joint *names*, attachment *files* — and
-//! their resolution against a loaded model into an [`anim::Animation`].
+//! Animation controls as users write them — clip and joint *names*, attachment *files*.
 //!
 //! The command line and `check` manifests share these text forms (and this code):
 //!
@@ -16,20 +15,16 @@
 //! [`anim::rotation_from_degrees`]). An unknown clip or joint name is an error that names the
 //! closest known names.
 //!
-//! Loading is separate from resolving because an [`anim::Animation`] borrows the models:
-//! [`load_attachments`] returns the attachment models, the caller keeps them alive, and
-//! [`layers`] / [`transitions`] borrow from them.
+//! Resolving them against a loaded model is [`crate::bake::rig`]'s job.
 
-use std::path::{Path, PathBuf};
+use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use glam::{Affine3A, Quat, Vec3};
 
-use crate::anim::{self, Animation, Attachment, Blend, BoneOverride, Layers, Motion, Mount, PoseOptions, Transition};
-use crate::bake::find_clip;
+use crate::anim;
 use crate::error::{Error, Result};
-use crate::formats::{self, Format, LoadOptions};
-use crate::model::{Clip, Model, names};
 
 /// Where and how an attachment sits relative to its joint (or the body), applied as
 /// `T(translation) · R(yaw, pitch, roll) · S(scale)`.
@@ -267,144 +262,42 @@ impl Controls {
     }
 }
 
-/// Index of the joint called `name`.
-///
-/// # Errors
-/// The model has no skeleton, or no joint has that name (the message names the closest).
-pub fn find_joint(model: &Model, name: &str) -> Result<usize> {
-    let Some(skeleton) = &model.skeleton else {
-        return Err(Error::Invalid(format!(
-            "no joint named '{name}': {} has no skeleton (joints exist in MD5 and SMD models)",
-            model.name
-        )));
-    };
-    skeleton.find(name).ok_or_else(|| {
-        let hint = names::did_you_mean(name, skeleton.joints.iter().map(|j| j.name.as_str()));
-        Error::Invalid(format!("no joint named '{name}'{hint} (`spritebake info` lists the joints)"))
-    })
-}
-
-/// Loads every attachment model (paths as given), each with its own textures resolved next to
-/// it. `body_path` and `body` tell linked models of the body's own format to take the body's
-/// orientation; `options` give the rate, texture roots and limits (animations, texture
-/// overrides and facing are the body's own and are not passed on). The attachments share one
-/// memory budget of the limits' size: however many there are, together they fit in it.
-///
-/// # Errors
-/// An attachment that cannot be loaded, or the attachments together over the budget.
-pub fn load_attachments(
-    controls: &Controls,
-    body_path: &Path,
-    body: &Model,
-    options: &LoadOptions,
-) -> Result<Vec<Model>> {
-    let body_format = Format::detect(body_path, &[]);
-    let prop_options = LoadOptions {
-        fps: options.fps,
-        texture_roots: options.texture_roots.clone(),
-        limits: options.limits,
-        ..LoadOptions::default()
-    };
-    let budget = crate::budget::MemoryBudget::new(options.limits.max_memory_bytes);
-    controls
-        .attachments
-        .iter()
-        .map(|a| {
-            let mut model = formats::load_within(&a.path, &prop_options, &budget)?;
-            if a.joint.is_none() && body_format.is_some() && Format::detect(&a.path, &[]) == body_format {
-                model.orientation = body.orientation;
-            }
-            Ok(model)
-        })
-        .collect()
-}
-
-/// The layers (blend, bone overrides, attachments) for `body`, with `props` the models
-/// [`load_attachments`] returned for the same `controls`. `motions` are every motion they
-/// will be played with: lockstep attachments must have each of their clips.
-///
-/// # Errors
-/// Unknown clip or joint names, joints on a model without skeleton, a lockstep attachment
-/// missing one of the body's clips.
-pub fn layers<'a>(
-    body: &'a Model,
-    props: &'a [Model],
-    controls: &Controls,
-    motions: &[Motion<'a>],
-) -> Result<Layers<'a>> {
-    let blend = controls
-        .blend
-        .as_ref()
-        .map(|b| find_clip(body, &b.clip).map(|clip| Blend { clip, weight: b.weight }))
-        .transpose()?;
-    let bones = controls
-        .bones
-        .iter()
-        .map(|b| find_joint(body, &b.joint).map(|j| BoneOverride::from_degrees(j, b.yaw, b.pitch, b.roll)))
-        .collect::<Result<Vec<_>>>()?;
-    let mut attachments = Vec::new();
-    for (spec, model) in controls.attachments.iter().zip(props) {
-        let mount = match &spec.joint {
-            Some(joint) => Mount::Joint(
-                find_joint(body, joint)
-                    .map_err(|e| Error::Invalid(format!("attachment '{}@{joint}': {e}", spec.path.display())))?,
-            ),
-            None => {
-                if !model.clips.is_empty() && !anim::shares_key_shapes(body, model) {
-                    let wanted = motions.iter().flat_map(|m| m.clips()).chain(blend.map(|b| b.clip));
-                    for clip in wanted {
-                        if model.clip(&clip.name).is_none() {
-                            let list: Vec<&str> = model.clips.iter().map(|c| c.name.as_str()).collect();
-                            let hint = names::did_you_mean(&clip.name, list.iter().copied());
-                            return Err(Error::Invalid(format!(
-                                "attachment {} has no clip '{}' to follow the body's (its clips: {}){hint} \
-                                 To hang it on a joint instead, write FILE@JOINT.",
-                                spec.path.display(),
-                                clip.name,
-                                list.join(", ")
-                            )));
-                        }
-                    }
-                }
-                Mount::Lockstep
-            }
-        };
-        attachments.push(Attachment { model, mount, offset: spec.offset.to_affine() });
+impl fmt::Display for Offset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.translation;
+        write!(f, "t={},{},{};r={},{},{};s={}", t.x, t.y, t.z, self.yaw, self.pitch, self.roll, self.scale)
     }
-    Ok(Layers { blend, bones, attachments })
 }
 
-/// The one animation of a single-frame render: the first transition of `controls` if there
-/// is one, else `clip`, else the rest pose; with the controls' layers.
-///
-/// # Errors
-/// As [`layers`] and [`transitions`].
-pub fn animation<'a>(
-    body: &'a Model,
-    props: &'a [Model],
-    controls: &Controls,
-    clip: Option<&'a Clip>,
-    options: PoseOptions,
-) -> Result<Animation<'a>> {
-    let motion = match transitions(body, controls)?.first() {
-        Some(t) => Motion::Transition(*t),
-        None => clip.map_or(Motion::Rest, Motion::Clip),
-    };
-    let layers = layers(body, props, controls, &[motion])?;
-    Ok(Animation { motion, layers, options })
+impl fmt::Display for AttachSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        match &self.joint {
+            Some(j) => write!(f, "@{j}"),
+            None => Ok(()),
+        }
+    }
 }
 
-/// The controls' transitions resolved against `body`'s clips.
-///
-/// # Errors
-/// Unknown clip names.
-pub fn transitions<'a>(body: &'a Model, controls: &Controls) -> Result<Vec<Transition<'a>>> {
-    controls
-        .transitions
-        .iter()
-        .map(|t| Ok(Transition { from: find_clip(body, &t.from)?, to: find_clip(body, &t.to)?, seconds: t.seconds }))
-        .collect()
+impl fmt::Display for BoneSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:yaw={},pitch={},roll={}", self.joint, self.yaw, self.pitch, self.roll)
+    }
 }
+
+impl fmt::Display for BlendSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.clip, self.weight)
+    }
+}
+
+impl fmt::Display for TransitionSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}->{}:{}", self.from, self.to, self.seconds)
+    }
+}
+
+super::text::text_serde!(Offset, AttachSpec, BoneSpec, BlendSpec, TransitionSpec);
 
 #[cfg(test)]
 mod tests {
@@ -435,5 +328,11 @@ mod tests {
         for bad in ["1,2,3", "t=1,2", "r=90", "s=0", "s=-1", "q=1", "t=1,2,3;t=1,2,3", "", "t=a,b,c", "s=inf"] {
             assert!(bad.parse::<Offset>().is_err(), "{bad}");
         }
+        // Every text form reads back what it writes.
+        assert_eq!(o.to_string().parse::<Offset>().unwrap(), o);
+        let a: AttachSpec = "sword.obj@Bip01 R Hand".parse().unwrap();
+        assert_eq!(a.to_string().parse::<AttachSpec>().unwrap(), a);
+        assert_eq!(b.to_string().parse::<BoneSpec>().unwrap(), b);
+        assert_eq!(t.to_string().parse::<TransitionSpec>().unwrap(), t);
     }
 }

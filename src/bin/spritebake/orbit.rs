@@ -15,11 +15,11 @@ use std::time::Instant;
 use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::anim::{self, FrameTime, PoseOptions};
-use crate::bake;
-use crate::error::Result;
-use crate::model::{Aabb, Clip, Model};
-use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
+use spritebake::Result;
+use spritebake::anim::{self, FrameTime, PoseOptions};
+use spritebake::bake;
+use spritebake::model::{Aabb, Clip, Model};
+use spritebake::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
 
 /// How the orbiting camera frames the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

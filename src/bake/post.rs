@@ -1,8 +1,38 @@
 //! Image post-processing for sprites: silhouette outlines, pixel-art downscaling, trimming and
 //! edge extrusion. All work on straight-alpha sRGB [`Image`]s.
 
+use glam::Vec2;
+
 use super::distance;
 use crate::raster::Image;
+use crate::spec::Look;
+
+/// Applies a [`Look`] to a freshly rendered image (rendered `pixel_art` times larger when pixel
+/// art is on): skeleton overlay, pixel-art downscale, palette, outline, in that order. `pivot`
+/// is a pixel of the render, returned in the finished image's pixels; `joints` gives the
+/// skeleton's pixels, asked for only when the look draws it.
+pub fn finish(
+    look: &Look,
+    mut image: Image,
+    mut pivot: Vec2,
+    joints: impl FnOnce() -> Vec<(Vec2, Option<usize>)>,
+) -> (Image, Vec2) {
+    if look.skeleton {
+        image = skeleton_overlay(&image, &joints());
+    }
+    if let Some(scale) = look.pixel_art {
+        image = pixelate(&image, scale);
+        pivot /= scale as f32;
+        if let Some(n) = look.palette {
+            image = posterize(&image, n);
+        }
+    }
+    if look.outline > 0 {
+        let [r, g, b, _] = look.outline_color.0;
+        image = outline(&image, look.outline, [r, g, b]);
+    }
+    (image, pivot)
+}
 
 /// Draws an outline exactly `width` pixels wide around the opaque silhouette, under the sprite:
 /// every transparent pixel whose centre lies within `width` of a pixel with alpha ≥ 128 gets

@@ -1,8 +1,24 @@
-//! Baking: the whole path from a loaded model to images — pose, place in the canonical world
-//! frame, fit the camera, render. The command line and the examples call this; the layers
-//! below know nothing of each other.
+//! Baking: the application layer, from a resolved [`crate::spec::Resolved`] to finished
+//! images and files — load the model and its attachments ([`load`]), pose, place in the
+//! canonical world frame, fit the camera, render, post-process ([`post`]), and make the
+//! products ([`products`]: a render, a sprite sheet with its JSON, a GIF, numbered frames).
+//! The command line, `check` manifests and `bake` project files all go through here; the
+//! layers below know nothing of each other.
+
+mod distance;
+mod job;
+mod load;
+pub mod post;
+pub mod products;
+pub mod rig;
+mod sheet;
 
 use glam::{Mat4, Vec3};
+
+pub use job::{Cell, Job, Sampling};
+pub use load::{Loaded, load};
+pub use products::{Baked, Product};
+pub use sheet::{JsonFormat, Layout, Placement, Sheet, pack};
 
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::{Error, Result};
@@ -18,22 +34,6 @@ pub fn model_to_world(model: &Model) -> Mat4 {
 pub fn world_points(model: &Model, posed: &PosedMesh) -> Vec<Vec3> {
     let m = model_to_world(model);
     posed.parts.iter().flat_map(|p| p.positions.iter().map(move |v| m.transform_point3(*v))).collect()
-}
-
-/// Finds a clip by name, with a helpful error naming the closest clips and listing them all.
-///
-/// # Errors
-/// No clip has that name.
-pub fn find_clip<'m>(model: &'m Model, name: &str) -> Result<&'m Clip> {
-    model.clip(name).ok_or_else(|| {
-        let names: Vec<&str> = model.clips.iter().map(|c| c.name.as_str()).collect();
-        if names.is_empty() {
-            Error::Invalid(format!("no clip named '{name}': the model has no animation clips"))
-        } else {
-            let hint = crate::model::names::did_you_mean(name, names.iter().copied());
-            Error::Invalid(format!("no clip named '{name}'{hint} (clips: {})", names.join(", ")))
-        }
-    })
 }
 
 /// The clip name that plays every keyed (glTF) animation of a model together.

@@ -17,13 +17,10 @@
 //! overrides, attachments) through [`anim::animate`], the one posing path. Attachments are
 //! part of the posed mesh, so shared framing includes them.
 
-pub mod distance;
-pub mod post;
-pub mod sheet;
-
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
+use super::post;
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
 use crate::bounds;
@@ -31,16 +28,7 @@ use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
 use crate::model::{Clip, Model};
 use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
-
-/// How cells are framed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fit {
-    /// One framing for every cell of the job (the default).
-    #[default]
-    Shared,
-    /// Each cell fitted to its own frame.
-    PerFrame,
-}
+use crate::spec::{Fit, Look};
 
 /// Which frames of a clip to render.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -138,7 +126,8 @@ pub struct Job<'a> {
     pub directions: u32,
     /// Base camera (yaw of direction 0, pitch, projection, margin).
     pub view: OrbitView,
-    /// Render options, including the cell size.
+    /// Render options, including the render size (with pixel art, `look.pixel_art` times the
+    /// cell size).
     pub options: RenderOptions,
     /// Framing.
     pub fit: Fit,
@@ -146,8 +135,8 @@ pub struct Job<'a> {
     pub sampling: Sampling,
     /// Posing options (`in_place` keeps walk cycles from walking out of the frame).
     pub pose: PoseOptions,
-    /// Draw the skeleton over each cell (the animator's debug view).
-    pub skeleton: bool,
+    /// Post-processing of every cell: the cells [`Job::render`] returns are final.
+    pub look: Look,
 }
 
 /// One rendered cell.
@@ -161,7 +150,7 @@ pub struct Cell {
     pub frame: usize,
     /// How long the frame shows, in seconds.
     pub duration: f32,
-    /// The image (the job's cell size).
+    /// The finished image (the job's cell size).
     pub image: Image,
     /// The ground point under the model's root, in pixels of the image.
     pub pivot: Vec2,
@@ -285,15 +274,14 @@ impl<'a> Job<'a> {
                     Some(_) => Camera::fit(&view, &cylinder_points(centre, radius, y0, y1), aspect),
                     None => Camera::fit(&view, &bake::world_points(self.model, &posed), aspect),
                 };
-                let mut image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
-                if self.skeleton {
-                    let request = bake::FrameRequest { animation: rows[c].clone(), time: FrameTime::Frame(f) };
-                    let joints =
-                        bake::joint_pixels(self.model, &request, &camera, self.options.width, self.options.height);
-                    image = post::skeleton_overlay(&image, &joints);
-                }
+                let image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
                 let ground = Vec3::new(centre.x, y0, centre.y);
                 let pivot = camera.world_to_pixel(ground, self.options.width, self.options.height);
+                let joints = || {
+                    let request = bake::FrameRequest { animation: rows[c].clone(), time: FrameTime::Frame(f) };
+                    bake::joint_pixels(self.model, &request, &camera, self.options.width, self.options.height)
+                };
+                let (image, pivot) = post::finish(&self.look, image, pivot, joints);
                 progress();
                 Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot, camera })
             })

@@ -1,0 +1,143 @@
+//! Loading what a resolved spec names — the model with its animation files, and its
+//! attachments — and building from it what the products render: the one animation of a single
+//! image, or the sprite job of a sheet, GIF or frame sequence.
+
+use std::path::PathBuf;
+
+use super::{ALL_CLIPS, Job, add_all_clip, rig};
+use crate::anim::{Animation, Motion};
+use crate::error::Result;
+use crate::formats;
+use crate::model::{Clip, ClipFrames, Model};
+use crate::spec::Resolved;
+
+/// A body with its attachment models, as a resolved spec asked for them.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The body.
+    pub model: Model,
+    /// Attachment models, in `attach` order.
+    pub props: Vec<Model>,
+    /// Every warning of the body and its attachments, and hints about the spec.
+    pub warnings: Vec<String>,
+    /// Every file read: what the spec names (in case one was refused before the loader
+    /// recorded it) and what the loader recorded for the body and each attachment.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Loads the model, its animation files and attachments (within the spec's limits).
+///
+/// # Errors
+/// A file that cannot be read or parsed, a budget exceeded, `all` on a model without glTF
+/// animations.
+pub fn load(resolved: &Resolved) -> Result<Loaded> {
+    let mut model = formats::load(&resolved.model, &resolved.load)?;
+    let controls = &resolved.controls;
+    let named = resolved.rows.iter().chain(&resolved.clip);
+    let named = named.chain(controls.blend.iter().map(|b| &b.clip));
+    let mut named = named.chain(controls.transitions.iter().flat_map(|t| [&t.from, &t.to]));
+    // `all` (every glTF animation together) is made on demand, wherever a clip is named.
+    if named.any(|n| n == ALL_CLIPS) {
+        add_all_clip(&mut model)?;
+    }
+    let props = rig::load_attachments(controls, &resolved.model, &model, &resolved.load)?;
+    let mut warnings: Vec<String> =
+        model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)).cloned().collect();
+    if resolved.clip.is_none() {
+        warnings.extend(split_motion_hint(&model));
+    }
+    let mut inputs = resolved.spec.named_files();
+    inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
+    Ok(Loaded { model, props, warnings, inputs })
+}
+
+/// Files such as CesiumMan store one walk as many animations of one channel each, and their
+/// first clip alone barely moves: say how to play them together.
+fn split_motion_hint(model: &Model) -> Option<String> {
+    let single = |c: &&Clip| matches!(&c.frames, ClipFrames::Keyed(k) if k.channels.len() <= 1);
+    let split = model.clips.iter().filter(single).count();
+    (split >= 3 && model.clip(ALL_CLIPS).is_none()).then(|| {
+        format!(
+            "{} has {split} animations that each drive one channel; the first plays alone. \
+             Use `--anim all` (manifests: anim = [\"all\"]) to play them together",
+            model.name
+        )
+    })
+}
+
+impl Loaded {
+    /// The clip a single-motion command plays: the resolved clip, else the model's first.
+    fn clip<'m>(&'m self, resolved: &Resolved) -> Result<Option<&'m Clip>> {
+        match &resolved.clip {
+            Some(name) => Ok(Some(self.model.find_clip(name)?)),
+            None => Ok(self.model.clips.first()),
+        }
+    }
+
+    /// The one animation of a single-image command (render, export, thumbnail, `check` render
+    /// cases): the first transition if there is one, else the clip, with every layer.
+    ///
+    /// # Errors
+    /// Unknown clip or joint names, attachments that cannot follow the clip.
+    pub fn animation(&self, resolved: &Resolved) -> Result<Animation<'_>> {
+        let clip = self.clip(resolved)?;
+        rig::animation(&self.model, &self.props, &resolved.controls, clip, resolved.pose)
+    }
+
+    /// The sprite job of a sheet or frame sequence: every row (clip, then transition), every
+    /// direction.
+    ///
+    /// # Errors
+    /// As [`Loaded::animation`].
+    pub fn job(&self, resolved: &Resolved) -> Result<Job<'_>> {
+        let model = &self.model;
+        let transitions = rig::transitions(model, &resolved.controls)?;
+        let clips = if resolved.rows.is_empty() && transitions.is_empty() {
+            vec![model.clips.first()]
+        } else {
+            resolved.rows.iter().map(|n| model.find_clip(n).map(Some)).collect::<Result<_, _>>()?
+        };
+        self.job_of(resolved, clips, transitions, resolved.directions)
+    }
+
+    /// The sprite job of a GIF: one motion (the first transition, else the clip) seen from one
+    /// direction (`gif_direction` of `directions`, keeping the yaw it has among them).
+    ///
+    /// # Errors
+    /// As [`Loaded::animation`].
+    pub fn gif_job(&self, resolved: &Resolved) -> Result<Job<'_>> {
+        let (clips, transitions) = match self.animation(resolved)?.motion {
+            Motion::Transition(t) => (Vec::new(), vec![t]),
+            Motion::Clip(c) => (vec![Some(c)], Vec::new()),
+            Motion::Rest => (vec![None], Vec::new()),
+        };
+        let mut job = self.job_of(resolved, clips, transitions, 1)?;
+        job.view.yaw_degrees += 360.0 * resolved.gif_direction as f32 / resolved.directions.max(1) as f32;
+        Ok(job)
+    }
+
+    fn job_of<'m>(
+        &'m self,
+        resolved: &Resolved,
+        clips: Vec<Option<&'m Clip>>,
+        transitions: Vec<crate::anim::Transition<'m>>,
+        directions: u32,
+    ) -> Result<Job<'m>> {
+        let mut job = Job {
+            model: &self.model,
+            clips,
+            transitions,
+            layers: Default::default(),
+            directions,
+            view: resolved.view,
+            options: resolved.render_options(),
+            fit: resolved.fit,
+            sampling: resolved.sampling,
+            pose: resolved.pose,
+            look: resolved.look.clone(),
+        };
+        // The layers are checked against every row (lockstep attachments need each clip).
+        job.layers = rig::layers(&self.model, &self.props, &resolved.controls, &job.motions())?;
+        Ok(job)
+    }
+}

@@ -1,0 +1,735 @@
+//! [`BakeSpec`]: one typed description of a bake — model, animation, view, render, look,
+//! layout — that the command line, `check` manifests and `bake` project files all fill.
+//!
+//! Each group of options is one struct that derives both `serde::Deserialize` (manifests and
+//! project files, keys in snake_case) and, with the `cli` feature, `clap::Args` (flags: the same
+//! names in kebab-case, `--pixel-art` ↔ `pixel_art`). The defaults are each group's `Default`,
+//! which clap shows and uses too, so there is one set of defaults and one spelling of every
+//! option. [`BakeSpec::resolve`] validates everything (ranges, options that need each other,
+//! paths) and returns the typed settings the library runs on ([`Resolved`]).
+//!
+//! A TOML table becomes a spec with [`BakeSpec::from_table`]: its keys are split among the
+//! groups by name and each group reads its own, so an unknown key is an error naming the
+//! closest known key, and a bad value an error naming its key.
+
+mod controls;
+mod resolve;
+mod text;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, Offset, TransitionSpec};
+pub use resolve::{Look, Resolved, is_animation_file};
+pub use text::{Color, LightDirection, Size, TextureSpec};
+
+use crate::bounds;
+use crate::error::{Error, Result};
+use crate::model::{Axis, UnknownName};
+
+#[cfg(feature = "cli")]
+use clap::Args;
+
+/// Which model to load and how.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelSpec {
+    /// The model file (.obj, .md2, .md5mesh, .smd, .gltf, .glb).
+    #[cfg_attr(feature = "cli", arg(value_name = "MODEL"))]
+    pub model: PathBuf,
+    /// Texture for every material (PATH) or one material (MATERIAL=PATH); repeatable.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "[MATERIAL=]PATH"))]
+    pub texture: Vec<TextureSpec>,
+    /// Playback rate for every clip, frames per second, from 0.01 to 1000 (default: the
+    /// file's own).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = bounds::FPS.parser()))]
+    pub fps: Option<f32>,
+    /// The model's front axis in its file (+x, -x, +y, -y, +z, -z); default: the format's
+    /// convention (MD2/MD5 +x, SMD -y, OBJ and glTF +z).
+    #[cfg_attr(feature = "cli", arg(long, allow_hyphen_values = true))]
+    pub facing: Option<Axis>,
+    /// A folder outside the model's own that paths written in the model (textures, material
+    /// libraries, buffers) may lead into (repeatable). Without it, paths leading out of the
+    /// model's folder (absolute, `..`, symbolic links) are refused.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "DIR"))]
+    pub texture_root: Vec<PathBuf>,
+}
+
+impl Default for ModelSpec {
+    fn default() -> Self {
+        ModelSpec { model: PathBuf::new(), texture: Vec::new(), fps: None, facing: None, texture_root: Vec::new() }
+    }
+}
+
+/// What plays: clips, attachments, bone overrides, blend, transitions, root motion.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct AnimSpec {
+    /// Animation: a file to load as a clip (.md5anim, sequence .smd) or the name of a clip in
+    /// the model (an MD2 `run`, a glTF `Walk`); repeatable and comma-separated. Sprite sheets
+    /// and frames render every one as a row; commands that play one clip play `--clip`, else
+    /// the first. `all` plays every glTF animation of the model together.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE|NAME", value_delimiter = ','))]
+    pub anim: Vec<String>,
+    /// The clip to play (a clip name or an animation file's stem); sprite sheets and frames
+    /// then render only this clip. Default: the first `--anim`, else the model's first clip.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
+    pub clip: Option<String>,
+    /// Attach a model (repeatable). `FILE` follows the body frame for frame with the same clip
+    /// names (Quake 2 linked models: `--attach weapon.md2`); `FILE@JOINT` hangs FILE's rest pose
+    /// on a joint of an MD5/SMD body, origin at the joint, in the joint's local axes (the name
+    /// is split at the last '@'; `info` lists joints). Each attachment's textures are found
+    /// next to its own file.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE[@JOINT]"))]
+    pub attach: Vec<AttachSpec>,
+    /// Placement of an attachment in its joint's frame (or the body's model space for FILE
+    /// attachments): 't=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE', groups optional and in any order
+    /// (degrees, rotation Rz(yaw)·Ry(pitch)·Rx(roll), uniform scale), e.g. 't=0,0,-11;r=0,90,0'.
+    /// The i-th offset goes with the i-th --attach.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "t=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE", allow_hyphen_values = true)
+    )]
+    pub attach_offset: Vec<Offset>,
+    /// Rotate a joint and its subtree on every frame: 'JOINT:yaw=30,pitch=-10,roll=0' (degrees
+    /// about the joint's own Z, Y and X axes, applied as Rz(yaw)·Ry(pitch)·Rx(roll) after the
+    /// clip; keys optional; repeatable).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "JOINT:yaw=Y,pitch=P,roll=R", allow_hyphen_values = true))]
+    pub bone: Vec<BoneSpec>,
+    /// Mix a second clip into the one played: 'CLIP:WEIGHT' (WEIGHT 0..1; CLIP is a clip name
+    /// or an animation file; clips of different lengths are matched by normalised time).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "CLIP:WEIGHT"))]
+    pub blend: Option<BlendSpec>,
+    /// Play clip A, then crossfade into B over SECONDS: 'A->B:SECONDS' (names or animation
+    /// files). Sprite commands render it as one more row named 'A->B'; commands that play one
+    /// motion play the first transition. Repeatable.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "A->B:SECONDS"))]
+    pub transition: Vec<TransitionSpec>,
+    /// Keep the root's horizontal motion (by default every command renders walk cycles in
+    /// place).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub root_motion: bool,
+}
+
+/// Which moment of the motion a single image shows (`render`, `export`, `check` cases).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct MomentSpec {
+    /// Frame index within the clip, from 0 to 1000000 (fractions interpolate). A `check` case
+    /// may list several (`frame = [0, 4, 7.5]`) to compare each.
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with = "time", value_parser = bounds::FRAME.parser()))]
+    #[serde(deserialize_with = "one_or_many")]
+    pub frame: Vec<f32>,
+    /// Time in seconds at the clip's rate, from 0 to 100000.
+    #[cfg_attr(feature = "cli", arg(long, value_parser = bounds::TIME.parser()))]
+    pub time: Option<f32>,
+}
+
+/// `frame = 3` or `frame = [0, 4, 7.5]`.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        One(f32),
+        Many(Vec<f32>),
+    }
+    Ok(match Form::deserialize(d)? {
+        Form::One(f) => vec![f],
+        Form::Many(v) => v,
+    })
+}
+
+/// Camera presets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum ViewPreset {
+    /// 2:1 pixel-art isometric: orthographic, 30° elevation, 45° yaw.
+    Iso,
+}
+
+/// The camera and the image size.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct ViewSpec {
+    /// Image (or cell) size, WxH or one number for a square; each side from 1 to 8192.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = ViewSpec::default().size))]
+    pub size: Size,
+    /// Camera yaw in degrees, from -360 to 360 (0 = the model's front, 90 = its left side).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ViewSpec::default().yaw, allow_hyphen_values = true, value_parser = bounds::YAW.parser())
+    )]
+    pub yaw: f32,
+    /// Camera pitch in degrees above the horizon, from -90 to 90.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ViewSpec::default().pitch, allow_hyphen_values = true, value_parser = bounds::PITCH.parser())
+    )]
+    pub pitch: f32,
+    /// Orthographic projection instead of perspective.
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with = "fov"))]
+    pub ortho: bool,
+    /// Vertical field of view in degrees for the perspective camera, from 1 to 179.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = ViewSpec::default().fov, value_parser = bounds::FOV.parser()))]
+    pub fov: f32,
+    /// Empty border around the model, as a fraction of the image, from 0 to 1.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ViewSpec::default().margin, value_parser = bounds::MARGIN.parser())
+    )]
+    pub margin: f32,
+    /// Camera preset: replaces --yaw, --pitch and the projection.
+    #[cfg_attr(feature = "cli", arg(long, value_enum))]
+    pub view: Option<ViewPreset>,
+}
+
+impl Default for ViewSpec {
+    fn default() -> Self {
+        ViewSpec { size: Size::square(256), yaw: 0.0, pitch: 15.0, ortho: false, fov: 30.0, margin: 0.05, view: None }
+    }
+}
+
+/// How the cells of a sprite job are framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Fit {
+    /// One framing for every cell of the job: no jitter (the default).
+    #[default]
+    Shared,
+    /// Each cell fitted to its own frame.
+    PerFrame,
+}
+
+/// Directions and frames of a multi-frame sprite job (`sheet`, `gif`, `frames`).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct SpriteSpec {
+    /// Directions: yaw steps of 360/N degrees, N one of 1, 2, 4, 8 or 16 (direction 0 faces
+    /// the camera).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = SpriteSpec::default().directions))]
+    pub directions: u32,
+    /// Framing: one for the whole job, or per frame.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Fit::Shared))]
+    pub fit: Fit,
+    /// Resample each clip at this many frames per second, from 0.01 to 1000 (at most 10000
+    /// frames per clip).
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with = "frames", value_parser = bounds::SAMPLE_FPS.parser()))]
+    pub sample_fps: Option<f32>,
+    /// Resample each clip to exactly this many frames, from 1 to 10000.
+    #[cfg_attr(feature = "cli", arg(long, value_parser = bounds::FRAMES.parser()))]
+    pub frames: Option<usize>,
+}
+
+impl Default for SpriteSpec {
+    fn default() -> Self {
+        SpriteSpec { directions: 1, fit: Fit::Shared, sample_fps: None, frames: None }
+    }
+}
+
+/// Texture filters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum FilterName {
+    /// The nearest texel.
+    Nearest,
+    /// Bilinear.
+    Bilinear,
+    /// Mipmapped trilinear (the default).
+    #[default]
+    Trilinear,
+}
+
+/// Shading models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum ShadingName {
+    /// No lighting.
+    Unlit,
+    /// Lambert + ambient (the default).
+    #[default]
+    Lambert,
+    /// Banded Lambert (see --bands).
+    Toon,
+}
+
+/// How often supersampled renders shade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum ShadingRateName {
+    /// Each pixel once per triangle; coverage and depth per sample (GPU multisampling).
+    #[default]
+    Pixel,
+    /// Every sample (plain supersampling, up to ssaa² times slower).
+    Sample,
+}
+
+/// Rendering: sampling, filtering, shading, lights, background, culling.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct RenderSpec {
+    /// Supersampling: N×N samples per pixel, N from 1 to 4.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = RenderSpec::default().ssaa, value_parser = bounds::SSAA.parser()))]
+    pub ssaa: u32,
+    /// With --ssaa above 1: `pixel` shades each pixel once per triangle (coverage and depth stay
+    /// per sample, as GPU multisampling), `sample` shades every sample.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = ShadingRateName::Pixel))]
+    pub shading_rate: ShadingRateName,
+    /// Texture filter.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = FilterName::Trilinear))]
+    pub filter: FilterName,
+    /// Shading model.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = ShadingName::Lambert))]
+    pub shading: ShadingName,
+    /// Brightness bands for --shading toon, from 2 to 64.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = RenderSpec::default().bands, value_parser = bounds::BANDS.parser()))]
+    pub bands: u32,
+    /// Directional light towards x,y,z in view space (x right, y up, z towards the viewer);
+    /// repeatable; the lights share an intensity of 1. Default: one key light from the upper
+    /// left.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "X,Y,Z", allow_hyphen_values = true))]
+    pub light: Vec<LightDirection>,
+    /// Ambient light level, from 0 to 1.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = RenderSpec::default().ambient, value_parser = bounds::AMBIENT.parser())
+    )]
+    pub ambient: f32,
+    /// Background colour '#rrggbb' or '#rrggbbaa' (default: transparent).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub background: Option<Color>,
+    /// Draw back faces too (default: back faces are culled).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub two_sided: bool,
+}
+
+impl Default for RenderSpec {
+    fn default() -> Self {
+        RenderSpec {
+            ssaa: 1,
+            shading_rate: ShadingRateName::Pixel,
+            filter: FilterName::Trilinear,
+            shading: ShadingName::Lambert,
+            bands: 3,
+            light: Vec::new(),
+            ambient: 0.3,
+            background: None,
+            two_sided: false,
+        }
+    }
+}
+
+/// Post-processing of finished images: pixel art, palette, outline, skeleton overlay.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct LookSpec {
+    /// Pixel art: render SCALE× larger and downscale with hard edges, SCALE from 1 to 16.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "SCALE", value_parser = bounds::PIXEL_ART.parser()))]
+    pub pixel_art: Option<u32>,
+    /// With --pixel-art: reduce to at most N colours, N from 2 to 256.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N", value_parser = bounds::PALETTE.parser()))]
+    pub palette: Option<usize>,
+    /// Outline width in pixels around the silhouette, from 0 (none) to 256.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0, value_parser = bounds::OUTLINE.parser()))]
+    pub outline: u32,
+    /// Outline colour.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = LookSpec::default().outline_color))]
+    pub outline_color: Color,
+    /// Draw joints and bones over each image (the animator's debug view).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub skeleton: bool,
+}
+
+impl Default for LookSpec {
+    fn default() -> Self {
+        LookSpec { pixel_art: None, palette: None, outline: 0, outline_color: Color([0, 0, 0, 255]), skeleton: false }
+    }
+}
+
+/// JSON layouts for sheets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum JsonFormatName {
+    /// TexturePacker JSON-Hash with PixiJS `animations` (the default).
+    #[default]
+    Texturepacker,
+    /// Aseprite JSON with `frameTags`.
+    Aseprite,
+}
+
+/// Sprite-sheet layout (`sheet`).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct LayoutSpec {
+    /// Transparent pixels between cells and around the sheet, from 0 to 256.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = LayoutSpec::default().padding, value_parser = bounds::PADDING.parser()))]
+    pub padding: u32,
+    /// Repeat each frame's edge pixels this far into the padding, from 0 to 64.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0, value_parser = bounds::EXTRUDE.parser()))]
+    pub extrude: u32,
+    /// Crop frames to their opaque pixels (the JSON records the offsets).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub trim: bool,
+    /// JSON layout.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = JsonFormatName::Texturepacker))]
+    pub json_format: JsonFormatName,
+}
+
+impl Default for LayoutSpec {
+    fn default() -> Self {
+        LayoutSpec { padding: 2, extrude: 0, trim: false, json_format: JsonFormatName::Texturepacker }
+    }
+}
+
+/// GIF palettes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum GifPaletteName {
+    /// One palette for the whole GIF: stable colours, smaller file (the default).
+    #[default]
+    Global,
+    /// A palette per frame.
+    PerFrame,
+}
+
+/// Animated GIF settings (`gif`).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct GifSpec {
+    /// Which direction of --directions to show, from 0 to directions - 1.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
+    pub direction: u32,
+    /// Floyd–Steinberg dithering.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub dither: bool,
+    /// Pixels with alpha below this become transparent, from 0 to 255.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = GifSpec::default().alpha_threshold))]
+    pub alpha_threshold: u8,
+    /// Palette strategy.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = GifPaletteName::Global))]
+    pub gif_palette: GifPaletteName,
+}
+
+impl Default for GifSpec {
+    fn default() -> Self {
+        GifSpec { direction: 0, dither: false, alpha_threshold: 128, gif_palette: GifPaletteName::Global }
+    }
+}
+
+/// Limits on what a model's files may make spritebake read and allocate.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(Args))]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsSpec {
+    /// Largest file read (model, animation, material library, buffer, texture), MiB, from 1 to
+    /// 16384; larger files are refused before reading.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "MIB", default_value_t = LimitsSpec::default().max_file_mib, value_parser = bounds::MAX_FILE_MIB.parser())
+    )]
+    pub max_file_mib: u64,
+    /// Largest texture side accepted, texels, from 1 to 32768.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = LimitsSpec::default().max_texture_side, value_parser = bounds::MAX_TEXTURE_SIDE.parser())
+    )]
+    pub max_texture_side: u32,
+    /// Memory budget, MiB: what one model's files may make spritebake allocate (decoded
+    /// textures with their mip chains, animation frames x joints), and again what a command's
+    /// rendered frames or compared images may take, from 1 to 1048576.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "MIB", default_value_t = LimitsSpec::default().max_memory_mib, value_parser = bounds::MAX_MEMORY_MIB.parser())
+    )]
+    pub max_memory_mib: u64,
+}
+
+impl Default for LimitsSpec {
+    fn default() -> Self {
+        let limits = crate::formats::Limits::default();
+        LimitsSpec {
+            max_file_mib: limits.max_file_bytes >> 20,
+            max_texture_side: limits.max_texture_side,
+            max_memory_mib: limits.max_memory_bytes >> 20,
+        }
+    }
+}
+
+impl LimitsSpec {
+    /// The library's limits.
+    pub fn limits(&self) -> crate::formats::Limits {
+        crate::formats::Limits {
+            max_file_bytes: self.max_file_mib.saturating_mul(1 << 20),
+            max_texture_side: self.max_texture_side,
+            max_memory_bytes: self.max_memory_mib.saturating_mul(1 << 20),
+        }
+    }
+
+    /// A fresh memory budget of this size.
+    pub fn budget(&self) -> crate::MemoryBudget {
+        crate::MemoryBudget::new(self.limits().max_memory_bytes)
+    }
+}
+
+/// One bake, every option in its group. `BakeSpec::default()` is every command's default;
+/// `bake` project files and `check` manifests read it with [`BakeSpec::from_table`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BakeSpec {
+    /// Which model.
+    pub model: ModelSpec,
+    /// What plays.
+    pub anim: AnimSpec,
+    /// The moment a single image shows.
+    pub moment: MomentSpec,
+    /// Camera and size.
+    pub view: ViewSpec,
+    /// Directions and frames of sprite jobs.
+    pub sprite: SpriteSpec,
+    /// Rendering.
+    pub render: RenderSpec,
+    /// Post-processing.
+    pub look: LookSpec,
+    /// Sheet layout.
+    pub layout: LayoutSpec,
+    /// GIF settings.
+    pub gif: GifSpec,
+    /// Resource limits.
+    pub limits: LimitsSpec,
+}
+
+/// The field names serde reads for a struct (its keys), found by asking it to deserialize
+/// from a deserializer that only records them.
+fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    struct Recorder<'a>(&'a mut &'static [&'static str]);
+    #[derive(Debug)]
+    struct Stop;
+    impl std::fmt::Display for Stop {
+        fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("field names recorded")
+        }
+    }
+    impl std::error::Error for Stop {}
+    impl serde::de::Error for Stop {
+        fn custom<M: std::fmt::Display>(_: M) -> Stop {
+            Stop
+        }
+    }
+    impl<'de> serde::Deserializer<'de> for Recorder<'_> {
+        type Error = Stop;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+            Err(Stop)
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Stop> {
+            *self.0 = fields;
+            Err(Stop)
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(Recorder(&mut fields));
+    fields
+}
+
+/// A TOML value as a manifest writes it, for error messages.
+fn show(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => format!("{s:?}"),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Datetime(d) => d.to_string(),
+        toml::Value::Array(a) => format!("[{}]", a.iter().map(show).collect::<Vec<_>>().join(", ")),
+        toml::Value::Table(_) => "{...}".to_string(),
+    }
+}
+
+/// One group's keys and how to read them into a spec: `base` is the group's table of the
+/// spec read onto (its values stay where `part` has no key).
+struct Group {
+    keys: fn() -> &'static [&'static str],
+    read: fn(&BakeSpec, toml::Table, &mut BakeSpec) -> Result<(), toml::de::Error>,
+}
+
+macro_rules! groups {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        const GROUPS: &[Group] = &[$(
+            Group {
+                keys: field_names::<$ty>,
+                read: |base, part, spec| {
+                    let mut table = match toml::Value::try_from(&base.$field) {
+                        Ok(toml::Value::Table(t)) => t,
+                        _ => toml::Table::new(),
+                    };
+                    table.extend(part);
+                    spec.$field = toml::Value::Table(table).try_into()?;
+                    Ok(())
+                },
+            },
+        )*];
+    };
+}
+
+groups!(
+    model: ModelSpec,
+    anim: AnimSpec,
+    moment: MomentSpec,
+    view: ViewSpec,
+    sprite: SpriteSpec,
+    render: RenderSpec,
+    look: LookSpec,
+    layout: LayoutSpec,
+    gif: GifSpec,
+    limits: LimitsSpec,
+);
+
+impl BakeSpec {
+    /// The defaults of `thumbnail` (and of `[[thumbnail]]` entries in project files): a
+    /// three-quarter view from above, a key and a fill light, 4×4 supersampling.
+    pub fn thumbnail() -> BakeSpec {
+        let light = [crate::raster::Light::KEY, crate::raster::Light::FILL].map(|l| LightDirection(l.direction));
+        BakeSpec {
+            view: ViewSpec { yaw: 35.0, pitch: 20.0, ..ViewSpec::default() },
+            render: RenderSpec { ssaa: 4, light: light.to_vec(), ambient: 0.25, ..RenderSpec::default() },
+            ..BakeSpec::default()
+        }
+    }
+
+    /// Every key a spec reads, group by group: exactly the long flags of the commands in
+    /// snake_case (`pixel_art` is `--pixel-art`; `model` is the positional MODEL).
+    pub fn keys() -> Vec<&'static str> {
+        GROUPS.iter().flat_map(|g| (g.keys)().iter().copied()).collect()
+    }
+
+    /// Reads a spec from a TOML table (a manifest case, a project entry with its defaults
+    /// merged in), every key not in `table` at its default. `extra` are keys the caller reads
+    /// itself (`name`, `golden`, `output` ...), skipped here.
+    ///
+    /// # Errors
+    /// [`Error::UnknownName`] for a key that is neither a spec key nor in `extra` (with the
+    /// closest keys); [`Error::BadOption`] for a value of the wrong type or form, naming its
+    /// key.
+    pub fn from_table(table: &toml::Table, extra: &[&str]) -> Result<BakeSpec> {
+        BakeSpec::from_table_over(&BakeSpec::default(), table, extra)
+    }
+
+    /// As [`BakeSpec::from_table`], every key not in `table` keeping its value in `base` (a
+    /// project's `[[thumbnail]]` entries start from [`BakeSpec::thumbnail`]).
+    ///
+    /// # Errors
+    /// As [`BakeSpec::from_table`].
+    pub fn from_table_over(base: &BakeSpec, table: &toml::Table, extra: &[&str]) -> Result<BakeSpec> {
+        let mut spec = base.clone();
+        let mut parts: Vec<toml::Table> = GROUPS.iter().map(|_| toml::Table::new()).collect();
+        for (key, value) in table {
+            if extra.contains(&key.as_str()) {
+                continue;
+            }
+            let group = GROUPS.iter().position(|g| (g.keys)().contains(&key.as_str()));
+            match group.and_then(|g| parts.get_mut(g)) {
+                Some(part) => {
+                    part.insert(key.clone(), value.clone());
+                }
+                None => {
+                    let known = BakeSpec::keys().into_iter().chain(extra.iter().copied());
+                    return Err(UnknownName::new("option", key, known, "").into());
+                }
+            }
+        }
+        for (group, part) in GROUPS.iter().zip(parts) {
+            if let Err(e) = (group.read)(base, part.clone(), &mut spec) {
+                // Name the key: the first that fails on its own (toml does not always say).
+                let culprit = part.iter().find(|(key, value)| {
+                    let alone = toml::Table::from_iter([((*key).clone(), (*value).clone())]);
+                    (group.read)(base, alone, &mut base.clone()).is_err()
+                });
+                let detail = e.message().lines().next().unwrap_or_default().to_string();
+                return Err(match culprit {
+                    Some((key, value)) => Error::bad_option(key, show(value), detail),
+                    None => Error::Invalid(detail),
+                });
+            }
+        }
+        Ok(spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> toml::Table {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn tables_read_every_group_by_flag_name() {
+        let spec = BakeSpec::from_table(
+            &table(
+                "model = \"m.md2\"\nsize = 96\ndirections = 8\npixel_art = 3\npalette = 16\nview = \"iso\"\n\
+                 light = [[0, 1, 1]]\nanim = [\"walk\"]\nframe = [1, 2.5]\njson_format = \"aseprite\"\n\
+                 max_memory_mib = 600\nname = \"x\"",
+            ),
+            &["name"],
+        )
+        .unwrap();
+        assert_eq!(spec.view.size, Size::square(96));
+        assert_eq!((spec.sprite.directions, spec.look.pixel_art, spec.look.palette), (8, Some(3), Some(16)));
+        assert_eq!(spec.view.view, Some(ViewPreset::Iso));
+        assert_eq!(spec.moment.frame, vec![1.0, 2.5]);
+        assert_eq!(spec.layout.json_format, JsonFormatName::Aseprite);
+        assert_eq!(spec.limits.max_memory_mib, 600);
+        assert_eq!(spec.render.ssaa, RenderSpec::default().ssaa);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_the_key() {
+        let e = BakeSpec::from_table(&table("directons = 8"), &[]).unwrap_err().to_string();
+        assert_eq!(e, "no option named 'directons'; did you mean 'directions'?");
+        let e = BakeSpec::from_table(&table("size = \"big\""), &[]).unwrap_err().to_string();
+        assert!(e.starts_with("`size` = \"big\": bad size 'big'"), "{e}");
+        let e = BakeSpec::from_table(&table("ssaa = \"4\""), &[]).unwrap_err().to_string();
+        assert!(e.starts_with("`ssaa` = \"4\": invalid type"), "{e}");
+    }
+
+    #[test]
+    fn a_base_keeps_what_the_table_leaves_out() {
+        let spec = BakeSpec::from_table_over(&BakeSpec::thumbnail(), &table("yaw = 10"), &[]).unwrap();
+        assert_eq!((spec.view.yaw, spec.view.pitch, spec.render.ssaa), (10.0, 20.0, 4));
+        assert_eq!(spec.render.light, BakeSpec::thumbnail().render.light);
+    }
+
+    #[test]
+    fn every_group_reads_back_what_it_writes() {
+        let mut spec = BakeSpec::thumbnail();
+        spec.look.palette = Some(8);
+        spec.anim.attach = vec!["w.md2".parse().unwrap()];
+        spec.model.facing = Some(Axis::NegY);
+        let empty = toml::Table::new();
+        assert_eq!(BakeSpec::from_table_over(&spec, &empty, &[]).unwrap(), spec);
+    }
+}

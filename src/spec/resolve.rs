@@ -1,0 +1,449 @@
+//! [`BakeSpec::resolve`]: every option checked once (ranges, options that need each other)
+//! and turned into the typed settings the library runs on.
+//!
+//! Rules every command shares, decided here and nowhere else:
+//! * **Files or clip names.** An `anim`, `blend` or `transition` entry ending in `.md5anim` or
+//!   `.smd` is an animation file (loaded as a clip named after its stem); anything else is the
+//!   name of a clip in the model. The rule looks at the text only, so it means the same on every
+//!   machine and in every manifest.
+//! * **Which clip plays.** Commands that show one motion play `clip`, else the first `anim`,
+//!   else the model's first clip; a transition, if any, replaces it. Sprite sheets and frames
+//!   render `clip` alone if given, else every `anim` as a row.
+//! * **Root motion** is removed (walk cycles stay in place) unless `root_motion` is set, for
+//!   every command.
+
+use std::path::{Path, PathBuf};
+
+use super::{BakeSpec, Controls, FilterName, Fit, GifPaletteName, JsonFormatName, ShadingName, ShadingRateName};
+use crate::anim::{FrameTime, PoseOptions};
+use crate::bake::{JsonFormat, Layout, Sampling};
+use crate::bounds::{self, Bound};
+use crate::error::{Error, Result};
+use crate::formats::{Confinement, Limits, LoadOptions, TextureOverride};
+use crate::output::gif::{GifOptions, Palette};
+use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
+
+/// Post-processing of every finished image, in this order: pixel-art downscale (the image was
+/// rendered `pixel_art` times larger), palette reduction, outline, skeleton overlay.
+pub type Look = super::LookSpec;
+
+/// A validated [`BakeSpec`] in the library's terms.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The spec it was resolved from.
+    pub spec: BakeSpec,
+    /// The model file.
+    pub model: PathBuf,
+    /// What to load with it.
+    pub load: LoadOptions,
+    /// Animation controls, animation files replaced by their clip names.
+    pub controls: Controls,
+    /// Clip names a sprite job renders as rows, in order (empty: the model's first clip).
+    pub rows: Vec<String>,
+    /// The clip a single-motion command plays (`None`: the model's first clip).
+    pub clip: Option<String>,
+    /// The moments a single-image command shows (at least one).
+    pub moments: Vec<FrameTime>,
+    /// Posing.
+    pub pose: PoseOptions,
+    /// The camera.
+    pub view: OrbitView,
+    /// Render options at the size of the finished image (pixel art renders larger: see
+    /// [`Resolved::render_options`]).
+    pub options: RenderOptions,
+    /// Directions of a sprite job.
+    pub directions: u32,
+    /// Framing of a sprite job.
+    pub fit: Fit,
+    /// Frames of each clip of a sprite job.
+    pub sampling: Sampling,
+    /// Post-processing.
+    pub look: Look,
+    /// Sheet layout.
+    pub layout: Layout,
+    /// Sheet JSON layout.
+    pub json_format: JsonFormat,
+    /// GIF encoding.
+    pub gif: GifOptions,
+    /// The direction a GIF shows.
+    pub gif_direction: u32,
+    /// Resource limits.
+    pub limits: Limits,
+}
+
+/// Whether an `anim`, `blend` or `transition` entry names an animation file (by its
+/// extension: `.md5anim`, `.smd`) rather than a clip of the model.
+pub fn is_animation_file(entry: &str) -> bool {
+    let lower = entry.to_ascii_lowercase();
+    [".md5anim", ".smd"].iter().any(|ext| lower.ends_with(ext) && lower.len() > ext.len())
+}
+
+/// The clip an entry names: an animation file's stem, or the entry itself.
+fn clip_name(entry: &str) -> String {
+    if is_animation_file(entry) {
+        if let Some(stem) = Path::new(entry).file_stem() {
+            return stem.to_string_lossy().into_owned();
+        }
+    }
+    entry.to_string()
+}
+
+/// A value within its bound, or the option's error naming the range.
+fn within<T>(key: &str, value: T, bound: Bound<T>) -> Result<T>
+where
+    T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
+{
+    bound.check(value).map_err(|e| Error::bad_option(key, value, e))
+}
+
+fn within_opt<T>(key: &str, value: Option<T>, bound: Bound<T>) -> Result<Option<T>>
+where
+    T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
+{
+    value.map(|v| within(key, v, bound)).transpose()
+}
+
+/// Directions a sprite job may have.
+pub const DIRECTIONS: [u32; 5] = [1, 2, 4, 8, 16];
+
+impl BakeSpec {
+    /// Every file the spec names itself: the model, animation files, texture overrides,
+    /// attachments (the loader records what those files name in turn).
+    pub fn named_files(&self) -> Vec<PathBuf> {
+        let anim = &self.anim;
+        let mut files = vec![self.model.model.clone()];
+        let entries = anim.anim.iter().map(String::as_str);
+        let entries = entries.chain(anim.blend.iter().map(|b| b.clip.as_str()));
+        let entries = entries.chain(anim.transition.iter().flat_map(|t| [t.from.as_str(), t.to.as_str()]));
+        files.extend(entries.filter(|e| is_animation_file(e)).map(PathBuf::from));
+        files.extend(self.model.texture.iter().map(|t| t.path.clone()));
+        files.extend(anim.attach.iter().map(|a| a.path.clone()));
+        files
+    }
+
+    /// Every path the spec names, for a manifest or project file to anchor (join to its
+    /// folder) and confine: `(key, path)`.
+    pub fn paths_mut(&mut self) -> Vec<(&'static str, &mut PathBuf)> {
+        let mut paths: Vec<(&'static str, &mut PathBuf)> = vec![("model", &mut self.model.model)];
+        paths.extend(self.model.texture.iter_mut().map(|t| ("texture", &mut t.path)));
+        paths.extend(self.model.texture_root.iter_mut().map(|p| ("texture_root", p)));
+        paths.extend(self.anim.attach.iter_mut().map(|a| ("attach", &mut a.path)));
+        paths
+    }
+
+    /// The animation entries that name files (`anim`, `blend`, `transition`), as text, for a
+    /// manifest or project file to anchor: `(key, entry)`.
+    pub fn animation_entries_mut(&mut self) -> Vec<(&'static str, &mut String)> {
+        let anim = &mut self.anim;
+        let mut entries: Vec<(&'static str, &mut String)> =
+            anim.anim.iter_mut().map(|a| ("anim", a)).filter(|(_, a)| is_animation_file(a)).collect();
+        entries.extend(anim.blend.iter_mut().map(|b| ("blend", &mut b.clip)).filter(|(_, c)| is_animation_file(c)));
+        for t in &mut anim.transition {
+            entries.extend(
+                [("transition", &mut t.from), ("transition", &mut t.to)]
+                    .into_iter()
+                    .filter(|(_, c)| is_animation_file(c)),
+            );
+        }
+        entries
+    }
+
+    /// Joins every path a spec names to `scope`'s folder and checks it leads inside the allowed
+    /// folders (files must exist; a `texture_root` must be a folder inside). Manifests and project
+    /// files anchor their specs with this.
+    ///
+    /// # Errors
+    /// A path outside the allowed folders, missing, or not a regular file; the error names the key.
+    pub fn anchored(&self, scope: &Confinement) -> Result<BakeSpec> {
+        let mut spec = self.clone();
+        let home = scope.home().to_path_buf();
+        for (key, path) in spec.paths_mut() {
+            let joined = home.join(&*path);
+            let judged = if key == "texture_root" { scope.place(&joined) } else { scope.file(&joined) };
+            judged.map_err(|d| d.into_error(&joined, format!("`{key}` = '{}'", path.display())))?;
+            *path = joined;
+        }
+        for (key, entry) in spec.animation_entries_mut() {
+            let joined = home.join(&*entry);
+            scope.file(&joined).map_err(|d| d.into_error(&joined, format!("`{key}` = '{entry}'")))?;
+            *entry = joined.to_string_lossy().into_owned();
+        }
+        Ok(spec)
+    }
+
+    /// Checks every option and turns the spec into the library's settings.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] naming the first refused option and what it accepts: a number out
+    /// of its range, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
+    /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have, more
+    /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, no model.
+    pub fn resolve(&self) -> Result<Resolved> {
+        let (m, a, v, s, r, l, g) =
+            (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
+        if m.model.as_os_str().is_empty() {
+            return Err(Error::bad_option("model", "(unset)", "a model file is needed"));
+        }
+        within_opt("fps", m.fps, bounds::FPS)?;
+        for f in &self.moment.frame {
+            within("frame", *f, bounds::FRAME)?;
+        }
+        if self.moment.frame.len() > bounds::FRAMES.max {
+            let n = self.moment.frame.len();
+            return Err(Error::bad_option(
+                "frame",
+                format!("({n} frames)"),
+                format!("at most {} frames", bounds::FRAMES.max),
+            ));
+        }
+        within_opt("time", self.moment.time, bounds::TIME)?;
+        if self.moment.time.is_some() && !self.moment.frame.is_empty() {
+            return Err(Error::bad_option(
+                "time",
+                self.moment.time.unwrap_or_default(),
+                "give `frame` or `time`, not both",
+            ));
+        }
+        for side in [v.size.width, v.size.height] {
+            within("size", side, bounds::SIDE)?;
+        }
+        within("yaw", v.yaw, bounds::YAW)?;
+        within("pitch", v.pitch, bounds::PITCH)?;
+        within("fov", v.fov, bounds::FOV)?;
+        within("margin", v.margin, bounds::MARGIN)?;
+        if !DIRECTIONS.contains(&s.directions) {
+            return Err(Error::bad_option("directions", s.directions, "must be 1, 2, 4, 8 or 16"));
+        }
+        within_opt("sample_fps", s.sample_fps, bounds::SAMPLE_FPS)?;
+        within_opt("frames", s.frames, bounds::FRAMES)?;
+        if let (Some(fps), Some(_)) = (s.sample_fps, s.frames) {
+            return Err(Error::bad_option("sample_fps", fps, "give `sample_fps` or `frames`, not both"));
+        }
+        within("ssaa", r.ssaa, bounds::SSAA)?;
+        within("bands", r.bands, bounds::BANDS)?;
+        within("ambient", r.ambient, bounds::AMBIENT)?;
+        within_opt("pixel_art", l.pixel_art, bounds::PIXEL_ART)?;
+        within_opt("palette", l.palette, bounds::PALETTE)?;
+        if let (Some(n), None) = (l.palette, l.pixel_art) {
+            return Err(Error::bad_option("palette", n, "needs `pixel_art` (the palette reduces pixel art)"));
+        }
+        within("outline", l.outline, bounds::OUTLINE)?;
+        let layout = &self.layout;
+        within("padding", layout.padding, bounds::PADDING)?;
+        within("extrude", layout.extrude, bounds::EXTRUDE)?;
+        if layout.extrude > layout.padding {
+            let expected = format!("must be at most `padding` ({}): extrusion fills the padding", layout.padding);
+            return Err(Error::bad_option("extrude", layout.extrude, expected));
+        }
+        if g.direction >= s.directions {
+            let expected =
+                format!("must be from 0 to {} (the job has {} `directions`)", s.directions - 1, s.directions);
+            return Err(Error::bad_option("direction", g.direction, expected));
+        }
+        within("max_file_mib", self.limits.max_file_mib, bounds::MAX_FILE_MIB)?;
+        within("max_texture_side", self.limits.max_texture_side, bounds::MAX_TEXTURE_SIDE)?;
+        within("max_memory_mib", self.limits.max_memory_mib, bounds::MAX_MEMORY_MIB)?;
+
+        let mut controls = Controls {
+            attachments: a.attach.clone(),
+            bones: a.bone.clone(),
+            blend: a.blend.clone().map(|b| super::BlendSpec { clip: clip_name(&b.clip), ..b }),
+            transitions: a
+                .transition
+                .iter()
+                .map(|t| super::TransitionSpec { from: clip_name(&t.from), to: clip_name(&t.to), ..t.clone() })
+                .collect(),
+        };
+        controls.set_offsets(&a.attach_offset).map_err(|_| {
+            let expected = format!("one per `attach` ({} given)", a.attach.len());
+            Error::bad_option("attach_offset", format!("({} offsets)", a.attach_offset.len()), expected)
+        })?;
+        let mut animations: Vec<PathBuf> = Vec::new();
+        let entries = a.anim.iter().map(String::as_str);
+        let entries = entries.chain(a.blend.iter().map(|b| b.clip.as_str()));
+        let entries = entries.chain(a.transition.iter().flat_map(|t| [t.from.as_str(), t.to.as_str()]));
+        for entry in entries.filter(|e| is_animation_file(e)) {
+            let path = PathBuf::from(entry);
+            if !animations.contains(&path) {
+                animations.push(path);
+            }
+        }
+        let mut names: Vec<String> = Vec::new();
+        for name in a.anim.iter().map(|e| clip_name(e)) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        let clip = a.clip.as_deref().map(clip_name);
+        let rows = match &clip {
+            Some(c) => vec![c.clone()],
+            None => names.clone(),
+        };
+        let limits = self.limits.limits();
+        let load = LoadOptions {
+            animations,
+            texture_overrides: m
+                .texture
+                .iter()
+                .map(|t| TextureOverride { material: t.material.clone(), path: t.path.clone() })
+                .collect(),
+            fps: m.fps,
+            facing: m.facing,
+            texture_roots: m.texture_root.clone(),
+            limits,
+        };
+        let moments = match (self.moment.time, self.moment.frame.as_slice()) {
+            (Some(t), _) => vec![FrameTime::Seconds(t)],
+            (None, []) => vec![FrameTime::Frame(0.0)],
+            (None, frames) => frames.iter().map(|&f| FrameTime::Frame(f)).collect(),
+        };
+        let projection =
+            if v.ortho { Projection::Orthographic } else { Projection::Perspective { fov_y_degrees: v.fov } };
+        let view = match v.view {
+            Some(super::ViewPreset::Iso) => OrbitView { margin: v.margin, ..OrbitView::ISOMETRIC_2_1 },
+            None => OrbitView { yaw_degrees: v.yaw, pitch_degrees: v.pitch, projection, margin: v.margin },
+        };
+        let lights = if r.light.is_empty() {
+            vec![Light::KEY]
+        } else {
+            let share = 1.0 / r.light.len() as f32;
+            r.light.iter().map(|d| Light { direction: d.0, intensity: share }).collect()
+        };
+        let options = RenderOptions {
+            width: v.size.width,
+            height: v.size.height,
+            ssaa: r.ssaa,
+            shading_rate: match r.shading_rate {
+                ShadingRateName::Pixel => ShadingRate::Pixel,
+                ShadingRateName::Sample => ShadingRate::Sample,
+            },
+            filter: match r.filter {
+                FilterName::Nearest => Filter::Nearest,
+                FilterName::Bilinear => Filter::Bilinear,
+                FilterName::Trilinear => Filter::Trilinear,
+            },
+            shading: match r.shading {
+                ShadingName::Unlit => Shading::Unlit,
+                ShadingName::Lambert => Shading::Lambert,
+                ShadingName::Toon => Shading::Toon { bands: r.bands },
+            },
+            lights,
+            ambient: r.ambient,
+            background: r.background.map(|c| c.0),
+            cull_back_faces: !r.two_sided,
+        };
+        let sampling = match (s.sample_fps, s.frames) {
+            (Some(f), _) => Sampling::Fps(f),
+            (None, Some(n)) => Sampling::Count(n),
+            (None, None) => Sampling::ClipFrames,
+        };
+        Ok(Resolved {
+            spec: self.clone(),
+            model: m.model.clone(),
+            load,
+            controls,
+            rows,
+            clip: clip.or_else(|| names.first().cloned()),
+            moments,
+            pose: PoseOptions { looping: true, in_place: !a.root_motion },
+            view,
+            options,
+            directions: s.directions,
+            fit: s.fit,
+            sampling,
+            look: l.clone(),
+            layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
+            json_format: match layout.json_format {
+                JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
+                JsonFormatName::Aseprite => JsonFormat::Aseprite,
+            },
+            gif: GifOptions {
+                alpha_threshold: g.alpha_threshold,
+                dither: g.dither,
+                palette: match g.gif_palette {
+                    GifPaletteName::Global => Palette::Global,
+                    GifPaletteName::PerFrame => Palette::PerFrame,
+                },
+            },
+            gif_direction: g.direction,
+            limits,
+        })
+    }
+}
+
+impl Resolved {
+    /// Render options for the job's cells: pixel art renders `pixel_art` times larger without
+    /// supersampling (the hard-edged downscale is its anti-aliasing).
+    pub fn render_options(&self) -> RenderOptions {
+        match self.look.pixel_art {
+            Some(scale) => RenderOptions {
+                width: self.options.width * scale,
+                height: self.options.height * scale,
+                ssaa: 1,
+                ..self.options.clone()
+            },
+            None => self.options.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{LookSpec, SpriteSpec};
+
+    fn spec() -> BakeSpec {
+        let mut spec = BakeSpec::default();
+        spec.model.model = "m.obj".into();
+        spec
+    }
+
+    #[test]
+    fn refuses_what_would_be_silently_changed_naming_the_option() {
+        let mut s = spec();
+        s.look = LookSpec { palette: Some(16), ..LookSpec::default() };
+        assert_eq!(
+            s.resolve().unwrap_err().to_string(),
+            "`palette` = 16: needs `pixel_art` (the palette reduces pixel art)"
+        );
+        let mut s = spec();
+        s.look.pixel_art = Some(40);
+        assert_eq!(s.resolve().unwrap_err().to_string(), "`pixel_art` = 40: must be from 1 to 16");
+        let mut s = spec();
+        s.model.fps = Some(0.0);
+        assert!(s.resolve().unwrap_err().to_string().starts_with("`fps` = 0: must be from 0.01"));
+        let mut s = spec();
+        s.sprite = SpriteSpec { sample_fps: Some(0.0), ..SpriteSpec::default() };
+        assert!(s.resolve().unwrap_err().to_string().starts_with("`sample_fps` = 0"));
+        let mut s = spec();
+        s.sprite.frames = Some(0);
+        assert!(s.resolve().unwrap_err().to_string().starts_with("`frames` = 0: must be from 1"));
+        let mut s = spec();
+        s.sprite.directions = 8;
+        s.gif.direction = 9;
+        assert_eq!(
+            s.resolve().unwrap_err().to_string(),
+            "`direction` = 9: must be from 0 to 7 (the job has 8 `directions`)"
+        );
+        let mut s = spec();
+        s.layout.extrude = 3;
+        assert!(s.resolve().unwrap_err().to_string().starts_with("`extrude` = 3: must be at most `padding` (2)"));
+        assert!(BakeSpec::default().resolve().unwrap_err().to_string().starts_with("`model`"));
+    }
+
+    #[test]
+    fn one_rule_for_files_clips_and_root_motion() {
+        let mut s = spec();
+        s.anim.anim = vec!["walk.md5anim".into(), "run".into(), "dir/Idle.SMD".into()];
+        let r = s.resolve().unwrap();
+        assert_eq!(r.load.animations, vec![PathBuf::from("walk.md5anim"), PathBuf::from("dir/Idle.SMD")]);
+        assert_eq!(r.rows, vec!["walk", "run", "Idle"]);
+        assert_eq!(r.clip.as_deref(), Some("walk"));
+        assert!(r.pose.in_place);
+        s.anim.clip = Some("run".into());
+        s.anim.root_motion = true;
+        let r = s.resolve().unwrap();
+        assert_eq!((r.rows, r.clip.as_deref(), r.pose.in_place), (vec!["run".to_string()], Some("run"), false));
+        assert!(!is_animation_file(".smd") && !is_animation_file("Armature|walk.001"));
+    }
+}
