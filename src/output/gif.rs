@@ -9,7 +9,7 @@
 //!   frames never show through.
 //! * **Quantisation.** NeuQuant (`color_quant`, MIT) builds the palette: either one global
 //!   palette from all frames (the default: colours stay stable across frames, no flicker, a
-//!   smaller file) or one per frame. `tests/gif.rs` compares both by PSNR and size.
+//!   smaller file) or one per frame. `tests/integration/sprites.rs` compares both by PSNR and size.
 //!   libimagequant/gifski are GPL/AGPL and not used.
 
 use color_quant::NeuQuant;

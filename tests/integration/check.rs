@@ -166,6 +166,7 @@ fn junit_html_and_shards() {
         let text = std::fs::read_to_string(&xml).unwrap();
         let mut reader = quick_xml::Reader::from_str(&text);
         let mut in_failure = None;
+        let (mut in_system_out, mut attached) = (false, Vec::new());
         loop {
             match reader.read_event().unwrap() {
                 quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)
@@ -191,10 +192,35 @@ fn junit_html_and_shards() {
                         .to_string();
                     assert_eq!(in_failure.as_deref(), Some("c3"));
                     assert!(msg.contains("px") && msg.contains("max channel delta"), "{msg}");
+                    // The message names the images `--out` wrote.
+                    for kind in ["actual", "diff"] {
+                        let image = dir.join("out").join(format!("c3.{kind}.png"));
+                        assert!(image.is_file() && msg.contains(&format!("{kind}: {}", image.display())), "{msg}");
+                    }
+                }
+                quick_xml::events::Event::Start(e) if e.name().as_ref() == b"system-out" => {
+                    assert_eq!(in_failure.as_deref(), Some("c3"));
+                    in_system_out = true;
+                }
+                quick_xml::events::Event::End(e) if e.name().as_ref() == b"system-out" => in_system_out = false,
+                quick_xml::events::Event::Text(t) if in_system_out => {
+                    let text = t.decode().unwrap();
+                    attached.extend(
+                        text.lines()
+                            .filter_map(|l| l.strip_prefix("[[ATTACHMENT|")?.strip_suffix("]]"))
+                            .map(PathBuf::from),
+                    );
                 }
                 quick_xml::events::Event::Eof => break,
                 _ => {}
             }
+        }
+        // The failing case attaches its actual and diff images, in the shard that ran it.
+        if text.contains("name=\"c3\"") {
+            let out = dir.join("out");
+            assert_eq!(attached, [out.join("c3.actual.png"), out.join("c3.diff.png")], "{text}");
+        } else {
+            assert!(attached.is_empty() && !text.contains("ATTACHMENT"), "{text}");
         }
         // Every image the HTML page shows exists beside it.
         let page = std::fs::read_to_string(html.join("index.html")).unwrap();

@@ -1,11 +1,13 @@
 //! Helpers shared by the integration tests: scenes built from raw triangles, goldens, and
 //! running the binary on files a test makes.
-#![allow(dead_code)] // each test binary uses a different subset
 
+pub mod alloc;
 pub mod cli;
 pub mod golden;
 
 use std::borrow::Cow;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::{Mat4, Vec2, Vec3};
@@ -118,15 +120,58 @@ pub fn uv_sphere(rings: u32, segments: u32, material: Material) -> TestMesh {
     TestMesh { positions, normals, uvs, indices, material }
 }
 
-/// `../shared/corpus/<sub>`, or `None` (with a note on stderr) when it is absent.
-pub fn corpus(sub: &str) -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; corpus test skipped", dir.display());
-        None
+/// The variable that turns a missing corpus folder from a skip into a failure: with
+/// `SPRITEBAKE_REQUIRE_CORPUS=1` (as CI sets it), no corpus test can pass by skipping.
+pub const REQUIRE_CORPUS: &str = "SPRITEBAKE_REQUIRE_CORPUS";
+
+/// The third-party model corpus: `$SPRITEBAKE_CORPUS`, else `../shared/corpus` beside the
+/// project.
+pub fn corpus_root() -> PathBuf {
+    std::env::var_os("SPRITEBAKE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+}
+
+/// Whether `SPRITEBAKE_REQUIRE_CORPUS=1` is set.
+pub fn corpus_required() -> bool {
+    std::env::var_os(REQUIRE_CORPUS).is_some_and(|v| v == "1")
+}
+
+/// `<corpus>/<sub>` ([`corpus_root`]); every corpus test starts here. When the folder is
+/// absent the test skips (`None`, with a note on stderr), or fails when
+/// `SPRITEBAKE_REQUIRE_CORPUS=1` ([`corpus_in`]).
+///
+/// The note is written to the process's stderr directly, not through `eprintln!`, which the
+/// test harness captures and shows only for failing tests: a skip shows in every run.
+pub fn corpus(sub: &str) -> Option<PathBuf> {
+    let root = corpus_root();
+    let dir = corpus_in(&root, sub, corpus_required());
+    if dir.is_none() {
+        let thread = std::thread::current();
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: {} is absent; corpus test {} skipped (with {REQUIRE_CORPUS}=1 it fails)",
+            root.join(sub).display(),
+            thread.name().unwrap_or("?"),
+        );
     }
+    dir
+}
+
+/// `root/sub` when it is a folder; otherwise a panic naming the folder and
+/// [`REQUIRE_CORPUS`] when `required`, else `None` (skip).
+pub fn corpus_in(root: &Path, sub: &str, required: bool) -> Option<PathBuf> {
+    let dir = root.join(sub);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        !required,
+        "corpus folder {} is absent and {REQUIRE_CORPUS}=1 is set: corpus tests may not skip \
+         (put the corpus there or name it in SPRITEBAKE_CORPUS, or unset {REQUIRE_CORPUS})",
+        dir.display()
+    );
+    None
 }
 
 /// Signed volume of a closed mesh in its rest pose: positive when its triangles wind
@@ -159,5 +204,31 @@ pub fn assert_jitter_free(cells: &[spritebake::sprite::Cell], directions: usize)
     for f in 0..frames {
         let h: Vec<u32> = (0..directions).map(|d| bounds[d * frames + f].3).collect();
         assert!(spread(&h) <= 1, "frame {f}: heights {h:?}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder that does not exist.
+    fn nowhere() -> PathBuf {
+        std::env::temp_dir().join(format!("spritebake-no-corpus-{}", std::process::id()))
+    }
+
+    #[test]
+    fn a_missing_corpus_skips_unless_required() {
+        assert_eq!(corpus_in(&nowhere(), "md2", false), None);
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(corpus_in(here, "tests", true), Some(here.join("tests")));
+    }
+
+    #[test]
+    fn a_required_missing_corpus_fails_naming_the_folder_and_the_variable() {
+        let panic = std::panic::catch_unwind(|| corpus_in(&nowhere(), "md2/ogro", true)).unwrap_err();
+        let message = panic.downcast_ref::<String>().expect("a formatted panic message");
+        let folder = nowhere().join("md2/ogro");
+        assert!(message.contains(&folder.display().to_string()), "{message}");
+        assert!(message.contains("SPRITEBAKE_REQUIRE_CORPUS=1"), "{message}");
     }
 }

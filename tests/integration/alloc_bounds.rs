@@ -1,41 +1,9 @@
 //! A 1 KiB file that claims millions of triangles, joints or frames is rejected after
 //! allocating at most a few MiB: counts are checked against the bytes present first.
 //!
-//! The counting allocator needs `unsafe` (it forwards to the system allocator); the library
-//! and the binary forbid `unsafe` outright.
-#![allow(unsafe_code)]
+//! Peaks are counted per thread by the test binary's allocator ([`crate::common::alloc`]).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call forwards unchanged to the system allocator; only sizes are counted.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = CURRENT.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
-        PEAK.fetch_max(now, Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Peak bytes allocated while running `f`, above what was live before.
-fn peak_during(f: impl FnOnce()) -> usize {
-    let base = CURRENT.load(Ordering::SeqCst);
-    PEAK.store(base, Ordering::SeqCst);
-    f();
-    PEAK.load(Ordering::SeqCst) - base
-}
+use crate::common::alloc::peak_during;
 
 const LIMIT: usize = 4 << 20;
 

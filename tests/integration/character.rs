@@ -1,11 +1,8 @@
 //! The example robot, written as MD5, SMD and MD2 from one definition: the three files must
 //! agree, and their renders are goldens.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::golden::assert_golden;
 use glam::Vec3;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
@@ -13,6 +10,8 @@ use spritebake::formats::LoadOptions;
 use spritebake::golden::Tolerance;
 use spritebake::model::Model;
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
+
+use crate::common::golden::Goldens;
 
 fn asset(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(name)
@@ -90,6 +89,7 @@ fn robot_goldens_per_format() {
     let view = OrbitView { yaw_degrees: 35.0, pitch_degrees: 20.0, ..OrbitView::default() };
     let options = RenderOptions { width: 64, height: 96, ssaa: 4, ..RenderOptions::default() };
     let tolerance = Tolerance { channel: 1, max_pixels: 8 };
+    let mut goldens = Goldens::new();
     for (file, anim, name) in [
         ("robot.md5mesh", Some("walk.md5anim"), "md5"),
         ("robot.smd", Some("walk.smd"), "smd"),
@@ -99,11 +99,12 @@ fn robot_goldens_per_format() {
         for frame in [0.0, 4.0, 10.5] {
             let request = FrameRequest::clip(model.clips.first(), FrameTime::Frame(frame), PoseOptions::default());
             let image = bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap();
-            assert_golden(
+            goldens.check(
                 &format!("anim/robot-{name}-frame-{}", frame.to_string().replace('.', "_")),
                 &image,
                 tolerance,
             );
         }
     }
+    goldens.finish();
 }

@@ -1,11 +1,10 @@
 //! MD2: a hand-built file, hostile headers, truncation, the writer, and the corpus.
 
-mod common;
-
-use common::{corpus, signed_volume};
 use glam::{Vec2, Vec3};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::formats::md2;
+
+use crate::common::{corpus, signed_volume};
 
 fn le(out: &mut Vec<u8>, v: i32) {
     out.extend_from_slice(&v.to_le_bytes());

@@ -11,8 +11,8 @@ use glam::{Vec2, Vec3};
 use serde_json::json;
 use spritebake::formats::md2;
 
-mod common;
-use common::cli::names_in;
+use crate::common;
+use crate::common::cli::names_in;
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()

@@ -1,14 +1,13 @@
 //! Golden images of the example asset: lit, unlit, orthographic and perspective.
 
-mod common;
-
 use std::path::Path;
 
-use common::golden::assert_golden;
 use spritebake::bake::{self, FrameRequest};
 use spritebake::golden::Tolerance;
 use spritebake::model::Model;
 use spritebake::raster::{OrbitView, Projection, RenderOptions, Renderer, Shading};
+
+use crate::common::golden::assert_golden;
 
 /// Renders are deterministic, but libm's `powf`/`sin` may differ in the last bit between
 /// platforms: allow a 1-level channel difference, and a handful of edge pixels.

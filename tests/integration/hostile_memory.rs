@@ -4,36 +4,15 @@
 //! budget, exit 2, and write nothing; batches report the bad model and go on.
 //!
 //! One library-level case counts allocations instead (the shared-skin re-read allocates and
-//! frees, so no peak shows it): the counting allocator needs `unsafe`; the library and the
-//! binary forbid it.
-#![allow(unsafe_code)]
+//! frees, so no peak shows it), with the test binary's per-thread counting allocator
+//! ([`crate::common::alloc`]).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-mod common;
-use common::cli::names_in;
-
-/// Counts every byte allocated (never decremented): work done, not memory held.
-struct Counting;
-
-static ALLOCATED: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every call forwards unchanged to the system allocator; only sizes are counted.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATED.fetch_add(layout.size() as u64, Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+use crate::common;
+use crate::common::alloc::allocated_during;
+use crate::common::cli::names_in;
 
 /// Runs the binary with a 1 GiB address-space limit.
 fn run_limited(args: &[&str]) -> Output {
@@ -561,20 +540,6 @@ fn attachments_share_one_budget() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// The real-model corpus: `$SPRITEBAKE_CORPUS`, else `../shared/corpus`; `None` (with a note)
-/// when neither exists.
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPRITEBAKE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; corpus memory test skipped", dir.display());
-        None
-    }
-}
-
 /// Every model file under `dir` (the formats `thumbnail` reads).
 fn model_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -591,7 +556,7 @@ fn model_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn the_corpus_fits_in_one_gibibyte() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = common::corpus("") else { return };
     let mut models = Vec::new();
     model_files(&corpus, &mut models);
     assert!(!models.is_empty());
@@ -678,9 +643,9 @@ fn accessor_reads_are_counted_once() {
         len = bin.len(),
         ibm = joints * 64,
     );
-    let before = ALLOCATED.load(Ordering::SeqCst);
-    let model = spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default()).unwrap();
-    let allocated = ALLOCATED.load(Ordering::SeqCst) - before;
+    let (model, allocated) = allocated_during(|| {
+        spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default()).unwrap()
+    });
     assert_eq!(model.meshes.len(), users);
     // Parsing the JSON and building 1000 tiny meshes takes a few tens of MB; one read of the
     // matrices per node alone was 300 MB.

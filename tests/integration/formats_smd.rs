@@ -1,12 +1,11 @@
 //! SMD reference and sequence files: hand-computed fixtures, hostile input, and the corpus.
 
-mod common;
-
-use common::{corpus, signed_volume};
 use glam::Vec3;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::formats::smd;
 use spritebake::model::Model;
+
+use crate::common::{corpus, signed_volume};
 
 /// The same 3-joint limb as the MD5 fixture: joints at x = 0, 4, 8; one triangle whose
 /// vertices sit 2 units past each joint (GoldSrc 9-field lines), and one Source-style vertex

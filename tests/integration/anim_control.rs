@@ -1,11 +1,8 @@
 //! Animation control (issue 8): attachments, bone overrides, blending and transitions, on the
 //! example robot and, when present, the shared corpus (skipped with a note otherwise).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::golden::assert_golden;
 use glam::{Affine3A, Mat3, Quat, Vec3};
 use spritebake::anim::{
     self, Animation, Blend, BoneOverride, FrameTime, Layers, Motion, PoseOptions, Transition, animate, pose,
@@ -18,6 +15,9 @@ use spritebake::raster::{OrbitView, RenderOptions, Renderer};
 use spritebake::rig::{self, AttachSpec, Controls, Offset};
 use spritebake::sprite::sheet::{Layout, pack};
 use spritebake::sprite::{Fit, Job, Sampling};
+
+use crate::common;
+use crate::common::golden::assert_golden;
 
 fn asset(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets").join(name)

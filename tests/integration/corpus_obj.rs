@@ -1,13 +1,13 @@
 //! The OBJ files of the shared corpus (`../shared/corpus/obj`): real exports with their quirks.
 //! Skipped with a note when the corpus folder is absent.
 
-mod common;
-
 use std::path::Path;
 
 use spritebake::bake::{self, FrameRequest};
 use spritebake::model::TextureStatus;
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
+
+use crate::common;
 
 fn load(path: &Path) -> spritebake::Result<spritebake::model::Model> {
     spritebake::formats::load(path, &Default::default())

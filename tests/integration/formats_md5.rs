@@ -1,12 +1,11 @@
 //! MD5 mesh and anim: hand-computed fixtures, hostile input, and the corpus.
 
-mod common;
-
-use common::{corpus, signed_volume};
 use glam::Vec3;
 use spritebake::anim::{FrameTime, PoseOptions, joint_transforms, pose};
 use spritebake::formats::md5;
 use spritebake::model::ClipFrames;
+
+use crate::common::{corpus, signed_volume};
 
 /// A 3-joint limb along +X (joints at x = 0, 4, 8), one vertex per joint 2 units past it, and a
 /// split vertex at x = 8 (50% mid joint, 50% tip joint). The anim turns the mid joint 90° about

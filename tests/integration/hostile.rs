@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
-use common::cli::printed;
+use crate::common;
+use crate::common::cli::printed;
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().unwrap()

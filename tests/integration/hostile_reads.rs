@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::cli::printed;
+use crate::common;
+use crate::common::cli::printed;
 
 /// Longer than any of these runs takes on a loaded machine, far shorter than "forever".
 const DEADLINE: Duration = Duration::from_secs(60);

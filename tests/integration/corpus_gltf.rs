@@ -2,17 +2,17 @@
 //! between, renders non-empty; the Fox's clips and a jitter-free sheet of its walk; goldens of
 //! CesiumMan walking. Skipped with a note when the corpus is absent.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::golden::assert_golden;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
 use spritebake::golden::Tolerance;
 use spritebake::model::{ClipFrames, Model, TextureStatus};
 use spritebake::raster::{OrbitView, Projection, RenderOptions, Renderer};
 use spritebake::sprite::{Fit, Job, Sampling};
+
+use crate::common;
+use crate::common::golden::Goldens;
 
 const MODELS: &[&str] =
     &["cesiumman/CesiumMan.glb", "fox/Fox.glb", "riggedsimple_blender/RiggedSimple.glb", "simpleskin/SimpleSkin.gltf"];
@@ -129,12 +129,14 @@ fn cesium_man_walking_goldens() {
         lights: vec![spritebake::raster::Light::KEY],
         ..RenderOptions::default()
     };
+    let mut goldens = Goldens::new();
     for frame in [0.0, 15.0] {
         let request = FrameRequest::clip(model.clip("all"), FrameTime::Frame(frame), PoseOptions::default());
         let image = bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap();
         // Same tolerance as the other goldens: last-bit libm differences on edge pixels.
-        assert_golden(&format!("gltf/cesium-man-walk-frame-{frame}"), &image, Tolerance { channel: 1, max_pixels: 8 });
+        goldens.check(&format!("gltf/cesium-man-walk-frame-{frame}"), &image, Tolerance { channel: 1, max_pixels: 8 });
     }
+    goldens.finish();
 }
 
 #[test]

@@ -2,13 +2,13 @@
 //! and half-frame with finite positions, textures are found or reported, frame 0 renders.
 //! Skipped with a note when the corpus is absent.
 
-mod common;
-
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
 use spritebake::formats::LoadOptions;
 use spritebake::model::TextureStatus;
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
+
+use crate::common;
 
 /// (model, animation files) relative to the corpus.
 const MODELS: &[(&str, &[&str])] = &[

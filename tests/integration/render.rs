@@ -1,11 +1,10 @@
 //! Rasterizer properties: fill rule, determinism, clipping, perspective, depth, filtering, AA.
 
-mod common;
-
-use common::*;
 use glam::{Vec2, Vec3, Vec4};
 use spritebake::model::AlphaMode;
 use spritebake::raster::{Camera, Filter, Image, Projection, RenderOptions, Shading, ShadingRate};
+
+use crate::common::*;
 
 #[test]
 fn square_of_two_triangles_covers_each_sample_once() {

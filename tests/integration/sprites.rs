@@ -1,11 +1,8 @@
 //! Sprite outputs: sheets and their JSON, GIF timing and colours, jitter-free framing, looks.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::golden::assert_golden;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
 use spritebake::golden::Tolerance;
@@ -14,6 +11,9 @@ use spritebake::output::gif::{GifOptions, Palette, encode_gif, timing};
 use spritebake::raster::{Image, OrbitView, RenderOptions, Renderer, Shading};
 use spritebake::sprite::sheet::{JsonFormat, Layout, pack};
 use spritebake::sprite::{Cell, Fit, Job, Sampling, post};
+
+use crate::common;
+use crate::common::golden::Goldens;
 
 fn asset(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(name)
@@ -212,6 +212,7 @@ fn toon_outline_and_pixel_art_goldens() {
     let base = RenderOptions { width: 64, height: 96, ssaa: 4, ..RenderOptions::default() };
     let renderer = Renderer::new();
     let tolerance = Tolerance { channel: 1, max_pixels: 8 };
+    let mut goldens = Goldens::new();
     let toon = bake::render_frame(
         &renderer,
         &model,
@@ -220,10 +221,10 @@ fn toon_outline_and_pixel_art_goldens() {
         &RenderOptions { shading: Shading::Toon { bands: 3 }, ..base.clone() },
     )
     .unwrap();
-    assert_golden("sprites/robot-toon-3-bands", &toon, tolerance);
+    goldens.check("sprites/robot-toon-3-bands", &toon, tolerance);
     let plain = bake::render_frame(&renderer, &model, &request, &view, &base).unwrap();
     let outlined = post::outline(&plain, 2, [20, 10, 40]);
-    assert_golden("sprites/robot-outline-2px", &outlined, tolerance);
+    goldens.check("sprites/robot-outline-2px", &outlined, tolerance);
     // Outline width: every new pixel lies within 2 px of the silhouette, and every transparent
     // pixel within 1.5 px of it became outline.
     let solid: Vec<(i64, i64)> = (0..96)
@@ -255,7 +256,8 @@ fn toon_outline_and_pixel_art_goldens() {
     let pixel_art = post::posterize(&post::pixelate(&big, 4), 16);
     assert_eq!((pixel_art.width, pixel_art.height), (32, 48));
     assert!(pixel_art.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255), "pixel art has soft edges");
-    assert_golden("sprites/robot-pixel-art-4x-16-colours", &pixel_art, tolerance);
+    goldens.check("sprites/robot-pixel-art-4x-16-colours", &pixel_art, tolerance);
+    goldens.finish();
 }
 
 fn spritebake(args: &[&str]) -> std::process::Output {
@@ -318,11 +320,7 @@ fn cli_sheet_gif_and_frames_write_their_files() {
 
 #[test]
 fn thumbnails_of_the_corpus_are_centred_and_unclipped_and_failures_stay_local() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !corpus.is_dir() {
-        eprintln!("note: {} is absent; corpus thumbnails skipped", corpus.display());
-        return;
-    }
+    let Some(corpus) = common::corpus("") else { return };
     let dir = std::env::temp_dir().join(format!("spritebake-thumbs-{}", std::process::id()));
     let models = [
         "md2/sydney/sydney.md2",

@@ -7,6 +7,7 @@
 
 #![cfg(unix)]
 
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -14,8 +15,7 @@ use std::time::Duration;
 use glam::{Vec2, Vec3};
 use spritebake::formats::md2;
 
-mod common;
-use common::cli::printed;
+use crate::common::cli::printed;
 
 fn spritebake() -> Command {
     Command::new(env!("CARGO_BIN_EXE_spritebake"))

@@ -1,0 +1,83 @@
+//! The test binary's global allocator: the system allocator, counting bytes per thread.
+//!
+//! All integration tests share one process, and the harness runs them on parallel threads:
+//! a process-wide count would include whatever the other tests allocate meanwhile. Each
+//! thread counts its own allocations instead, so a measurement covers exactly the code the
+//! measuring test runs on its own thread (the parsers measured here start no threads).
+//!
+//! Counting needs `unsafe` (it forwards to the system allocator); the library and the binary
+//! forbid `unsafe` outright.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    // Const-initialised with no destructor: reading them never allocates, so the allocator
+    // may use them.
+    /// Bytes live now that this thread allocated, minus what it freed (frees of memory other
+    /// threads allocated can take it below zero).
+    static CURRENT: Cell<i64> = const { Cell::new(0) };
+    /// The highest `CURRENT` since the last reset.
+    static PEAK: Cell<i64> = const { Cell::new(0) };
+    /// Every byte this thread allocated, never decremented: work done, not memory held.
+    static TOTAL: Cell<u64> = const { Cell::new(0) };
+}
+
+fn allocated(size: usize) {
+    let size = size as i64;
+    let _ = CURRENT.try_with(|c| {
+        let now = c.get() + size;
+        c.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+    let _ = TOTAL.try_with(|t| t.set(t.get() + size as u64));
+}
+
+fn freed(size: usize) {
+    let _ = CURRENT.try_with(|c| c.set(c.get() - size as i64));
+}
+
+// SAFETY: every call forwards unchanged to the system allocator; only sizes are counted, in
+// thread-locals that never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        allocated(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        allocated(layout.size());
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        freed(layout.size());
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Counted as a move to a new block (both held at once), as `GlobalAlloc`'s default
+        // `realloc` does it.
+        allocated(new_size);
+        freed(layout.size());
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Peak bytes this thread held while running `f`, above what it held before.
+pub fn peak_during(f: impl FnOnce()) -> usize {
+    let base = CURRENT.with(Cell::get);
+    PEAK.with(|p| p.set(base));
+    f();
+    (PEAK.with(Cell::get) - base) as usize
+}
+
+/// Bytes this thread allocated while running `f`, however many it freed again.
+pub fn allocated_during<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = TOTAL.with(Cell::get);
+    let value = f();
+    (value, TOTAL.with(Cell::get) - before)
+}

@@ -1,0 +1,35 @@
+//! Every integration test in one binary (one link instead of one per file): each former
+//! `tests/<name>.rs` is the module `<name>` here, so test paths read `<name>::<test>` and
+//! `cargo test --test integration <name>::` runs one of them. The hostile-input suites are
+//! the modules whose names start with `hostile`; CI runs them under a 1 GiB address-space
+//! limit by that prefix.
+//!
+//! Tests over the shared corpus skip with a note when it is absent, and fail instead when
+//! `SPRITEBAKE_REQUIRE_CORPUS=1` (see [`common::corpus`]).
+
+mod common;
+
+mod alloc_bounds;
+mod anim;
+mod anim_control;
+mod character;
+mod check;
+mod cli;
+mod corpus_all;
+mod corpus_gltf;
+mod corpus_obj;
+mod crash_inputs;
+mod formats_gltf;
+mod formats_md2;
+mod formats_md5;
+mod formats_smd;
+mod golden_render;
+mod hostile;
+mod hostile_memory;
+// Unix only: the cases need symlinks, FIFOs, devices and signals.
+#[cfg(unix)]
+mod hostile_outputs;
+mod hostile_reads;
+mod hostile_work;
+mod render;
+mod sprites;
