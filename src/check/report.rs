@@ -60,7 +60,7 @@ pub fn junit_xml(suite: &str, results: &[CaseResult]) -> String {
         match &r.outcome {
             Outcome::Pass | Outcome::Blessed => x.push_str("/>\n"),
             Outcome::Fail { frames } => {
-                let detail: Vec<String> = frames.iter().map(|(f, s)| format!("frame {f}: {s}")).collect();
+                let detail: Vec<String> = frames.iter().map(|(f, s)| format!("{f}: {s}")).collect();
                 let first = frames.first().map(|(_, s)| s.as_str()).unwrap_or("different");
                 let _ = writeln!(
                     x,
@@ -206,7 +206,8 @@ mod tests {
 
     #[test]
     fn junit_failures_name_and_attach_the_actual_and_diff_images() {
-        let fail = Outcome::Fail { frames: vec![(2.0, "3 px (1.2%) differ; max channel delta 40".into())] };
+        let fail =
+            Outcome::Fail { frames: vec![("frame 2".into(), "3 px (1.2%) differ; max channel delta 40".into())] };
         let results = [
             case("pass", Outcome::Pass, None, None),
             case("fail", fail, Some("out/a&b <\"x\">.actual.png"), Some("out/a&b <\"x\">.diff.png")),

@@ -7,14 +7,16 @@ use glam::{Affine3A, Mat3, Quat, Vec3};
 use spritebake::anim::{
     self, Animation, Blend, BoneOverride, FrameTime, Layers, Motion, PoseOptions, Transition, animate, pose,
 };
+use spritebake::bake::rig;
 use spritebake::bake::{self, FrameRequest};
+use spritebake::bake::{Job, Sampling};
+use spritebake::bake::{Layout, pack};
 use spritebake::formats::LoadOptions;
 use spritebake::golden::Tolerance;
 use spritebake::model::{Clip, ClipFrames, Model, PosedMesh, TextureStatus};
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
-use spritebake::rig::{self, AttachSpec, Controls, Offset};
-use spritebake::sprite::sheet::{Layout, pack};
-use spritebake::sprite::{Fit, Job, Sampling};
+use spritebake::spec::Fit;
+use spritebake::spec::{AttachSpec, Controls, Offset};
 
 use crate::common;
 use crate::common::golden::assert_golden;
@@ -64,7 +66,7 @@ fn md2_robot_with_back() -> Model {
 }
 
 fn clip<'m>(model: &'m Model, name: &str) -> &'m Clip {
-    bake::find_clip(model, name).unwrap()
+    model.find_clip(name).unwrap()
 }
 
 fn positions(posed: &PosedMesh) -> Vec<Vec3> {
@@ -369,7 +371,7 @@ fn transition_job<'a>(model: &'a Model, layers: Layers<'a>) -> Job<'a> {
         fit: Fit::Shared,
         sampling: Sampling::Count(12),
         pose: PoseOptions { looping: true, in_place: true },
-        skeleton: false,
+        look: Default::default(),
     }
 }
 

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
+use spritebake::bake::{Job, Sampling};
 use spritebake::golden::Tolerance;
 use spritebake::model::{ClipFrames, Model, TextureStatus};
 use spritebake::raster::{OrbitView, Projection, RenderOptions, Renderer};
-use spritebake::sprite::{Fit, Job, Sampling};
+use spritebake::spec::Fit;
 
 use crate::common;
 use crate::common::golden::Goldens;
@@ -109,7 +110,7 @@ fn fox_walk_sheet_in_8_directions_is_jitter_free() {
         fit: Fit::Shared,
         sampling: Sampling::ClipFrames,
         pose: PoseOptions { looping: true, in_place: true },
-        skeleton: false,
+        look: Default::default(),
     };
     let cells = job.render().unwrap();
     assert_eq!(cells.len(), 8 * 22);

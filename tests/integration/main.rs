@@ -33,3 +33,4 @@ mod hostile_reads;
 mod hostile_work;
 mod render;
 mod sprites;
+mod thumbnail;

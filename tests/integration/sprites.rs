@@ -5,12 +5,13 @@ use std::process::Command;
 
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
+use spritebake::bake::{Cell, Job, Sampling, post};
+use spritebake::bake::{JsonFormat, Layout, pack};
 use spritebake::golden::Tolerance;
 use spritebake::model::Model;
 use spritebake::output::gif::{GifOptions, Palette, encode_gif, timing};
 use spritebake::raster::{Image, OrbitView, RenderOptions, Renderer, Shading};
-use spritebake::sprite::sheet::{JsonFormat, Layout, pack};
-use spritebake::sprite::{Cell, Fit, Job, Sampling, post};
+use spritebake::spec::Fit;
 
 use crate::common;
 use crate::common::golden::Goldens;
@@ -36,7 +37,7 @@ fn job(model: &Model, directions: u32, size: u32) -> Job<'_> {
         fit: Fit::Shared,
         sampling: Sampling::ClipFrames,
         pose: PoseOptions { looping: true, in_place: true },
-        skeleton: false,
+        look: Default::default(),
     }
 }
 
@@ -371,7 +372,7 @@ fn thumbnails_of_the_corpus_are_centred_and_unclipped_and_failures_stay_local() 
 fn skeleton_overlay_marks_every_joint() {
     let model = robot();
     let mut j = job(&model, 1, 96);
-    j.skeleton = true;
+    j.look.skeleton = true;
     j.clips = vec![model.clips.first()];
     let cells = j.render().unwrap();
     let cell = &cells[5];

@@ -4,8 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
-use common::cli::{names_in, printed, scratch_in};
+use crate::common::cli::{names_in, printed, scratch_in};
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().expect("run spritebake")
