@@ -189,6 +189,9 @@ impl Manifest {
             let at = |e: Error| Error::Invalid(format!("{}: case #{} (line {line}): {e}", path.display(), i + 1));
             let toml::Value::Table(entry) = entry else { return Err(at(Error::Invalid("not a table".into()))) };
             let case = merged(defaults.as_ref(), &entry);
+            if let Some(key) = ["name", "golden"].into_iter().find(|k| !case.contains_key(*k)) {
+                return Err(at(Error::Invalid(format!("no `{key}`"))));
+            }
             let own: toml::Table = case
                 .iter()
                 .filter(|(k, _)| CASE_KEYS.contains(&k.as_str()))
@@ -198,6 +201,18 @@ impl Manifest {
                 .try_into()
                 .map_err(|e: toml::de::Error| at(Error::Invalid(e.message().trim().replace('\n', " "))))?;
             let spec = BakeSpec::from_table(&case, CASE_KEYS).map_err(at)?;
+            // Every option is checked here, before any case runs: a typo or a value out of
+            // range stops the run with its line, as a bad flag stops a command.
+            spec.resolve().map_err(at)?;
+            for (key, value, bound) in [
+                ("threshold", keys.threshold, crate::bounds::THRESHOLD),
+                ("max_percent", keys.max_percent.unwrap_or_default(), crate::bounds::MAX_PERCENT),
+            ] {
+                bound.check(value).map_err(|e| at(Error::bad_option(key, value, e)))?;
+            }
+            crate::bounds::COLUMNS
+                .check(keys.columns)
+                .map_err(|e| at(Error::bad_option("columns", keys.columns, e)))?;
             if cases.iter().any(|c| c.keys.name == keys.name) {
                 return Err(Error::Invalid(format!("{}: two cases are named '{}'", path.display(), keys.name)));
             }

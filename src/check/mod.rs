@@ -115,11 +115,6 @@ fn confined_golden(keys: &CaseKeys, scope: &Confinement) -> Result<PathBuf> {
 
 fn resolve(spec: &CaseSpec, scope: &Confinement, options: &CheckOptions) -> Result<Case> {
     let keys = &spec.keys;
-    within("threshold", keys.threshold, crate::bounds::THRESHOLD)?;
-    within("columns", keys.columns, crate::bounds::COLUMNS)?;
-    if let Some(p) = keys.max_percent {
-        within("max_percent", p, crate::bounds::MAX_PERCENT)?;
-    }
     let mut resolved = spec.spec.anchored(scope)?.resolve()?;
     if let Some(limits) = options.limits {
         resolved.limits = limits;
@@ -132,13 +127,6 @@ fn resolve(spec: &CaseSpec, scope: &Confinement, options: &CheckOptions) -> Resu
         resolved,
         scope: scope.clone(),
     })
-}
-
-fn within<T>(key: &str, value: T, bound: crate::bounds::Bound<T>) -> Result<T>
-where
-    T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
-{
-    bound.check(value).map_err(|e| Error::bad_option(key, value, e))
 }
 
 /// The cases of the shard and names `options` select, in manifest order.
@@ -452,7 +440,7 @@ fn judge(
         Ok(e) => {
             let size = |f: &[Image]| f.first().map_or("none".to_string(), |i| format!("{}x{}", i.width, i.height));
             return Err(Error::Invalid(format!(
-                "{}: the golden has {} frames of {}, the render {} of {}",
+                "{}: golden sizes differ from the render: the golden has {} frames of {}, the render {} of {}",
                 case.golden.display(),
                 e.frames.len(),
                 size(&e.frames),

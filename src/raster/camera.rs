@@ -40,8 +40,10 @@ pub struct OrbitView {
 }
 
 impl Default for OrbitView {
+    /// The model's front seen from 15° above, perspective with a 30° field of view, 5% margin:
+    /// the defaults of every command (`crate::spec::ViewSpec` takes its defaults from here).
     fn default() -> Self {
-        OrbitView { yaw_degrees: 0.0, pitch_degrees: 0.0, projection: Projection::default(), margin: 0.05 }
+        OrbitView { yaw_degrees: 0.0, pitch_degrees: 15.0, projection: Projection::default(), margin: 0.05 }
     }
 }
 

@@ -24,6 +24,7 @@ pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, 
 pub use resolve::{Look, Resolved, is_animation_file};
 pub use text::{Color, LightDirection, Size, TextureSpec};
 
+#[cfg(feature = "cli")]
 use crate::bounds;
 use crate::error::{Error, Result};
 use crate::model::{Axis, UnknownName};
@@ -41,6 +42,7 @@ pub struct ModelSpec {
     pub model: PathBuf,
     /// Texture for every material (PATH) or one material (MATERIAL=PATH); repeatable.
     #[cfg_attr(feature = "cli", arg(long, value_name = "[MATERIAL=]PATH"))]
+    #[serde(deserialize_with = "one_or_many")]
     pub texture: Vec<TextureSpec>,
     /// Playback rate for every clip, frames per second, from 0.01 to 1000 (default: the
     /// file's own).
@@ -54,6 +56,7 @@ pub struct ModelSpec {
     /// libraries, buffers) may lead into (repeatable). Without it, paths leading out of the
     /// model's folder (absolute, `..`, symbolic links) are refused.
     #[cfg_attr(feature = "cli", arg(long, value_name = "DIR"))]
+    #[serde(deserialize_with = "one_or_many")]
     pub texture_root: Vec<PathBuf>,
 }
 
@@ -73,6 +76,7 @@ pub struct AnimSpec {
     /// and frames render every one as a row; commands that play one clip play `--clip`, else
     /// the first. `all` plays every glTF animation of the model together.
     #[cfg_attr(feature = "cli", arg(long, value_name = "FILE|NAME", value_delimiter = ','))]
+    #[serde(deserialize_with = "one_or_many")]
     pub anim: Vec<String>,
     /// The clip to play (a clip name or an animation file's stem); sprite sheets and frames
     /// then render only this clip. Default: the first `--anim`, else the model's first clip.
@@ -84,6 +88,7 @@ pub struct AnimSpec {
     /// is split at the last '@'; `info` lists joints). Each attachment's textures are found
     /// next to its own file.
     #[cfg_attr(feature = "cli", arg(long, value_name = "FILE[@JOINT]"))]
+    #[serde(deserialize_with = "one_or_many")]
     pub attach: Vec<AttachSpec>,
     /// Placement of an attachment in its joint's frame (or the body's model space for FILE
     /// attachments): 't=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE', groups optional and in any order
@@ -93,11 +98,13 @@ pub struct AnimSpec {
         feature = "cli",
         arg(long, value_name = "t=X,Y,Z;r=YAW,PITCH,ROLL;s=SCALE", allow_hyphen_values = true)
     )]
+    #[serde(deserialize_with = "one_or_many")]
     pub attach_offset: Vec<Offset>,
     /// Rotate a joint and its subtree on every frame: 'JOINT:yaw=30,pitch=-10,roll=0' (degrees
     /// about the joint's own Z, Y and X axes, applied as Rz(yaw)·Ry(pitch)·Rx(roll) after the
     /// clip; keys optional; repeatable).
     #[cfg_attr(feature = "cli", arg(long, value_name = "JOINT:yaw=Y,pitch=P,roll=R", allow_hyphen_values = true))]
+    #[serde(deserialize_with = "one_or_many")]
     pub bone: Vec<BoneSpec>,
     /// Mix a second clip into the one played: 'CLIP:WEIGHT' (WEIGHT 0..1; CLIP is a clip name
     /// or an animation file; clips of different lengths are matched by normalised time).
@@ -107,6 +114,7 @@ pub struct AnimSpec {
     /// files). Sprite commands render it as one more row named 'A->B'; commands that play one
     /// motion play the first transition. Repeatable.
     #[cfg_attr(feature = "cli", arg(long, value_name = "A->B:SECONDS"))]
+    #[serde(deserialize_with = "one_or_many")]
     pub transition: Vec<TransitionSpec>,
     /// Keep the root's horizontal motion (by default every command renders walk cycles in
     /// place).
@@ -129,18 +137,41 @@ pub struct MomentSpec {
     pub time: Option<f32>,
 }
 
-/// `frame = 3` or `frame = [0, 4, 7.5]`.
-fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Form {
-        One(f32),
-        Many(Vec<f32>),
+/// A repeatable option in a manifest: one value (`frame = 3`, `anim = "walk"`) or a list
+/// (`frame = [0, 4.5]`, `anim = ["walk", "run"]`). Errors keep the value's own message.
+fn one_or_many<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    use serde::de::IntoDeserializer;
+    struct OneOrMany<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for OneOrMany<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a value or a list of values")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut values = Vec::new();
+            while let Some(v) = seq.next_element()? {
+                values.push(v);
+            }
+            Ok(values)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Vec<T>, E> {
+            T::deserialize(v.into_deserializer()).map(|t| vec![t])
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Vec<T>, E> {
+            T::deserialize(v.into_deserializer()).map(|t| vec![t])
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Vec<T>, E> {
+            T::deserialize(v.into_deserializer()).map(|t| vec![t])
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Vec<T>, E> {
+            T::deserialize(v.into_deserializer()).map(|t| vec![t])
+        }
     }
-    Ok(match Form::deserialize(d)? {
-        Form::One(f) => vec![f],
-        Form::Many(v) => v,
-    })
+    d.deserialize_any(OneOrMany(std::marker::PhantomData))
 }
 
 /// Camera presets.
@@ -190,8 +221,22 @@ pub struct ViewSpec {
 }
 
 impl Default for ViewSpec {
+    /// 256×256, and the camera of [`OrbitView::default`].
     fn default() -> Self {
-        ViewSpec { size: Size::square(256), yaw: 0.0, pitch: 15.0, ortho: false, fov: 30.0, margin: 0.05, view: None }
+        let camera = crate::raster::OrbitView::default();
+        let (ortho, fov) = match camera.projection {
+            crate::raster::Projection::Orthographic => (true, 30.0),
+            crate::raster::Projection::Perspective { fov_y_degrees } => (false, fov_y_degrees),
+        };
+        ViewSpec {
+            size: Size::square(256),
+            yaw: camera.yaw_degrees,
+            pitch: camera.pitch_degrees,
+            ortho,
+            fov,
+            margin: camera.margin,
+            view: None,
+        }
     }
 }
 

@@ -105,7 +105,7 @@ fn manifest(dir: &Path, body: &str) -> PathBuf {
 #[test]
 fn bless_creates_and_rewrites_goldens_and_errors_stay_per_case() {
     let dir = scratch("bless");
-    let cases = "[[case]]\nname = \"a\"\ngolden = \"g/a.png\"\n[[case]]\nname = \"b\"\nyaw = 90\ngolden = \"g/b.png\"\n[[case]]\nname = \"c\"\nframes = [0, 0]\ngolden = \"g/c/\"\n";
+    let cases = "[[case]]\nname = \"a\"\ngolden = \"g/a.png\"\n[[case]]\nname = \"b\"\nyaw = 90\ngolden = \"g/b.png\"\n[[case]]\nname = \"c\"\nframe = [0, 0]\ngolden = \"g/c/\"\n";
     let m = manifest(&dir, cases);
     let o = check(&[p(&m)]);
     assert_eq!(o.status.code(), Some(1));
@@ -240,7 +240,7 @@ fn the_example_manifest_passes() {
     let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/check/cases.toml");
     let o = check(&[p(&m)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("6 passed, 0 failed, 0 errors"));
+    assert!(text(&o).contains("7 passed, 0 failed, 0 errors"));
 }
 
 #[test]
@@ -270,10 +270,10 @@ fn animation_keys_reach_the_case_and_their_errors_name_the_key() {
     }
     for (extra, expected) in [
         ("bone = [\"haed:yaw=1\"]", "did you mean 'head'?"),
-        ("bone = [\"head\"]", "bone: bad bone override"),
-        ("attach_offset = [\"t=1\"]", "attach_offset: bad offset"),
+        ("bone = [\"head\"]", "`bone` = [\"head\"]: bad bone override"),
+        ("attach_offset = [\"t=1\"]", "`attach_offset` = [\"t=1\"]: bad offset"),
         ("blend = \"wlak:0.5\"", "did you mean 'walk'?"),
-        ("transition = \"walk-walk\"", "transition: bad transition"),
+        ("transition = \"walk-walk\"", "`transition` = \"walk-walk\": bad transition"),
     ] {
         let m = manifest(&dir, &case(extra));
         let o = check(&[p(&m)]);

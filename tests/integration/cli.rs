@@ -155,6 +155,7 @@ fn export_writes_the_posed_frame_as_obj_that_loads_back() {
         anim.to_str().unwrap(),
         "--frame",
         "4",
+        "--root-motion",
         "-o",
         out.to_str().unwrap(),
     ]);
@@ -290,7 +291,7 @@ fn bad_animation_flags_name_the_option_and_the_form() {
     }
     // More offsets than attachments, and joints on a model without a skeleton.
     let o = spritebake(&["render", &mesh, "--attach-offset", "t=0,0,1", "-o", "x.png"]);
-    assert!(stderr(&o).contains("1 attachment offsets for 0 attachments"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--attach-offset (1 offsets): one per --attach (0 given)"), "{}", stderr(&o));
     let o = spritebake(&["render", &asset("robot/robot.md2"), "--bone", "head:yaw=1", "-o", "x.png"]);
     assert!(stderr(&o).contains("has no skeleton"), "{}", stderr(&o));
 }

@@ -73,7 +73,7 @@ fn every_corpus_model_loads_poses_and_renders() {
             &renderer,
             &model,
             &request,
-            &OrbitView::default(),
+            &OrbitView { pitch_degrees: 0.0, ..OrbitView::default() },
             &RenderOptions { width: 48, height: 48, ..RenderOptions::default() },
         )
         .unwrap();

@@ -56,7 +56,14 @@ fn every_corpus_gltf_model_poses_at_every_key_and_renders() {
         for clip in [None, model.clips.first(), model.clip("all")] {
             let request = FrameRequest::clip(clip, FrameTime::Seconds(0.3), PoseOptions::default());
             let options = RenderOptions { width: 48, height: 48, ..RenderOptions::default() };
-            let image = bake::render_frame(&renderer, &model, &request, &OrbitView::default(), &options).unwrap();
+            let image = bake::render_frame(
+                &renderer,
+                &model,
+                &request,
+                &OrbitView { pitch_degrees: 0.0, ..OrbitView::default() },
+                &options,
+            )
+            .unwrap();
             assert!(image.covered_pixels() > 50, "{file}: {} pixels", image.covered_pixels());
         }
     }

@@ -55,7 +55,7 @@ fn every_good_corpus_obj_loads_and_renders() {
             &Renderer::new(),
             &model,
             &FrameRequest::default(),
-            &OrbitView::default(),
+            &OrbitView { pitch_degrees: 0.0, ..OrbitView::default() },
             &RenderOptions { width: 48, height: 48, cull_back_faces: false, ..RenderOptions::default() },
         )
         .unwrap();

@@ -304,7 +304,7 @@ fn manifest_paths_stay_inside_the_manifest_folder() {
         ("model", format!("model = \"{absolute}\"\ngolden = \"a.png\"")),
         ("golden", "model = \"m.obj\"\ngolden = \"../assets/skin.png\"".to_string()),
         ("golden", "model = \"m.obj\"\ngolden = \"../new/a.png\"".to_string()),
-        ("textures", "model = \"m.obj\"\ntextures = [\"../assets/skin.png\"]\ngolden = \"a.png\"".to_string()),
+        ("texture", "model = \"m.obj\"\ntexture = [\"../assets/skin.png\"]\ngolden = \"a.png\"".to_string()),
         ("anim", "model = \"m.obj\"\nanim = [\"../assets/walk.smd\"]\ngolden = \"a.png\"".to_string()),
         ("attach", format!("model = \"m.obj\"\nattach = [\"{absolute}\"]\ngolden = \"a.png\"")),
     ] {

@@ -266,9 +266,9 @@ fn manifest_numbers_have_the_same_bounds() {
     let model = dir.join("tri.md2");
     std::fs::write(&model, md2_bytes("skin.pcx", &["stand1".into()])).unwrap();
     for (key, line, message) in [
-        ("size", "size = \"100000\"", "size '100000': each side must be from 1 to 8192"),
+        ("size", "size = \"100000\"", "`size` = \"100000\": size '100000': each side must be from 1 to 8192"),
         ("ssaa", "ssaa = 9", "`ssaa` = 9: must be from 1 to 4"),
-        ("frames", "frames = [0, 1e30]", "`frames` = 1000000000000000000000000000000: must be from 0 to 1000000"),
+        ("frame", "frame = [0, 1e30]", "`frame` = 1000000000000000000000000000000: must be from 0 to 1000000"),
         ("yaw", "yaw = 1e30", "`yaw` = 1000000000000000000000000000000: must be from -360 to 360"),
         ("columns", "columns = 0", "`columns` = 0: must be from 1 to 4096"),
     ] {
@@ -276,8 +276,9 @@ fn manifest_numbers_have_the_same_bounds() {
         let body = format!("[[case]]\nname = \"c\"\nmodel = \"tri.md2\"\ngolden = \"g/c.png\"\n{line}\n");
         std::fs::write(&manifest, body).unwrap();
         let o = run(&["check", p(&manifest), "--bless"]);
-        assert_eq!(o.status.code(), Some(1), "{key}: {}", stderr(&o));
-        assert_eq!(stdout(&o), format!("ERROR c: {message}\n0 passed, 0 failed, 1 errors\n"), "{key}");
+        assert_eq!(o.status.code(), Some(2), "{key}: {}", stderr(&o));
+        let error = format!("error: {}: case #1 (line 1): {message}\n", manifest.display());
+        assert_eq!((stdout(&o), stderr(&o)), (String::new(), error), "{key}");
         assert!(!dir.join("g").exists(), "{key}: a golden was written");
     }
 }
