@@ -1,19 +1,61 @@
-//! spritebake: a headless CPU renderer that turns animated 3D game models into sprites.
+//! spritebake: a headless CPU renderer that turns animated 3D game models (Quake 2 MD2, Doom 3
+//! MD5, Half-Life SMD, OBJ, glTF) into sprites: renders, sprite sheets with engine JSON,
+//! animated GIFs and frame sequences.
+//!
+//! # Baking a sprite sheet
+//!
+//! A bake is described by one [`BakeSpec`] — the same options, with the same defaults, as the
+//! command line's flags and the keys of `check` manifests and `bake` project files. Resolve it
+//! (every option checked), load what it names, and make a [`Product`]:
+//!
+//! ```
+//! use spritebake::{BakeSpec, MemoryBudget, Product, bake};
+//!
+//! # fn main() -> spritebake::Result<()> {
+//! let mut spec = BakeSpec::default();
+//! spec.model.model = "examples/assets/robot/robot.md5mesh".into();
+//! spec.anim.anim = vec!["examples/assets/robot/walk.md5anim".into()];
+//! spec.sprite.directions = 8;
+//! spec.view.size = "64".parse().map_err(spritebake::Error::Invalid)?;
+//! spec.view.ortho = true;
+//!
+//! let resolved = spec.resolve()?;
+//! let loaded = bake::load(&resolved)?;
+//! let baked = bake::products::bake(Product::Sheet, &loaded, &resolved, &MemoryBudget::default(), &|| {})?;
+//! let out = std::env::temp_dir().join("spritebake-doc-walk.png");
+//! for (path, bytes) in baked.files(&out.to_string_lossy())? {
+//!     // walk.png and walk.json; `output::Transaction` writes several files all or none.
+//!     std::fs::write(&path, &bytes).map_err(|e| spritebake::Error::io(&path, e))?;
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A [`BakeSpec`] also reads from TOML ([`BakeSpec::from_table`]: `--pixel-art 3` is
+//! `pixel_art = 3`) and, with the default `cli` feature, from clap flags (each option group
+//! derives `clap::Args`).
+//!
+//! # Layers
 //!
 //! ```text
-//!  file bytes ─► formats::* ─► model::Model ─► anim::pose ─► model::PosedMesh
-//!  PosedMesh + Camera + Lights ─► raster::render ─► raster::Image ─► output::{png, gif, sheet}
-//!                                                              └──► golden::compare
+//!  file bytes ─► formats::load ─► model::Model ─► anim::animate ─► model::PosedMesh
+//!  PosedMesh + Camera + Lights ─► raster::Renderer ─► raster::Image ─► output::{png, gif}
+//!  spec::BakeSpec ─► resolve ─► bake::{load, Job, products} (the application layer)
+//!  check: bake products compared with goldens (golden::compare_perceptual)
 //! ```
 //!
 //! Layers only import downward: `model` knows nothing else; `formats`, `anim` and `raster` each
-//! use `model` only; `output` and `golden` work on images.
+//! use `model` only; `output` and `golden` work on images; `spec` and `bake` sit on top.
 
 #![forbid(unsafe_code)]
 
+// `bounds`, `budget` and `text` are helpers the binary shares (option ranges for clap, batch
+// sizing, escaping what it prints): public for it, hidden from the library's documentation.
 pub mod anim;
 pub mod bake;
+#[doc(hidden)]
 pub mod bounds;
+#[doc(hidden)]
 pub mod budget;
 pub mod check;
 mod error;
@@ -23,9 +65,13 @@ pub mod model;
 pub mod output;
 pub mod raster;
 pub mod spec;
+#[doc(hidden)]
 pub mod text;
 
-pub use spec::BakeSpec;
-
+pub use bake::{Baked, Job, Loaded, Product, load};
 pub use budget::MemoryBudget;
 pub use error::{Error, Result};
+pub use formats::{LoadOptions, load as load_model};
+pub use model::Model;
+pub use raster::{Image, OrbitView, RenderOptions, Renderer};
+pub use spec::{BakeSpec, Resolved};

@@ -23,7 +23,7 @@
 
 mod attach;
 mod blend;
-pub mod keyed;
+pub(crate) mod keyed;
 mod overrides;
 mod sample;
 mod skin;
@@ -32,10 +32,13 @@ use std::borrow::Cow;
 
 use glam::{Affine3A, Vec3};
 
-pub use attach::{Attachment, Mount, shares_key_shapes, to_body_axes};
-pub use blend::{Blend, Motion, Transition, blend_poses};
-pub use overrides::{BoneOverride, apply_overrides, rotation_from_degrees};
-pub use sample::{FramePair, frame_pair};
+pub(crate) use attach::shares_key_shapes;
+pub use attach::{Attachment, Mount, to_body_axes};
+pub(crate) use blend::blend_poses;
+pub use blend::{Blend, Motion, Transition};
+pub use overrides::BoneOverride;
+pub(crate) use overrides::{apply_overrides, rotation_from_degrees};
+pub(crate) use sample::frame_pair;
 
 use crate::model::{Clip, ClipFrames, JointPose, Mesh, Model, PosedMesh, PosedPart, Skeleton};
 

@@ -37,7 +37,7 @@ pub fn finish(
 /// Draws an outline exactly `width` pixels wide around the opaque silhouette, under the sprite:
 /// every transparent pixel whose centre lies within `width` of a pixel with alpha ≥ 128 gets
 /// `color`, composited beneath what is there. Linear in the pixels for any width (an exact
-/// distance transform, see [`distance`]).
+/// distance transform).
 pub fn outline(image: &Image, width: u32, color: [u8; 3]) -> Image {
     if width == 0 {
         return image.clone();

@@ -2,18 +2,27 @@
 //!
 //! Parsers never touch the filesystem. [`load`] is the one entry point that reads files: it
 //! picks the parser from the file extension (or content), adds animation files, and resolves
-//! every material's texture through one [`TextureResolver`]. Every read goes through
-//! [`confine`]: the paths a model names stay inside its folder, and only regular files are read,
+//! every material's texture through one [`TextureResolver`]. Every read goes through one
+//! confined reader ([`Confinement`]): the paths a model names stay inside its folder, and only regular files are read,
 //! each once and bounded.
 
+// The parsers and the confined reader are public for the fuzz targets and the integration
+// tests, which drive them directly; library users load through `load` and see only that.
+#[doc(hidden)]
 pub mod confine;
 mod error;
+#[doc(hidden)]
 pub mod gltf;
+#[doc(hidden)]
 pub mod md2;
 mod md2_normals;
+#[doc(hidden)]
 pub mod md5;
+#[doc(hidden)]
 pub mod obj;
+#[doc(hidden)]
 pub mod resolve;
+#[doc(hidden)]
 pub mod smd;
 mod text;
 

@@ -221,7 +221,7 @@ pub struct ViewSpec {
 }
 
 impl Default for ViewSpec {
-    /// 256×256, and the camera of [`OrbitView::default`].
+    /// 256×256, and the camera of [`crate::raster::OrbitView::default`].
     fn default() -> Self {
         let camera = crate::raster::OrbitView::default();
         let (ortho, fov) = match camera.projection {
