@@ -68,6 +68,11 @@ pub mod spec;
 #[doc(hidden)]
 pub mod text;
 
+/// The README's examples run as doctests, so the front page cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}
+
 pub use bake::{Baked, Job, Loaded, Product, load};
 pub use budget::MemoryBudget;
 pub use error::{Error, Result};
