@@ -354,7 +354,7 @@ fn golden_robot_holding_a_sword() {
     let options = RenderOptions { width: 96, height: 96, ssaa: 4, ..RenderOptions::default() };
     let request = FrameRequest { animation, time: FrameTime::Frame(3.0) };
     let image = bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap();
-    assert_golden("anim/robot-md5-sword", &image, Tolerance { channel: 1, max_pixels: 8 });
+    assert_golden(&image, Tolerance { channel: 1, max_pixels: 8 });
 }
 
 /// A walk->wave transition row with the sword in hand and the head turned.
@@ -382,7 +382,7 @@ fn golden_transition_sheet() {
     let cells = job.render().unwrap();
     assert_eq!(job.row_names(), ["walk->wave"]);
     let sheet = pack(&cells, &job.row_names(), Layout { padding: 1, extrude: 0, trim: false }).unwrap();
-    assert_golden("sprites/robot-walk-to-wave-sheet", &sheet.image, Tolerance { channel: 1, max_pixels: 12 });
+    assert_golden(&sheet.image, Tolerance { channel: 1, max_pixels: 12 });
 }
 
 #[test]

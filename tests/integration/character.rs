@@ -99,11 +99,7 @@ fn robot_goldens_per_format() {
         for frame in [0.0, 4.0, 10.5] {
             let request = FrameRequest::clip(model.clips.first(), FrameTime::Frame(frame), PoseOptions::default());
             let image = bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap();
-            goldens.check(
-                &format!("anim/robot-{name}-frame-{}", frame.to_string().replace('.', "_")),
-                &image,
-                tolerance,
-            );
+            goldens.check(&format!("{name}-frame-{}", frame.to_string().replace('.', "_")), &image, tolerance);
         }
     }
     goldens.finish();

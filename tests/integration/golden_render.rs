@@ -46,19 +46,19 @@ fn lit() -> RenderOptions {
 #[test]
 fn tower_lit_perspective() {
     let img = render(three_quarter(Projection::Perspective { fov_y_degrees: 30.0 }), lit());
-    assert_golden("render/tower-lit-perspective", &img, TOLERANCE);
+    assert_golden(&img, TOLERANCE);
 }
 
 #[test]
 fn tower_unlit() {
     let img = render(three_quarter(Projection::default()), RenderOptions { shading: Shading::Unlit, ..lit() });
-    assert_golden("render/tower-unlit", &img, TOLERANCE);
+    assert_golden(&img, TOLERANCE);
 }
 
 #[test]
 fn tower_lit_orthographic() {
     let img = render(three_quarter(Projection::Orthographic), lit());
-    assert_golden("render/tower-lit-orthographic", &img, TOLERANCE);
+    assert_golden(&img, TOLERANCE);
 }
 
 #[test]
@@ -70,5 +70,5 @@ fn tower_wide_perspective_from_below_on_background() {
         margin: 0.1,
     };
     let img = render(view, RenderOptions { background: Some([40, 60, 90, 255]), ..lit() });
-    assert_golden("render/tower-wide-perspective-background", &img, TOLERANCE);
+    assert_golden(&img, TOLERANCE);
 }

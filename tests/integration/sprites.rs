@@ -222,10 +222,10 @@ fn toon_outline_and_pixel_art_goldens() {
         &RenderOptions { shading: Shading::Toon { bands: 3 }, ..base.clone() },
     )
     .unwrap();
-    goldens.check("sprites/robot-toon-3-bands", &toon, tolerance);
+    goldens.check("toon-3-bands", &toon, tolerance);
     let plain = bake::render_frame(&renderer, &model, &request, &view, &base).unwrap();
     let outlined = post::outline(&plain, 2, [20, 10, 40]);
-    goldens.check("sprites/robot-outline-2px", &outlined, tolerance);
+    goldens.check("outline-2px", &outlined, tolerance);
     // Outline width: every new pixel lies within 2 px of the silhouette, and every transparent
     // pixel within 1.5 px of it became outline.
     let solid: Vec<(i64, i64)> = (0..96)
@@ -257,7 +257,7 @@ fn toon_outline_and_pixel_art_goldens() {
     let pixel_art = post::posterize(&post::pixelate(&big, 4), 16);
     assert_eq!((pixel_art.width, pixel_art.height), (32, 48));
     assert!(pixel_art.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255), "pixel art has soft edges");
-    goldens.check("sprites/robot-pixel-art-4x-16-colours", &pixel_art, tolerance);
+    goldens.check("pixel-art-4x-16-colours", &pixel_art, tolerance);
     goldens.finish();
 }
 

@@ -1,13 +1,14 @@
 //! Golden images for the project's own tests, on the library's `golden::compare`.
 //!
-//! `golden/<name>.png` is the reference. On a mismatch the actual render and a diff image are
-//! written to `target/golden-out/<name>.{actual,diff}.png` and named in the panic message.
-//! `SPRITEBAKE_BLESS=1 cargo test` rewrites the references on purpose.
-//!
-//! A test with one golden calls [`assert_golden`]. A test with several (a loop over formats
-//! or frames) checks each with [`Goldens::check`] and calls [`Goldens::finish`]: every
-//! golden is compared, and the test fails once, naming every golden that differs with its
-//! actual and diff images, not only the first.
+//! A golden is named after the test that owns it, so a golden file always leads to its test
+//! and no two tests can share one: `golden/<module>/<test>.png` for a test with one golden
+//! ([`assert_golden`]), `golden/<module>/<test>/<variant>.png` for a test with several
+//! ([`Goldens::check`] per variant, then [`Goldens::finish`]: every golden is compared and the
+//! test fails once, naming every golden that differs with its actual and diff images). The
+//! test's name is the test thread's name, which the test harness sets (`render::tower_unlit`).
+//! On a mismatch the actual render and a diff image are written to
+//! `target/golden-out/<module>-<test>[-<variant>].{actual,diff}.png` and named in the panic
+//! message. `SPRITEBAKE_BLESS=1 cargo test` rewrites the references on purpose.
 
 use std::path::{Path, PathBuf};
 
@@ -19,10 +20,17 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Compares `image` with `golden/<name>.png` under `tolerance`.
-pub fn assert_golden(name: &str, image: &Image, tolerance: Tolerance) {
+/// The running test's name as a path: `render::tower_unlit` → `render/tower_unlit`.
+fn owner() -> String {
+    let thread = std::thread::current();
+    let name = thread.name().expect("goldens are checked from a test thread, which is named after its test");
+    name.replace("::", "/")
+}
+
+/// Compares `image` with the test's golden, `golden/<module>/<test>.png`, under `tolerance`.
+pub fn assert_golden(image: &Image, tolerance: Tolerance) {
     let mut goldens = Goldens::new();
-    goldens.check(name, image, tolerance);
+    goldens.compare(&owner(), image, tolerance);
     goldens.finish();
 }
 
@@ -97,8 +105,13 @@ impl Goldens {
         }
     }
 
-    /// Compares `image` with the golden `name` under `tolerance`, recording a mismatch.
-    pub fn check(&mut self, name: &str, image: &Image, tolerance: Tolerance) {
+    /// Compares `image` with the test's golden `variant` (`golden/<module>/<test>/<variant>.png`)
+    /// under `tolerance`, recording a mismatch.
+    pub fn check(&mut self, variant: &str, image: &Image, tolerance: Tolerance) {
+        self.compare(&format!("{}/{variant}", owner()), image, tolerance);
+    }
+
+    fn compare(&mut self, name: &str, image: &Image, tolerance: Tolerance) {
         self.checked += 1;
         if let Err(failure) = self.place.check(name, image, tolerance) {
             self.failures.push(failure);
@@ -155,30 +168,32 @@ mod tests {
         let (goldens, out) = (dir.join("golden"), dir.join("out"));
         let black = filled([0, 0, 0, 255]);
         let mut bless = Goldens::in_folders(&goldens, &out, true);
-        for name in ["loop/a", "loop/b", "loop/c"] {
+        for name in ["a", "b", "c"] {
             bless.check(name, &black, Tolerance::EXACT);
         }
+        let owner = "common/golden/tests/every_differing_golden_is_reported_not_only_the_first";
+        assert!(goldens.join(owner).join("a.png").is_file(), "named after the test that owns it");
         bless.finish();
 
         let mut goldens = Goldens::in_folders(&goldens, &out, false);
         let white = filled([255, 255, 255, 255]);
         let exact = Tolerance::EXACT;
-        goldens.check("loop/a", &white, exact);
-        goldens.check("loop/b", &black, exact);
-        goldens.check("loop/c", &white, exact);
-        goldens.check("loop/missing", &white, exact);
+        goldens.check("a", &white, exact);
+        goldens.check("b", &black, exact);
+        goldens.check("c", &white, exact);
+        goldens.check("missing", &white, exact);
         let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| goldens.finish())).unwrap_err();
         let message = panic.downcast_ref::<String>().unwrap();
         assert!(message.starts_with("3 of 4 goldens differ:"), "{message}");
         for name in ["a", "c"] {
-            assert!(message.contains(&format!("golden loop/{name}: 16 pixels")), "{message}");
+            assert!(message.contains(&format!("golden {owner}/{name}: 16 pixels")), "{message}");
             for kind in ["actual", "diff"] {
-                let path = out.join(format!("loop-{name}.{kind}.png"));
+                let path = out.join(format!("{}-{name}.{kind}.png", owner.replace('/', "-")));
                 assert!(message.contains(&path.display().to_string()) && path.is_file(), "{message}");
             }
         }
-        assert!(message.contains("golden loop/missing:"), "{message}");
-        assert!(!message.contains("golden loop/b"), "{message}");
+        assert!(message.contains(&format!("golden {owner}/missing:")), "{message}");
+        assert!(!message.contains(&format!("golden {owner}/b")), "{message}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
