@@ -3,6 +3,45 @@
 //! files; the commands compose the groups they take.
 
 use clap::Args;
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, LookSpec, ModelSpec, RenderSpec, ViewSpec};
+
+/// The option groups of every command that renders images (`render`, `sheet`, `gif`, `frames`).
+#[derive(Debug, Args)]
+pub struct ImageArgs {
+    /// Model selection.
+    #[command(flatten)]
+    pub model: ModelSpec,
+    /// Clips, attachments, bone overrides, blend, transitions.
+    #[command(flatten)]
+    pub anim: AnimSpec,
+    /// Camera and image size.
+    #[command(flatten)]
+    pub view: ViewSpec,
+    /// Rendering.
+    #[command(flatten)]
+    pub render: RenderSpec,
+    /// Post-processing.
+    #[command(flatten)]
+    pub look: LookSpec,
+    /// Resource limits.
+    #[command(flatten)]
+    pub limits: LimitsSpec,
+}
+
+impl ImageArgs {
+    /// The bake these groups describe, every other group at its default.
+    pub fn spec(&self) -> BakeSpec {
+        BakeSpec {
+            model: self.model.clone(),
+            anim: self.anim.clone(),
+            view: self.view.clone(),
+            render: self.render.clone(),
+            look: self.look.clone(),
+            limits: self.limits.clone(),
+            ..BakeSpec::default()
+        }
+    }
+}
 
 /// How a command runs: threads and chatter.
 #[derive(Debug, Args)]

@@ -6,37 +6,20 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use spritebake::bake::Product;
-use spritebake::spec::{
-    AnimSpec, BakeSpec, GifSpec, LayoutSpec, LimitsSpec, LookSpec, ModelSpec, RenderSpec, SpriteSpec, ViewSpec,
-};
+use spritebake::spec::{BakeSpec, GifSpec, LayoutSpec, SpriteSpec};
 
-use crate::args::RunArgs;
+use crate::args::{ImageArgs, RunArgs};
 use crate::common::bake_files;
 
 /// What every sprite command takes.
 #[derive(Debug, Args)]
 pub struct SpriteJobArgs {
-    /// Model selection; `--anim walk,run` renders several clips.
+    /// Model, clips (`--anim walk,run` renders several), camera, rendering, looks, limits.
     #[command(flatten)]
-    pub model: ModelSpec,
-    /// Clips, attachments, bone overrides, blend, transitions.
-    #[command(flatten)]
-    pub anim: AnimSpec,
-    /// Camera and cell size.
-    #[command(flatten)]
-    pub view: ViewSpec,
+    pub image: ImageArgs,
     /// Directions and frames.
     #[command(flatten)]
     pub sprite: SpriteSpec,
-    /// Rendering.
-    #[command(flatten)]
-    pub render: RenderSpec,
-    /// Post-processing.
-    #[command(flatten)]
-    pub look: LookSpec,
-    /// Resource limits.
-    #[command(flatten)]
-    pub limits: LimitsSpec,
     /// Threads and chatter.
     #[command(flatten)]
     pub run: RunArgs,
@@ -45,16 +28,7 @@ pub struct SpriteJobArgs {
 impl SpriteJobArgs {
     /// The bake these flags describe (before the command's own settings).
     fn spec(&self) -> BakeSpec {
-        BakeSpec {
-            model: self.model.clone(),
-            anim: self.anim.clone(),
-            view: self.view.clone(),
-            sprite: self.sprite.clone(),
-            render: self.render.clone(),
-            look: self.look.clone(),
-            limits: self.limits.clone(),
-            ..BakeSpec::default()
-        }
+        BakeSpec { sprite: self.sprite.clone(), ..self.image.spec() }
     }
 }
 
