@@ -8,7 +8,7 @@
 //!   rotations; CUBICSPLINE is the glTF Hermite spline whose tangents are scaled by the key
 //!   interval. A time exactly on a key returns that key's stored value untouched.
 //! * **Rest.** Joints and morph weights that no channel animates keep their rest values, so a
-//!   clip can move only some joints (and `all` can merge single-channel animations).
+//!   clip can move only some joints (and `all` can merge animations of one joint each).
 //! * **Morph targets** are added to the joint-space influence positions before skinning.
 
 use glam::{Affine3A, Quat, Vec3};

@@ -8,7 +8,7 @@ use super::{ALL_CLIPS, Job, add_all_clip, rig};
 use crate::anim::{Animation, Motion};
 use crate::error::Result;
 use crate::formats;
-use crate::model::{Clip, ClipFrames, Model};
+use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, KeyedClip, Model};
 use crate::spec::Resolved;
 
 /// A body with its attachment models, as a resolved spec asked for them.
@@ -51,14 +51,29 @@ pub fn load(resolved: &Resolved) -> Result<Loaded> {
     Ok(Loaded { model, props, warnings, inputs })
 }
 
-/// Files such as CesiumMan store one walk as many animations of one channel each, and their
-/// first clip alone barely moves: say how to play them together.
+/// Whether a keyed clip drives at most one joint (its translation, rotation and scale count
+/// as one) or is a single channel.
+fn drives_one_joint(clip: &KeyedClip) -> bool {
+    let joint = |c: &Channel| match c.target {
+        ChannelTarget::Translation(j) | ChannelTarget::Rotation(j) | ChannelTarget::Scale(j) => Some(j),
+        ChannelTarget::MorphWeights(_) => None,
+    };
+    let mut joints = clip.channels.iter().map(joint);
+    match joints.next() {
+        None => true,
+        Some(first) => clip.channels.len() == 1 || (first.is_some() && joints.all(|j| j == first)),
+    }
+}
+
+/// Files such as CesiumMan store one walk as many animations of one joint each (its
+/// translation, rotation and scale channels), and their first clip alone barely moves: say how
+/// to play them together.
 fn split_motion_hint(model: &Model) -> Option<String> {
-    let single = |c: &&Clip| matches!(&c.frames, ClipFrames::Keyed(k) if k.channels.len() <= 1);
+    let single = |c: &&Clip| matches!(&c.frames, ClipFrames::Keyed(k) if drives_one_joint(k));
     let split = model.clips.iter().filter(single).count();
     (split >= 3 && model.clip(ALL_CLIPS).is_none()).then(|| {
         format!(
-            "{} has {split} animations that each drive one channel; the first plays alone. \
+            "{} has {split} animations that each drive one joint; the first plays alone. \
              Use `--anim all` (manifests: anim = [\"all\"]) to play them together",
             model.name
         )
@@ -139,5 +154,42 @@ impl Loaded {
         // The layers are checked against every row (lockstep attachments need each clip).
         job.layers = rig::layers(&self.model, &self.props, &resolved.controls, &job.motions())?;
         Ok(job)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Interpolation, KeyedClip};
+
+    /// A keyed clip with one channel per target.
+    fn keyed(name: &str, targets: Vec<ChannelTarget>) -> Clip {
+        let channel = |target| Channel {
+            target,
+            interpolation: Interpolation::Step,
+            times: vec![0.0],
+            width: 3,
+            values: vec![0.0; 3],
+        };
+        let channels = targets.into_iter().map(channel).collect();
+        Clip {
+            name: name.into(),
+            fps: 30.0,
+            frames: ClipFrames::Keyed(KeyedClip { channels, duration: 0.0 }),
+            frame_bounds: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_split_motion_hint_counts_joints_not_channels() {
+        use ChannelTarget::{Rotation, Scale, Translation};
+        // CesiumMan: each animation drives one joint through its translation, rotation and scale.
+        let clips = (0..3).map(|j| keyed(&format!("anim{j}"), vec![Translation(j), Rotation(j), Scale(j)]));
+        let mut model = Model { clips: clips.collect(), ..Model::default() };
+        let hint = split_motion_hint(&model).expect("a hint for three one-joint animations");
+        assert!(hint.contains("3 animations") && hint.contains("--anim all"), "{hint}");
+        // Animations that each drive several joints are whole motions: no hint.
+        model.clips = (0..3).map(|j| keyed(&format!("anim{j}"), vec![Rotation(j), Rotation(j + 1)])).collect();
+        assert_eq!(split_motion_hint(&model), None);
     }
 }

@@ -40,7 +40,7 @@ pub fn world_points(model: &Model, posed: &PosedMesh) -> Vec<Vec3> {
 pub const ALL_CLIPS: &str = "all";
 
 /// Adds the clip [`ALL_CLIPS`] to `model`: the channels of every keyed clip merged, for files
-/// that split one motion into many single-channel animations (CesiumMan has 19). Where two
+/// that split one motion into many animations of one joint each (CesiumMan has 19). Where two
 /// animations drive the same property, the later one wins. Nothing happens when the model
 /// already has a clip of that name.
 ///
