@@ -32,5 +32,6 @@ mod hostile_outputs;
 mod hostile_reads;
 mod hostile_work;
 mod render;
+mod smd_retarget;
 mod sprites;
 mod thumbnail;
