@@ -76,6 +76,7 @@ pub fn robot() -> Model {
         fps: WALK_FPS,
         frames: ClipFrames::Skeletal((0..WALK_FRAMES).map(|f| walk_pose(&skeleton, f)).collect()),
         frame_bounds: Vec::new(),
+        retarget: None,
     };
     Model {
         name: "robot".into(),

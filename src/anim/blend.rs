@@ -220,7 +220,13 @@ mod tests {
     use crate::model::ClipFrames;
 
     fn clip(name: &str, n: usize, fps: f32) -> Clip {
-        Clip { name: name.into(), fps, frames: ClipFrames::Morph((0..n).collect()), frame_bounds: Vec::new() }
+        Clip {
+            name: name.into(),
+            fps,
+            frames: ClipFrames::Morph((0..n).collect()),
+            frame_bounds: Vec::new(),
+            retarget: None,
+        }
     }
 
     #[test]

@@ -44,7 +44,13 @@ mod tests {
     use crate::model::ClipFrames;
 
     fn clip(n: usize) -> Clip {
-        Clip { name: "c".into(), fps: 10.0, frames: ClipFrames::Morph((0..n).collect()), frame_bounds: Vec::new() }
+        Clip {
+            name: "c".into(),
+            fps: 10.0,
+            frames: ClipFrames::Morph((0..n).collect()),
+            frame_bounds: Vec::new(),
+            retarget: None,
+        }
     }
 
     #[test]

@@ -177,6 +177,7 @@ mod tests {
             fps: 30.0,
             frames: ClipFrames::Keyed(KeyedClip { channels, duration: 0.0 }),
             frame_bounds: Vec::new(),
+            retarget: None,
         }
     }
 

@@ -66,7 +66,13 @@ pub fn add_all_clip(model: &mut Model) -> Result<()> {
             "clip '{ALL_CLIPS}' plays every glTF animation together, but this model has no glTF animations"
         )));
     };
-    model.clips.push(Clip { name: ALL_CLIPS.into(), fps, frames: ClipFrames::Keyed(merged), frame_bounds: Vec::new() });
+    model.clips.push(Clip {
+        name: ALL_CLIPS.into(),
+        fps,
+        frames: ClipFrames::Keyed(merged),
+        frame_bounds: Vec::new(),
+        retarget: None,
+    });
     Ok(())
 }
 

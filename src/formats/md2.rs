@@ -213,6 +213,7 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
             fps: DEFAULT_FPS,
             frames: ClipFrames::Morph(frames),
             frame_bounds: Vec::new(),
+            retarget: None,
         })
         .collect();
     let first = &morph_frames[0];

@@ -5,10 +5,12 @@
 //! holds the mesh at the pose of its `time 0` frame, so skinning uses
 //! `anim_abs · inverse(ref_abs) · v`, stored here as joint-space influence positions; UVs are
 //! bottom-left based and flipped to top-left; Source vertex lines may list (bone, weight) links,
-//! and what they leave short of 1 goes to the vertex's own parent bone. Sequence bones are
-//! matched to the reference **by name** (real sequences list other skeletons), and a bone a
-//! frame omits keeps its previous value. Unknown blocks (`vertexanimation`, ...) are skipped
-//! with a warning.
+//! and what they leave short of 1 goes to the vertex's own parent bone. Sequences are
+//! retargeted as studiomdl does: each frame is evaluated in the sequence's own hierarchy (a
+//! bone a frame omits keeps its previous value), and every bone's model-space transform is
+//! mapped onto the reference bone **of the same name** (HL2 sequences put `ValveBiped.Bip01`
+//! above the pelvis and list fingers the reference lacks). Unknown blocks
+//! (`vertexanimation`, ...) are skipped with a warning.
 
 use std::collections::HashMap;
 
@@ -16,7 +18,9 @@ use glam::{Affine3A, Quat, Vec2, Vec3};
 
 use super::FormatError;
 use crate::budget::{MemoryBudget, bytes_for};
-use crate::model::{Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton};
+use crate::model::{
+    Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Retarget, Skeleton,
+};
 
 const FORMAT: &str = "SMD";
 /// Default sequence rate: studiomdl's default.
@@ -299,8 +303,8 @@ fn parse_vertex(n: usize, line: &str, inverse: &[Affine3A], mesh: &mut Mesh) -> 
     Ok(())
 }
 
-/// Parses a sequence SMD into a clip named `name`, matching bones to `skeleton` by name.
-/// Returns the clip and warnings (sequence bones the reference lacks).
+/// Parses a sequence SMD into a clip named `name`, mapped onto `skeleton` (see
+/// [`parse_sequence_within`]). Returns the clip and warnings (skipped blocks).
 ///
 /// # Errors
 /// A malformed file, or frames × bones over the default memory budget.
@@ -310,6 +314,15 @@ pub fn parse_sequence(src: &str, name: &str, skeleton: &Skeleton) -> crate::Resu
 
 /// As [`parse_sequence`], charging the frames (each a pose of every reference bone) to
 /// `budget` before they are allocated.
+///
+/// The sequence is retargeted as studiomdl does: each frame is evaluated in the sequence's own
+/// hierarchy (a bone a frame omits keeps its previous value there), every sequence bone is
+/// mapped onto the reference bone of the same name, and that bone's parent-relative pose is
+/// `inverse(parent's model-space transform in the result) · the sequence bone's model-space
+/// transform` (the model-space transform itself for a reference root). Where a mapped bone's
+/// sequence parent is the namesake of its reference parent, that is the sequence's own local
+/// pose, taken as it is; reference bones the sequence lacks keep their rest pose relative to
+/// their (animated) parent. When the hierarchies differ, [`Clip::retarget`] says how.
 ///
 /// # Errors
 /// As [`parse_sequence`]; [`crate::Error::Budget`] over the budget.
@@ -324,35 +337,22 @@ pub fn parse_sequence_within(
     let mut nodes: Option<Nodes> = None;
     let mut warnings = Vec::new();
     let mut frames = Vec::new();
+    let mut retarget = None;
     while let Some((n, l)) = it.next() {
         match l {
             "nodes" => nodes = Some(parse_nodes(&mut it, n)?),
             "skeleton" => {
                 let nodes = nodes.as_ref().ok_or_else(|| err(n, "`skeleton` before `nodes`"))?;
-                // Sequence node → reference joint, by name.
-                let map: Vec<Option<usize>> = nodes.names.iter().map(|nm| skeleton.find(nm)).collect();
-                for (i, m) in map.iter().enumerate() {
-                    if m.is_none() {
-                        warnings.push(format!("bone '{}' is not in the reference skeleton; ignored", nodes.names[i]));
-                    }
-                }
-                let mut current = skeleton.rest_pose();
+                let mapping = Mapping::new(nodes, skeleton);
                 // The parsed frames list only the bones each `time` block names (bounded by the
                 // text); every clip frame holds all of them: a line `time N` costs a pose of
                 // every bone, so 50 KB of them can ask for gigabytes.
                 let parsed = parse_skeleton(&mut it, nodes.names.len(), n)?;
-                let bones = current.len() as u64;
+                let bones = skeleton.joints.len() as u64;
                 let bytes = bytes_for(bones.saturating_mul(parsed.len() as u64), size_of::<JointPose>());
                 budget.charge(bytes, || format!("{} frames x {bones} bones", frames.len() + parsed.len()))?;
-                for frame in parsed {
-                    // Bones a frame omits keep their previous value.
-                    for (bone, pose) in frame {
-                        if let Some(j) = map[bone] {
-                            current[j] = pose;
-                        }
-                    }
-                    frames.push(current.clone());
-                }
+                mapping.retarget_frames(nodes, skeleton, parsed, &mut frames);
+                retarget = mapping.report;
             }
             _ => {
                 warnings.push(format!("line {n}: block `{l}` skipped"));
@@ -370,8 +370,157 @@ pub fn parse_sequence_within(
         fps: DEFAULT_FPS,
         frames: ClipFrames::Skeletal(frames),
         frame_bounds: Vec::new(),
+        retarget,
     };
     Ok((clip, warnings))
+}
+
+/// Where a reference bone's pose comes from in a sequence frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Source {
+    /// The sequence bone's own parent-relative pose: its sequence parent is the namesake of the
+    /// reference parent (or both are roots), so it is the same transform.
+    Local(usize),
+    /// The sequence bone's model-space transform, taken relative to the reference parent's
+    /// model-space transform in the result.
+    ModelSpace(usize),
+    /// No sequence bone of that name: the reference rest pose.
+    Rest,
+}
+
+/// A sequence's bones mapped onto the reference skeleton by name.
+struct Mapping {
+    /// Per reference bone.
+    sources: Vec<Source>,
+    /// Each sequence bone's value before a frame names it: its reference namesake's rest pose
+    /// (as a sequence always was read), identity for the others.
+    initial: Vec<JointPose>,
+    /// What the mapping did, when the hierarchies differ.
+    report: Option<Retarget>,
+}
+
+impl Mapping {
+    fn new(nodes: &Nodes, skeleton: &Skeleton) -> Mapping {
+        // Names to reference bones (the first of a repeated name, as `Skeleton::find`), in
+        // linear time: a sequence may list thousands of bones.
+        let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(skeleton.joints.len());
+        for (j, joint) in skeleton.joints.iter().enumerate() {
+            by_name.entry(joint.name.as_str()).or_insert(j);
+        }
+        // Reference bone → the first sequence bone of its name; a sequence bone is mapped when
+        // it is that bone.
+        let mut source_bone: Vec<Option<usize>> = vec![None; skeleton.joints.len()];
+        for (s, name) in nodes.names.iter().enumerate() {
+            if let Some(&j) = by_name.get(name.as_str()) {
+                source_bone[j].get_or_insert(s);
+            }
+        }
+        let mapped = |s: usize| by_name.get(nodes.names[s].as_str()).copied().filter(|&j| source_bone[j] == Some(s));
+        let sources: Vec<Source> = skeleton
+            .joints
+            .iter()
+            .zip(&source_bone)
+            .map(|(joint, &bone)| match bone {
+                None => Source::Rest,
+                Some(s) => match (nodes.parents[s], joint.parent) {
+                    (None, None) => Source::Local(s),
+                    (Some(ps), Some(pj)) if mapped(ps) == Some(pj) => Source::Local(s),
+                    _ => Source::ModelSpace(s),
+                },
+            })
+            .collect();
+        // Unmapped ancestors of mapped bones are evaluated: they carry the mapped bones.
+        let mut carrier = vec![false; nodes.names.len()];
+        let mut visited = vec![false; nodes.names.len()];
+        for s in source_bone.iter().flatten() {
+            let mut up = nodes.parents[*s];
+            while let Some(p) = up {
+                if visited[p] {
+                    break;
+                }
+                visited[p] = true;
+                carrier[p] = mapped(p).is_none();
+                up = nodes.parents[p];
+            }
+        }
+        let above_root: Vec<String> =
+            nodes.names.iter().zip(&carrier).filter(|(_, c)| **c).map(|(name, _)| name.clone()).collect();
+        let report = Retarget {
+            mapped: source_bone.iter().flatten().count(),
+            reparented: sources.iter().filter(|s| matches!(s, Source::ModelSpace(_))).count(),
+            ignored: (0..nodes.names.len()).filter(|&s| mapped(s).is_none() && !carrier[s]).count(),
+            above_root,
+            missing: skeleton
+                .joints
+                .iter()
+                .zip(&sources)
+                .filter(|(_, s)| **s == Source::Rest)
+                .map(|(joint, _)| joint.name.clone())
+                .collect(),
+        };
+        let identical =
+            report.reparented == 0 && report.above_root.is_empty() && report.ignored == 0 && report.missing.is_empty();
+        let initial = (0..nodes.names.len())
+            .map(|s| mapped(s).and_then(|j| skeleton.joints.get(j)).map_or(JointPose::IDENTITY, |joint| joint.rest))
+            .collect();
+        Mapping { sources, initial, report: (!identical).then_some(report) }
+    }
+
+    /// Appends one reference pose (every reference bone, parent-relative) per parsed frame.
+    fn retarget_frames(
+        &self,
+        nodes: &Nodes,
+        skeleton: &Skeleton,
+        parsed: Vec<Vec<(usize, JointPose)>>,
+        frames: &mut Vec<Vec<JointPose>>,
+    ) {
+        let model_space = self.sources.iter().any(|s| matches!(s, Source::ModelSpace(_)));
+        let mut local = self.initial.clone();
+        // Model-space transforms: of the sequence's bones, and of the result's (the parents the
+        // retargeted bones are taken relative to); only needed when a bone goes through them.
+        let (seq_count, ref_count) = if model_space { (local.len(), skeleton.joints.len()) } else { (0, 0) };
+        let mut seq_abs = vec![Affine3A::IDENTITY; seq_count];
+        let mut ref_abs = vec![Affine3A::IDENTITY; ref_count];
+        frames.reserve(parsed.len());
+        for frame in parsed {
+            // Bones a frame omits keep their previous value, in the sequence's own hierarchy.
+            for (bone, pose) in frame {
+                if let Some(l) = local.get_mut(bone) {
+                    *l = pose;
+                }
+            }
+            if model_space {
+                for (s, parent) in nodes.parents.iter().enumerate() {
+                    let m = local[s].to_affine();
+                    // Parents precede their children (`parse_nodes`).
+                    seq_abs[s] = parent.map_or(m, |p| seq_abs[p] * m);
+                }
+            }
+            let mut poses = Vec::with_capacity(skeleton.joints.len());
+            for (j, (joint, source)) in skeleton.joints.iter().zip(&self.sources).enumerate() {
+                let parent_abs = match joint.parent {
+                    Some(p) if model_space => ref_abs.get(p).copied().unwrap_or(Affine3A::IDENTITY),
+                    _ => Affine3A::IDENTITY,
+                };
+                let pose = match *source {
+                    Source::Local(s) => local[s],
+                    Source::Rest => joint.rest,
+                    Source::ModelSpace(s) => rigid(parent_abs.inverse() * seq_abs[s]),
+                };
+                if model_space {
+                    ref_abs[j] = parent_abs * pose.to_affine();
+                }
+                poses.push(pose);
+            }
+            frames.push(poses);
+        }
+    }
+}
+
+/// The rigid pose of a transform built from rotations and translations (SMD has no scale).
+fn rigid(m: Affine3A) -> JointPose {
+    let (_, rotation, translation) = m.to_scale_rotation_translation();
+    JointPose { translation, rotation: rotation.normalize(), scale: Vec3::ONE }
 }
 
 /// `bone px py pz rx ry rz` for a parent-relative pose (Euler angles for `Rz · Ry · Rx`).

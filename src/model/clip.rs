@@ -22,6 +22,31 @@ pub struct Clip {
     pub frames: ClipFrames,
     /// Per-frame bounds stored in the file (MD5 `bounds`), in file axes; empty when absent.
     pub frame_bounds: Vec<Aabb>,
+    /// How the clip's own skeleton was mapped onto the model's, when the two differ (an SMD
+    /// sequence with another hierarchy than its reference); `None` when they match bone for
+    /// bone or the format has no such mapping.
+    pub retarget: Option<Retarget>,
+}
+
+/// How an animation written for one skeleton was mapped onto the model's: the clip's bones are
+/// matched to the model's joints by name, each frame is evaluated in the clip's own hierarchy,
+/// and every matched joint takes the model-space transform of its namesake (studiomdl's rule
+/// for SMD sequences).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Retarget {
+    /// Clip bones mapped onto the model joint of the same name.
+    pub mapped: usize,
+    /// Of the mapped bones, those whose parent differs from their joint's parent in the model
+    /// (their poses went through model space).
+    pub reparented: usize,
+    /// Clip bones the model lacks that carry mapped bones, in the clip's order: evaluated, and
+    /// typically above the model's root (`ValveBiped.Bip01` above the pelvis).
+    pub above_root: Vec<String>,
+    /// Clip bones the model lacks that carry no mapped bone: they change nothing.
+    pub ignored: usize,
+    /// Model joints the clip lacks, in the model's order: kept at their rest pose relative to
+    /// their (animated) parent.
+    pub missing: Vec<String>,
 }
 
 impl Clip {

@@ -22,7 +22,7 @@ mod posed;
 mod skeleton;
 
 pub use aabb::Aabb;
-pub use clip::{Clip, ClipFrames};
+pub use clip::{Clip, ClipFrames, Retarget};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, Texture, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};

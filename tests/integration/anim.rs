@@ -49,7 +49,13 @@ fn limb(angles: &[f32]) -> Model {
             p
         })
         .collect();
-    let clip = Clip { name: "bend".into(), fps: 2.0, frames: ClipFrames::Skeletal(frames), frame_bounds: Vec::new() };
+    let clip = Clip {
+        name: "bend".into(),
+        fps: 2.0,
+        frames: ClipFrames::Skeletal(frames),
+        frame_bounds: Vec::new(),
+        retarget: None,
+    };
     Model {
         meshes: vec![mesh],
         materials: vec![Material::named("m")],
@@ -155,7 +161,13 @@ fn morph_frames_lerp_and_renormalise() {
         morph_frames: vec![shape(0.0, Vec3::X), shape(4.0, Vec3::Y)],
         ..Mesh::default()
     };
-    let clip = Clip { name: "m".into(), fps: 10.0, frames: ClipFrames::Morph(vec![0, 1]), frame_bounds: vec![] };
+    let clip = Clip {
+        name: "m".into(),
+        fps: 10.0,
+        frames: ClipFrames::Morph(vec![0, 1]),
+        frame_bounds: vec![],
+        retarget: None,
+    };
     let model =
         Model { meshes: vec![mesh], materials: vec![Material::named("m")], clips: vec![clip], ..Model::default() };
     let posed =

@@ -49,7 +49,13 @@ fn robot_with_wave() -> Model {
             poses
         })
         .collect();
-    let wave = Clip { name: "wave".into(), fps: 16.0, frames: ClipFrames::Skeletal(frames), frame_bounds: Vec::new() };
+    let wave = Clip {
+        name: "wave".into(),
+        fps: 16.0,
+        frames: ClipFrames::Skeletal(frames),
+        frame_bounds: Vec::new(),
+        retarget: None,
+    };
     model.clips.push(wave);
     model
 }

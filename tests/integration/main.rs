@@ -32,6 +32,7 @@ mod hostile_outputs;
 mod hostile_reads;
 mod hostile_work;
 mod render;
+mod smd_retarget;
 mod spec;
 mod sprites;
 mod thumbnail;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use spritebake::formats;
-use spritebake::model::{ClipFrames, TextureStatus};
+use spritebake::model::{ClipFrames, Retarget, TextureStatus};
 use spritebake::text::escape_control;
 
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec};
@@ -37,6 +37,33 @@ fn quoted(name: &str) -> String {
 /// sequences; see [`escape_control`]).
 fn line(out: &mut impl Write, text: String) -> std::io::Result<()> {
     writeln!(out, "{}", escape_control(&text))
+}
+
+/// At most this many bone names in a list; the rest show as `...`.
+const NAMES_SHOWN: usize = 4;
+
+/// `a, b, c, d, ...`: the first names of a list.
+fn some_names(names: &[String]) -> String {
+    let mut shown: Vec<String> = names.iter().take(NAMES_SHOWN).map(|n| quoted(n)).collect();
+    if names.len() > NAMES_SHOWN {
+        shown.push("...".into());
+    }
+    shown.join(", ")
+}
+
+/// One line saying how a sequence was mapped onto the model's skeleton.
+fn retarget_line(clip: &str, r: &Retarget) -> String {
+    let reparented = if r.reparented > 0 { format!(" ({} under another parent)", r.reparented) } else { String::new() };
+    let above = if r.above_root.is_empty() { String::new() } else { format!(" ({})", some_names(&r.above_root)) };
+    format!(
+        "sequence {}: {} bones mapped{reparented}, {} added above the root{above}, {} ignored (not in the reference), \
+         {} missing (kept at their reference pose)",
+        quoted(clip),
+        r.mapped,
+        r.above_root.len(),
+        r.ignored,
+        r.missing.len()
+    )
 }
 
 /// Runs the command.
@@ -112,6 +139,11 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
                 clip.duration()
             ),
         )?;
+    }
+    for clip in &model.clips {
+        if let Some(r) = &clip.retarget {
+            line(&mut stdout, retarget_line(&clip.name, r))?;
+        }
     }
     let b = model.rest_bounds();
     if b.is_empty() {
