@@ -10,6 +10,7 @@ mod job;
 mod load;
 pub mod post;
 pub mod products;
+pub mod project;
 pub mod rig;
 mod sheet;
 

@@ -77,6 +77,24 @@ impl Product {
     /// # Errors
     /// A frame pattern that does not parse, or a job that cannot be built (unknown clips).
     pub fn plan(self, output: &str, loaded: &Loaded, resolved: &Resolved) -> Result<OutputPlan> {
+        if let Some(plan) = self.fixed_plan(output) {
+            return Ok(plan);
+        }
+        let mut plan = OutputPlan::new();
+        let pattern = FramePattern::parse(output)?;
+        let job = loaded.job(resolved)?;
+        let rows = job.row_names();
+        for (row, dir, frame) in job.cell_keys() {
+            let row = rows.get(row).map_or("rest", String::as_str);
+            plan.add(pattern.path(row, dir, frame), OutputFormat::Png);
+        }
+        Ok(plan)
+    }
+
+    /// The files the product writes for `output` when they do not depend on the model: every
+    /// product's but the frames', whose names come from the clips and their frame counts
+    /// (`None`).
+    pub fn fixed_plan(self, output: &str) -> Option<OutputPlan> {
         let mut plan = OutputPlan::new();
         let path = PathBuf::from(output);
         match self {
@@ -89,17 +107,9 @@ impl Product {
             Product::Gif => {
                 plan.add(path, OutputFormat::Gif);
             }
-            Product::Frames => {
-                let pattern = FramePattern::parse(output)?;
-                let job = loaded.job(resolved)?;
-                let rows = job.row_names();
-                for (row, dir, frame) in job.cell_keys() {
-                    let row = rows.get(row).map_or("rest", String::as_str);
-                    plan.add(pattern.path(row, dir, frame), OutputFormat::Png);
-                }
-            }
+            Product::Frames => return None,
         }
-        Ok(plan)
+        Some(plan)
     }
 }
 

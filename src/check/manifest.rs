@@ -9,8 +9,9 @@ use serde::Deserialize;
 
 use crate::bake::Product;
 use crate::error::{Error, Result};
-use crate::formats::{Confinement, read_file};
+use crate::formats::Confinement;
 use crate::spec::BakeSpec;
+use crate::spec::file::{self, header_lines, merged, read_toml_text};
 
 /// The keys a case has besides its [`BakeSpec`].
 pub const CASE_KEYS: &[&str] =
@@ -84,59 +85,9 @@ pub struct Manifest {
     pub cases: Vec<CaseSpec>,
 }
 
-/// Largest manifest read, in bytes (about 10,000 cases of a few lines each). Parsed TOML
-/// tables take about 75 times their text (2.7 MB of bare `[[case]]` lines took 200 MB), so
-/// this limit is what bounds a manifest's memory; larger suites are split into manifests.
-pub const MAX_MANIFEST_BYTES: u64 = 2 << 20;
-
-/// Reads a TOML file of at most `max` bytes as UTF-8 text: a regular file, bounded (a FIFO or
-/// a huge file must not hang or exhaust the command).
-///
-/// # Errors
-/// Unreadable, not a regular file, over `max`, not UTF-8.
-pub fn read_toml_text(path: &Path, max: u64, what: &str) -> Result<String> {
-    let size = std::fs::metadata(path).map_or(0, |m| m.len());
-    if size > max {
-        return Err(Error::Refused(format!(
-            "{}: {size} bytes, over the {max} byte limit for {what} (split it into several)",
-            path.display()
-        )));
-    }
-    let bytes = read_file(path, max)?;
-    String::from_utf8(bytes).map_err(|e| {
-        Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
-    })
-}
-
-/// Parses TOML text into a table, naming the line of a syntax error.
-///
-/// # Errors
-/// TOML syntax.
-pub fn parse_toml(text: &str, path: &Path) -> Result<toml::Table> {
-    text.parse::<toml::Table>().map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start));
-        let at = line.map(|l| format!(" line {l}")).unwrap_or_default();
-        Error::Invalid(format!("{}{at}: {}", path.display(), e.message()))
-    })
-}
-
-/// The 1-based line of byte `at`.
-fn line_of(text: &str, at: usize) -> usize {
-    text.as_bytes().iter().take(at).filter(|&&b| b == b'\n').count() + 1
-}
-
-/// The lines of the `[[NAME]]` headers of `text`, in order.
-pub fn header_lines(text: &str, name: &str) -> Vec<usize> {
-    let header = format!("[[{name}]]");
-    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(&header)).map(|(i, _)| i + 1).collect()
-}
-
-/// `defaults` with `entry`'s keys on top.
-pub fn merged(defaults: Option<&toml::Table>, entry: &toml::Table) -> toml::Table {
-    let mut table = defaults.cloned().unwrap_or_default();
-    table.extend(entry.iter().map(|(k, v)| (k.clone(), v.clone())));
-    table
-}
+/// Largest manifest read, in bytes (about 10,000 cases of a few lines each; the size bounds
+/// the memory a parsed manifest takes, so larger suites are split into manifests).
+pub const MAX_MANIFEST_BYTES: u64 = file::MAX_TOML_BYTES;
 
 impl Manifest {
     /// Reads and validates a manifest.
@@ -165,17 +116,8 @@ impl Manifest {
     /// # Errors
     /// As [`Manifest::load`], except reading.
     pub fn parse(text: &str, path: &Path) -> Result<Manifest> {
-        let mut table = parse_toml(text, path)?;
-        let defaults = match table.remove("defaults") {
-            None => None,
-            Some(toml::Value::Table(t)) => Some(t),
-            Some(_) => return Err(Error::Invalid(format!("{}: `defaults` must be a table", path.display()))),
-        };
-        let entries = match table.remove("case") {
-            None => Vec::new(),
-            Some(toml::Value::Array(a)) => a,
-            Some(_) => return Err(Error::Invalid(format!("{}: `case` must be [[case]] tables", path.display()))),
-        };
+        let (mut table, defaults) = file::parse_with_defaults(text, path)?;
+        let entries = file::take_entries(&mut table, "case", path)?;
         if let Some(key) = table.keys().next() {
             return Err(Error::Invalid(format!(
                 "{}: unknown table `{key}` (a manifest has [defaults] and [[case]] tables)",

@@ -130,7 +130,8 @@ pub fn canonical_lenient(path: &Path) -> Option<PathBuf> {
     }
     let mut rest = Vec::new();
     for ancestor in path.ancestors() {
-        if let Ok(base) = std::fs::canonicalize(ancestor) {
+        // The last ancestor of a relative path is empty: the working folder.
+        if let Ok(base) = std::fs::canonicalize(lexical_input(ancestor)) {
             let plain = rest.iter().all(|c: &Component| matches!(c, Component::Normal(_)));
             return plain.then(|| rest.iter().rev().fold(base, |p, c| p.join(c)));
         }
@@ -181,6 +182,13 @@ impl Confinement {
     /// [`Confinement::allowing`] (`--allow-dir`).
     pub fn for_manifest(dir: &Path) -> Confinement {
         Confinement::new(dir, "the manifest's folder", "--allow-dir")
+    }
+
+    /// Paths named by a `bake` project file in `dir` (models, animations, textures,
+    /// attachments, outputs) stay in `dir` or a folder added with [`Confinement::allowing`]
+    /// (`--allow-dir`).
+    pub fn for_project(dir: &Path) -> Confinement {
+        Confinement::new(dir, "the project's folder", "--allow-dir")
     }
 
     fn new(dir: &Path, home: &'static str, flag: &'static str) -> Confinement {
@@ -448,9 +456,10 @@ fn opened_location(file: &File) -> Option<PathBuf> {
     }
 }
 
-/// Reads the regular file at the canonical path `path`, refusing anything else, anything over
+/// Opens the regular file at the canonical path `path`, refusing anything else, anything over
 /// `max` bytes before reading, and (with `scope`) a handle that turns out to be outside it.
-fn read_regular(path: &Path, max: u64, scope: Option<&Confinement>) -> Result<Vec<u8>, Denied> {
+/// Returns the handle and the file's length.
+fn open_regular(path: &Path, max: u64, scope: Option<&Confinement>) -> Result<(File, u64), Denied> {
     let checked = std::fs::metadata(path).map_err(Denied::Missing)?;
     if let Some(kind) = kind_of(&checked) {
         return Err(Denied::NotRegular(kind));
@@ -467,13 +476,48 @@ fn read_regular(path: &Path, max: u64, scope: Option<&Confinement>) -> Result<Ve
     if opened.len() > max {
         return Err(Denied::TooLarge { bytes: opened.len(), limit: max });
     }
+    Ok((file, opened.len()))
+}
+
+/// Reads the regular file at the canonical path `path` (see [`open_regular`]).
+fn read_regular(path: &Path, max: u64, scope: Option<&Confinement>) -> Result<Vec<u8>, Denied> {
+    let (file, len) = open_regular(path, max, scope)?;
     // The length can still grow while reading: `take` keeps the bound.
-    let mut bytes = Vec::with_capacity(opened.len() as usize);
+    let mut bytes = Vec::with_capacity(len as usize);
     file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(Denied::Missing)?;
     if bytes.len() as u64 > max {
         return Err(Denied::TooLarge { bytes: bytes.len() as u64, limit: max });
     }
     Ok(bytes)
+}
+
+impl Confinement {
+    /// Reads the regular file `path` leads to inside the allowed folders, at most `max` bytes,
+    /// handing it to `sink` a piece (64 KiB at most) at a time: for hashing large files without
+    /// holding them. The same rules as every confined read (see the module notes).
+    ///
+    /// # Errors
+    /// See [`Confinement::file`]; too large; a read error.
+    pub fn read_chunks(&self, path: &Path, max: u64, sink: &mut dyn FnMut(&[u8])) -> Result<(), Denied> {
+        let target = self.file(path)?;
+        let (file, _) = open_regular(&target, max, Some(self))?;
+        let mut limited = file.take(max.saturating_add(1));
+        let mut buffer = vec![0u8; 64 << 10];
+        let mut total = 0u64;
+        loop {
+            let n = match limited.read(&mut buffer) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Denied::Missing(e)),
+            };
+            total += n as u64;
+            if total > max {
+                return Err(Denied::TooLarge { bytes: total, limit: max });
+            }
+            sink(buffer.get(..n).unwrap_or_default());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! closest known key, and a bad value an error naming its key.
 
 mod controls;
+pub(crate) mod file;
 mod resolve;
 mod text;
 
@@ -601,7 +602,7 @@ fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
 }
 
 /// A TOML value as a manifest writes it, for error messages.
-fn show(value: &toml::Value) -> String {
+pub(crate) fn show(value: &toml::Value) -> String {
     match value {
         toml::Value::String(s) => format!("{s:?}"),
         toml::Value::Integer(i) => i.to_string(),

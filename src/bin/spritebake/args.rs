@@ -2,6 +2,7 @@
 //! groups (`spritebake::spec`), which define each option once for flags, manifests and project
 //! files; the commands compose the groups they take.
 
+use anyhow::{Result, bail};
 use clap::Args;
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, LookSpec, ModelSpec, RenderSpec, ViewSpec};
 
@@ -52,4 +53,14 @@ pub struct RunArgs {
     /// No progress bar and no summary line (warnings and errors still print).
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `--shard I/N` (`check`, `bake`): the I-th of N shards, 1-based, as `(I - 1, N)`.
+pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let parsed =
+        s.split_once('/').and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)));
+    match parsed {
+        Some((i, n)) if n >= 1 && (1..=n).contains(&i) => Ok((i - 1, n)),
+        _ => bail!("bad shard '{s}' (expected I/N with 1 <= I <= N)"),
+    }
 }

@@ -38,6 +38,8 @@ enum Command {
     Thumbnail(thumbnail::ThumbnailArgs),
     /// Compare two PNGs: exact, then perceptual colour and alpha; exit 1 on a difference.
     Compare(compare::CompareArgs),
+    /// Bake every entry of a project file (sheets, GIFs, frames, thumbnails) that changed.
+    Bake(bake::BakeArgs),
     /// Render a manifest of golden-image cases and compare them.
     Check(check::CheckArgs),
     /// Write the posed mesh of one frame as OBJ + MTL.
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Frames(args) => sprite::frames(&args),
         Command::Thumbnail(args) => thumbnail::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Bake(args) => bake::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Bench(args) => bench::run(&args),

@@ -4,11 +4,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
 use spritebake::check::{self, CheckOptions, Manifest, Outcome};
 use spritebake::output::OutputFormat;
 
+use crate::args::parse_shard;
 use crate::common::set_threads;
 
 /// `spritebake check`.
@@ -45,15 +46,6 @@ pub struct CheckArgs {
     /// Limits for every case's model (replacing any a case sets).
     #[command(flatten)]
     pub limits: spritebake::spec::LimitsSpec,
-}
-
-fn parse_shard(s: &str) -> Result<(usize, usize)> {
-    let parsed =
-        s.split_once('/').and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)));
-    match parsed {
-        Some((i, n)) if n >= 1 && (1..=n).contains(&i) => Ok((i - 1, n)),
-        _ => bail!("bad shard '{s}' (expected I/N with 1 <= I <= N)"),
-    }
 }
 
 /// Runs the command: exit 0 when every case passes, 1 when any fails, 2 on a manifest error.

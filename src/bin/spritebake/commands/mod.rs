@@ -1,5 +1,6 @@
 //! One module per subcommand: its flags and its `run`.
 
+pub mod bake;
 pub mod bench;
 pub mod check;
 pub mod compare;

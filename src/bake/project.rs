@@ -1,0 +1,950 @@
+//! `bake` project files: every sprite of a game in one TOML file, baked in parallel and
+//! incrementally (`spritebake bake PROJECT.toml`).
+//!
+//! ```toml
+//! [defaults]              # any spec key; applies to every entry
+//! size = 128
+//! [[sheet]]               # a sprite sheet PNG, its JSON beside it
+//! name = "robot-walk"     # required, unique in the file
+//! model = "assets/robot/robot.md5mesh"
+//! anim = ["assets/robot/walk.md5anim"]
+//! directions = 8
+//! output = "out/robot-walk.png"
+//! [[gif]]                 # output: a .gif
+//! [[frames]]              # output: a pattern, "out/{clip}_{dir}_{frame:03}.png"
+//! [[thumbnail]]           # output: a .png; starts from the `thumbnail` defaults
+//! [[render]]              # output: a .png of one moment
+//! ```
+//!
+//! An entry is a [`BakeSpec`] (every key the commands take, named as their flags) plus `name`
+//! and `output` ([`ENTRY_KEYS`]): `[defaults]` fills what it leaves out; a `[[thumbnail]]`
+//! starts from [`BakeSpec::thumbnail`], then `[defaults]`, then its own keys. Entries are
+//! numbered in file order over every kind (their header lines), which is what
+//! [`RunOptions::shard`] goes by: adding entries at the end keeps every existing assignment.
+//!
+//! Every path (models, animations, textures, attachments, outputs) is relative to the project
+//! file's folder and must lead inside it, or inside a folder allowed with
+//! [`Project::allowing`] (`--allow-dir`); see [`crate::formats::confine`].
+//!
+//! A run ([`Project::run`]):
+//! 1. checks what is known without loading anything: every output inside the allowed folders,
+//!    no two entries writing one file, no output on a file an entry names (a refusal of the
+//!    whole run);
+//! 2. decides which entries are up to date from the state file alone (no model is loaded): an
+//!    entry is rebuilt when it has no record, its settings changed (its kind, output and spec
+//!    as written, with the spritebake version, hashed), the content of a file it read last time
+//!    changed (or one that was missing appeared), or an output is missing or differs from what
+//!    was written;
+//! 3. loads each entry to rebuild once to plan it: its outputs (a frame pattern expands to every
+//!    file) and every file it reads, then checks every output of the run against every other
+//!    and against every input of every entry — still before anything renders (a refusal of the
+//!    whole run);
+//! 4. bakes the entries to rebuild in parallel (loading each again; at most
+//!    [`crate::budget::models_in_flight`] at once), each writing its files together or none;
+//!    an entry that fails is reported and the others go on;
+//! 5. writes the state file ([`Project::state_path`]) atomically, with a record for every entry
+//!    built or up to date (a failed entry keeps none, so it is rebuilt next time).
+//!
+//! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
+//! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
+//! them) only inside the allowed folders.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{Loaded, Product};
+use crate::budget::{MemoryBudget, models_in_flight};
+use crate::error::{Error, Result};
+use crate::formats::Confinement;
+use crate::formats::confine::canonical_lenient;
+use crate::model::UnknownName;
+use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction, write_atomic};
+use crate::spec::file::{MAX_TOML_BYTES, header_lines, merged, parse_with_defaults, read_toml_text, take_entries};
+use crate::spec::{BakeSpec, Resolved, show};
+
+/// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
+pub const MAX_PROJECT_BYTES: u64 = MAX_TOML_BYTES;
+
+/// Largest state file read, in bytes; a larger one is ignored (everything is rebuilt).
+pub const MAX_STATE_BYTES: u64 = 64 << 20;
+
+/// The keys an entry has besides its [`BakeSpec`].
+pub const ENTRY_KEYS: &[&str] = &["name", "output"];
+
+/// The version a state file records; a different one makes every entry stale.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// What an entry makes: the name of its `[[table]]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A sprite sheet PNG with its JSON beside it.
+    Sheet,
+    /// An animated GIF.
+    Gif,
+    /// Numbered PNG frames; the output is a pattern.
+    Frames,
+    /// One PNG with the `thumbnail` command's defaults.
+    Thumbnail,
+    /// One PNG of one moment.
+    Render,
+}
+
+impl Kind {
+    /// Every kind, in the order the tables are read.
+    pub const ALL: [Kind; 5] = [Kind::Sheet, Kind::Gif, Kind::Frames, Kind::Thumbnail, Kind::Render];
+
+    /// The table an entry of this kind is written in (`sheet` for `[[sheet]]`).
+    pub fn table(self) -> &'static str {
+        match self {
+            Kind::Sheet => "sheet",
+            Kind::Gif => "gif",
+            Kind::Frames => "frames",
+            Kind::Thumbnail => "thumbnail",
+            Kind::Render => "render",
+        }
+    }
+
+    /// What it bakes.
+    pub fn product(self) -> Product {
+        match self {
+            Kind::Sheet => Product::Sheet,
+            Kind::Gif => Product::Gif,
+            Kind::Frames => Product::Frames,
+            Kind::Thumbnail | Kind::Render => Product::Render,
+        }
+    }
+
+    /// The spec an entry's keys (and `[defaults]`) are read over.
+    pub fn base(self) -> BakeSpec {
+        match self {
+            Kind::Thumbnail => BakeSpec::thumbnail(),
+            _ => BakeSpec::default(),
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.table())
+    }
+}
+
+/// One entry as the project file writes it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Its number in file order over every kind, from 0 (what `--shard` goes by).
+    pub index: usize,
+    /// Its name, unique in the file.
+    pub name: String,
+    /// What it makes.
+    pub kind: Kind,
+    /// The output as written: a file, or for frames a pattern (relative to the project's
+    /// folder).
+    pub output: String,
+    /// The bake, `[defaults]` applied, paths as written (relative to the project's folder).
+    pub spec: BakeSpec,
+    /// The line of its `[[kind]]` header.
+    pub line: usize,
+}
+
+impl Entry {
+    /// `[[sheet]] 'robot-walk' (line 12)`, for messages.
+    pub fn label(&self) -> String {
+        format!("[[{}]] '{}' (line {})", self.kind, self.name, self.line)
+    }
+
+    fn parse(
+        index: usize,
+        line: usize,
+        kind: Kind,
+        value: toml::Value,
+        defaults: Option<&toml::Table>,
+    ) -> Result<Entry> {
+        let at = |name: Option<&str>, e: String| {
+            let name = name.map(|n| format!(" '{n}'")).unwrap_or_default();
+            Error::Invalid(format!("[[{kind}]]{name} (line {line}): {e}"))
+        };
+        let toml::Value::Table(table) = value else { return Err(at(None, "not a table".into())) };
+        let name = match table.get("name") {
+            Some(toml::Value::String(s)) if !s.trim().is_empty() => s.clone(),
+            Some(v) => return Err(at(None, format!("`name` = {}: must be a non-empty string", show(v)))),
+            None => return Err(at(None, "needs a `name` (unique in the file)".into())),
+        };
+        let output = match table.get("output") {
+            Some(toml::Value::String(s)) if !s.is_empty() => s.clone(),
+            Some(v) => return Err(at(Some(&name), format!("`output` = {}: must be a path", show(v)))),
+            None => return Err(at(Some(&name), format!("needs an `output` ({})", expected_output(kind)))),
+        };
+        if kind == Kind::Frames {
+            FramePattern::parse(&output).map_err(|e| at(Some(&name), format!("`output`: {e}")))?;
+        }
+        let spec = BakeSpec::from_table_over(&kind.base(), &merged(defaults, &table), ENTRY_KEYS)
+            .map_err(|e| at(Some(&name), e.to_string()))?;
+        // Every value checked now (ranges, options that need each other), files when it runs.
+        spec.resolve().map_err(|e| at(Some(&name), e.to_string()))?;
+        Ok(Entry { index, name, kind, output, spec, line })
+    }
+}
+
+/// What an entry's `output` is, for messages.
+fn expected_output(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Sheet => "a .png; its JSON is written beside it",
+        Kind::Gif => "a .gif",
+        Kind::Frames => "a pattern with {frame}, e.g. \"out/{clip}_{dir}_{frame:03}.png\"",
+        Kind::Thumbnail | Kind::Render => "a .png",
+    }
+}
+
+/// A parsed project file.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The project file.
+    pub path: PathBuf,
+    /// Where the paths in entries may lead: the project's folder, plus folders allowed with
+    /// [`Project::allowing`] (`--allow-dir`).
+    pub scope: Confinement,
+    /// Entries in file order.
+    pub entries: Vec<Entry>,
+    /// The project's folder, canonical: the state file records paths relative to it.
+    root: PathBuf,
+}
+
+/// How a run goes.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Rebuild every entry, whatever the state file says.
+    pub force: bool,
+    /// Decide what would be rebuilt, and load, render and write nothing.
+    pub dry_run: bool,
+    /// Bake only entries `i` with `i % count == index` (0-based index), `i` the entry's number
+    /// in file order; the state file gets a name of its own ([`Project::state_path`]).
+    pub shard: Option<(usize, usize)>,
+    /// Files the caller writes after the run (a JSON summary): checked with the outputs.
+    pub extra_outputs: Vec<PathBuf>,
+}
+
+/// Progress of a run, reported from any thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// An entry to rebuild was planned: it will render this many images.
+    Planned(usize),
+    /// One image was rendered.
+    Rendered,
+}
+
+/// How an entry ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Baked and written.
+    Built,
+    /// Nothing it reads or writes changed: left alone.
+    UpToDate,
+    /// It could not be baked (see its error); nothing of it was written.
+    Failed,
+    /// A dry run: it would be rebuilt.
+    WouldBuild,
+}
+
+/// One entry's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryReport {
+    /// The entry's name.
+    pub name: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// The files it writes (a frame pattern until it is planned), as paths from the working
+    /// folder.
+    pub outputs: Vec<PathBuf>,
+    /// How it ended.
+    pub status: Status,
+    /// Seconds spent on it (planning and baking).
+    pub seconds: f64,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// Why it was (or would be) rebuilt: `new`, `forced`, `settings changed`, `FILE changed`...
+    pub reason: Option<String>,
+    /// Warnings of its model.
+    pub warnings: Vec<String>,
+}
+
+impl EntryReport {
+    /// One line, as `bake` prints it: `robot-walk: built (1.2 s)`, `robot-walk: up to date`,
+    /// `robot-walk: FAIL: reason`, `robot-walk: would build (new)`. Control characters in
+    /// names and messages are escaped.
+    pub fn line(&self) -> String {
+        let line = match self.status {
+            Status::Built => format!("{}: built ({:.1} s)", self.name, self.seconds),
+            Status::UpToDate => format!("{}: up to date", self.name),
+            Status::Failed => format!("{}: FAIL: {}", self.name, self.error.as_deref().unwrap_or("")),
+            Status::WouldBuild => format!("{}: would build ({})", self.name, self.reason.as_deref().unwrap_or("")),
+        };
+        crate::text::escape_control(&line).into_owned()
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Every selected entry, in file order.
+    pub entries: Vec<EntryReport>,
+    /// The state file read (and written, unless a dry run).
+    pub state: PathBuf,
+    /// Problems with the state file (ignored, or not written).
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// How many entries ended with `status`.
+    pub fn count(&self, status: Status) -> usize {
+        self.entries.iter().filter(|e| e.status == status).count()
+    }
+
+    /// The last line `bake` prints: `3 built, 2 up to date, 0 failed` (a dry run: `3 would
+    /// build, 2 up to date`).
+    pub fn totals(&self) -> String {
+        let up_to_date = self.count(Status::UpToDate);
+        match self.count(Status::WouldBuild) {
+            0 => format!(
+                "{} built, {up_to_date} up to date, {} failed",
+                self.count(Status::Built),
+                self.count(Status::Failed)
+            ),
+            n => format!("{n} would build, {up_to_date} up to date"),
+        }
+    }
+}
+
+/// What the state file keeps of an entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Record {
+    /// Hash of the spritebake version, the entry's kind, output and spec.
+    settings: String,
+    /// Every file the bake read (relative to the project's folder when inside it) and the hash
+    /// of its content (`null`: missing or not readable).
+    inputs: BTreeMap<String, Option<String>>,
+    /// Every file it wrote and the hash of what was written.
+    outputs: BTreeMap<String, String>,
+}
+
+/// The state file.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    /// The spritebake that wrote it.
+    spritebake: String,
+    /// Records by entry name.
+    entries: BTreeMap<String, Record>,
+}
+
+/// An entry to rebuild, planned: what it bakes, writes and reads.
+struct Planned {
+    resolved: Resolved,
+    outputs: Vec<PathBuf>,
+    inputs: Vec<PathBuf>,
+    seconds: f64,
+}
+
+/// What was decided about an entry so far.
+enum Step {
+    /// Up to date: its record stays.
+    Fresh(Record),
+    /// To rebuild, and why.
+    Stale(String),
+    /// To rebuild, planned.
+    Planned(String, Box<Planned>),
+    /// Built: its new record.
+    Built { reason: String, record: Record, warnings: Vec<String>, outputs: Vec<PathBuf>, seconds: f64 },
+    /// Failed: why it was to be rebuilt, why it failed, seconds spent.
+    Failed { reason: String, error: String, seconds: f64 },
+}
+
+/// Runs `work` on the steps `busy` selects, at most `at_once` at a time, each batch in
+/// parallel; the other steps stay as they are.
+fn in_batches(
+    entries: &[&Entry],
+    steps: Vec<Step>,
+    at_once: usize,
+    busy: fn(&Step) -> bool,
+    work: impl Fn(&Entry, Step) -> Step + Sync,
+) -> Vec<Step> {
+    let mut slots: Vec<Option<Step>> = steps.into_iter().map(Some).collect();
+    let todo: Vec<usize> =
+        (0..slots.len()).filter(|&i| slots.get(i).is_some_and(|s| s.as_ref().is_some_and(busy))).collect();
+    for batch in todo.chunks(at_once.max(1)) {
+        let taken: Vec<(usize, &Entry, Step)> =
+            batch.iter().filter_map(|&i| Some((i, *entries.get(i)?, slots.get_mut(i)?.take()?))).collect();
+        let done: Vec<(usize, Step)> = taken.into_par_iter().map(|(i, entry, step)| (i, work(entry, step))).collect();
+        for (i, step) in done {
+            if let Some(slot) = slots.get_mut(i) {
+                *slot = Some(step);
+            }
+        }
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// Reads the state file: missing is empty; unreadable, too large or corrupt is empty with a
+/// warning (every entry is rebuilt, and the file is written anew).
+fn read_state(path: &Path) -> (State, Vec<String>) {
+    if std::fs::symlink_metadata(path).is_err() {
+        return (State::default(), Vec::new());
+    }
+    let parsed = crate::formats::read_file(path, MAX_STATE_BYTES)
+        .and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| Error::Invalid(e.to_string())));
+    match parsed {
+        Ok(state) => (state, Vec::new()),
+        Err(e) => {
+            (State::default(), vec![format!("ignoring the state file {}: {e}; every entry is rebuilt", path.display())])
+        }
+    }
+}
+
+/// Content hashes of files, each file hashed once per run.
+#[derive(Default)]
+struct Hashes {
+    known: Mutex<HashMap<(PathBuf, u64), Option<String>>>,
+}
+
+impl Hashes {
+    /// The hash of the file at `path` if it is a regular file of at most `max` bytes inside
+    /// `scope`, else `None` (missing, refused: never read).
+    fn of(&self, scope: &Confinement, path: &Path, max: u64) -> Option<String> {
+        let key = (path.to_path_buf(), max);
+        if let Some(hash) = self.known.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return hash.clone();
+        }
+        let mut hasher = blake3::Hasher::new();
+        let read = scope.read_chunks(path, max, &mut |bytes| {
+            hasher.update(bytes);
+        });
+        let hash = read.is_ok().then(|| hasher.finalize().to_hex().to_string());
+        self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(key, hash.clone());
+        hash
+    }
+}
+
+fn hash_bytes(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+/// The hash of everything that decides an entry's bytes besides the files it reads (`None`
+/// if the spec does not serialize, which makes the entry never up to date).
+fn settings_hash(entry: &Entry) -> Option<String> {
+    #[derive(Serialize)]
+    struct Settings<'a> {
+        spritebake: &'a str,
+        kind: Kind,
+        output: &'a str,
+        spec: &'a BakeSpec,
+    }
+    let settings = Settings { spritebake: VERSION, kind: entry.kind, output: &entry.output, spec: &entry.spec };
+    // Through a `Value`: its maps keep their keys sorted, so the text is canonical.
+    let text = serde_json::to_value(&settings).and_then(|v| serde_json::to_string(&v)).ok()?;
+    Some(hash_bytes(text.as_bytes()))
+}
+
+impl Project {
+    /// Reads and validates a project file.
+    ///
+    /// # Errors
+    /// Unreadable file, not a regular file, larger than [`MAX_PROJECT_BYTES`], not UTF-8, TOML
+    /// syntax, unknown tables or keys and bad values (named with their entry and line), entries
+    /// without a `name` or `output`, duplicate names.
+    pub fn load(path: &Path) -> Result<Project> {
+        Project::parse(&read_toml_text(path, MAX_PROJECT_BYTES, "project files")?, path)
+    }
+
+    /// The same project with `folders` allowed besides its own for the paths entries name
+    /// (`bake --allow-dir`).
+    ///
+    /// # Errors
+    /// A folder that does not exist.
+    pub fn allowing(mut self, folders: &[PathBuf]) -> Result<Project> {
+        self.scope = self.scope.allowing(folders)?;
+        Ok(self)
+    }
+
+    /// Parses project text; `path` names it in errors and anchors relative paths.
+    ///
+    /// # Errors
+    /// As [`Project::load`], except reading.
+    pub fn parse(text: &str, path: &Path) -> Result<Project> {
+        let shown = path.display();
+        let (mut table, defaults) = parse_with_defaults(text, path)?;
+        let mut raw = Vec::new();
+        for kind in Kind::ALL {
+            let values = take_entries(&mut table, kind.table(), path)?;
+            let lines = header_lines(text, kind.table());
+            if lines.len() != values.len() {
+                return Err(Error::Invalid(format!(
+                    "{shown}: {} [[{kind}]] entries but {} lines starting with `[[{kind}]]`: write each \
+                     entry as a [[{kind}]] table with its header on a line of its own (entries are \
+                     numbered by their header lines)",
+                    values.len(),
+                    lines.len()
+                )));
+            }
+            raw.extend(lines.into_iter().zip(values).map(|(line, value)| (line, kind, value)));
+        }
+        if let Some(key) = table.keys().next() {
+            let known = std::iter::once("defaults").chain(Kind::ALL.map(Kind::table));
+            return Err(Error::Invalid(format!(
+                "{shown}: {} (a project file has [defaults] and [[sheet]], [[gif]], [[frames]], \
+                 [[thumbnail]] and [[render]] tables)",
+                UnknownName::new("table", key, known, "")
+            )));
+        }
+        if let Some(defaults) = &defaults {
+            if let Some(key) = ENTRY_KEYS.iter().find(|k| defaults.contains_key(**k)) {
+                return Err(Error::Invalid(format!("{shown}: [defaults]: `{key}` belongs in each entry")));
+            }
+            BakeSpec::from_table(defaults, &[]).map_err(|e| Error::Invalid(format!("{shown}: [defaults]: {e}")))?;
+        }
+        raw.sort_by_key(|(line, _, _)| *line);
+        let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
+        for (index, (line, kind, value)) in raw.into_iter().enumerate() {
+            let entry = Entry::parse(index, line, kind, value, defaults.as_ref())
+                .map_err(|e| Error::Invalid(format!("{shown}: {e}")))?;
+            if let Some(first) = entries.iter().find(|e| e.name == entry.name) {
+                return Err(Error::Invalid(format!(
+                    "{shown}: {} and {} have the same name (names are unique in a project file)",
+                    first.label(),
+                    entry.label()
+                )));
+            }
+            entries.push(entry);
+        }
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let scope = Confinement::for_project(&dir);
+        let root = std::fs::canonicalize(scope.home()).unwrap_or_else(|_| scope.home().to_path_buf());
+        Ok(Project { path: path.to_path_buf(), scope, entries, root })
+    }
+
+    /// The state file of a run: `<project file name>.state.json` beside the project file, or
+    /// with a shard `<project file name>.shard-I-of-N.state.json` (I from 1), so that shards
+    /// running side by side keep their own.
+    pub fn state_path(&self, shard: Option<(usize, usize)>) -> PathBuf {
+        let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let shard = shard.map(|(i, n)| format!(".shard-{}-of-{n}", i + 1)).unwrap_or_default();
+        self.path.with_file_name(format!("{name}{shard}.state.json"))
+    }
+
+    /// The entries of a shard (all without one), in file order.
+    pub fn selected(&self, shard: Option<(usize, usize)>) -> Vec<&Entry> {
+        self.entries.iter().filter(|e| shard.is_none_or(|(i, n)| e.index % n.max(1) == i)).collect()
+    }
+
+    /// `path` (relative to the project's folder, or absolute) from the working folder.
+    fn joined(&self, path: impl AsRef<Path>) -> PathBuf {
+        match self.scope.home() {
+            home if home == Path::new(".") => path.as_ref().to_path_buf(),
+            home => home.join(path),
+        }
+    }
+
+    /// How the state file records a path: relative to the project's folder when inside it.
+    fn stored(&self, path: &Path) -> String {
+        let canonical = canonical_lenient(path).unwrap_or_else(|| path.to_path_buf());
+        canonical.strip_prefix(&self.root).unwrap_or(&canonical).to_string_lossy().into_owned()
+    }
+
+    /// A path as the state file records it, from the working folder.
+    fn recorded(&self, stored: &str) -> PathBuf {
+        self.root.join(stored)
+    }
+
+    /// The files an entry writes when they do not depend on its model, joined to the folder.
+    fn fixed_outputs(&self, entry: &Entry) -> Vec<(PathBuf, OutputFormat)> {
+        let plan = entry.kind.product().fixed_plan(&entry.output);
+        plan.map(|p| p.outputs().iter().map(|o| (self.joined(&o.path), o.format)).collect()).unwrap_or_default()
+    }
+
+    /// Every file an entry writes, joined to the folder. The output is expanded as written
+    /// and joined afterwards, so braces in the folder's own name are never placeholders.
+    fn outputs_of(&self, entry: &Entry, loaded: &Loaded, resolved: &Resolved) -> Result<OutputPlan> {
+        let mut plan = OutputPlan::new();
+        for o in entry.kind.product().plan(&entry.output, loaded, resolved)?.outputs() {
+            plan.add(self.joined(&o.path), o.format);
+        }
+        Ok(plan)
+    }
+
+    /// What an entry will write as far as known without loading: its fixed outputs, or its
+    /// frame pattern.
+    fn expected_outputs(&self, entry: &Entry) -> Vec<PathBuf> {
+        match entry.kind {
+            Kind::Frames => vec![self.joined(&entry.output)],
+            _ => self.fixed_outputs(entry).into_iter().map(|(p, _)| p).collect(),
+        }
+    }
+
+    /// A refusal of the whole run.
+    fn refused(&self, e: impl fmt::Display) -> Error {
+        Error::Refused(format!("{}: {e}", self.path.display()))
+    }
+
+    /// Checks that `path`, an output of `entry`, stays inside the allowed folders.
+    fn check_inside(&self, entry: &Entry, path: &Path) -> Result<()> {
+        self.scope.place(path).map(drop).map_err(|d| {
+            let subject = format!("{}: output '{}'", entry.label(), path.display());
+            self.refused(d.into_error(path, subject))
+        })
+    }
+
+    /// Checks every output of the run (the entries', the state file, the caller's) against
+    /// the others (naming the two entries) and against `inputs`, and with `writable` that each
+    /// can be written.
+    fn check_outputs(
+        &self,
+        outputs: &[(&Entry, PathBuf, OutputFormat)],
+        inputs: &[PathBuf],
+        writable: bool,
+        options: &RunOptions,
+    ) -> Result<()> {
+        let mut owners: HashMap<PathBuf, &Entry> = HashMap::new();
+        let mut plan = OutputPlan::new();
+        plan.add(self.state_path(options.shard), OutputFormat::Json);
+        for extra in &options.extra_outputs {
+            plan.add(extra, OutputFormat::Copy);
+        }
+        for (entry, path, format) in outputs {
+            let location = canonical_lenient(path).unwrap_or_else(|| path.clone());
+            if let Some(other) = owners.insert(location, entry) {
+                if other.index != entry.index {
+                    return Err(self.refused(format!(
+                        "{} and {} both write {}",
+                        other.label(),
+                        entry.label(),
+                        path.display()
+                    )));
+                }
+            }
+            plan.add(path, *format);
+        }
+        let checked = if writable { plan.check(inputs) } else { plan.check_distinct(inputs) };
+        checked.map_err(|e| self.refused(e))
+    }
+
+    /// Step 1: what is known without loading: outputs inside, no two entries on one file, no
+    /// output on a file an entry names (every entry, whatever the shard, so all shards agree).
+    fn check_fixed(&self, options: &RunOptions) -> Result<()> {
+        let mut outputs = Vec::new();
+        for entry in &self.entries {
+            if entry.kind == Kind::Frames {
+                let pattern = FramePattern::parse(&entry.output)?;
+                self.check_inside(entry, &self.joined(pattern.path("clip", 0, 0)))?;
+            }
+            for (path, format) in self.fixed_outputs(entry) {
+                self.check_inside(entry, &path)?;
+                outputs.push((entry, path, format));
+            }
+        }
+        let mut inputs: Vec<PathBuf> =
+            self.entries.iter().flat_map(|e| e.spec.named_files()).map(|p| self.joined(p)).collect();
+        inputs.push(self.path.clone());
+        self.check_outputs(&outputs, &inputs, false, options)
+    }
+
+    /// Step 2: whether an entry's record still holds (`Err`: why not). Reads the files the
+    /// record names, never the model's.
+    fn freshness(&self, entry: &Entry, record: Option<&Record>, hashes: &Hashes) -> Result<Record, String> {
+        let record = record.ok_or("new")?;
+        if settings_hash(entry).as_ref() != Some(&record.settings) {
+            return Err("settings changed".into());
+        }
+        let max = entry.spec.limits.limits().max_file_bytes;
+        for (path, hash) in &record.inputs {
+            if hashes.of(&self.scope, &self.recorded(path), max) != *hash {
+                return Err(format!("{path} changed"));
+            }
+        }
+        for (path, hash) in &record.outputs {
+            match hashes.of(&self.scope, &self.recorded(path), u64::MAX) {
+                None => return Err(format!("{path} is missing")),
+                Some(h) if h != *hash => return Err(format!("{path} was changed")),
+                Some(_) => {}
+            }
+        }
+        Ok(record.clone())
+    }
+
+    /// Step 3 for one entry: loads it to learn every file it writes and reads.
+    fn plan(&self, entry: &Entry, events: &(dyn Fn(Event) + Sync)) -> Result<Planned> {
+        let start = Instant::now();
+        let resolved = entry.spec.anchored(&self.scope)?.resolve()?;
+        let loaded = super::load(&resolved)?;
+        let plan = self.outputs_of(entry, &loaded, &resolved)?;
+        for o in plan.outputs() {
+            self.check_inside(entry, &o.path)?;
+        }
+        plan.check(&loaded.inputs)?;
+        events(Event::Planned(entry.kind.product().image_count(&loaded, &resolved)?));
+        let outputs = plan.outputs().iter().map(|o| o.path.clone()).collect();
+        Ok(Planned { resolved, outputs, inputs: loaded.inputs, seconds: start.elapsed().as_secs_f64() })
+    }
+
+    /// Step 4 for one entry: bakes and writes it, and returns its record and its model's
+    /// warnings.
+    fn bake(
+        &self,
+        entry: &Entry,
+        planned: &Planned,
+        hashes: &Hashes,
+        events: &(dyn Fn(Event) + Sync),
+    ) -> Result<(Record, Vec<String>)> {
+        let resolved = &planned.resolved;
+        let max = resolved.limits.max_file_bytes;
+        // Inputs are hashed before they are read again: a file that changes during the bake
+        // then shows as changed on the next run.
+        for path in &planned.inputs {
+            hashes.of(&self.scope, path, max);
+        }
+        let loaded = super::load(resolved)?;
+        let plan = self.outputs_of(entry, &loaded, resolved)?;
+        if plan.outputs().iter().map(|o| &o.path).ne(planned.outputs.iter()) {
+            return Err(Error::Invalid(
+                "its outputs changed after they were planned (a file changed during the run); run again".into(),
+            ));
+        }
+        plan.check(&loaded.inputs)?;
+        let budget = MemoryBudget::new(resolved.limits.max_memory_bytes);
+        let product = entry.kind.product();
+        let baked = super::products::bake(product, &loaded, resolved, &budget, &|| events(Event::Rendered))?;
+        let files: Vec<(PathBuf, Vec<u8>)> =
+            baked.files(&entry.output)?.into_iter().map(|(path, bytes)| (self.joined(path), bytes)).collect();
+        let mut transaction = Transaction::new();
+        for (path, bytes) in &files {
+            transaction.stage(path, bytes)?;
+        }
+        transaction.commit()?;
+        let record = Record {
+            settings: settings_hash(entry).unwrap_or_default(),
+            inputs: loaded.inputs.iter().map(|p| (self.stored(p), hashes.of(&self.scope, p, max))).collect(),
+            outputs: files.iter().map(|(p, bytes)| (self.stored(p), hash_bytes(bytes))).collect(),
+        };
+        Ok((record, loaded.warnings))
+    }
+
+    /// Step 3, across entries: every output of the run against every other and against every
+    /// file any entry reads, before anything renders.
+    fn check_planned(&self, entries: &[&Entry], steps: &[Step], options: &RunOptions) -> Result<()> {
+        let mut outputs = Vec::new();
+        let mut inputs = vec![self.path.clone()];
+        for (entry, step) in entries.iter().zip(steps) {
+            match step {
+                Step::Fresh(record) => {
+                    outputs.extend(record.outputs.keys().map(|p| (*entry, self.recorded(p), OutputFormat::Copy)));
+                    inputs.extend(record.inputs.keys().map(|p| self.recorded(p)));
+                }
+                Step::Planned(_, planned) => {
+                    outputs.extend(planned.outputs.iter().map(|p| (*entry, p.clone(), OutputFormat::Copy)));
+                    inputs.extend(planned.inputs.iter().cloned());
+                }
+                _ => inputs.extend(entry.spec.named_files().into_iter().map(|p| self.joined(p))),
+            }
+        }
+        self.check_outputs(&outputs, &inputs, true, options)
+    }
+
+    /// The report of an entry's last step.
+    fn report(&self, entry: &Entry, step: Step, dry_run: bool) -> EntryReport {
+        let mut report = EntryReport {
+            name: entry.name.clone(),
+            kind: entry.kind,
+            outputs: self.expected_outputs(entry),
+            status: Status::UpToDate,
+            seconds: 0.0,
+            error: None,
+            reason: None,
+            warnings: Vec::new(),
+        };
+        match step {
+            Step::Fresh(record) => report.outputs = record.outputs.keys().map(|p| self.joined(p)).collect(),
+            Step::Stale(reason) | Step::Planned(reason, _) => {
+                // Only a dry run leaves entries unbaked.
+                report.status = if dry_run { Status::WouldBuild } else { Status::Failed };
+                report.reason = Some(reason);
+            }
+            Step::Built { reason, warnings, outputs, seconds, .. } => {
+                (report.status, report.reason, report.seconds) = (Status::Built, Some(reason), seconds);
+                (report.outputs, report.warnings) = (outputs, warnings);
+            }
+            Step::Failed { reason, error, seconds } => {
+                (report.status, report.reason, report.seconds) = (Status::Failed, Some(reason), seconds);
+                report.error = Some(error);
+            }
+        }
+        report
+    }
+
+    /// Runs the project: see the module notes. `events` hears of planned entries and rendered
+    /// images, from any thread.
+    ///
+    /// # Errors
+    /// A refusal of the whole run, before anything renders: an output outside the allowed
+    /// folders, two entries writing one file, an output on a file an entry reads, an output
+    /// that cannot be written. An entry that fails is not an error: its report says why.
+    pub fn run(&self, options: &RunOptions, events: &(dyn Fn(Event) + Sync)) -> Result<Report> {
+        let state_path = self.state_path(options.shard);
+        self.check_fixed(options)?;
+        let (state, mut warnings) = read_state(&state_path);
+        let selected = self.selected(options.shard);
+        let hashes = Hashes::default();
+        let mut steps: Vec<Step> = selected
+            .par_iter()
+            .map(|entry| match options.force {
+                true => Step::Stale("forced".into()),
+                false => match self.freshness(entry, state.entries.get(&entry.name), &hashes) {
+                    Ok(record) => Step::Fresh(record),
+                    Err(reason) => Step::Stale(reason),
+                },
+            })
+            .collect();
+        if !options.dry_run {
+            // A job holds its model and, on a budget as large again, its images.
+            let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
+            let at_once = models_in_flight(per_entry.saturating_mul(2));
+            let stale = |s: &Step| matches!(s, Step::Stale(_));
+            steps = in_batches(&selected, steps, at_once, stale, |entry, step| match step {
+                Step::Stale(reason) => {
+                    let start = Instant::now();
+                    match self.plan(entry, events) {
+                        Ok(planned) => Step::Planned(reason, Box::new(planned)),
+                        Err(e) => Step::Failed { reason, error: e.to_string(), seconds: start.elapsed().as_secs_f64() },
+                    }
+                }
+                other => other,
+            });
+            self.check_planned(&selected, &steps, options)?;
+            let planned = |s: &Step| matches!(s, Step::Planned(..));
+            steps = in_batches(&selected, steps, at_once, planned, |entry, step| match step {
+                Step::Planned(reason, planned) => {
+                    let start = Instant::now();
+                    let result = self.bake(entry, &planned, &hashes, events);
+                    let seconds = planned.seconds + start.elapsed().as_secs_f64();
+                    match result {
+                        Ok((record, warnings)) => {
+                            Step::Built { reason, record, warnings, outputs: planned.outputs, seconds }
+                        }
+                        Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
+                    }
+                }
+                other => other,
+            });
+            warnings.extend(self.write_state(&state_path, &state, &selected, &steps));
+        }
+        let entries =
+            selected.iter().zip(steps).map(|(entry, step)| self.report(entry, step, options.dry_run)).collect();
+        Ok(Report { entries, state: state_path, warnings })
+    }
+
+    /// Step 5: the records of every entry built or up to date, written atomically when they
+    /// differ from what was read; a warning when that fails.
+    fn write_state(&self, path: &Path, old: &State, entries: &[&Entry], steps: &[Step]) -> Option<String> {
+        let mut state = State { spritebake: VERSION.into(), entries: BTreeMap::new() };
+        for (entry, step) in entries.iter().zip(steps) {
+            match step {
+                Step::Fresh(record) | Step::Built { record, .. } => {
+                    state.entries.insert(entry.name.clone(), record.clone());
+                }
+                _ => {}
+            }
+        }
+        if state.spritebake == old.spritebake && state.entries == old.entries {
+            return None;
+        }
+        let written = serde_json::to_vec_pretty(&state)
+            .map_err(|e| Error::Invalid(e.to_string()))
+            .and_then(|bytes| write_atomic(path, &bytes));
+        written
+            .err()
+            .map(|e| format!("the state file {} was not written: {e}; the next run rebuilds more", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Project> {
+        Project::parse(text, Path::new("game/spritebake.toml"))
+    }
+
+    const ENTRIES: &str = "[defaults]\nsize = 64\nssaa = 2\n\
+        [[thumbnail]]\nname = \"t\"\nmodel = \"m.obj\"\noutput = \"t.png\"\n\
+        [[sheet]]\nname = \"s\"\nmodel = \"m.md2\"\nsize = 32\noutput = \"s.png\"\n\
+        [[gif]]\nname = \"g\"\nmodel = \"m.md2\"\noutput = \"g.gif\"\n\
+        [[thumbnail]]\nname = \"t2\"\nmodel = \"m.obj\"\nyaw = 5\noutput = \"t2.png\"\n";
+
+    #[test]
+    fn entries_are_numbered_in_file_order_over_every_kind() {
+        let project = parse(ENTRIES).unwrap();
+        let names: Vec<(&str, Kind, usize, usize)> =
+            project.entries.iter().map(|e| (e.name.as_str(), e.kind, e.index, e.line)).collect();
+        assert_eq!(
+            names,
+            [
+                ("t", Kind::Thumbnail, 0, 4),
+                ("s", Kind::Sheet, 1, 8),
+                ("g", Kind::Gif, 2, 13),
+                ("t2", Kind::Thumbnail, 3, 17)
+            ]
+        );
+        let shard = |i, n| project.selected(Some((i, n))).iter().map(|e| e.name.as_str()).collect::<Vec<_>>();
+        assert_eq!((shard(0, 2), shard(1, 2)), (vec!["t", "g"], vec!["s", "t2"]));
+        assert_eq!(project.selected(None).len(), 4);
+    }
+
+    #[test]
+    fn thumbnails_start_from_the_thumbnail_defaults_then_defaults_then_their_keys() {
+        let project = parse(ENTRIES).unwrap();
+        let [t, s, _, t2] = [0, 1, 2, 3].map(|i| &project.entries[i].spec);
+        let thumb = BakeSpec::thumbnail();
+        assert_eq!((t.view.yaw, t.render.ssaa, t.view.size), (thumb.view.yaw, 2, crate::spec::Size::square(64)));
+        assert_eq!(t.render.light, thumb.render.light);
+        assert_eq!((t2.view.yaw, s.view.yaw), (5.0, 0.0));
+        assert_eq!(s.view.size, crate::spec::Size::square(32));
+    }
+
+    #[test]
+    fn state_files_are_named_after_the_project_and_the_shard() {
+        let project = parse(ENTRIES).unwrap();
+        assert_eq!(project.state_path(None), Path::new("game/spritebake.toml.state.json"));
+        assert_eq!(project.state_path(Some((1, 3))), Path::new("game/spritebake.toml.shard-2-of-3.state.json"));
+    }
+
+    #[test]
+    fn settings_hashes_change_with_any_setting() {
+        let project = parse(ENTRIES).unwrap();
+        let entry = &project.entries[1];
+        let same = settings_hash(entry);
+        assert_eq!(same, settings_hash(&entry.clone()));
+        let mut other = entry.clone();
+        other.spec.render.ambient += 0.01;
+        assert_ne!(settings_hash(&other), same);
+        let mut other = entry.clone();
+        other.output = "s2.png".into();
+        assert_ne!(settings_hash(&other), same);
+        let mut other = entry.clone();
+        other.kind = Kind::Render;
+        assert_ne!(settings_hash(&other), same);
+    }
+
+    #[test]
+    fn headers_the_numbering_cannot_see_are_refused() {
+        let e = parse("[[ sheet ]]\nname = \"s\"\nmodel = \"m.md2\"\noutput = \"s.png\"\n").unwrap_err().to_string();
+        assert!(e.contains("1 [[sheet]] entries but 0 lines starting with `[[sheet]]`"), "{e}");
+        let e = parse("sheet = [{ name = \"s\", model = \"m.md2\", output = \"s.png\" }]\n").unwrap_err().to_string();
+        assert!(e.contains("header on a line of its own"), "{e}");
+    }
+}

@@ -1,0 +1,468 @@
+//! `spritebake bake PROJECT.toml` (issue 17, item 3): a project file of sheets, GIFs, frames,
+//! thumbnails and renders over models of four formats, baked in parallel and incrementally.
+//! Every test copies the example assets into a folder of its own, so the project owns them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::SystemTime;
+
+use crate::common::cli::{printed, scratch_in};
+
+/// Seven entries over MD5, SMD, MD2 and OBJ models: two sheets, a GIF, frames, two thumbnails
+/// and a render; tiny images so the tests stay fast.
+const PROJECT: &str = r#"
+[defaults]
+size = 32
+ssaa = 1
+
+[[sheet]]
+name = "robot-md5-walk"
+model = "assets/robot/robot.md5mesh"
+anim = ["assets/robot/walk.md5anim"]
+directions = 2
+frames = 4
+output = "out/robot-md5-walk.png"
+
+[[sheet]]
+name = "robot-smd-walk"
+model = "assets/robot/robot.smd"
+anim = ["assets/robot/walk.smd"]
+frames = 4
+output = "out/robot-smd-walk.png"
+
+[[gif]]
+name = "robot-md2-gif"
+model = "assets/robot/robot.md2"
+clip = "walk"
+frames = 4
+output = "out/robot-md2.gif"
+
+[[frames]]
+name = "robot-md2-frames"
+model = "assets/robot/robot.md2"
+clip = "walk"
+frames = 3
+output = "out/frames/{clip}_{frame:02}.png"
+
+[[thumbnail]]
+name = "tower-thumb"
+model = "assets/tower.obj"
+output = "out/thumbs/tower.png"
+
+[[render]]
+name = "tower-side"
+model = "assets/tower.obj"
+yaw = 90
+output = "out/tower-side.png"
+
+[[thumbnail]]
+name = "robot-md5-thumb"
+model = "assets/robot/robot.md5mesh"
+output = "out/thumbs/robot.png"
+"#;
+
+/// The entries of [`PROJECT`], in file order.
+const ENTRIES: [&str; 7] = [
+    "robot-md5-walk",
+    "robot-smd-walk",
+    "robot-md2-gif",
+    "robot-md2-frames",
+    "tower-thumb",
+    "tower-side",
+    "robot-md5-thumb",
+];
+
+const STATE: &str = "spritebake.toml.state.json";
+
+/// `spritebake bake ARGS` run in `dir`.
+fn bake(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spritebake")).current_dir(dir).arg("bake").args(args).output().unwrap()
+}
+
+/// A fresh folder holding a copy of the example assets (`assets/robot/*`, `assets/tower.*`)
+/// and `project` as `spritebake.toml`.
+fn project(name: &str, project: &str) -> PathBuf {
+    let dir = scratch_in("project", name);
+    copy_assets(&dir);
+    std::fs::write(dir.join("spritebake.toml"), project).unwrap();
+    dir
+}
+
+fn copy_assets(dir: &Path) {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
+    std::fs::create_dir_all(dir.join("assets/robot")).unwrap();
+    for name in ["robot.md2", "robot.md5mesh", "robot.png", "robot.smd", "walk.md5anim", "walk.smd"] {
+        std::fs::copy(examples.join("robot").join(name), dir.join("assets/robot").join(name)).unwrap();
+    }
+    for name in ["tower.obj", "tower.mtl", "tower_bricks.png"] {
+        std::fs::copy(examples.join(name), dir.join("assets").join(name)).unwrap();
+    }
+}
+
+/// Every file under `dir` (recursively), by path relative to it: its bytes and mtime.
+fn files_under(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
+    let mut files = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(folder) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+                files.insert(rel, (std::fs::read(&path).unwrap(), mtime));
+            }
+        }
+    }
+    files
+}
+
+/// The entries a run's standard output says have `status` (`built`, `up to date`...).
+fn entries_with(o: &Output, status: &str) -> BTreeSet<String> {
+    names_with(&String::from_utf8_lossy(&o.stdout), status)
+}
+
+/// The entries whose lines in `text` say `status`.
+fn names_with(text: &str, status: &str) -> BTreeSet<String> {
+    let suffix = format!(": {status}");
+    text.lines().filter(|l| l.contains(&suffix)).filter_map(|l| l.split(": ").next()).map(str::to_string).collect()
+}
+
+fn set(names: &[&str]) -> BTreeSet<String> {
+    names.iter().map(|n| n.to_string()).collect()
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The statuses of a JSON summary's entries, by name.
+fn statuses(summary: &serde_json::Value) -> BTreeMap<String, String> {
+    summary["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap().to_string(), e["status"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+#[test]
+fn a_project_bakes_then_rebuilds_only_what_changed() {
+    let dir = project("incremental", PROJECT);
+    let o = bake(&dir, &["spritebake.toml", "--json", "summary.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&ENTRIES), "{}", printed(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("7 built, 0 up to date, 0 failed"), "{}", printed(&o));
+    let summary = json(&dir.join("summary.json"));
+    assert!(statuses(&summary).values().all(|s| s == "built"), "{summary}");
+    let first = &summary["entries"][0];
+    assert_eq!((first["name"].as_str(), first["kind"].as_str()), (Some("robot-md5-walk"), Some("sheet")));
+    let outputs: Vec<&str> = first["outputs"].as_array().unwrap().iter().filter_map(|p| p.as_str()).collect();
+    assert_eq!(outputs, ["out/robot-md5-walk.png", "out/robot-md5-walk.json"]);
+    assert!(first["seconds"].as_f64().unwrap() >= 0.0 && first["error"].is_null(), "{first}");
+    let out = dir.join("out");
+    let baked = files_under(&out);
+    let names: Vec<&str> = baked.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "frames/walk_00.png",
+            "frames/walk_01.png",
+            "frames/walk_02.png",
+            "robot-md2.gif",
+            "robot-md5-walk.json",
+            "robot-md5-walk.png",
+            "robot-smd-walk.json",
+            "robot-smd-walk.png",
+            "thumbs/robot.png",
+            "thumbs/tower.png",
+            "tower-side.png",
+        ]
+    );
+    assert!(dir.join(STATE).is_file());
+
+    // Nothing changed: nothing is rebuilt, nothing is written (same bytes, same mtimes).
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let state = std::fs::read(dir.join(STATE)).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 built, 7 up to date, 0 failed"), "{}", printed(&o));
+    assert_eq!(files_under(&out), baked, "an up-to-date run rewrote outputs");
+    assert_eq!(std::fs::read(dir.join(STATE)).unwrap(), state);
+
+    // One model changed: exactly the two entries that read it are rebuilt.
+    let obj = dir.join("assets/tower.obj");
+    let mut text = std::fs::read_to_string(&obj).unwrap();
+    text.push_str("# an edit\n");
+    std::fs::write(&obj, text).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["tower-thumb", "tower-side"]), "{}", printed(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("2 built, 5 up to date, 0 failed"), "{}", printed(&o));
+    let after = files_under(&out);
+    for (name, (bytes, mtime)) in &baked {
+        let (now_bytes, now_mtime) = &after[name];
+        if name.starts_with("thumbs/tower") || name.starts_with("tower-side") {
+            assert_ne!(now_mtime, mtime, "{name} was not rewritten");
+        } else {
+            assert_eq!((now_bytes, now_mtime), (bytes, mtime), "{name} was rewritten");
+        }
+    }
+
+    // A texture shared by several models: every entry that reads it, and only those.
+    let png = dir.join("assets/robot/robot.png");
+    let mut image = spritebake::output::read_png(&png).unwrap();
+    image.pixel_mut(0, 0).unwrap().copy_from_slice(&[1, 2, 3, 255]);
+    spritebake::output::write_png(&png, &image).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    let robots: Vec<&str> = ENTRIES.iter().copied().filter(|n| n.starts_with("robot")).collect();
+    assert_eq!(entries_with(&o, "would build"), set(&robots), "{}", printed(&o));
+
+    // An entry's own settings, an output deleted or edited: that entry alone.
+    bake(&dir, &["spritebake.toml", "-q"]);
+    let edited = std::fs::read_to_string(dir.join("spritebake.toml")).unwrap().replace("yaw = 90", "yaw = 80");
+    std::fs::write(dir.join("spritebake.toml"), edited).unwrap();
+    std::fs::remove_file(out.join("frames/walk_01.png")).unwrap();
+    std::fs::write(out.join("robot-smd-walk.json"), "{}").unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    let rebuilt = set(&["tower-side", "robot-md2-frames", "robot-smd-walk"]);
+    assert_eq!(entries_with(&o, "built"), rebuilt, "{}", printed(&o));
+    assert_eq!(files_under(&out).keys().collect::<Vec<_>>(), baked.keys().collect::<Vec<_>>());
+
+    // --force rebuilds everything; so does a deleted state file.
+    let o = bake(&dir, &["spritebake.toml", "--force"]);
+    assert_eq!(entries_with(&o, "built"), set(&ENTRIES), "{}", printed(&o));
+    std::fs::remove_file(dir.join(STATE)).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    assert_eq!(entries_with(&o, "would build (new)"), set(&ENTRIES), "{}", printed(&o));
+}
+
+#[test]
+fn a_corrupt_state_file_is_ignored_with_a_warning() {
+    let dir = project("corrupt-state", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    std::fs::write(dir.join(STATE), "{\"spritebake\": 7, \"entries\": [").unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(printed(&o).contains("warning: ignoring the state file"), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&ENTRIES), "{}", printed(&o));
+    // Written anew: the next run has nothing to do.
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+    // A record naming files outside the project is never up to date, and never read.
+    let state = std::fs::read_to_string(dir.join(STATE)).unwrap().replace("assets/tower.obj", "/etc/hostname");
+    std::fs::write(dir.join(STATE), state).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    assert_eq!(entries_with(&o, "would build"), set(&["tower-thumb", "tower-side"]), "{}", printed(&o));
+}
+
+#[test]
+fn shards_together_write_the_full_run_once() {
+    let full = project("shard-full", PROJECT);
+    let o = bake(&full, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    let expected = files_under(&full.join("out"));
+    let mut together: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut baked_by_shards = BTreeSet::new();
+    for i in 1..=3 {
+        let dir = project(&format!("shard-{i}"), PROJECT);
+        // Run from elsewhere, the project named by its path.
+        let file = dir.join("spritebake.toml");
+        let shard = format!("{i}/3");
+        let o = bake(Path::new("/"), &[file.to_str().unwrap(), "--shard", &shard]);
+        assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+        // Entries are numbered in file order over every kind: shard i has i-1, i-1+3, ...
+        let mine: Vec<&str> = ENTRIES.iter().skip(i - 1).step_by(3).copied().collect();
+        assert_eq!(entries_with(&o, "built"), set(&mine), "{}", printed(&o));
+        baked_by_shards.extend(mine.iter().map(|n| n.to_string()));
+        assert!(dir.join(format!("spritebake.toml.shard-{i}-of-3.state.json")).is_file());
+        assert!(!dir.join(STATE).exists());
+        for (name, (bytes, _)) in files_under(&dir.join("out")) {
+            assert!(together.insert(name.clone(), bytes).is_none(), "{name} written by two shards");
+        }
+        // A shard's second run finds its own state.
+        let o = bake(Path::new("/"), &[file.to_str().unwrap(), "--shard", &shard]);
+        assert_eq!(entries_with(&o, "up to date"), set(&mine), "{}", printed(&o));
+    }
+    assert_eq!(baked_by_shards, set(&ENTRIES));
+    let expected: BTreeMap<String, Vec<u8>> = expected.into_iter().map(|(k, (b, _))| (k, b)).collect();
+    assert_eq!(together.keys().collect::<Vec<_>>(), expected.keys().collect::<Vec<_>>());
+    for (name, bytes) in &expected {
+        assert!(together[name] == *bytes, "{name}: a shard's bytes differ from the full run's");
+    }
+}
+
+#[test]
+fn a_failing_entry_fails_alone() {
+    let text =
+        format!("{PROJECT}\n[[sheet]]\nname = \"ghost\"\nmodel = \"assets/ghost.md2\"\noutput = \"out/ghost.png\"\n");
+    let dir = project("failing", &text);
+    let o = bake(&dir, &["spritebake.toml", "--json", "-"]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("ghost: FAIL: ") && stderr.contains("ghost.md2"), "{stderr}");
+    assert!(stderr.contains("7 built, 0 up to date, 1 failed"), "{stderr}");
+    // With `--json -` the summary alone is on standard output.
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(statuses(&summary)["ghost"], "failed");
+    let ghost = summary["entries"].as_array().unwrap().iter().find(|e| e["name"] == "ghost").unwrap();
+    assert!(ghost["error"].as_str().unwrap().contains("ghost.md2"), "{ghost}");
+    assert_eq!(summary["failed"], 1);
+    assert!(dir.join("out/thumbs/tower.png").is_file() && !dir.join("out/ghost.png").exists());
+    // The failure keeps no record: it is tried again, the rest is up to date.
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "FAIL"), set(&["ghost"]), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+}
+
+#[test]
+fn clashing_outputs_are_refused_before_anything_renders() {
+    // Two entries on one file (spelled differently).
+    let text = format!(
+        "{PROJECT}\n[[render]]\nname = \"again\"\nmodel = \"assets/tower.obj\"\noutput = \"out/./tower-side.png\"\n"
+    );
+    let dir = project("clash", &text);
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("[[render]] 'tower-side'") && err.contains("[[render]] 'again'"), "{err}");
+    assert!(err.contains("both write"), "{err}");
+    assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "something was written");
+
+    // An output on a file another entry reads (a texture its model names): found once the
+    // entries are planned, still before anything renders.
+    let text = format!(
+        "{PROJECT}\n[[thumbnail]]\nname = \"over\"\nmodel = \"assets/tower.obj\"\noutput = \"assets/robot/robot.png\"\n"
+    );
+    let dir = project("over-input", &text);
+    let texture = std::fs::read(dir.join("assets/robot/robot.png")).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    assert!(printed(&o).contains("refusing to overwrite an input file"), "{}", printed(&o));
+    assert_eq!(std::fs::read(dir.join("assets/robot/robot.png")).unwrap(), texture);
+    assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "something was written");
+}
+
+#[test]
+fn outputs_leaving_the_project_folder_are_refused() {
+    let root = scratch_in("project", "escape");
+    let dir = root.join("game");
+    copy_assets(&dir);
+    for (kind, output) in [("thumbnail", "../x.png"), ("frames", "../f_{frame}.png"), ("gif", "/tmp/x.gif")] {
+        let text = format!("[[{kind}]]\nname = \"out\"\nmodel = \"assets/tower.obj\"\noutput = \"{output}\"\n");
+        std::fs::write(dir.join("spritebake.toml"), text).unwrap();
+        let o = bake(&dir, &["spritebake.toml"]);
+        assert_eq!(o.status.code(), Some(2), "{output}: {}", printed(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("[[{kind}]] 'out' (line 1)")) && err.contains("outside the project's folder"),
+            "{err}"
+        );
+        assert_eq!(crate::common::cli::names_in(&root), ["game"]);
+    }
+    // Allowed with --allow-dir.
+    let text = "[[thumbnail]]\nname = \"out\"\nmodel = \"assets/tower.obj\"\noutput = \"../x.png\"\nsize = 16\n";
+    std::fs::write(dir.join("spritebake.toml"), text).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--allow-dir", root.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(root.join("x.png").is_file());
+}
+
+#[test]
+fn a_dry_run_lists_the_entries_and_writes_nothing() {
+    let dir = project("dry-run", PROJECT);
+    let o = bake(&dir, &["spritebake.toml", "--dry-run", "--json", "-"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    // With `--json -` the lines go to standard error.
+    assert_eq!(names_with(&String::from_utf8_lossy(&o.stderr), "would build (new)"), set(&ENTRIES));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(statuses(&summary).values().all(|s| s == "would-build"), "{summary}");
+    assert_eq!(summary["would_build"], 7);
+    assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "a dry run wrote files");
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("7 would build, 0 up to date"), "{}", printed(&o));
+}
+
+#[test]
+fn mistakes_in_a_project_file_name_the_entry_its_line_and_the_key() {
+    let dir = project("mistakes", "");
+    for (text, words) in [
+        (
+            "[defaults]\nsize = 16\n\n[[sheet]]\nname = \"walk\"\nmodel = \"m.md2\"\ndirectons = 8\noutput = \"w.png\"\n",
+            vec!["[[sheet]] 'walk' (line 4)", "no option named 'directons'; did you mean 'directions'?"],
+        ),
+        (
+            "[[gif]]\nname = \"g\"\nmodel = \"m.md2\"\noutput = \"g.gif\"\nsize = \"big\"\n",
+            vec!["[[gif]] 'g' (line 1)", "`size` = \"big\""],
+        ),
+        ("[[thumbnail]]\nmodel = \"m.md2\"\noutput = \"t.png\"\n", vec!["[[thumbnail]] (line 1)", "needs a `name`"]),
+        ("[[thumbnail]]\nname = \"t\"\nmodel = \"m.md2\"\n", vec!["[[thumbnail]] 't' (line 1)", "needs an `output`"]),
+        (
+            "[[render]]\nname = \"a\"\nmodel = \"m.obj\"\noutput = \"a.png\"\n[[gif]]\nname = \"a\"\nmodel = \"m.obj\"\noutput = \"a.gif\"\n",
+            vec!["[[render]] 'a' (line 1) and [[gif]] 'a' (line 5) have the same name"],
+        ),
+        ("[[sheets]]\nname = \"a\"\n", vec!["no table named 'sheets'; did you mean 'sheet'?"]),
+        (
+            "[defaults]\nssaa = 9\n[[sheet]]\nname = \"s\"\nmodel = \"m.md2\"\noutput = \"s.png\"\n",
+            vec!["[[sheet]] 's' (line 3)", "`ssaa` = 9: must be from 1 to 4"],
+        ),
+        ("[defaults]\nfov = \"wide\"\n", vec!["[defaults]", "`fov`"]),
+        ("[defaults]\noutput = \"x.png\"\n", vec!["[defaults]", "`output` belongs in each entry"]),
+        (
+            "[[frames]]\nname = \"f\"\nmodel = \"m.md2\"\noutput = \"f.png\"\n",
+            vec!["[[frames]] 'f' (line 1)", "needs a {frame} placeholder"],
+        ),
+    ] {
+        std::fs::write(dir.join("spritebake.toml"), text).unwrap();
+        let o = bake(&dir, &["spritebake.toml"]);
+        assert_eq!(o.status.code(), Some(2), "{text}: {}", printed(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("error: spritebake.toml"), "{err}");
+        for w in words {
+            assert!(err.contains(w), "{text}: missing '{w}' in {err}");
+        }
+    }
+}
+
+#[test]
+fn the_example_project_bakes_the_example_robot() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = scratch_in("project", "example");
+    copy_assets(&dir);
+    std::fs::copy(examples.join("robot.bake.toml"), dir.join("robot.bake.toml")).unwrap();
+    // Smaller and faster than the example's own sizes; everything else as written.
+    let o = bake(&dir, &["robot.bake.toml", "--json", "summary.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    let summary = json(&dir.join("summary.json"));
+    let kinds: Vec<&str> = summary["entries"].as_array().unwrap().iter().filter_map(|e| e["kind"].as_str()).collect();
+    assert_eq!(kinds, ["sheet", "gif", "frames", "thumbnail"]);
+    assert!(statuses(&summary).values().all(|s| s == "built"), "{summary}");
+    let out = dir.join("out/robot");
+    for name in ["walk.png", "walk.json", "walk.gif", "thumbnail.png", "frames/walk_3_000.png"] {
+        assert!(out.join(name).is_file(), "{name} missing");
+    }
+    let sheet = spritebake::output::read_png(&out.join("walk.png")).unwrap();
+    let cells = (sheet.width / 128) * (sheet.height / 128);
+    assert!(cells >= 8, "8 directions of 128 px: {}x{}", sheet.width, sheet.height);
+    assert!(dir.join("robot.bake.toml.state.json").is_file());
+    let o = bake(&dir, &["robot.bake.toml"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 built, 4 up to date, 0 failed"), "{}", printed(&o));
+}
+
+#[test]
+fn a_project_folder_with_braces_in_its_name_is_not_a_pattern() {
+    let root = scratch_in("project", "braces");
+    let dir = root.join("game {frame}");
+    copy_assets(&dir);
+    let text = "[[frames]]\nname = \"f\"\nmodel = \"assets/robot/robot.md2\"\nclip = \"walk\"\nframes = 2\n\
+                size = 16\noutput = \"out/{clip}_{frame}.png\"\n";
+    std::fs::write(dir.join("spritebake.toml"), text).unwrap();
+    let o = bake(&root, &["game {frame}/spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(crate::common::cli::names_in(&dir.join("out")), ["walk_0.png", "walk_1.png"]);
+}
