@@ -675,8 +675,16 @@ fn sheet_via_check(dir: &Path, options: &[(&str, String)]) -> BakedSheet {
     BakedSheet::read("check case", &dir.join("g/same.png"))
 }
 
-// A third front end (a `bake` project entry) adds `sheet_via_bake(dir, options)` here and to
-// the list in `the_same_options_bake_the_same_sheet`.
+/// A `[[sheet]]` entry of a `bake` project with `options` as keys, baked into `dir`.
+fn sheet_via_bake(dir: &Path, options: &[(&str, String)]) -> BakedSheet {
+    let keys: String = options.iter().map(|(k, v)| format!("{k} = {v}\n")).collect();
+    let project = dir.join("spritebake.toml");
+    std::fs::write(&project, format!("[[sheet]]\nname = \"same\"\noutput = \"out/same.png\"\n{keys}")).unwrap();
+    let assets = assets();
+    let o = run_in(dir, &["bake", p(&project), "--allow-dir", p(&assets)]);
+    assert!(o.status.success(), "{}", printed(&o));
+    BakedSheet::read("project entry", &dir.join("out/same.png"))
+}
 
 /// Every sheet equals the first, byte for byte and JSON for JSON.
 fn assert_same_sheets(sheets: &[BakedSheet]) {
@@ -690,13 +698,13 @@ fn assert_same_sheets(sheets: &[BakedSheet]) {
 #[test]
 fn the_same_options_bake_the_same_sheet() {
     let options = same_sheet_options();
-    let (cli, case) = (scratch("same-cli"), scratch("same-check"));
-    let sheets = [sheet_via_cli(&cli, &options), sheet_via_check(&case, &options)];
+    let (cli, case, project) = (scratch("same-cli"), scratch("same-check"), scratch("same-bake"));
+    let sheets = [sheet_via_cli(&cli, &options), sheet_via_check(&case, &options), sheet_via_bake(&project, &options)];
     assert_same_sheets(&sheets);
     // Meaningful: eight directions of the walk, in pixel art.
     let frames = sheets[0].json["frames"].as_object().unwrap();
     assert!(frames.contains_key("walk_7_000"), "{:?}", frames.keys().collect::<Vec<_>>());
-    for dir in [cli, case] {
+    for dir in [cli, case, project] {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -49,14 +49,15 @@
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
 //! them) only inside the allowed folders.
 
+mod state;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{Loaded, Product};
 use crate::budget::{MemoryBudget, models_in_flight};
@@ -67,6 +68,7 @@ use crate::model::UnknownName;
 use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction, write_atomic};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, merged, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved, show};
+use state::{Hashes, Record, State, hash_bytes, read_state, settings_hash};
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
 pub const MAX_PROJECT_BYTES: u64 = MAX_TOML_BYTES;
@@ -323,29 +325,6 @@ impl Report {
     }
 }
 
-/// What the state file keeps of an entry.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Record {
-    /// Hash of the spritebake version, the entry's kind, output and spec.
-    settings: String,
-    /// Every file the bake read (relative to the project's folder when inside it) and the hash
-    /// of its content (`null`: missing or not readable).
-    inputs: BTreeMap<String, Option<String>>,
-    /// Every file it wrote and the hash of what was written.
-    outputs: BTreeMap<String, String>,
-}
-
-/// The state file.
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct State {
-    /// The spritebake that wrote it.
-    spritebake: String,
-    /// Records by entry name.
-    entries: BTreeMap<String, Record>,
-}
-
 /// An entry to rebuild, planned: what it bakes, writes and reads.
 struct Planned {
     resolved: Resolved,
@@ -391,66 +370,6 @@ fn in_batches(
         }
     }
     slots.into_iter().flatten().collect()
-}
-
-/// Reads the state file: missing is empty; unreadable, too large or corrupt is empty with a
-/// warning (every entry is rebuilt, and the file is written anew).
-fn read_state(path: &Path) -> (State, Vec<String>) {
-    if std::fs::symlink_metadata(path).is_err() {
-        return (State::default(), Vec::new());
-    }
-    let parsed = crate::formats::read_file(path, MAX_STATE_BYTES)
-        .and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| Error::Invalid(e.to_string())));
-    match parsed {
-        Ok(state) => (state, Vec::new()),
-        Err(e) => {
-            (State::default(), vec![format!("ignoring the state file {}: {e}; every entry is rebuilt", path.display())])
-        }
-    }
-}
-
-/// Content hashes of files, each file hashed once per run.
-#[derive(Default)]
-struct Hashes {
-    known: Mutex<HashMap<(PathBuf, u64), Option<String>>>,
-}
-
-impl Hashes {
-    /// The hash of the file at `path` if it is a regular file of at most `max` bytes inside
-    /// `scope`, else `None` (missing, refused: never read).
-    fn of(&self, scope: &Confinement, path: &Path, max: u64) -> Option<String> {
-        let key = (path.to_path_buf(), max);
-        if let Some(hash) = self.known.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return hash.clone();
-        }
-        let mut hasher = blake3::Hasher::new();
-        let read = scope.read_chunks(path, max, &mut |bytes| {
-            hasher.update(bytes);
-        });
-        let hash = read.is_ok().then(|| hasher.finalize().to_hex().to_string());
-        self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(key, hash.clone());
-        hash
-    }
-}
-
-fn hash_bytes(bytes: &[u8]) -> String {
-    blake3::hash(bytes).to_hex().to_string()
-}
-
-/// The hash of everything that decides an entry's bytes besides the files it reads (`None`
-/// if the spec does not serialize, which makes the entry never up to date).
-fn settings_hash(entry: &Entry) -> Option<String> {
-    #[derive(Serialize)]
-    struct Settings<'a> {
-        spritebake: &'a str,
-        kind: Kind,
-        output: &'a str,
-        spec: &'a BakeSpec,
-    }
-    let settings = Settings { spritebake: VERSION, kind: entry.kind, output: &entry.output, spec: &entry.spec };
-    // Through a `Value`: its maps keep their keys sorted, so the text is canonical.
-    let text = serde_json::to_value(&settings).and_then(|v| serde_json::to_string(&v)).ok()?;
-    Some(hash_bytes(text.as_bytes()))
 }
 
 impl Project {
