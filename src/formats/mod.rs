@@ -88,6 +88,13 @@ pub struct LoadOptions {
     /// libraries, buffers) may lead into (absolute paths, `..`, symbolic links). By default a
     /// model can only reach files in its own folder.
     pub texture_roots: Vec<PathBuf>,
+    /// Extra folders where the texture names a model gives are looked for, after the path as
+    /// written and before the search of the model's folder (step 2 of the order in
+    /// [`resolve`]). The hook for loaders of scripts that name texture folders (a QC's
+    /// `$cdtexture` and `$texturepath`); relative folders are taken from the model's folder.
+    /// Reads stay confined: a folder outside the model's folder and the `texture_roots` is
+    /// skipped with a warning.
+    pub texture_folders: Vec<PathBuf>,
     /// Resource limits.
     pub limits: Limits,
 }
@@ -255,8 +262,12 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             clip.fps = fps;
         }
     }
+    // MD2, MD5 and SMD materials are skins: one the file does not name is still looked for.
+    let skins = matches!(format, Format::Md2 | Format::Md5Mesh | Format::Smd);
     let mut resolver = TextureResolver::new(scope, options.texture_overrides.clone())
-        .with_max_texture_side(options.limits.max_texture_side);
+        .with_max_texture_side(options.limits.max_texture_side)
+        .with_search_folders(options.texture_folders.clone())
+        .with_skin_fallbacks(skins);
     resolver.resolve_model(&mut model, &mut reader, budget)?;
     model.sources = reader.into_sources();
     Ok(model)

@@ -297,6 +297,7 @@ impl BakeSpec {
             facing: m.facing,
             up: m.up,
             texture_roots: m.texture_root.clone(),
+            texture_folders: Vec::new(),
             limits,
         };
         let moments = match (self.moment.time, self.moment.frame.as_slice()) {

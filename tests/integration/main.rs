@@ -34,4 +34,5 @@ mod hostile_reads;
 mod hostile_work;
 mod render;
 mod sprites;
+mod textures;
 mod thumbnail;
