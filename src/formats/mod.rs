@@ -36,7 +36,7 @@ pub use resolve::{TextureOverride, TextureResolver};
 
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
-use crate::model::Model;
+use crate::model::{Model, Orientation};
 
 /// Most meshes (and so materials) one model may have. Real models have a few dozen; every mesh
 /// costs a few hundred bytes however empty, so a file of empty meshes or one-triangle
@@ -78,12 +78,23 @@ pub struct LoadOptions {
     /// Playback rate that replaces every clip's own rate.
     pub fps: Option<f32>,
     /// The axis the model faces, replacing the format's default (files exported from other
-    /// tools often face another way than the engine's convention).
+    /// tools often face another way than the engine's convention). It must be at right angles
+    /// to the up axis.
     pub facing: Option<crate::model::Axis>,
+    /// The model's up axis, replacing the format's default (an OBJ or glTF exported Z-up). The
+    /// front turns with it ([`crate::model::Orientation::with_up`]) unless `facing` is given.
+    pub up: Option<crate::model::Axis>,
     /// Folders besides the model's own that paths read from the model (textures, material
     /// libraries, buffers) may lead into (absolute paths, `..`, symbolic links). By default a
     /// model can only reach files in its own folder.
     pub texture_roots: Vec<PathBuf>,
+    /// Extra folders where the texture names a model gives are looked for, after the path as
+    /// written and before the search of the model's folder (step 2 of the order in
+    /// [`resolve`]). The hook for loaders of scripts that name texture folders (a QC's
+    /// `$cdtexture` and `$texturepath`); relative folders are taken from the model's folder.
+    /// Reads stay confined: a folder outside the model's folder and the `texture_roots` is
+    /// skipped with a warning.
+    pub texture_folders: Vec<PathBuf>,
     /// Resource limits.
     pub limits: Limits,
 }
@@ -118,6 +129,17 @@ impl Format {
             Format::Md5Mesh | Format::Smd => 8,
             Format::Gltf => 2,
             Format::Md2 => 1,
+        }
+    }
+
+    /// The format's name as users know it (`MD2`, `glTF`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Obj => "OBJ",
+            Format::Md2 => "MD2",
+            Format::Md5Mesh => "MD5",
+            Format::Smd => "SMD",
+            Format::Gltf => "glTF",
         }
     }
 
@@ -228,23 +250,56 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         Some(error) => return Err(error),
         None => parsed?,
     };
+    // Axes first: a front along the up axis would render nothing, so it stops the load
+    // before animations and textures are read.
+    model.orientation = orient(model.orientation, format, options)?;
     model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     for anim in &options.animations {
         add_animation(&mut model, anim, &mut reader, budget)?;
-    }
-    if let Some(facing) = options.facing {
-        model.orientation.forward = facing;
     }
     if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
         for clip in &mut model.clips {
             clip.fps = fps;
         }
     }
+    // MD2, MD5 and SMD materials are skins: one the file does not name is still looked for.
+    let skins = matches!(format, Format::Md2 | Format::Md5Mesh | Format::Smd);
     let mut resolver = TextureResolver::new(scope, options.texture_overrides.clone())
-        .with_max_texture_side(options.limits.max_texture_side);
+        .with_max_texture_side(options.limits.max_texture_side)
+        .with_search_folders(options.texture_folders.clone())
+        .with_skin_fallbacks(skins);
     resolver.resolve_model(&mut model, &mut reader, budget)?;
     model.sources = reader.into_sources();
     Ok(model)
+}
+
+/// The model's axes: the format's `convention` (what the parser declared) with the up and
+/// front axes `options` give.
+///
+/// # Errors
+/// [`Error::BadOption`] for `facing` when it is parallel to the up axis (`--facing +y` on a
+/// Y-up OBJ): no rotation takes such axes to the renderer's frame, and the model would be
+/// flattened onto a line and render as nothing.
+fn orient(convention: Orientation, format: Format, options: &LoadOptions) -> Result<Orientation> {
+    let mut orientation = match options.up {
+        Some(up) => convention.with_up(up),
+        None => convention,
+    };
+    if let Some(facing) = options.facing {
+        let up = orientation.up;
+        if facing.is_parallel(up) {
+            let whose = match options.up {
+                Some(_) => "as `up` says".to_string(),
+                None => format!("the {} convention; `up` sets another", format.name()),
+            };
+            let expected = format!(
+                "is parallel to the model's up axis {up} ({whose}): a model faces at right angles to its up axis"
+            );
+            return Err(Error::bad_option("facing", facing, expected));
+        }
+        orientation.forward = facing;
+    }
+    Ok(orientation)
 }
 
 /// The error naming `path` where the parser could not (format errors, budget overruns).

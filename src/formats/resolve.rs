@@ -3,19 +3,32 @@
 //! Names read from models are untrusted and often wrong: Quake 2 models name `.pcx` skins
 //! under `players/ogro/` but ship `.png` files beside the model, MD5 shaders name
 //! `models/x/skin` without extension, Windows exporters write `.\tex.jpg` and files differ in
-//! case. The resolver tries, inside the model's folder only:
+//! case. Each material's texture is taken from the first of these that gives one
+//! (recorded as its [`TextureSource`]):
 //!
-//! 1. the name as written (relative to the model's folder), then its basename;
-//! 2. each with the alternative extensions `.png .tga .pcx .bmp .jpg .jpeg` and, for names
-//!    without extension, `_d` diffuse suffixes (Doom 3 style);
-//! 3. every candidate matched case-insensitively against the folder's entries;
-//! 4. the basename's candidates in each direct subfolder (`skins/`, `textures/`).
+//! 1. **`--texture`**: an override for the material, else one for every material.
+//! 2. **The model's own reference**: the path the model names, relative to the model's folder
+//!    (or, for an absolute or `..` path, where it leads if that is inside a `--texture-root`),
+//!    each component matched without regard to case; then the name in each of the loader's
+//!    extra search folders ([`TextureResolver::with_search_folders`], for the texture folders
+//!    a format's own script names, such as a QC's `$cdtexture` and `$texturepath`), with the
+//!    candidates of step 3.
+//! 3. **The model's folder**: the name as written and then its file name alone, each with the
+//!    alternative extensions `.png .tga .pcx .bmp .jpg .jpeg` and, for names without
+//!    extension, `_d` diffuse suffixes (Doom 3 style), matched case-insensitively against the
+//!    folder's entries; then the file name's candidates in each direct subfolder (`skins/`,
+//!    `textures/`). A material of a skinned format (MD2, MD5, SMD) that names no texture tries
+//!    the model's own stem here (`sydney.md2` ships `sydney.bmp`).
+//! 4. **The only image**: when a model of such a format names no texture at all (an MD2 with
+//!    zero skins) and its folder holds exactly one image file, that image, with a warning
+//!    naming it.
 //!
 //! A name that is absolute or climbs out of the folder with `..` is reduced to its basename
 //! unless it leads into a `--texture-root`. The lookup is by name only; every file it finds is
 //! read through [`super::confine`], which follows symbolic links and refuses what lands outside
 //! the model's folder and its roots, anything but a regular file, and files over the size limit,
-//! so model data can never make spritebake read files outside the model's folder.
+//! so model data can never make spritebake read files outside the model's folder. Search
+//! folders outside those folders are skipped with a warning, unlisted.
 //! Images are recognised by content, not extension (a PNG named `.pcx` loads). Missing or
 //! undecodable textures become the magenta checker plus a warning.
 
@@ -26,7 +39,7 @@ use std::sync::Arc;
 
 use super::confine::{Confinement, Keep, Reader};
 use crate::budget::MemoryBudget;
-use crate::model::{Model, Texture, TextureStatus};
+use crate::model::{Model, Texture, TextureSource, TextureStatus};
 
 /// Largest texture side accepted by default, in texels.
 pub const MAX_TEXTURE_SIDE: u32 = 8192;
@@ -51,9 +64,14 @@ pub struct TextureResolver {
     max_side: u32,
     /// Decoded textures by canonical path: materials sharing a file share one texture.
     cache: HashMap<PathBuf, Arc<Texture>>,
-    /// The file each texture name was found at (or not).
-    found: HashMap<String, Option<PathBuf>>,
+    /// Where each texture name was found (or not).
+    found: HashMap<String, Option<(PathBuf, TextureSource)>>,
     index: FolderIndex,
+    /// Extra folders where the names a model gives are looked for (step 2).
+    search_folders: Vec<PathBuf>,
+    /// Whether a material naming no texture is a skin to look for (MD2, MD5, SMD: steps 3
+    /// and 4 for it), rather than a plain colour (OBJ, glTF).
+    skin_fallbacks: bool,
 }
 
 /// True when a texture name is absolute or climbs with `..`: it is not followed as written
@@ -73,7 +91,28 @@ impl TextureResolver {
             cache: HashMap::new(),
             found: HashMap::new(),
             index: FolderIndex::default(),
+            search_folders: Vec::new(),
+            skin_fallbacks: false,
         }
+    }
+
+    /// The same resolver also looking for the texture names a model gives in `folders`
+    /// (relative ones taken from the model's folder), after the path as written and before
+    /// the search of the model's folder: the hook for formats whose scripts name texture
+    /// folders (a QC's `$cdtexture` and `$texturepath`). Each folder must lie inside the
+    /// model's folder or a `--texture-root`; one outside is skipped with a warning.
+    pub fn with_search_folders(mut self, folders: Vec<PathBuf>) -> TextureResolver {
+        self.search_folders = folders;
+        self
+    }
+
+    /// The same resolver treating a material that names no texture as a skin to look for (the
+    /// model's stem, then the only image in its folder): for MD2, MD5 and SMD models, whose
+    /// materials are skins, not for OBJ and glTF, where a material without a texture is a
+    /// plain colour.
+    pub fn with_skin_fallbacks(mut self, on: bool) -> TextureResolver {
+        self.skin_fallbacks = on;
+        self
     }
 
     /// The same resolver accepting textures up to `side` texels wide and high.
@@ -86,10 +125,9 @@ impl TextureResolver {
         self.scope.home()
     }
 
-    /// Fills in every material's texture and status, reading through `reader`; a material that
-    /// names no texture gets the model's own stem tried (MD2 files often carry no skin name but
-    /// ship `model.bmp`). Each texture decoded is charged to `budget` (a file used by several
-    /// materials, once).
+    /// Fills in every material's texture, status and source, reading through `reader`, in the
+    /// order of the module documentation. Each texture decoded is charged to `budget` (a file
+    /// used by several materials, once).
     ///
     /// # Errors
     /// A texture would take the model over its memory budget. Textures that are missing, refused
@@ -101,8 +139,11 @@ impl TextureResolver {
         budget: &MemoryBudget,
     ) -> crate::Result<()> {
         let stem_fallback = model.name.clone();
-        let has_morph_frames = model.meshes.iter().any(|m| !m.morph_frames.is_empty());
+        let names_none = model.materials.iter().all(|m| m.texture_name.is_none());
         let mut warnings = Vec::new();
+        self.check_search_folders(&mut warnings);
+        // Step 4's image, looked for once (when a material first needs it).
+        let mut only_image: Option<Option<PathBuf>> = None;
         for material in &mut model.materials {
             let chosen = self
                 .overrides
@@ -118,6 +159,7 @@ impl TextureResolver {
                     Ok(texture) => {
                         material.texture = Some(texture);
                         material.texture_status = TextureStatus::Found(o.path.clone());
+                        material.texture_source = Some(TextureSource::Override);
                     }
                     Err(reason) => {
                         let name = o.path.display().to_string();
@@ -128,10 +170,46 @@ impl TextureResolver {
                 }
                 continue;
             }
-            let (name, optional) = match &material.texture_name {
-                Some(name) => (name.clone(), false),
-                None if has_morph_frames => (stem_fallback.clone(), true),
-                None => continue,
+            let Some(name) = material.texture_name.clone() else {
+                if !self.skin_fallbacks {
+                    continue;
+                }
+                // A skin the model does not name: the model's stem, then the only image.
+                let by_stem = self.find_with_source(&stem_fallback).map(|(p, _)| (p, TextureSource::ModelFolder));
+                let by_stem = match by_stem {
+                    Some((path, source)) => {
+                        split_budget(self.read_and_decode(path, reader, budget))?.ok().map(|t| (t, source))
+                    }
+                    None => None,
+                };
+                let found = match by_stem {
+                    Some(found) => Some(found),
+                    None if names_none => {
+                        let image =
+                            only_image.get_or_insert_with(|| self.only_image(&material.name, &mut warnings)).clone();
+                        match image {
+                            Some(path) => match split_budget(self.read_and_decode(path.clone(), reader, budget))? {
+                                Ok(found) => Some((found, TextureSource::OnlyImage)),
+                                Err(reason) => {
+                                    warnings.push(format!(
+                                        "texture '{}' for material '{}' {reason}",
+                                        path.display(),
+                                        material.name
+                                    ));
+                                    None
+                                }
+                            },
+                            None => None,
+                        }
+                    }
+                    None => None,
+                };
+                if let Some(((path, texture), source)) = found {
+                    material.texture = Some(texture);
+                    material.texture_status = TextureStatus::Found(path);
+                    material.texture_source = Some(source);
+                }
+                continue;
             };
             let written = PathBuf::from(name.replace('\\', "/"));
             // A name leaving the folder is followed as written only when the confinement allows
@@ -146,13 +224,17 @@ impl TextureResolver {
                     self.dir().display()
                 ));
             }
-            let found = allowed.or_else(|| self.find(&name)).ok_or_else(|| DecodeError::from("not found".to_string()));
-            match split_budget(found.and_then(|p| self.read_and_decode(p, reader, budget)))? {
-                Ok((path, texture)) => {
+            let found = allowed
+                .map(|p| (p, TextureSource::Named))
+                .or_else(|| self.find_with_source(&name))
+                .ok_or_else(|| DecodeError::from("not found".to_string()));
+            let read = found.and_then(|(p, source)| Ok((self.read_and_decode(p, reader, budget)?, source)));
+            match split_budget(read)? {
+                Ok(((path, texture), source)) => {
                     material.texture = Some(texture);
                     material.texture_status = TextureStatus::Found(path);
+                    material.texture_source = Some(source);
                 }
-                Err(_) if optional => {}
                 Err(reason) => {
                     warnings.push(format!(
                         "texture '{name}' for material '{}' {reason} (looked in {} for it and the same stem as .png/.tga/.pcx/.bmp/.jpg)",
@@ -168,10 +250,67 @@ impl TextureResolver {
         Ok(())
     }
 
-    /// The file a texture name resolves to inside the model's folder, if any. This is a lookup
-    /// by name only: where the file leads (symbolic links) is judged when it is read. Answers
-    /// are remembered, so a name repeated by many materials is looked up once.
+    /// Keeps the search folders that lie inside the confinement (as their canonical paths),
+    /// warning about the others, so no folder outside is ever listed.
+    fn check_search_folders(&mut self, warnings: &mut Vec<String>) {
+        let folders = std::mem::take(&mut self.search_folders);
+        for folder in folders {
+            let joined = self.dir().join(&folder);
+            match self.scope.place(&joined) {
+                Ok(canonical) if canonical.is_dir() => {
+                    if !self.search_folders.contains(&canonical) {
+                        self.search_folders.push(canonical);
+                    }
+                }
+                Ok(_) => {}
+                Err(denied) if denied.is_missing() => {}
+                Err(denied) => {
+                    warnings.push(format!("texture folder '{}' skipped: {denied}", folder.display()));
+                }
+            }
+        }
+    }
+
+    /// Step 4: the one image file in the model's folder, if it holds exactly one, with a
+    /// warning naming it; with several, a warning saying to choose one.
+    fn only_image(&mut self, material: &str, warnings: &mut Vec<String>) -> Option<PathBuf> {
+        let dir = self.dir().to_path_buf();
+        let mut images = self.index.listing(&dir).values().filter(|p| is_image_name(p) && !p.is_dir());
+        let first = images.next().cloned();
+        let more = images.count();
+        match (first, more) {
+            (Some(image), 0) => {
+                let file = image.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+                warnings.push(format!(
+                    "material '{material}' names no texture: using {file}, the only image in {} (--texture gives another)",
+                    dir.display()
+                ));
+                Some(image)
+            }
+            (Some(_), more) => {
+                warnings.push(format!(
+                    "material '{material}' names no texture and {} holds {} images: rendered untextured (--texture chooses one)",
+                    dir.display(),
+                    more + 1
+                ));
+                None
+            }
+            (None, _) => None,
+        }
+    }
+
+    /// The file a texture name resolves to inside the model's folder, if any (see
+    /// [`TextureResolver::find_with_source`]).
     pub fn find(&mut self, name: &str) -> Option<PathBuf> {
+        self.find_with_source(name).map(|(path, _)| path)
+    }
+
+    /// The file a texture name resolves to, and which step found it: the path as written
+    /// ([`TextureSource::Named`]; in another case, [`TextureSource::ModelFolder`]), the
+    /// search folders, then the search of the model's folder. This is a lookup by name only:
+    /// where the file leads (symbolic links) is judged when it is read. Answers are
+    /// remembered, so a name repeated by many materials is looked up once.
+    pub fn find_with_source(&mut self, name: &str) -> Option<(PathBuf, TextureSource)> {
         if let Some(found) = self.found.get(name) {
             return found.clone();
         }
@@ -180,7 +319,7 @@ impl TextureResolver {
         found
     }
 
-    fn find_uncached(&mut self, name: &str) -> Option<PathBuf> {
+    fn find_uncached(&mut self, name: &str) -> Option<(PathBuf, TextureSource)> {
         let normalised = name.replace('\\', "/");
         let path = Path::new(normalised.trim());
         let basename = path.file_name().map(PathBuf::from)?;
@@ -194,10 +333,27 @@ impl TextureResolver {
             bases.push(basename);
         }
         let dir = self.scope.home().to_path_buf();
+        // The path as written (any case).
+        if !leaves_folder(path) {
+            if let Some(found) = self.index.lookup(&dir, path) {
+                let exact = found == dir.join(path);
+                return Some((found, if exact { TextureSource::Named } else { TextureSource::ModelFolder }));
+            }
+        }
+        for folder in self.search_folders.clone() {
+            for base in &bases {
+                for candidate in candidates(base) {
+                    if let Some(found) = self.index.lookup(&folder, &candidate) {
+                        return Some((found, TextureSource::SearchFolder));
+                    }
+                }
+            }
+        }
+        let in_folder = |found| (found, TextureSource::ModelFolder);
         for base in &bases {
             for candidate in candidates(base) {
                 if let Some(found) = self.index.lookup(&dir, &candidate) {
-                    return Some(found);
+                    return Some(in_folder(found));
                 }
             }
         }
@@ -207,7 +363,7 @@ impl TextureResolver {
         for sub in self.index.subfolders(&dir) {
             for candidate in candidates(last) {
                 if let Some(found) = self.index.lookup(&sub, &candidate) {
-                    return Some(found);
+                    return Some(in_folder(found));
                 }
             }
         }
@@ -303,6 +459,12 @@ impl FolderIndex {
             })
             .clone()
     }
+}
+
+/// Whether a file name has one of the image extensions the resolver tries.
+fn is_image_name(path: &Path) -> bool {
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    EXTENSIONS.contains(&ext.as_str())
 }
 
 /// Candidate file names for one base name: as written, then with alternative extensions, then

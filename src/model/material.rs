@@ -86,6 +86,41 @@ pub enum TextureStatus {
     },
 }
 
+/// Where a found texture came from: the step of the loader's lookup order that found it
+/// (`--texture`, the name the model gives, a search folder, a search of the model's folder,
+/// the only image beside a model that names none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextureSource {
+    /// Given by the user, for this material or every material (`--texture`).
+    Override,
+    /// The file the model names, at the path it gives (relative to the model's folder, or
+    /// inside a `--texture-root`).
+    Named,
+    /// The name the model gives, found in one of the loader's extra search folders (the
+    /// texture folders a format's own script names, such as a QC's `$cdtexture`).
+    SearchFolder,
+    /// Found by searching the model's folder for the name the model gives: in another case,
+    /// with another image extension, its file name alone, or in a direct subfolder; for a
+    /// model that names no skin, the model's own stem (`sydney.md2` → `sydney.bmp`).
+    ModelFolder,
+    /// The model names no texture and its folder holds exactly one image: that image (the
+    /// loader warns, naming it).
+    OnlyImage,
+}
+
+impl TextureSource {
+    /// How `info` says where the texture came from.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TextureSource::Override => "--texture",
+            TextureSource::Named => "named by the model",
+            TextureSource::SearchFolder => "found in a texture search folder",
+            TextureSource::ModelFolder => "found in the model folder",
+            TextureSource::OnlyImage => "the only image in the model folder",
+        }
+    }
+}
+
 /// A surface description: base colour, optional texture, alpha handling.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Material {
@@ -99,6 +134,9 @@ pub struct Material {
     pub texture: Option<Arc<Texture>>,
     /// Where the texture came from, or why it is missing.
     pub texture_status: TextureStatus,
+    /// For a texture found as a file ([`TextureStatus::Found`]), which step of the lookup
+    /// found it; `None` otherwise.
+    pub texture_source: Option<TextureSource>,
     /// Alpha handling.
     pub alpha_mode: AlphaMode,
     /// True when the texture should repeat outside 0..1 (the default), false to clamp.
@@ -116,6 +154,7 @@ impl Default for Material {
             texture_name: None,
             texture: None,
             texture_status: TextureStatus::None,
+            texture_source: None,
             alpha_mode: AlphaMode::Opaque,
             wrap: true,
             nearest: false,

@@ -24,7 +24,7 @@ mod skeleton;
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames, Retarget};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
-pub use material::{AlphaMode, Material, Texture, TextureStatus};
+pub use material::{AlphaMode, Material, Texture, TextureSource, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
 pub use names::UnknownName;
 pub use orientation::{Axis, Orientation};

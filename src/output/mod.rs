@@ -17,5 +17,5 @@ pub use names::{MAX_COMPONENT_BYTES, sanitize_component};
 pub use obj::{ObjExport, encode_obj};
 pub use pattern::{FramePattern, MAX_PAD_WIDTH};
 pub use plan::{OutputFormat, OutputPlan, PlannedOutput};
-pub use png::{decode_png_within, encode_png, read_png, read_png_within, write_png};
+pub use png::{decode_png_within, encode_png, encode_rgba_png, read_png, read_png_within, write_png};
 pub use transaction::{Transaction, WritesStopped, stop_writing, write_atomic};

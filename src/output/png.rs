@@ -13,11 +13,20 @@ use crate::raster::Image;
 /// # Errors
 /// Only if the encoder fails, which for a well-formed [`Image`] does not happen.
 pub fn encode_png(image: &Image) -> Result<Vec<u8>> {
+    encode_rgba_png(image.width, image.height, &image.rgba)
+}
+
+/// Encodes `width`×`height` RGBA8 texels (rows top to bottom, as stored, e.g. a texture's
+/// straight alpha) as an 8-bit RGBA PNG.
+///
+/// # Errors
+/// `rgba` does not hold `width * height` texels, or the encoder fails.
+pub fn encode_rgba_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     // Fast compression with adaptive filters: sprites are mostly flat areas, which this
     // already compresses well, at a fraction of the time of the best setting.
     PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(&image.rgba, image.width, image.height, image::ExtendedColorType::Rgba8)
+        .write_image(rgba, width, height, image::ExtendedColorType::Rgba8)
         .map_err(|e| Error::Image { path: "<png>".into(), message: e.to_string() })?;
     Ok(bytes)
 }

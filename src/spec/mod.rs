@@ -49,10 +49,16 @@ pub struct ModelSpec {
     /// file's own).
     #[cfg_attr(feature = "cli", arg(long, value_parser = bounds::FPS.parser()))]
     pub fps: Option<f32>,
-    /// The model's front axis in its file (+x, -x, +y, -y, +z, -z); default: the format's
-    /// convention (MD2/MD5 +x, SMD -y, OBJ and glTF +z).
+    /// The model's front axis in its file (+x, -x, +y, -y, +z, -z), at right angles to its up
+    /// axis; default: the format's convention (MD2/MD5 +x, SMD -y, OBJ and glTF +z), turned
+    /// along with `--up`.
     #[cfg_attr(feature = "cli", arg(long, allow_hyphen_values = true))]
     pub facing: Option<Axis>,
+    /// The model's up axis in its file (+x, -x, +y, -y, +z, -z); default: the format's
+    /// convention (MD2, MD5 and SMD +z, OBJ and glTF +y). The front turns with it unless
+    /// `--facing` is given: an OBJ declared `--up +z` faces -y.
+    #[cfg_attr(feature = "cli", arg(long, allow_hyphen_values = true))]
+    pub up: Option<Axis>,
     /// A folder outside the model's own that paths written in the model (textures, material
     /// libraries, buffers) may lead into (repeatable). Without it, paths leading out of the
     /// model's folder (absolute, `..`, symbolic links) are refused.
@@ -63,7 +69,14 @@ pub struct ModelSpec {
 
 impl Default for ModelSpec {
     fn default() -> Self {
-        ModelSpec { model: PathBuf::new(), texture: Vec::new(), fps: None, facing: None, texture_root: Vec::new() }
+        ModelSpec {
+            model: PathBuf::new(),
+            texture: Vec::new(),
+            fps: None,
+            facing: None,
+            up: None,
+            texture_root: Vec::new(),
+        }
     }
 }
 
@@ -775,6 +788,7 @@ mod tests {
         spec.look.palette = Some(8);
         spec.anim.attach = vec!["w.md2".parse().unwrap()];
         spec.model.facing = Some(Axis::NegY);
+        spec.model.up = Some(Axis::PosZ);
         let empty = toml::Table::new();
         assert_eq!(BakeSpec::from_table_over(&spec, &empty, &[]).unwrap(), spec);
     }

@@ -175,7 +175,7 @@ impl BakeSpec {
     ///
     /// # Errors
     /// [`Error::BadOption`] naming the first refused option and what it accepts: a number out
-    /// of its range, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
+    /// of its range, `facing` parallel to `up`, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
     /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have, more
     /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, no model.
     pub fn resolve(&self) -> Result<Resolved> {
@@ -185,6 +185,12 @@ impl BakeSpec {
             return Err(Error::bad_option("model", "(unset)", "a model file is needed"));
         }
         within_opt("fps", m.fps, bounds::FPS)?;
+        if let (Some(facing), Some(up)) = (m.facing, m.up) {
+            if facing.is_parallel(up) {
+                let expected = format!("is parallel to `up` ({up}): a model faces at right angles to its up axis");
+                return Err(Error::bad_option("facing", facing, expected));
+            }
+        }
         for f in &self.moment.frame {
             within("frame", *f, bounds::FRAME)?;
         }
@@ -289,7 +295,9 @@ impl BakeSpec {
                 .collect(),
             fps: m.fps,
             facing: m.facing,
+            up: m.up,
             texture_roots: m.texture_root.clone(),
+            texture_folders: Vec::new(),
             limits,
         };
         let moments = match (self.moment.time, self.moment.frame.as_slice()) {
@@ -429,6 +437,14 @@ mod tests {
         s.layout.extrude = 3;
         assert!(s.resolve().unwrap_err().to_string().starts_with("`extrude` = 3: must be at most `padding` (2)"));
         assert!(BakeSpec::default().resolve().unwrap_err().to_string().starts_with("`model`"));
+        let mut s = spec();
+        (s.model.facing, s.model.up) = (Some(crate::model::Axis::NegZ), Some(crate::model::Axis::PosZ));
+        assert_eq!(
+            s.resolve().unwrap_err().to_string(),
+            "`facing` = -z: is parallel to `up` (+z): a model faces at right angles to its up axis"
+        );
+        s.model.facing = Some(crate::model::Axis::NegY);
+        assert_eq!(s.resolve().unwrap().load.up, Some(crate::model::Axis::PosZ));
     }
 
     #[test]

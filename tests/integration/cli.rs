@@ -160,7 +160,8 @@ fn export_writes_the_posed_frame_as_obj_that_loads_back() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    // The export is in the file's own axes (Z up): load it back and compare with posing directly.
+    // The export is in OBJ's axes (Y up, the renderer's world frame): load it back and compare
+    // with posing directly.
     let options = spritebake::formats::LoadOptions { animations: vec![anim.clone()], ..Default::default() };
     let model = spritebake::formats::load(&mesh, &options).unwrap();
     let posed = spritebake::anim::pose(
@@ -171,14 +172,19 @@ fn export_writes_the_posed_frame_as_obj_that_loads_back() {
     );
     let exported = spritebake::formats::load(&out, &Default::default()).unwrap();
     assert_eq!(exported.triangle_count(), model.triangle_count());
-    let (a, b) = (posed.bounds(), exported.rest_bounds());
+    let a = spritebake::model::Aabb::from_points(spritebake::bake::world_points(&model, &posed));
+    let b = exported.rest_bounds();
     assert!((a.min - b.min).length() < 1e-3 && (a.max - b.max).length() < 1e-3, "{a:?} vs {b:?}");
+    assert!(b.size().y > b.size().z, "{b:?}");
     assert!(matches!(exported.materials[0].texture_status, spritebake::model::TextureStatus::Found(_)));
-    // --y-up turns Z-up into Y-up.
-    let o = spritebake(&["export", mesh.to_str().unwrap(), "--y-up", "-o", out.to_str().unwrap()]);
+    // --keep-axes keeps the file's own (Z up).
+    let o = spritebake(&["export", mesh.to_str().unwrap(), "--keep-axes", "-o", out.to_str().unwrap()]);
     assert!(o.status.success());
     let b = spritebake::formats::load(&out, &Default::default()).unwrap().rest_bounds();
-    assert!(b.size().y > b.size().z * 2.0, "{b:?}");
+    assert!(b.size().z > b.size().y * 2.0, "{b:?}");
+    // The flag it replaces is gone.
+    let o = spritebake(&["export", mesh.to_str().unwrap(), "--y-up", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

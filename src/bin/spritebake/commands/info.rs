@@ -103,8 +103,11 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     for m in &model.materials {
         let texture = match &m.texture_status {
             TextureStatus::None => "no texture".to_string(),
-            TextureStatus::Found(path) => format!("texture {}", path.display()),
-            TextureStatus::Embedded(what) => format!("texture {what}"),
+            TextureStatus::Found(path) => {
+                let source = m.texture_source.map_or("found", |s| s.describe());
+                format!("texture {} ({source})", path.display())
+            }
+            TextureStatus::Embedded(what) => format!("texture {what} (embedded in the model)"),
             TextureStatus::Missing { name, reason } => format!("texture '{name}' MISSING ({reason})"),
         };
         line(&mut stdout, format!("  '{}': {texture}", m.name))?;

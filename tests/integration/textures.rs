@@ -1,0 +1,207 @@
+//! Texture discovery in its documented order (`--texture`, the model's own reference and the
+//! extra search folders, the model's folder, the only image beside a model naming none), each
+//! found texture recorded with its source and shown by `info`; every read stays confined.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use spritebake::formats::{LoadOptions, TextureOverride};
+use spritebake::model::{Model, TextureSource, TextureStatus};
+
+use crate::common::cli::{printed, scratch_in};
+
+fn assets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets")
+}
+
+fn png(path: &Path, rgba: [u8; 4]) {
+    let image = spritebake::raster::Image { width: 2, height: 2, rgba: rgba.repeat(4) };
+    spritebake::output::write_png(path, &image).unwrap();
+}
+
+/// The example robot's MD2 with its skin count set to zero (the header's `num_skins`), as
+/// Irrlicht's sydney and faerie are: the model names no texture.
+fn skinless_md2(path: &Path) {
+    let mut bytes = std::fs::read(assets().join("robot/robot.md2")).unwrap();
+    bytes[20..24].copy_from_slice(&0i32.to_le_bytes());
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// A one-quad OBJ whose material library names `map_Kd` (or no texture for `None`).
+fn quad_obj(dir: &Path, map_kd: Option<&str>) -> PathBuf {
+    let map = map_kd.map(|m| format!("map_Kd {m}\n")).unwrap_or_default();
+    std::fs::write(dir.join("quad.mtl"), format!("newmtl paint\nKd 1 1 1\n{map}")).unwrap();
+    let obj = "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+               usemtl paint\nf 1/1 2/2 3/3 4/4\n";
+    std::fs::write(dir.join("quad.obj"), obj).unwrap();
+    dir.join("quad.obj")
+}
+
+fn load(path: &Path, options: &LoadOptions) -> Model {
+    spritebake::formats::load(path, options).unwrap()
+}
+
+/// The found file's name and source of the first material (`None` when it has no texture file).
+fn found(model: &Model) -> Option<(String, TextureSource)> {
+    let m = &model.materials[0];
+    match &m.texture_status {
+        TextureStatus::Found(path) => {
+            Some((path.file_name().unwrap().to_string_lossy().into_owned(), m.texture_source.unwrap()))
+        }
+        _ => None,
+    }
+}
+
+fn red(model: &Model) -> bool {
+    model.materials[0].texture.as_ref().is_some_and(|t| t.rgba[..4] == [255, 0, 0, 255])
+}
+
+#[test]
+fn a_named_texture_is_found_in_the_documented_order() {
+    let dir = scratch_in("textures", "order");
+    let obj = quad_obj(&dir, Some("tex.png"));
+    std::fs::create_dir_all(dir.join("textures")).unwrap();
+    png(&dir.join("textures/tex.tga"), [255, 0, 0, 255]);
+    png(&dir.join("tex.jpg"), [0, 255, 0, 255]);
+    let with_folders = LoadOptions { texture_folders: vec![PathBuf::from("textures")], ..LoadOptions::default() };
+    // (3) the model's folder: the same stem with another extension.
+    assert_eq!(found(&load(&obj, &LoadOptions::default())), Some(("tex.jpg".into(), TextureSource::ModelFolder)));
+    // (2) a search folder comes before the search of the model's folder, with the same
+    // candidates (another extension here).
+    let model = load(&obj, &with_folders);
+    assert_eq!(found(&model), Some(("tex.tga".into(), TextureSource::SearchFolder)));
+    assert!(red(&model));
+    // (2) the path as written comes first of all; in another case it counts as a search.
+    png(&dir.join("TEX.PNG"), [0, 0, 255, 255]);
+    assert_eq!(found(&load(&obj, &with_folders)), Some(("TEX.PNG".into(), TextureSource::ModelFolder)));
+    std::fs::rename(dir.join("TEX.PNG"), dir.join("tex.png")).unwrap();
+    assert_eq!(found(&load(&obj, &with_folders)), Some(("tex.png".into(), TextureSource::Named)));
+    // (1) --texture before anything the model says.
+    let chosen = dir.join("textures/tex.tga");
+    let options = LoadOptions {
+        texture_overrides: vec![TextureOverride { material: None, path: chosen }],
+        ..with_folders.clone()
+    };
+    let model = load(&obj, &options);
+    assert_eq!(found(&model), Some(("tex.tga".into(), TextureSource::Override)));
+    assert!(red(&model));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn search_folders_stay_inside_the_confinement() {
+    let root = scratch_in("textures", "search-confined");
+    let (inside, outside) = (root.join("model"), root.join("elsewhere"));
+    std::fs::create_dir_all(&inside).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    png(&outside.join("tex.png"), [255, 0, 0, 255]);
+    let obj = quad_obj(&inside, Some("tex.png"));
+    // A folder outside the model's: skipped with a warning, never listed or read.
+    let options = LoadOptions { texture_folders: vec![PathBuf::from("../elsewhere")], ..LoadOptions::default() };
+    let model = load(&obj, &options);
+    assert!(matches!(model.materials[0].texture_status, TextureStatus::Missing { .. }));
+    assert!(model.warnings.iter().any(|w| w.contains("texture folder '../elsewhere' skipped")), "{:?}", model.warnings);
+    assert!(!model.sources.iter().any(|s| s.starts_with(std::fs::canonicalize(&outside).unwrap())));
+    // The same folder allowed as a texture root is searched.
+    let options = LoadOptions { texture_roots: vec![outside.clone()], ..options };
+    let model = load(&obj, &options);
+    assert_eq!(found(&model), Some(("tex.png".into(), TextureSource::SearchFolder)));
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn a_model_naming_no_skin_takes_its_stem_or_the_only_image_with_a_warning() {
+    let dir = scratch_in("textures", "only-image");
+    let md2 = dir.join("hero.md2");
+    skinless_md2(&md2);
+    // No image: untextured, as before, and nothing to warn about.
+    let model = load(&md2, &LoadOptions::default());
+    assert_eq!((found(&model), model.materials[0].texture.is_none()), (None, true));
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    // One image, whatever its name: used, with a warning naming it.
+    png(&dir.join("Paint.PNG"), [255, 0, 0, 255]);
+    let model = load(&md2, &LoadOptions::default());
+    assert_eq!(found(&model), Some(("Paint.PNG".into(), TextureSource::OnlyImage)));
+    assert!(red(&model));
+    let warning = model.warnings.iter().find(|w| w.contains("names no texture")).unwrap();
+    assert!(warning.contains("using Paint.PNG, the only image in"), "{warning}");
+    // Two images: neither is guessed; the warning says how to choose.
+    png(&dir.join("other.jpg"), [0, 255, 0, 255]);
+    let model = load(&md2, &LoadOptions::default());
+    assert_eq!(found(&model), None);
+    assert!(
+        model.warnings.iter().any(|w| w.contains("holds 2 images") && w.contains("--texture")),
+        "{:?}",
+        model.warnings
+    );
+    // The model's own stem wins over both, silently.
+    png(&dir.join("hero.bmp"), [0, 0, 255, 255]);
+    let model = load(&md2, &LoadOptions::default());
+    assert_eq!(found(&model), Some(("hero.bmp".into(), TextureSource::ModelFolder)));
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    // An OBJ material without a texture is a plain colour: the only image is not a skin for it.
+    let plain = scratch_in("textures", "only-image-obj");
+    let obj = quad_obj(&plain, None);
+    png(&plain.join("paint.png"), [255, 0, 0, 255]);
+    let model = load(&obj, &LoadOptions::default());
+    assert_eq!((found(&model), model.warnings.len()), (None, 0), "{:?}", model.warnings);
+    std::fs::remove_dir_all(dir).unwrap();
+    std::fs::remove_dir_all(plain).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn the_only_image_is_read_through_the_confinement() {
+    let root = scratch_in("textures", "only-image-link");
+    let (inside, outside) = (root.join("model"), root.join("secret"));
+    std::fs::create_dir_all(&inside).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    png(&outside.join("secret.png"), [255, 0, 0, 255]);
+    skinless_md2(&inside.join("hero.md2"));
+    std::os::unix::fs::symlink(outside.join("secret.png"), inside.join("skin.png")).unwrap();
+    let model = load(&inside.join("hero.md2"), &LoadOptions::default());
+    assert_eq!(found(&model), None);
+    assert!(model.materials[0].texture.is_none());
+    assert!(model.warnings.iter().any(|w| w.contains("skin.png") && w.contains("outside")), "{:?}", model.warnings);
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+fn spritebake(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).output().expect("run spritebake")
+}
+
+#[test]
+fn info_says_where_each_texture_came_from() {
+    let dir = scratch_in("textures", "info");
+    let md2 = dir.join("hero.md2");
+    skinless_md2(&md2);
+    png(&dir.join("paint.png"), [255, 0, 0, 255]);
+    let o = spritebake(&["info", md2.to_str().unwrap()]);
+    let text = printed(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("paint.png (the only image in the model folder)"), "{text}");
+    assert!(text.contains("warning: material 'skin' names no texture: using paint.png"), "{text}");
+    let o = spritebake(&["info", md2.to_str().unwrap(), "--texture", dir.join("paint.png").to_str().unwrap()]);
+    assert!(printed(&o).contains("paint.png (--texture)"), "{}", printed(&o));
+    let tower = assets().join("tower.obj");
+    let o = spritebake(&["info", tower.to_str().unwrap()]);
+    assert!(printed(&o).contains("tower_bricks.png (named by the model)"), "{}", printed(&o));
+    let robot = assets().join("robot/robot.md2");
+    let o = spritebake(&["info", robot.to_str().unwrap()]);
+    assert!(printed(&o).contains("robot.png (named by the model)"), "{}", printed(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn corpus_faerie_gets_its_only_image_with_a_warning() {
+    let Some(dir) = crate::common::corpus("md2") else { return };
+    // Irrlicht's faerie names no skin (nskins = 0) and ships faerie2.bmp: it rendered white
+    // without a word before.
+    let model = load(&dir.join("faerie/faerie.md2"), &LoadOptions::default());
+    assert_eq!(found(&model), Some(("faerie2.bmp".into(), TextureSource::OnlyImage)));
+    assert!(model.warnings.iter().any(|w| w.contains("faerie2.bmp, the only image")), "{:?}", model.warnings);
+    // Sydney's skin has the model's stem: found in the folder, no warning.
+    let sydney = load(&dir.join("sydney/sydney.md2"), &LoadOptions::default());
+    assert_eq!(found(&sydney), Some(("sydney.bmp".into(), TextureSource::ModelFolder)));
+    assert!(sydney.warnings.is_empty(), "{:?}", sydney.warnings);
+}
