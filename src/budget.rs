@@ -23,8 +23,9 @@ use crate::error::{Error, Result, mib};
 /// 2048² texture costs 101 MiB prepared for rendering, a 4096² one 405 MiB.
 pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 256 << 20;
 
-/// The command-line option that raises a memory budget, named in every budget error.
-pub const MEMORY_FLAG: &str = "--max-memory-mib";
+/// The option that raises a memory budget, named in every budget error by its key (the command
+/// line shows it as its flag, `--max-memory-mib`).
+pub const MEMORY_OPTION: &str = "max_memory_mib";
 
 /// How much address space batch commands plan for the models they hold at once: a quarter of
 /// a 1 GiB limit stays free for the program, thread stacks and the renders.
@@ -86,7 +87,12 @@ impl MemoryBudget {
                 let what = what();
                 // Say so when earlier charges of the same model are part of the total.
                 let what = if used == 0 { what } else { format!("{what}, with the {} MiB already loaded,", mib(used)) };
-                Err(Error::Budget { what, needed: used.saturating_add(bytes), budget: self.limit, flag: MEMORY_FLAG })
+                Err(Error::Budget {
+                    what,
+                    needed: used.saturating_add(bytes),
+                    budget: self.limit,
+                    option: MEMORY_OPTION,
+                })
             }
         }
     }
@@ -108,7 +114,7 @@ mod tests {
         let e = budget.charge(5 << 20, || "texture b.png (1000x1000)".into()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "texture b.png (1000x1000), with the 6 MiB already loaded, needs 11 MiB, over the 10 MiB budget (raise it with --max-memory-mib)"
+            "texture b.png (1000x1000), with the 6 MiB already loaded, needs 11 MiB, over the 10 MiB budget (raise it with `max_memory_mib`)"
         );
         assert_eq!(budget.used(), 6 << 20);
         budget.charge(4 << 20, || "c".into()).unwrap();

@@ -54,7 +54,7 @@ pub enum Error {
     #[error("{0}")]
     Refused(String),
     /// Loading or rendering would allocate more than a memory budget allows.
-    #[error("{what} needs {} MiB, over the {} MiB budget (raise it with {flag})", mib(*needed), mib(*budget))]
+    #[error("{what} needs {} MiB, over the {} MiB budget (raise it with `{option}`)", mib(*needed), mib(*budget))]
     Budget {
         /// What needs the memory ("texture skin.png (8192x8192)", "walk.md5anim: 5000 frames x 300 joints").
         what: String,
@@ -62,8 +62,9 @@ pub enum Error {
         needed: u64,
         /// Bytes allowed.
         budget: u64,
-        /// The option that raises the budget.
-        flag: &'static str,
+        /// The option that raises the budget, as a key (`max_memory_mib`); the command line
+        /// names it as its flag.
+        option: &'static str,
     },
 }
 

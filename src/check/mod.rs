@@ -35,11 +35,11 @@ pub use report::{html_report, junit_xml, plan_html_report};
 use crate::bake::{self, Baked, Product};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
-use crate::formats::{Confinement, Limits};
+use crate::formats::Confinement;
 use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
 use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png_within, sanitize_component};
 use crate::raster::Image;
-use crate::spec::Resolved;
+use crate::spec::{LimitOverrides, Resolved};
 
 /// How a case ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,8 +91,8 @@ pub struct CheckOptions {
     /// Run only the cases with these names (all when empty).
     pub cases: Vec<String>,
     /// Limits for every case: each case's model gets its own memory budget, and its rendered
-    /// frames and goldens another. Replaces the limits cases set.
-    pub limits: Option<Limits>,
+    /// frames and goldens another. Each set override replaces what cases set.
+    pub limits: LimitOverrides,
 }
 
 /// A case made concrete: its spec anchored and resolved, its golden located.
@@ -115,11 +115,9 @@ fn confined_golden(keys: &CaseKeys, scope: &Confinement) -> Result<PathBuf> {
 
 fn resolve(spec: &CaseSpec, scope: &Confinement, options: &CheckOptions) -> Result<Case> {
     let keys = &spec.keys;
-    let mut resolved = spec.spec.anchored(scope)?.resolve()?;
-    if let Some(limits) = options.limits {
-        resolved.limits = limits;
-        resolved.load.limits = limits;
-    }
+    let mut spec_with_limits = spec.spec.anchored(scope)?;
+    spec_with_limits.limits = options.limits.apply(&spec_with_limits.limits);
+    let resolved = spec_with_limits.resolve()?;
     Ok(Case {
         keys: keys.clone(),
         golden: confined_golden(keys, scope)?,
@@ -217,7 +215,8 @@ fn frames_pattern(golden: &Path) -> String {
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     let cases = selected(manifest, options);
     // A case holds its model and, on a budget as large again, its frames and goldens.
-    let per_case = options.limits.unwrap_or_default().max_memory_bytes.saturating_mul(2);
+    let largest = cases.iter().map(|c| options.limits.apply(&c.spec.limits).limits().max_memory_bytes).max();
+    let per_case = largest.unwrap_or_default().saturating_mul(2);
     let at_once = crate::budget::models_in_flight(per_case);
     cases.chunks(at_once).flat_map(|chunk| run_cases(chunk, manifest, options)).collect()
 }

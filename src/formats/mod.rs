@@ -306,8 +306,8 @@ fn orient(convention: Orientation, format: Format, options: &LoadOptions) -> Res
 fn in_file(e: Error, path: &Path) -> Error {
     match e {
         Error::Format(e) => Error::Format(e.in_file(path)),
-        Error::Budget { what, needed, budget, flag } => {
-            Error::Budget { what: format!("{}: {what}", path.display()), needed, budget, flag }
+        Error::Budget { what, needed, budget, option } => {
+            Error::Budget { what: format!("{}: {what}", path.display()), needed, budget, option }
         }
         other => other,
     }

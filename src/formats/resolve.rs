@@ -677,7 +677,7 @@ mod tests {
             panic!("expected a budget error")
         };
         let message = e.to_string();
-        assert!(message.contains("t.png (64x32)") && message.contains("--max-memory-mib"), "{message}");
+        assert!(message.contains("t.png (64x32)") && message.contains("`max_memory_mib`"), "{message}");
         assert_eq!(short.used(), 0);
         // The same for PCX, from its header.
         let pcx_path = dir.join("t.pcx");

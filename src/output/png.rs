@@ -64,7 +64,7 @@ pub fn read_png_within(path: &Path, budget: &MemoryBudget) -> Result<Image> {
         what: format!("reading {}", path.display()),
         needed,
         budget: budget.limit(),
-        flag: "--max-memory-mib",
+        option: crate::budget::MEMORY_OPTION,
     };
     if size > most {
         return Err(over(size));

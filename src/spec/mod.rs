@@ -546,6 +546,36 @@ impl LimitsSpec {
     }
 }
 
+/// Limits given once for a whole run (`check`'s flags), each replacing what a case sets;
+/// unset ones leave each case's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(Args))]
+pub struct LimitOverrides {
+    /// Largest file read, MiB, from 1 to 16384, for every case (default: each case's
+    /// `max_file_mib`, else 256).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "MIB", value_parser = bounds::MAX_FILE_MIB.parser()))]
+    pub max_file_mib: Option<u64>,
+    /// Largest texture side, texels, from 1 to 32768, for every case (default: each case's
+    /// `max_texture_side`, else 8192).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = bounds::MAX_TEXTURE_SIDE.parser()))]
+    pub max_texture_side: Option<u32>,
+    /// Memory budget, MiB, from 1 to 1048576, for every case's model and again for its frames
+    /// and goldens (default: each case's `max_memory_mib`, else 256).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "MIB", value_parser = bounds::MAX_MEMORY_MIB.parser()))]
+    pub max_memory_mib: Option<u64>,
+}
+
+impl LimitOverrides {
+    /// `limits` with every override that is set.
+    pub fn apply(&self, limits: &LimitsSpec) -> LimitsSpec {
+        LimitsSpec {
+            max_file_mib: self.max_file_mib.unwrap_or(limits.max_file_mib),
+            max_texture_side: self.max_texture_side.unwrap_or(limits.max_texture_side),
+            max_memory_mib: self.max_memory_mib.unwrap_or(limits.max_memory_mib),
+        }
+    }
+}
+
 /// One bake, every option in its group. `BakeSpec::default()` is every command's default;
 /// `bake` project files and `check` manifests read it with [`BakeSpec::from_table`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -68,3 +68,25 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
     }
     Ok(())
 }
+
+/// A library error as the command line says it: options the library names by their key
+/// (`pixel_art`, in backticks) are named by their flag (`--pixel-art`).
+pub fn message(e: &spritebake::Error) -> String {
+    match e {
+        spritebake::Error::BadOption { option, value, expected } => {
+            format!("{} {value}: {}", flag(option), flags_in(expected))
+        }
+        spritebake::Error::Budget { .. } => flags_in(&e.to_string()),
+        _ => e.to_string(),
+    }
+}
+
+/// The flag of a spec key: `pixel_art` is `--pixel-art`, `model` the MODEL argument.
+pub fn flag(key: &str) -> String {
+    if key == "model" { "MODEL".into() } else { format!("--{}", key.replace('_', "-")) }
+}
+
+/// Library text naming keys in backticks (`needs `pixel_art``) with the keys as flags.
+pub fn flags_in(text: &str) -> String {
+    text.split('`').enumerate().map(|(i, part)| if i % 2 == 1 { flag(part) } else { part.to_string() }).collect()
+}

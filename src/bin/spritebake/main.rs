@@ -85,10 +85,8 @@ fn main() -> ExitCode {
 /// is named by its flag (`--pixel-art 40: must be from 1 to 16`).
 fn describe(e: &anyhow::Error) -> String {
     let mut text = match e.downcast_ref::<spritebake::Error>() {
-        Some(spritebake::Error::BadOption { option, value, expected }) => {
-            format!("{} {value}: {}", flag(option), flags_in(expected))
-        }
-        _ => e.to_string(),
+        Some(e) => common::message(e),
+        None => e.to_string(),
     };
     for cause in e.chain().skip(1) {
         let cause = cause.to_string();
@@ -97,16 +95,6 @@ fn describe(e: &anyhow::Error) -> String {
         }
     }
     text
-}
-
-/// The flag of a spec key: `pixel_art` is `--pixel-art`, `model` the MODEL argument.
-fn flag(key: &str) -> String {
-    if key == "model" { "MODEL".into() } else { format!("--{}", key.replace('_', "-")) }
-}
-
-/// Library text naming keys in backticks (`needs `pixel_art``) with the keys as flags.
-fn flags_in(text: &str) -> String {
-    text.split('`').enumerate().map(|(i, part)| if i % 2 == 1 { flag(part) } else { part.to_string() }).collect()
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -43,9 +43,9 @@ pub struct CheckArgs {
     /// Run (or with --bless, rewrite) only the case with this name; repeatable.
     #[arg(long, value_name = "NAME")]
     pub case: Vec<String>,
-    /// Limits for every case's model (replacing any a case sets).
+    /// Limits for every case, replacing what cases set.
     #[command(flatten)]
-    pub limits: spritebake::spec::LimitsSpec,
+    pub limits: spritebake::spec::LimitOverrides,
 }
 
 /// Runs the command: exit 0 when every case passes, 1 when any fails, 2 on a manifest error.
@@ -54,13 +54,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     set_threads(args.threads)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let manifest = Manifest::load(&args.manifest)?.allowing(&args.allow_dir)?;
-    let options = CheckOptions {
-        bless: args.bless,
-        out: args.out.clone(),
-        shard,
-        cases: args.case.clone(),
-        limits: Some(args.limits.limits()),
-    };
+    let options =
+        CheckOptions { bless: args.bless, out: args.out.clone(), shard, cases: args.case.clone(), limits: args.limits };
     check::check_case_names(&manifest, &options)?;
     // Everything the run may write, checked before any case renders; each case checks its
     // own files again once its model has loaded.

@@ -157,7 +157,7 @@ pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
             }
             Err(e) => {
                 failed += 1;
-                format!("FAIL  {}: {}", model.display(), without_model(&e.to_string(), model))
+                format!("FAIL  {}: {}", model.display(), without_model(&crate::common::message(e), model))
             }
         };
         writeln!(stdout, "{}", spritebake::text::escape_control(&line))?;
