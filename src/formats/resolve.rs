@@ -54,6 +54,8 @@ pub struct TextureResolver {
     /// The file each texture name was found at (or not).
     found: HashMap<String, Option<PathBuf>>,
     index: FolderIndex,
+    /// Folders searched after the model's own (see [`TextureResolver::with_search_folders`]).
+    search_folders: Vec<PathBuf>,
 }
 
 /// True when a texture name is absolute or climbs with `..`: it is not followed as written
@@ -73,7 +75,17 @@ impl TextureResolver {
             cache: HashMap::new(),
             found: HashMap::new(),
             index: FolderIndex::default(),
+            search_folders: Vec::new(),
         }
+    }
+
+    /// The same resolver also searching `folders` (a QC's `$cdtexture`, the base folder of a
+    /// Doom 3 `.def`), in order, after the model's folder and before its subfolders: the name
+    /// as written, then its basename, with the same candidates. The folders must be inside the
+    /// confinement (files found there are read through it).
+    pub fn with_search_folders(mut self, folders: Vec<PathBuf>) -> TextureResolver {
+        self.search_folders = folders;
+        self
     }
 
     /// The same resolver accepting textures up to `side` texels wide and high.
@@ -198,6 +210,15 @@ impl TextureResolver {
             for candidate in candidates(base) {
                 if let Some(found) = self.index.lookup(&dir, &candidate) {
                     return Some(found);
+                }
+            }
+        }
+        for folder in &self.search_folders {
+            for base in &bases {
+                for candidate in candidates(base) {
+                    if let Some(found) = self.index.lookup(folder, &candidate) {
+                        return Some(found);
+                    }
                 }
             }
         }

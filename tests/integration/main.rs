@@ -31,6 +31,7 @@ mod hostile_memory;
 mod hostile_outputs;
 mod hostile_reads;
 mod hostile_work;
+mod qc_def;
 mod render;
 mod spec;
 mod sprites;

@@ -203,6 +203,8 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("fps", "12", ""),
     ("facing", "\"-y\"", ""),
     ("texture_root", "\"textures\"", ""),
+    ("body", "[\"helmet=visor\"]", ""),
+    ("model_name", "\"imp\"", ""),
     ("anim", "[\"walk.md5anim\", \"run\"]", ""),
     ("clip", "\"run\"", ""),
     ("attach", "[\"sword.obj@hand\"]", ""),
