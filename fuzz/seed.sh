@@ -19,6 +19,7 @@ seed smd $A/robot/robot.smd $A/robot/walk.smd
 seed obj $A/tower.obj $A/tower.mtl
 seed texture $A/tower_bricks.png $A/robot/robot.png
 seed manifest examples/check/cases.toml
+seed scripts ../shared/corpus/smd/headcrab/headcrab.qc
 mkdir -p fuzz/corpus/output_plan
 printf 'out/{clip}_{dir}_{frame:03}.png\0walk\0../../escape\0/tmp/abs\0a->b\0..' > fuzz/corpus/output_plan/names
 # glTF seeds come from the shared corpus when it is there (the project ships no .glb of its own).

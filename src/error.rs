@@ -18,7 +18,7 @@ pub enum Error {
     #[error(transparent)]
     Format(#[from] FormatError),
     /// The file's format is not recognised.
-    #[error("{}: unsupported model format (expected .obj, .md2, .md5mesh, .smd, .gltf, .glb)", path.display())]
+    #[error("{}: unsupported model format (expected .obj, .md2, .md5mesh, .smd, .qc, .def, .gltf, .glb)", path.display())]
     UnsupportedFormat {
         /// The file.
         path: PathBuf,

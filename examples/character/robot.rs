@@ -87,6 +87,8 @@ pub fn robot() -> Model {
         clips: vec![clip],
         warnings: Vec::new(),
         sources: Vec::new(),
+        attachment_points: Vec::new(),
+        marked_motion: Vec::new(),
     }
 }
 

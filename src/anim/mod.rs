@@ -273,7 +273,23 @@ pub fn local_poses(
             if pair.t == 0.0 { a } else { a.lerp(joint_at(pair.to, j), pair.t) }
         })
         .collect();
-    if options.in_place {
+    if let (true, Some(axes)) = (options.in_place, model.marked_axes(&clip.name)) {
+        // Marked travel (studiomdl LX/LY/LZ): the first root's offset from the first to the
+        // last frame, spread evenly over the frames, taken off every root on those axes.
+        let last = frames.len().saturating_sub(1);
+        let first_root = skeleton.joints.iter().position(|j| j.parent.is_none());
+        if let (true, Some(r)) = (last > 0, first_root) {
+            let mask = Vec3::from(axes.map(|a| if a { 1.0 } else { 0.0 }));
+            let travel = (joint_at(last, r).translation - joint_at(0, r).translation) * mask;
+            let ramp = |frame: usize| travel * (frame as f32 / last as f32);
+            let shift = ramp(pair.from).lerp(ramp(pair.to), pair.t);
+            for (j, joint) in skeleton.joints.iter().enumerate() {
+                if joint.parent.is_none() {
+                    locals[j].translation -= shift;
+                }
+            }
+        }
+    } else if options.in_place {
         let up = model.orientation.up.to_vec3().abs();
         for (j, joint) in skeleton.joints.iter().enumerate() {
             if joint.parent.is_none() {

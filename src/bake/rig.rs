@@ -7,6 +7,8 @@
 
 use std::path::Path;
 
+use glam::Affine3A;
+
 use crate::anim::{self, Animation, Attachment, Blend, BoneOverride, Layers, Motion, Mount, PoseOptions, Transition};
 use crate::error::{Error, Result};
 use crate::formats::{self, Format, LoadOptions};
@@ -28,6 +30,31 @@ pub fn find_joint(model: &Model, name: &str) -> Result<usize> {
         let joints = skeleton.joints.iter().map(|j| j.name.as_str());
         names::UnknownName::new("joint", name, joints, "`spritebake info` lists the joints").into()
     })
+}
+
+/// Where `FILE@NAME` hangs on `model`: an attachment point (`.qc` `$attachment`: its joint
+/// and the point's offset in the joint's frame) or else a joint (no offset).
+///
+/// # Errors
+/// Neither an attachment point nor a joint has that name (the message names the closest of
+/// both).
+pub fn find_mount(model: &Model, name: &str) -> Result<(usize, Affine3A)> {
+    let point = |p: &crate::model::AttachmentPoint| (p.joint, Affine3A::from_translation(p.offset));
+    // Exact names first (an attachment point, then a joint), then a point in any case.
+    if let Some(p) = model.attachment_points.iter().find(|p| p.name == name) {
+        return Ok(point(p));
+    }
+    let joint = find_joint(model, name);
+    if model.attachment_points.is_empty() || joint.is_ok() {
+        return joint.map(|j| (j, Affine3A::IDENTITY));
+    }
+    if let Some(p) = model.attachment_point(name) {
+        return Ok(point(p));
+    }
+    let points = model.attachment_points.iter().map(|p| p.name.as_str());
+    let joints = model.skeleton.iter().flat_map(|s| s.joints.iter().map(|j| j.name.as_str()));
+    let hint = "`spritebake info` lists attachment points and joints";
+    Err(names::UnknownName::new("attachment point or joint", name, points.chain(joints), hint).into())
 }
 
 /// Loads every attachment model (paths as given), each with its own textures resolved next to
@@ -90,11 +117,14 @@ pub fn layers<'a>(
         .collect::<Result<Vec<_>>>()?;
     let mut attachments = Vec::new();
     for (spec, model) in controls.attachments.iter().zip(props) {
+        let mut offset = spec.offset.to_affine();
         let mount = match &spec.joint {
-            Some(joint) => Mount::Joint(
-                find_joint(body, joint)
-                    .map_err(|e| Error::Invalid(format!("attachment '{}@{joint}': {e}", spec.path.display())))?,
-            ),
+            Some(joint) => {
+                let (j, point) = find_mount(body, joint)
+                    .map_err(|e| Error::Invalid(format!("attachment '{}@{joint}': {e}", spec.path.display())))?;
+                offset = point * offset;
+                Mount::Joint(j)
+            }
             None => {
                 if !model.clips.is_empty() && !anim::shares_key_shapes(body, model) {
                     let wanted = motions.iter().flat_map(|m| m.clips()).chain(blend.map(|b| b.clip));
@@ -115,7 +145,7 @@ pub fn layers<'a>(
                 Mount::Lockstep
             }
         };
-        attachments.push(Attachment { model, mount, offset: spec.offset.to_affine() });
+        attachments.push(Attachment { model, mount, offset });
     }
     Ok(Layers { blend, bones, attachments })
 }

@@ -10,6 +10,8 @@
 // tests, which drive them directly; library users load through `load` and see only that.
 #[doc(hidden)]
 pub mod confine;
+#[doc(hidden)]
+pub mod def;
 mod error;
 #[doc(hidden)]
 pub mod gltf;
@@ -21,7 +23,11 @@ pub mod md5;
 #[doc(hidden)]
 pub mod obj;
 #[doc(hidden)]
+pub mod qc;
+#[doc(hidden)]
 pub mod resolve;
+#[doc(hidden)]
+pub mod script;
 #[doc(hidden)]
 pub mod smd;
 mod text;
@@ -30,8 +36,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use confine::Confinement;
-use confine::Keep;
+use confine::{Denied, Keep};
 pub use error::{FormatError, Location};
+pub use qc::BodyChoice;
 pub use resolve::{TextureOverride, TextureResolver};
 
 use crate::budget::MemoryBudget;
@@ -95,6 +102,10 @@ pub struct LoadOptions {
     /// Reads stay confined: a folder outside the model's folder and the `texture_roots` is
     /// skipped with a warning.
     pub texture_folders: Vec<PathBuf>,
+    /// `.qc` models: the body shown in a `$bodygroup` (by default each group's first).
+    pub bodies: Vec<BodyChoice>,
+    /// `.def` files: the model declaration to load (by default the file's first).
+    pub model_name: Option<String>,
     /// Resource limits.
     pub limits: Limits,
 }
@@ -112,6 +123,10 @@ pub enum Format {
     Smd,
     /// glTF 2.0, JSON (`.gltf`) or binary (`.glb`).
     Gltf,
+    /// studiomdl's `.qc` script: its reference SMDs, sequences and attachments (see [`qc`]).
+    Qc,
+    /// Doom 3 model declarations, `.def`: a `model` block's MD5 mesh and anims (see [`def`]).
+    Def,
 }
 
 impl Format {
@@ -122,13 +137,15 @@ impl Format {
     /// lines, 18 bytes for about 80 of vertex, normal, UV and influence) reach 8×, real files
     /// with full-precision numbers 2.2×. MD2 frames, glTF vertices and external glTF buffers are charged on
     /// their own as they are laid out, so an MD2 counts once and a glTF twice (its binary
-    /// chunk or data URIs are copied once).
+    /// chunk or data URIs are copied once). QC and DEF scripts count their text twice (bytes
+    /// and text); the files they name are charged as they are read.
     pub fn parse_bytes_per_byte(self) -> u64 {
         match self {
             Format::Obj => 24,
             Format::Md5Mesh | Format::Smd => 8,
             Format::Gltf => 2,
             Format::Md2 => 1,
+            Format::Qc | Format::Def => 2,
         }
     }
 
@@ -140,6 +157,8 @@ impl Format {
             Format::Md5Mesh => "MD5",
             Format::Smd => "SMD",
             Format::Gltf => "glTF",
+            Format::Qc => "QC (SMD)",
+            Format::Def => "Doom 3 .def (MD5)",
         }
     }
 
@@ -158,6 +177,8 @@ impl Format {
             "md5mesh" => Some(Format::Md5Mesh),
             "smd" => Some(Format::Smd),
             "gltf" | "glb" => Some(Format::Gltf),
+            "qc" => Some(Format::Qc),
+            "def" => Some(Format::Def),
             _ => None,
         }
     }
@@ -200,6 +221,13 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let scope = Confinement::for_model(&dir, &options.texture_roots)?;
+    if !options.bodies.is_empty() && format != Format::Qc {
+        let body = options.bodies.iter().map(|b| format!("{}={}", b.group, b.choice)).collect::<Vec<_>>();
+        return Err(Error::bad_option("body", body.join(", "), format!("applies to .qc models, not {format:?}")));
+    }
+    if let (Some(name), false) = (&options.model_name, format == Format::Def) {
+        return Err(Error::bad_option("model_name", name, format!("applies to .def files, not {format:?}")));
+    }
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
     let parsing = (bytes.len() as u64).saturating_mul(format.parse_bytes_per_byte());
     budget
@@ -218,6 +246,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             }
         }
     };
+    // Script formats read the files they name themselves (through the same reader).
+    let mut project = Project::default();
     let parsed = match format {
         Format::Obj => {
             // A material library is charged before it is parsed: a few bytes a material in
@@ -245,6 +275,22 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
         Format::Gltf => gltf::parse_within(&bytes, &mut |name| load_named("buffer", name), &options.limits, budget)
             .map_err(|e| in_file(e, path)),
+        Format::Qc => {
+            let mut files = Files { reader: &mut reader, scope: &scope };
+            qc::load(&String::from_utf8_lossy(&bytes), path, &options.bodies, &mut files, budget).map(|built| {
+                project = Project { folders: built.texture_folders, placement: Some(built.placement), name: None };
+                built.model
+            })
+        }
+        Format::Def => {
+            let mut files = Files { reader: &mut reader, scope: &scope };
+            let wanted = options.model_name.as_deref();
+            def::load(&String::from_utf8_lossy(&bytes), path, wanted, &mut files, budget).map(|built| {
+                project =
+                    Project { folders: built.texture_folders, placement: None, name: Some(built.model.name.clone()) };
+                built.model
+            })
+        }
     };
     let mut model = match refused {
         Some(error) => return Err(error),
@@ -253,9 +299,19 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     // Axes first: a front along the up axis would render nothing, so it stops the load
     // before animations and textures are read.
     model.orientation = orient(model.orientation, format, options)?;
-    model.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    model.name = project
+        .name
+        .take()
+        .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
     for anim in &options.animations {
         add_animation(&mut model, anim, &mut reader, budget)?;
+        // A sequence added to a QC model is placed as the QC's own sequences are.
+        let smd = anim.extension().is_some_and(|e| e.eq_ignore_ascii_case("smd"));
+        if let (true, Some(placement), Some(skeleton), Some(clip)) =
+            (smd, project.placement, &model.skeleton, model.clips.last_mut())
+        {
+            placement.place_clip(skeleton, clip);
+        }
     }
     if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
         for clip in &mut model.clips {
@@ -264,9 +320,12 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     }
     // MD2, MD5 and SMD materials are skins: one the file does not name is still looked for.
     let skins = matches!(format, Format::Md2 | Format::Md5Mesh | Format::Smd);
+    // A script's texture folders ($cdtexture, a .def's base folder), then any the caller adds;
+    // the resolver keeps those inside the confinement and warns about the others.
+    let folders = project.folders.into_iter().chain(options.texture_folders.iter().cloned()).collect();
     let mut resolver = TextureResolver::new(scope, options.texture_overrides.clone())
         .with_max_texture_side(options.limits.max_texture_side)
-        .with_search_folders(options.texture_folders.clone())
+        .with_search_folders(folders)
         .with_skin_fallbacks(skins);
     resolver.resolve_model(&mut model, &mut reader, budget)?;
     model.sources = reader.into_sources();
@@ -300,6 +359,71 @@ fn orient(convention: Orientation, format: Format, options: &LoadOptions) -> Res
         orientation.forward = facing;
     }
     Ok(orientation)
+}
+
+/// What a script format (`.qc`, `.def`) adds to its model's load.
+#[derive(Debug, Default)]
+struct Project {
+    /// Texture folders to search after the model's own.
+    folders: Vec<PathBuf>,
+    /// The placement of `.smd` animations added to a QC model.
+    placement: Option<qc::Placement>,
+    /// The model's name, when not the file's stem.
+    name: Option<String>,
+}
+
+/// The files a script (`.qc`, `.def`) names, read through the model's reader and
+/// confinement. A name missing as written is looked for without regard to case (scripts
+/// written on Windows), folder by folder, listing only folders the confinement allows.
+pub struct Files<'a> {
+    reader: &'a mut confine::Reader,
+    scope: &'a Confinement,
+}
+
+impl Files<'_> {
+    /// Reads the file at `path` (not kept in the reader's cache): its canonical path and bytes.
+    ///
+    /// # Errors
+    /// Missing (also without regard to case), outside the allowed folders, not a regular file,
+    /// too large.
+    pub fn read(&mut self, path: &Path) -> std::result::Result<(PathBuf, Arc<Vec<u8>>), Denied> {
+        match self.reader.read_named(self.scope, path, Keep::Nothing) {
+            Err(denied) if denied.is_missing() => match self.any_case(path) {
+                Some(other) if other != path => self.reader.read_named(self.scope, &other, Keep::Nothing),
+                _ => Err(denied),
+            },
+            read => read,
+        }
+    }
+
+    /// Whether paths may lead into `folder`.
+    pub fn allows(&self, folder: &Path) -> bool {
+        self.scope.place(folder).is_ok()
+    }
+
+    /// `path` with each missing component matched without regard to case in its folder.
+    fn any_case(&self, path: &Path) -> Option<PathBuf> {
+        let mut missing = Vec::new();
+        let mut base = path.to_path_buf();
+        while !base.as_os_str().is_empty() && base.symlink_metadata().is_err() {
+            missing.push(base.file_name()?.to_os_string());
+            base = base.parent()?.to_path_buf();
+        }
+        for name in missing.iter().rev() {
+            let folder = if base.as_os_str().is_empty() { Path::new(".") } else { base.as_path() };
+            if !self.allows(folder) {
+                return None;
+            }
+            let wanted = name.to_string_lossy().to_lowercase();
+            let entry = std::fs::read_dir(folder)
+                .ok()?
+                .flatten()
+                .map(|e| e.file_name())
+                .find(|n| n.to_string_lossy().to_lowercase() == wanted)?;
+            base = base.join(entry);
+        }
+        Some(base)
+    }
 }
 
 /// The error naming `path` where the parser could not (format errors, budget overruns).

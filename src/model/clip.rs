@@ -69,3 +69,16 @@ impl Clip {
         if self.fps > 0.0 { self.frame_count() as f32 / self.fps } else { 0.0 }
     }
 }
+
+/// The axes on which a clip's root motion is marked as travel (studiomdl's `LX`, `LY`, `LZ`
+/// on a `$sequence`), in the model file's axes. Posing in place removes that travel the way
+/// studiomdl extracts it: the roots move by the first root joint's offset from the first to the
+/// last frame, spread evenly over the frames, on the marked axes only; everything else (a
+/// sway, a bob) stays. Clips without marks lose the roots' horizontal motion instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkedMotion {
+    /// The clip's name.
+    pub clip: String,
+    /// Marked axes: x, y, z.
+    pub axes: [bool; 3],
+}

@@ -22,14 +22,14 @@ mod posed;
 mod skeleton;
 
 pub use aabb::Aabb;
-pub use clip::{Clip, ClipFrames, Retarget};
+pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, Texture, TextureSource, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
 pub use names::UnknownName;
 pub use orientation::{Axis, Orientation};
 pub use posed::{PosedMesh, PosedPart};
-pub use skeleton::{Joint, JointPose, Skeleton};
+pub use skeleton::{AttachmentPoint, Joint, JointPose, Skeleton};
 
 /// A loaded model: meshes, materials, optional skeleton and animation clips.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +46,11 @@ pub struct Model {
     pub skeleton: Option<Skeleton>,
     /// Animation clips in file order.
     pub clips: Vec<Clip>,
+    /// Named points on joints (`.qc` `$attachment`s), usable as `--attach FILE@NAME`.
+    pub attachment_points: Vec<AttachmentPoint>,
+    /// Clips whose root travel is marked on chosen axes (`.qc` `LX`/`LY`/`LZ`); see
+    /// [`MarkedMotion`].
+    pub marked_motion: Vec<MarkedMotion>,
     /// Non-fatal problems met while loading (missing textures, skipped blocks...).
     pub warnings: Vec<String>,
     /// Every file read (or opened and refused) to build this model: the model file, material
@@ -68,6 +73,17 @@ impl Model {
     /// Bounds of the rest (bind) pose in the file's own axes; empty for a model with no vertices.
     pub fn rest_bounds(&self) -> Aabb {
         Aabb::from_points(self.meshes.iter().flat_map(|m| m.positions.iter().copied()))
+    }
+
+    /// The axes a clip's root travel is marked on (see [`MarkedMotion`]), if any.
+    pub fn marked_axes(&self, clip: &str) -> Option<[bool; 3]> {
+        self.marked_motion.iter().find(|m| m.clip == clip).map(|m| m.axes)
+    }
+
+    /// Looks an attachment point up by exact name, else without regard to ASCII case.
+    pub fn attachment_point(&self, name: &str) -> Option<&AttachmentPoint> {
+        let points = &self.attachment_points;
+        points.iter().find(|p| p.name == name).or_else(|| points.iter().find(|p| p.name.eq_ignore_ascii_case(name)))
     }
 
     /// Looks a clip up by exact name.

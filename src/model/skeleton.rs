@@ -83,3 +83,15 @@ impl Skeleton {
         self.joints.iter().position(|j| j.name == name)
     }
 }
+
+/// A named point fixed to a joint (studiomdl's `$attachment`): where a weapon or an effect
+/// hangs. `--attach FILE@NAME` mounts a model there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttachmentPoint {
+    /// The point's name.
+    pub name: String,
+    /// Index of the joint it moves with.
+    pub joint: usize,
+    /// Its position in the joint's local frame.
+    pub offset: Vec3,
+}

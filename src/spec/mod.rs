@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, Offset, TransitionSpec};
 pub use resolve::{Look, Resolved, is_animation_file};
-pub use text::{Color, LightDirection, Size, TextureSpec};
+pub use text::{BodySpec, Color, LightDirection, Size, TextureSpec};
 
 #[cfg(feature = "cli")]
 use crate::bounds;
@@ -38,7 +38,7 @@ use clap::Args;
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelSpec {
-    /// The model file (.obj, .md2, .md5mesh, .smd, .gltf, .glb).
+    /// The model file (.obj, .md2, .md5mesh, .smd, .qc, .def, .gltf, .glb).
     #[cfg_attr(feature = "cli", arg(value_name = "MODEL"))]
     pub model: PathBuf,
     /// Texture for every material (PATH) or one material (MATERIAL=PATH); repeatable.
@@ -65,6 +65,15 @@ pub struct ModelSpec {
     #[cfg_attr(feature = "cli", arg(long, value_name = "DIR"))]
     #[serde(deserialize_with = "one_or_many")]
     pub texture_root: Vec<PathBuf>,
+    /// `.qc` models: the body a `$bodygroup` shows, 'GROUP=NAME' (NAME a studio file of the
+    /// group without folders and `.smd`, any case, or `blank`); repeatable. Default: each
+    /// group's first.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "GROUP=NAME"))]
+    #[serde(deserialize_with = "one_or_many")]
+    pub body: Vec<BodySpec>,
+    /// `.def` files (Doom 3): the `model` declaration to load. Default: the file's first.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
+    pub model_name: Option<String>,
 }
 
 impl Default for ModelSpec {
@@ -76,6 +85,8 @@ impl Default for ModelSpec {
             facing: None,
             up: None,
             texture_root: Vec::new(),
+            body: Vec::new(),
+            model_name: None,
         }
     }
 }
@@ -98,9 +109,10 @@ pub struct AnimSpec {
     pub clip: Option<String>,
     /// Attach a model (repeatable). `FILE` follows the body frame for frame with the same clip
     /// names (Quake 2 linked models: `--attach weapon.md2`); `FILE@JOINT` hangs FILE's rest pose
-    /// on a joint of an MD5/SMD body, origin at the joint, in the joint's local axes (the name
-    /// is split at the last '@'; `info` lists joints). Each attachment's textures are found
-    /// next to its own file.
+    /// on a joint of an MD5/SMD body, origin at the joint, in the joint's local axes, or on a
+    /// `.qc` `$attachment` point of that name, at the point (the name is split at the last '@';
+    /// `info` lists joints and points). Each attachment's textures are found next to its own
+    /// file.
     #[cfg_attr(feature = "cli", arg(long, value_name = "FILE[@JOINT]"))]
     #[serde(deserialize_with = "one_or_many")]
     pub attach: Vec<AttachSpec>,

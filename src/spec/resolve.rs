@@ -19,7 +19,7 @@ use crate::anim::{FrameTime, PoseOptions};
 use crate::bake::{JsonFormat, Layout, Sampling};
 use crate::bounds::{self, Bound};
 use crate::error::{Error, Result};
-use crate::formats::{Confinement, Limits, LoadOptions, TextureOverride};
+use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
 use crate::output::gif::{GifOptions, Palette};
 use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
 
@@ -191,6 +191,9 @@ impl BakeSpec {
                 return Err(Error::bad_option("facing", facing, expected));
             }
         }
+        if m.model_name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+            return Err(Error::bad_option("model_name", "\"\"", "a model declaration's name"));
+        }
         for f in &self.moment.frame {
             within("frame", *f, bounds::FRAME)?;
         }
@@ -298,6 +301,8 @@ impl BakeSpec {
             up: m.up,
             texture_roots: m.texture_root.clone(),
             texture_folders: Vec::new(),
+            bodies: m.body.iter().map(|b| BodyChoice { group: b.group.clone(), choice: b.choice.clone() }).collect(),
+            model_name: m.model_name.clone(),
             limits,
         };
         let moments = match (self.moment.time, self.moment.frame.as_slice()) {

@@ -1,8 +1,8 @@
 //! Values with a text form, one type each, so the command line (clap parses them with
 //! [`FromStr`]) and manifests and project files (serde reads the same text, or the TOML number
 //! or array that says the same) accept exactly the same things: sizes (`256x128` or `96`),
-//! colours (`#rrggbb[aa]`), light directions (`x,y,z`), axes (`+x`) and texture overrides
-//! (`[MATERIAL=]PATH`).
+//! colours (`#rrggbb[aa]`), light directions (`x,y,z`), axes (`+x`), texture overrides
+//! (`[MATERIAL=]PATH`) and body choices (`GROUP=NAME`).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -223,7 +223,36 @@ impl fmt::Display for TextureSpec {
     }
 }
 
-text_serde!(Color, Axis, TextureSpec);
+/// A `.qc` body choice: `GROUP=NAME`, NAME a studio file of the `$bodygroup` GROUP (without
+/// folders and `.smd`) or `blank`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodySpec {
+    /// The group.
+    pub group: String,
+    /// The entry.
+    pub choice: String,
+}
+
+impl FromStr for BodySpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BodySpec, String> {
+        match s.split_once('=') {
+            Some((group, choice)) if !group.trim().is_empty() && !choice.trim().is_empty() => {
+                Ok(BodySpec { group: group.trim().to_string(), choice: choice.trim().to_string() })
+            }
+            _ => Err(format!("bad body '{s}' (expected GROUP=NAME, NAME a studio file of the group or `blank`)")),
+        }
+    }
+}
+
+impl fmt::Display for BodySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.group, self.choice)
+    }
+}
+
+text_serde!(Color, Axis, TextureSpec, BodySpec);
 
 impl Serialize for LightDirection {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -251,6 +280,9 @@ mod tests {
         assert_eq!((t.material.as_deref(), t.path), (Some("skin"), PathBuf::from("a/b.png")));
         assert_eq!("b.png".parse::<TextureSpec>().unwrap().material, None);
         assert_eq!("-y".parse::<Axis>().unwrap().to_string(), "-y");
+        let b: BodySpec = "heads = head2".parse().unwrap();
+        assert_eq!((b.group.as_str(), b.choice.as_str(), b.to_string()), ("heads", "head2", "heads=head2".into()));
+        assert!("head2".parse::<BodySpec>().is_err() && "=x".parse::<BodySpec>().is_err());
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod hostile_outputs;
 mod hostile_reads;
 mod hostile_work;
 mod project;
+mod qc_def;
 mod render;
 mod smd_retarget;
 mod spec;

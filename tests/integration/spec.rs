@@ -204,6 +204,8 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("facing", "\"-y\"", ""),
     ("up", "\"+z\"", "facing = \"-y\""),
     ("texture_root", "\"textures\"", ""),
+    ("body", "[\"helmet=visor\"]", ""),
+    ("model_name", "\"imp\"", ""),
     ("anim", "[\"walk.md5anim\", \"run\"]", ""),
     ("clip", "\"run\"", ""),
     ("attach", "[\"sword.obj@hand\"]", ""),

@@ -125,6 +125,21 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             )?;
         }
     }
+    if !model.attachment_points.is_empty() {
+        line(
+            &mut stdout,
+            format!("attachment points: {} (as --attach FILE@NAME takes them)", model.attachment_points.len()),
+        )?;
+        let joints = model.skeleton.as_ref().map(|s| s.joints.as_slice()).unwrap_or_default();
+        for point in &model.attachment_points {
+            let joint = joints.get(point.joint).map_or("?", |j| j.name.as_str());
+            let o = point.offset;
+            line(
+                &mut stdout,
+                format!("  {} on {} at {:.3} {:.3} {:.3}", quoted(&point.name), quoted(joint), o.x, o.y, o.z),
+            )?;
+        }
+    }
     line(&mut stdout, format!("clips: {}", model.clips.len()))?;
     for clip in &model.clips {
         let kind = match clip.frames {
@@ -132,10 +147,17 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             ClipFrames::Morph(_) => "morph",
             ClipFrames::Keyed(_) => "keyed",
         };
+        let travel = match model.marked_axes(&clip.name) {
+            Some(axes) => {
+                let marked: Vec<&str> = ["x", "y", "z"].iter().zip(axes).filter(|(_, m)| *m).map(|(a, _)| *a).collect();
+                format!(", root travel on {}", marked.join(", "))
+            }
+            None => String::new(),
+        };
         line(
             &mut stdout,
             format!(
-                "  '{}': {} frames at {} fps, {:.3} s ({kind})",
+                "  '{}': {} frames at {} fps, {:.3} s ({kind}{travel})",
                 clip.name,
                 clip.frame_count(),
                 clip.fps,
