@@ -35,6 +35,7 @@ mod hostile_reads;
 mod hostile_work;
 mod project;
 mod render;
+mod report;
 mod smd_retarget;
 mod spec;
 mod sprites;
