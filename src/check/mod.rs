@@ -21,6 +21,7 @@
 //! [`Manifest::allowing`] (`check --allow-dir`), symbolic links followed first; anything else
 //! is that case's error, naming the key and the rule (see [`crate::formats::confine`]).
 
+mod detail;
 mod gif_frames;
 pub(crate) mod manifest;
 mod report;
@@ -29,14 +30,15 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+pub use detail::{CaseDetail, CellResult, FrameImages, FrameNumbers, FrameResult, Tolerance};
 pub use manifest::{CASE_KEYS, CaseKeys, CaseSpec, MAX_MANIFEST_BYTES, Manifest};
-pub use report::{html_report, junit_xml, plan_html_report};
+pub use report::{ReportContext, bless_command, html_report, json_report, junit_xml, plan_html_report, shell_quote};
 
 use crate::bake::{self, Baked, Product};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
 use crate::formats::Confinement;
-use crate::golden::{PerceptualOptions, PerceptualReport, compare_perceptual, perceptual_diff_image};
+use crate::golden::{PerceptualOptions, compare_perceptual, perceptual_diff_image};
 use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png_within, sanitize_component};
 use crate::raster::Image;
 use crate::spec::{LimitOverrides, Resolved};
@@ -72,11 +74,17 @@ pub struct CaseResult {
     pub actual: Option<PathBuf>,
     /// The diff image (with `out`), if any.
     pub diff: Option<PathBuf>,
-    /// The golden file that was read and compared, if any (a report copies only this one,
-    /// never a file the case merely named).
+    /// The golden file that was read and compared, if any (a golden folder's frames are
+    /// listed in [`CaseResult::files`]).
     pub expected: Option<PathBuf>,
     /// Seconds spent.
     pub seconds: f64,
+    /// What a report shows of a failing or new case: every frame's numbers and, with
+    /// [`CheckOptions::report_images`], its images as PNG. `None` for every other outcome.
+    pub detail: Option<Box<CaseDetail>>,
+    /// Every file the case read or wrote (model files, goldens, `--out` images, blessed
+    /// goldens): a report written after the run is checked against them.
+    pub files: Vec<PathBuf>,
 }
 
 /// What `check` does besides comparing.
@@ -93,6 +101,9 @@ pub struct CheckOptions {
     /// Limits for every case: each case's model gets its own memory budget, and its rendered
     /// frames and goldens another. Each set override replaces what cases set.
     pub limits: LimitOverrides,
+    /// Keep the expected, actual and diff image of every frame of a failing or new case as PNG
+    /// (in [`CaseResult::detail`]) for an HTML report. Without it a case keeps only numbers.
+    pub report_images: bool,
 }
 
 /// A case made concrete: its spec anchored and resolved, its golden located.
@@ -236,15 +247,20 @@ fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, options: &CheckOptions) -
                 diff: None,
                 expected: None,
                 seconds: 0.0,
+                detail: None,
+                files: Vec::new(),
             };
             let case = resolve(spec, &manifest.scope, options);
             match case.and_then(|case| run_case(&case, options, &mut result)) {
                 Ok(outcome) => result.outcome = outcome,
                 Err(e) => {
                     // Nothing the case staged was written.
-                    (result.actual, result.diff) = (None, None);
+                    (result.actual, result.diff, result.detail) = (None, None, None);
                     result.outcome = Outcome::Error(e.to_string());
                 }
+            }
+            if !matches!(result.outcome, Outcome::Fail { .. } | Outcome::New) {
+                result.detail = None;
             }
             result.seconds = start.elapsed().as_secs_f64();
             result
@@ -263,6 +279,8 @@ struct Actual {
     delays: Vec<u16>,
     /// A sheet's JSON.
     json: Option<String>,
+    /// A sheet's cells: name and rectangle (x, y, w, h) on the sheet.
+    cells: Vec<(String, [u32; 4])>,
 }
 
 fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Result<Outcome> {
@@ -291,6 +309,8 @@ fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Res
         inputs.extend(goldens.outputs().iter().map(|o| o.path.clone()));
     }
     plan.check(&inputs)?;
+    result.files = inputs.clone();
+    result.files.extend(plan.outputs().iter().map(|o| o.path.clone()));
     // Rendered frames and goldens are held together: each charged before it exists.
     let budget = MemoryBudget::new(resolved.limits.max_memory_bytes);
     let baked = bake::products::bake(case.keys.kind, &loaded, resolved, &budget, &|| {})?;
@@ -304,8 +324,14 @@ fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Res
 /// The images, labels and golden files of what a case baked.
 fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
     let columns = case.keys.columns.max(1) as usize;
-    let mut actual =
-        Actual { frames: Vec::new(), labels: Vec::new(), golden_files: Vec::new(), delays: Vec::new(), json: None };
+    let mut actual = Actual {
+        frames: Vec::new(),
+        labels: Vec::new(),
+        golden_files: Vec::new(),
+        delays: Vec::new(),
+        json: None,
+        cells: Vec::new(),
+    };
     match baked {
         Baked::Images(images) => {
             actual.labels = case.resolved.moments.iter().map(|t| moment_label(*t)).collect();
@@ -318,6 +344,7 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
             actual.labels = vec!["sheet".into()];
             actual.golden_files = baked.files(golden)?;
             actual.json = actual.golden_files.get(1).map(|(_, b)| String::from_utf8_lossy(b).into_owned());
+            actual.cells = sheet.placements.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
         }
         Baked::Gif { bytes, .. } => {
             let (frames, delays) = gif_frames::decode(bytes, Path::new("(rendered GIF)"))?;
@@ -424,9 +451,15 @@ fn judge(
         }
         Ok(Outcome::Blessed)
     };
+    // The golden files read, or written by a bless: a report must not land on them.
+    result.files.extend(actual.golden_files.iter().map(|(p, _)| p.clone()));
     if !golden_exists(case, actual) {
         write_outputs(case, &actual.frames, None, columns, options, result, files)?;
-        return if options.bless { bless(files) } else { Ok(Outcome::New) };
+        if options.bless {
+            return bless(files);
+        }
+        result.detail = Some(Box::new(detail::new_case(case, actual, options.report_images)?));
+        return Ok(Outcome::New);
     }
     // A golden that cannot be used (corrupt, wrong size) is an error, unless blessing.
     let sizes_match = |e: &Expected| {
@@ -450,10 +483,7 @@ fn judge(
         Err(e) => return Err(e),
     };
     result.expected = (!is_golden_folder(&case.golden)).then(|| case.golden.clone());
-    let allowed = |r: &PerceptualReport| {
-        let by_percent = case.keys.max_percent.map_or(0, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
-        case.keys.max_pixels.max(by_percent)
-    };
+    let tolerance = detail::tolerance_of(case);
     let mut failed = Vec::new();
     if actual.delays != expected.delays {
         failed
@@ -467,7 +497,7 @@ fn judge(
     let mut reports = Vec::new();
     for ((frame, golden), label) in actual.frames.iter().zip(&expected.frames).zip(&actual.labels) {
         let report = compare_perceptual(frame, golden, &case.compare).map_err(|e| Error::Invalid(e.to_string()))?;
-        if report.differing_pixels > allowed(&report) {
+        if report.differing_pixels > tolerance.allowed(report.total_pixels) {
             failed.push((
                 label.clone(),
                 format!(
@@ -487,9 +517,12 @@ fn judge(
     }
     let diffs: Vec<Image> = expected.frames.iter().zip(&reports).map(|(e, r)| perceptual_diff_image(e, r)).collect();
     write_outputs(case, &actual.frames, Some(&diffs), columns, options, result, files)?;
+    drop(diffs);
     if options.bless {
         return bless(files);
     }
+    let detail = detail::failed_case(case, actual, &expected, &reports, options.report_images)?;
+    result.detail = Some(Box::new(detail));
     Ok(Outcome::Fail { frames: failed })
 }
 

@@ -36,6 +36,7 @@ mod hostile_work;
 mod project;
 mod qc_def;
 mod render;
+mod report;
 mod smd_retarget;
 mod spec;
 mod sprites;

@@ -60,6 +60,7 @@ const COMMAND_ONLY: &[(&str, &str)] = &[
     ("out", "check: folder for actual and diff images of the run"),
     ("junit", "check: the run's JUnit report"),
     ("html", "check: the run's HTML report"),
+    ("json", "check: the run's per-case results as JSON"),
     ("shard", "check: which cases this run takes"),
     ("allow_dir", "check: folders the manifest may reach, granted by whoever runs it, never by the manifest"),
     ("case", "check: which cases this run takes, by name"),

@@ -26,9 +26,14 @@ pub struct CheckArgs {
     /// JUnit XML report.
     #[arg(long)]
     pub junit: Option<PathBuf>,
-    /// Folder for a static HTML report of failing cases.
-    #[arg(long)]
+    /// Folder for a self-contained HTML review report: index.html and every image it shows
+    /// (expected, actual and diff of each frame of the failing and new cases).
+    #[arg(long, value_name = "DIR")]
     pub html: Option<PathBuf>,
+    /// The per-case results as JSON (statuses, per-frame numbers, bless commands; image paths
+    /// relative to the --html folder).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
     /// Run one shard: I/N runs every N-th case starting with the I-th (1-based).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
@@ -48,14 +53,41 @@ pub struct CheckArgs {
     pub limits: spritebake::spec::LimitOverrides,
 }
 
+/// What the reports need to write the command that blesses one case: the manifest as given
+/// and the flags a rerun needs (`--allow-dir`, the limits given).
+fn report_context(args: &CheckArgs, suite: &str) -> check::ReportContext {
+    let mut flags = Vec::new();
+    for dir in &args.allow_dir {
+        flags.extend(["--allow-dir".to_string(), dir.display().to_string()]);
+    }
+    let given = &args.limits;
+    let limits = [
+        ("--max-file-mib", given.max_file_mib),
+        ("--max-texture-side", given.max_texture_side.map(u64::from)),
+        ("--max-memory-mib", given.max_memory_mib),
+    ];
+    for (flag, value) in limits {
+        if let Some(value) = value {
+            flags.extend([flag.to_string(), value.to_string()]);
+        }
+    }
+    check::ReportContext { suite: suite.to_string(), manifest: args.manifest.display().to_string(), flags }
+}
+
 /// Runs the command: exit 0 when every case passes, 1 when any fails, 2 on a manifest error.
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
     set_threads(args.threads)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let manifest = Manifest::load(&args.manifest)?.allowing(&args.allow_dir)?;
-    let options =
-        CheckOptions { bless: args.bless, out: args.out.clone(), shard, cases: args.case.clone(), limits: args.limits };
+    let options = CheckOptions {
+        bless: args.bless,
+        out: args.out.clone(),
+        shard,
+        cases: args.case.clone(),
+        limits: args.limits,
+        report_images: args.html.is_some(),
+    };
     check::check_case_names(&manifest, &options)?;
     // Everything the run may write, checked before any case renders; each case checks its
     // own files again once its model has loaded.
@@ -63,8 +95,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let Some(path) = &args.junit {
         plan.add(path, OutputFormat::Xml);
     }
+    if let Some(path) = &args.json {
+        plan.add(path, OutputFormat::Json);
+    }
     if let Some(dir) = &args.html {
-        check::plan_html_report(dir, manifest.cases.len(), &mut plan);
+        check::plan_html_report(dir, &mut plan);
     }
     inputs.push(args.manifest.clone());
     plan.check(&inputs)?;
@@ -84,8 +119,17 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let Some(path) = &args.junit {
         spritebake::output::write_atomic(path, check::junit_xml(&manifest.name, &results).as_bytes())?;
     }
+    let context = report_context(args, &manifest.name);
     if let Some(dir) = &args.html {
-        check::html_report(dir, &manifest.name, &results)?;
+        // The report's images are checked, with the page, against everything the run read or
+        // wrote (the cases add their own files) before any of them is written.
+        let mut taken = inputs.clone();
+        taken.extend(args.junit.iter().chain(&args.json).cloned());
+        check::html_report(dir, &context, &results, &taken)?;
+    }
+    if let Some(path) = &args.json {
+        let json = check::json_report(&context, &results, args.html.as_deref());
+        spritebake::output::write_atomic(path, json.as_bytes())?;
     }
     Ok(if failed + errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
