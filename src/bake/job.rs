@@ -20,7 +20,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::post;
+use super::{palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
 use crate::bounds;
@@ -257,6 +257,7 @@ impl<'a> Job<'a> {
     /// Invalid render options; the cells would go over the budget.
     pub fn render_with_progress(&self, budget: &MemoryBudget, progress: &(dyn Fn() + Sync)) -> Result<Vec<Cell>> {
         self.charge(budget)?;
+        let fixed = palette::load(&self.look)?;
         let renderer = Renderer::new();
         let aspect = self.options.width as f32 / self.options.height.max(1) as f32;
         let rows = self.rows();
@@ -285,7 +286,17 @@ impl<'a> Job<'a> {
                 progress();
                 Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot, camera })
             })
-            .collect()
+            .collect::<Result<Vec<Cell>>>()
+            .map(|mut cells| {
+                // One palette for the whole job, applied once every cell is finished (in cell
+                // order, on one thread: the same for any thread count).
+                palette::apply(
+                    &self.look,
+                    fixed.as_ref(),
+                    &mut cells.iter_mut().map(|c| &mut c.image).collect::<Vec<_>>(),
+                );
+                cells
+            })
     }
 }
 

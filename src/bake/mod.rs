@@ -8,6 +8,7 @@
 mod distance;
 mod job;
 mod load;
+pub mod palette;
 pub mod post;
 pub mod products;
 pub mod project;

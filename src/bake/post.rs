@@ -8,7 +8,9 @@ use crate::raster::Image;
 use crate::spec::Look;
 
 /// Applies a [`Look`] to a freshly rendered image (rendered `pixel_art` times larger when pixel
-/// art is on): skeleton overlay, pixel-art downscale, palette, outline, in that order. `pivot`
+/// art is on): skeleton overlay, pixel-art downscale, outline, in that order. The palette is not
+/// applied here: it is one for every image of an output ([`super::palette::apply`], after all
+/// of them are finished). `pivot`
 /// is a pixel of the render, returned in the finished image's pixels; `joints` gives the
 /// skeleton's pixels, asked for only when the look draws it.
 pub fn finish(
@@ -23,9 +25,6 @@ pub fn finish(
     if let Some(scale) = look.pixel_art {
         image = pixelate(&image, scale);
         pivot /= scale as f32;
-        if let Some(n) = look.palette {
-            image = posterize(&image, n);
-        }
     }
     if look.outline > 0 {
         let [r, g, b, _] = look.outline_color.0;
@@ -98,25 +97,6 @@ pub fn pixelate(image: &Image, factor: u32) -> Image {
         }
     }
     Image { width: w, height: h, rgba }
-}
-
-/// Reduces an image to at most `colors` colours (NeuQuant over the opaque pixels), keeping
-/// alpha; for pixel-art palettes.
-pub fn posterize(image: &Image, colors: usize) -> Image {
-    let opaque: Vec<u8> =
-        image.rgba.chunks_exact(4).filter(|p| p[3] > 0).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
-    if opaque.len() < 4 * 4 || colors < 2 {
-        return image.clone();
-    }
-    let quant = color_quant::NeuQuant::new(10, colors.min(256), &opaque);
-    let mut out = image.clone();
-    for p in out.rgba.chunks_exact_mut(4).filter(|p| p[3] > 0) {
-        let a = p[3];
-        let mut q = [p[0], p[1], p[2], 255];
-        quant.map_pixel(&mut q);
-        p.copy_from_slice(&[q[0], q[1], q[2], a]);
-    }
-    out
 }
 
 /// Copies the `(x, y, w, h)` rectangle out of an image.

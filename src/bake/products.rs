@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use super::{FrameRequest, Loaded, post, render_posed, world_points};
+use super::{FrameRequest, Loaded, palette, post, render_posed, world_points};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::output::gif::encode_gif;
@@ -178,9 +178,10 @@ fn render_moments(
     let count = resolved.moments.len();
     let pixels = (count as u64).saturating_mul(u64::from(w) * u64::from(h));
     budget.charge(bytes_for(pixels, 2 * 4), || format!("{count} images of {w}x{h}"))?;
+    let fixed = palette::load(&resolved.look)?;
     let renderer = Renderer::new();
     let model = &loaded.model;
-    resolved
+    let mut images = resolved
         .moments
         .iter()
         .map(|&time| {
@@ -193,7 +194,10 @@ fn render_moments(
             progress();
             Ok(image)
         })
-        .collect()
+        .collect::<Result<Vec<Image>>>()?;
+    // One palette for every moment of the render.
+    palette::apply(&resolved.look, fixed.as_ref(), &mut images.iter_mut().collect::<Vec<_>>());
+    Ok(images)
 }
 
 impl Baked {

@@ -409,9 +409,17 @@ pub struct LookSpec {
     /// Pixel art: render SCALE× larger and downscale with hard edges, SCALE from 1 to 16.
     #[cfg_attr(feature = "cli", arg(long, value_name = "SCALE", value_parser = bounds::PIXEL_ART.parser()))]
     pub pixel_art: Option<u32>,
-    /// With --pixel-art: reduce to at most N colours, N from 2 to 256.
+    /// With --pixel-art: reduce to at most N colours, N from 2 to 256: one palette for the whole
+    /// output (every cell and frame), built from all of them (k-means in Oklab).
     #[cfg_attr(feature = "cli", arg(long, value_name = "N", value_parser = bounds::PALETTE.parser()))]
     pub palette: Option<usize>,
+    /// With --pixel-art: use exactly the colours of a palette file: GIMP `.gpl`, Lospec `.hex`
+    /// (one `rrggbb` a line) or JASC `.pal`. Not with --palette.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "PATH"))]
+    pub palette_file: Option<PathBuf>,
+    /// With --palette or --palette-file: ordered (4×4 Bayer) dithering when mapping to the palette.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub palette_dither: bool,
     /// Outline width in pixels around the silhouette, from 0 (none) to 256.
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 0, value_parser = bounds::OUTLINE.parser()))]
     pub outline: u32,
@@ -425,7 +433,15 @@ pub struct LookSpec {
 
 impl Default for LookSpec {
     fn default() -> Self {
-        LookSpec { pixel_art: None, palette: None, outline: 0, outline_color: Color([0, 0, 0, 255]), skeleton: false }
+        LookSpec {
+            pixel_art: None,
+            palette: None,
+            palette_file: None,
+            palette_dither: false,
+            outline: 0,
+            outline_color: Color([0, 0, 0, 255]),
+            skeleton: false,
+        }
     }
 }
 

@@ -24,7 +24,7 @@ use crate::output::gif::{GifOptions, Palette};
 use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
 
 /// Post-processing of every finished image, in this order: pixel-art downscale (the image was
-/// rendered `pixel_art` times larger), palette reduction, outline, skeleton overlay.
+/// rendered `pixel_art` times larger), outline, then one palette for every image of the output.
 pub type Look = super::LookSpec;
 
 /// A validated [`BakeSpec`] in the library's terms.
@@ -118,6 +118,7 @@ impl BakeSpec {
         files.extend(entries.filter(|e| is_animation_file(e)).map(PathBuf::from));
         files.extend(self.model.texture.iter().map(|t| t.path.clone()));
         files.extend(anim.attach.iter().map(|a| a.path.clone()));
+        files.extend(self.look.palette_file.iter().cloned());
         files
     }
 
@@ -128,6 +129,7 @@ impl BakeSpec {
         paths.extend(self.model.texture.iter_mut().map(|t| ("texture", &mut t.path)));
         paths.extend(self.model.texture_root.iter_mut().map(|p| ("texture_root", p)));
         paths.extend(self.anim.attach.iter_mut().map(|a| ("attach", &mut a.path)));
+        paths.extend(self.look.palette_file.iter_mut().map(|p| ("palette_file", p)));
         paths
     }
 
@@ -235,6 +237,27 @@ impl BakeSpec {
         within_opt("palette", l.palette, bounds::PALETTE)?;
         if let (Some(n), None) = (l.palette, l.pixel_art) {
             return Err(Error::bad_option("palette", n, "needs `pixel_art` (the palette reduces pixel art)"));
+        }
+        if let Some(file) = &l.palette_file {
+            let shown = format!("'{}'", file.display());
+            if let Some(n) = l.palette {
+                let expected = format!("give `palette` ({n}) or `palette_file`, not both");
+                return Err(Error::bad_option("palette_file", shown, expected));
+            }
+            if l.pixel_art.is_none() {
+                return Err(Error::bad_option(
+                    "palette_file",
+                    shown,
+                    "needs `pixel_art` (the palette reduces pixel art)",
+                ));
+            }
+        }
+        if l.palette_dither && l.palette.is_none() && l.palette_file.is_none() {
+            return Err(Error::bad_option(
+                "palette_dither",
+                true,
+                "needs `palette` or `palette_file` (it dithers to the palette)",
+            ));
         }
         within("outline", l.outline, bounds::OUTLINE)?;
         let layout = &self.layout;

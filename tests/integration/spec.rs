@@ -239,6 +239,8 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("two_sided", "true", ""),
     ("pixel_art", "3", ""),
     ("palette", "16", "pixel_art = 3"),
+    ("palette_file", "\"game.hex\"", "pixel_art = 3"),
+    ("palette_dither", "true", "pixel_art = 3\npalette = 16"),
     ("outline", "1", ""),
     ("outline_color", "\"#ff0000\"", ""),
     ("skeleton", "true", ""),

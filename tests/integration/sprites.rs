@@ -254,7 +254,10 @@ fn toon_outline_and_pixel_art_goldens() {
         &RenderOptions { width: 128, height: 192, ssaa: 1, ..base.clone() },
     )
     .unwrap();
-    let pixel_art = post::posterize(&post::pixelate(&big, 4), 16);
+    // One palette (k-means, spritebake::bake::palette) for the image: 16 colours at most.
+    let mut pixel_art = post::pixelate(&big, 4);
+    let look = spritebake::spec::Look { pixel_art: Some(4), palette: Some(16), ..Default::default() };
+    spritebake::bake::palette::apply(&look, None, &mut [&mut pixel_art]);
     assert_eq!((pixel_art.width, pixel_art.height), (32, 48));
     assert!(pixel_art.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255), "pixel art has soft edges");
     goldens.check("pixel-art-4x-16-colours", &pixel_art, tolerance);
