@@ -10,7 +10,11 @@
 //! * **Quantisation.** NeuQuant (`color_quant`, MIT) builds the palette: either one global
 //!   palette from all frames (the default: colours stay stable across frames, no flicker, a
 //!   smaller file) or one per frame. `tests/integration/sprites.rs` compares both by PSNR and size.
-//!   libimagequant/gifski are GPL/AGPL and not used.
+//!   libimagequant/gifski are GPL/AGPL and not used. When the frames (a palette's worth, or
+//!   pixel art reduced to one palette) hold at most 255 opaque colours, those colours are the
+//!   palette exactly and NeuQuant is not run: a pixel-art palette reaches the GIF unchanged.
+
+use std::collections::BTreeMap;
 
 use color_quant::NeuQuant;
 
@@ -100,14 +104,14 @@ pub fn encode_gif(frames: &[Image], durations: &[f32], options: &GifOptions) -> 
     let timing = timing(durations);
     let kept: Vec<&Image> = timing.frames.iter().filter_map(|&i| frames.get(i)).collect();
     let gif_error = |e: gif::EncodingError| Error::Invalid(format!("GIF encoding failed: {e}"));
-    let global = (options.palette == Palette::Global).then(|| quantizer(&kept));
+    let global = (options.palette == Palette::Global).then(|| quantizer(&kept, options.alpha_threshold));
     let mut bytes = Vec::new();
     {
         let palette = global.as_ref().map(palette_bytes).unwrap_or_default();
         let mut encoder = gif::Encoder::new(&mut bytes, gw, gh, &palette).map_err(gif_error)?;
         encoder.set_repeat(gif::Repeat::Infinite).map_err(gif_error)?;
         for (frame, &delay) in kept.iter().zip(&timing.delays) {
-            let local = global.is_none().then(|| quantizer(&[*frame]));
+            let local = global.is_none().then(|| quantizer(&[*frame], options.alpha_threshold));
             let quant = global.as_ref().or(local.as_ref()).ok_or_else(|| Error::Invalid("no palette".into()))?;
             let indices = index_frame(frame, quant, options);
             let f = gif::Frame {
@@ -131,8 +135,49 @@ const TRANSPARENT: u8 = 255;
 /// Pixels sampled for a palette at most (every k-th pixel beyond that).
 const MAX_SAMPLES: usize = 1 << 20;
 
-/// A 255-colour NeuQuant palette over the opaque pixels of `frames`.
-fn quantizer(frames: &[&Image]) -> NeuQuant {
+/// A palette for frames: their own colours when there are at most 255 of them, else learned.
+enum Quantizer {
+    /// The frames' colours, exactly, with their indices.
+    Exact(Vec<[u8; 3]>, BTreeMap<[u8; 3], u8>),
+    /// 255 colours learned by NeuQuant.
+    Learned(NeuQuant),
+}
+
+impl Quantizer {
+    /// The palette index for a colour.
+    fn index_of(&self, c: [u8; 3]) -> u8 {
+        match self {
+            Quantizer::Learned(q) => (q.index_of(&[c[0], c[1], c[2], 255]) as u8).min(TRANSPARENT - 1),
+            Quantizer::Exact(colours, index) => index.get(&c).copied().unwrap_or_else(|| {
+                // Nearest in RGB (only dithered colours get here); ties to the lowest index.
+                let d = |p: &[u8; 3]| (0..3).map(|i| (i32::from(p[i]) - i32::from(c[i])).pow(2)).sum::<i32>();
+                colours.iter().enumerate().min_by_key(|(i, p)| (d(p), *i)).map_or(0, |(i, _)| i as u8)
+            }),
+        }
+    }
+
+    /// The colour of a palette index.
+    fn lookup(&self, i: u8) -> [u8; 3] {
+        match self {
+            Quantizer::Learned(q) => q.lookup(i as usize).map_or([0; 3], |c| [c[0], c[1], c[2]]),
+            Quantizer::Exact(colours, _) => colours.get(i as usize).copied().unwrap_or([0; 3]),
+        }
+    }
+}
+
+/// The palette of the opaque pixels (alpha at least `threshold`) of `frames`: exactly their
+/// colours when there are at most 255, else 255 colours learned by NeuQuant.
+fn quantizer(frames: &[&Image], threshold: u8) -> Quantizer {
+    let mut index: BTreeMap<[u8; 3], u8> = BTreeMap::new();
+    let few = frames.iter().flat_map(|f| f.rgba.chunks_exact(4)).filter(|p| p[3] >= threshold).all(|p| {
+        let c = [p[0], p[1], p[2]];
+        index.contains_key(&c) || (index.len() < usize::from(TRANSPARENT) && index.insert(c, 0).is_none())
+    });
+    if few {
+        let colours: Vec<[u8; 3]> = index.keys().copied().collect();
+        index.values_mut().enumerate().for_each(|(i, v)| *v = i as u8);
+        return Quantizer::Exact(colours, index);
+    }
     let total: usize = frames.iter().map(|f| f.rgba.len() / 4).sum();
     let step = total.div_ceil(MAX_SAMPLES).max(1);
     let mut samples: Vec<u8> = frames
@@ -146,18 +191,21 @@ fn quantizer(frames: &[&Image]) -> NeuQuant {
     if samples.len() < 4 * 256 {
         samples.extend(std::iter::repeat_n([0u8, 0, 0, 255], 256).flatten());
     }
-    NeuQuant::new(10, 255, &samples)
+    Quantizer::Learned(NeuQuant::new(10, 255, &samples))
 }
 
-/// 256 RGB entries: the 255 learned colours and the transparent slot.
-fn palette_bytes(q: &NeuQuant) -> Vec<u8> {
-    let mut p = q.color_map_rgb();
+/// 256 RGB entries: the palette's colours and the transparent slot.
+fn palette_bytes(q: &Quantizer) -> Vec<u8> {
+    let mut p = match q {
+        Quantizer::Learned(q) => q.color_map_rgb(),
+        Quantizer::Exact(colours, _) => colours.iter().flatten().copied().collect(),
+    };
     p.resize(256 * 3, 0);
     p
 }
 
 /// Palette indices of a frame, with optional Floyd–Steinberg dithering of the opaque pixels.
-fn index_frame(frame: &Image, q: &NeuQuant, options: &GifOptions) -> Vec<u8> {
+fn index_frame(frame: &Image, q: &Quantizer, options: &GifOptions) -> Vec<u8> {
     let (w, h) = (frame.width as usize, frame.height as usize);
     let mut out = vec![TRANSPARENT; w * h];
     // Error buffers for dithering: current and next row, RGB.
@@ -172,10 +220,10 @@ fn index_frame(frame: &Image, q: &NeuQuant, options: &GifOptions) -> Vec<u8> {
             }
             let e = if options.dither { err[cur + x + 1] } else { [0.0; 3] };
             let want = [0, 1, 2].map(|c| (p[c] as f32 + e[c]).clamp(0.0, 255.0));
-            let index = q.index_of(&[want[0] as u8, want[1] as u8, want[2] as u8, 255]) as u8;
-            out[y * w + x] = index.min(TRANSPARENT - 1);
+            let index = q.index_of([want[0] as u8, want[1] as u8, want[2] as u8]);
+            out[y * w + x] = index;
             if options.dither {
-                let got = q.lookup(index as usize).unwrap_or([0; 4]);
+                let got = q.lookup(index);
                 let d = [0, 1, 2].map(|c| want[c] - got[c] as f32);
                 for (dx, dy, k) in [(1i64, 0usize, 7.0), (-1, 1, 3.0), (0, 1, 5.0), (1, 1, 1.0)] {
                     let row = if dy == 0 { cur } else { next };

@@ -269,3 +269,34 @@ fn delta_e_of_the_robot_walk_palettes() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_gif_keeps_the_palette_colours_exactly() {
+    let dir = scratch("gif");
+    let hex: String = FIVE.iter().map(|c| format!("{:02x}{:02x}{:02x}\n", c[0], c[1], c[2])).collect();
+    std::fs::write(dir.join("five.hex"), hex).unwrap();
+    let palette: BTreeSet<[u8; 3]> = FIVE.into_iter().collect();
+    let (mesh, anim) = (robot("robot.md5mesh"), robot("walk.md5anim"));
+    for flags in [&["--palette-file", "five.hex"][..], &["--palette", "12"][..]] {
+        let args = ["gif", &mesh, "--anim", &anim, "--frames", "4", "--size", "40", "--pixel-art", "3"];
+        let o = run_in(&dir, &[&args[..], flags, &["-o", "g.gif"]].concat());
+        assert!(o.status.success(), "{}", printed(&o));
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let bytes = std::fs::read(dir.join("g.gif")).unwrap();
+        let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+        let mut seen = BTreeSet::new();
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            for p in frame.buffer.chunks_exact(4).filter(|p| p[3] == 255) {
+                seen.insert([p[0], p[1], p[2]]);
+            }
+        }
+        assert!(seen.len() >= 2, "{flags:?}: {} colours", seen.len());
+        if flags[0] == "--palette-file" {
+            assert!(seen.is_subset(&palette), "colours outside the palette file: {:?}", seen.difference(&palette));
+        } else {
+            assert!(seen.len() <= 12, "{} colours in a 12-colour GIF", seen.len());
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
