@@ -37,7 +37,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::confine::Denied;
-use super::script::{Script, Token};
+use super::text::{Syntax, Token, Tokens};
 use super::{Files, FormatError, md5};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
@@ -91,7 +91,7 @@ fn err(line: usize, message: impl Into<String>) -> FormatError {
 /// # Errors
 /// A `model` block that is not closed, or an `anim` or `mesh` without its path, with the line.
 pub fn parse(src: &str) -> std::result::Result<Vec<DefModel>, FormatError> {
-    let mut s = Script::new(src, true);
+    let mut s = Tokens::new(FORMAT, Syntax::DEF, src);
     let mut models = Vec::new();
     while let Some(t) = s.next_token() {
         if t.is("{") {
@@ -117,7 +117,7 @@ pub fn parse(src: &str) -> std::result::Result<Vec<DefModel>, FormatError> {
     Ok(models)
 }
 
-fn value<'a>(s: &mut Script<'a>, after: &Token, what: &str) -> std::result::Result<Token<'a>, FormatError> {
+fn value<'a>(s: &mut Tokens<'a>, after: &Token, what: &str) -> std::result::Result<Token<'a>, FormatError> {
     match s.next_token() {
         Some(v) if !matches!(v.text, "{" | "}" | "(" | ")") || v.quoted => Ok(v),
         _ => Err(err(after.line, format!("`{}` needs {what}", after.text))),
@@ -131,7 +131,7 @@ fn ignore(model: &mut DefModel, command: &str) {
     }
 }
 
-fn parse_model(s: &mut Script, name: &str, line: usize) -> std::result::Result<DefModel, FormatError> {
+fn parse_model(s: &mut Tokens, name: &str, line: usize) -> std::result::Result<DefModel, FormatError> {
     let mut model = DefModel { name: name.to_string(), line, ..DefModel::default() };
     loop {
         let Some(t) = s.next_token() else {

@@ -12,7 +12,7 @@
 use glam::{Quat, Vec2, Vec3};
 
 use super::FormatError;
-use super::text::Tokens;
+use super::text::{Syntax, Tokens};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::model::{Aabb, Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton};
 
@@ -57,7 +57,7 @@ fn bounded_count(t: &mut Tokens, count: i64, min_bytes: usize, what: &str) -> Re
 /// # Errors
 /// A malformed file: wrong version, bad numbers, counts or indices out of range, with the line.
 pub fn parse_mesh(src: &str) -> Result<Model, FormatError> {
-    let mut t = Tokens::new(FORMAT, src);
+    let mut t = Tokens::new(FORMAT, Syntax::MD5, src);
     header(&mut t)?;
     t.expect("numJoints")?;
     let num_joints = t.integer(0, MAX_JOINTS)?;
@@ -219,7 +219,7 @@ pub fn parse_anim(src: &str, name: &str, skeleton: &Skeleton) -> crate::Result<C
 /// # Errors
 /// As [`parse_anim`]; [`crate::Error::Budget`] over the budget.
 pub fn parse_anim_within(src: &str, name: &str, skeleton: &Skeleton, budget: &MemoryBudget) -> crate::Result<Clip> {
-    let mut t = Tokens::new(FORMAT, src);
+    let mut t = Tokens::new(FORMAT, Syntax::MD5, src);
     header(&mut t)?;
     t.expect("numFrames")?;
     let n = t.integer(0, MAX_COUNT)?;

@@ -27,8 +27,6 @@ pub mod qc;
 #[doc(hidden)]
 pub mod resolve;
 #[doc(hidden)]
-pub mod script;
-#[doc(hidden)]
 pub mod smd;
 mod text;
 

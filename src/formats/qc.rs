@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use glam::{Affine3A, Quat, Vec3};
 
 use super::confine::Denied;
-use super::script::{Script, Token};
+use super::text::{Syntax, Token, Tokens};
 use super::{Files, FormatError, smd};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
@@ -460,7 +460,7 @@ impl Parser {
         depth: usize,
         include: &mut dyn FnMut(&Path) -> Result<std::result::Result<Included, String>>,
     ) -> Result<()> {
-        let mut s = Script::new(src, false);
+        let mut s = Tokens::new(FORMAT, Syntax::QC, src);
         while let Some(t) = s.next_token() {
             if t.is("{") {
                 s.skip_block();
@@ -600,7 +600,7 @@ impl Parser {
 
     /// The folder a `$cd`-style command names, joined to the QC's folder; `None` (with a
     /// warning) for an absolute one.
-    fn folder(&mut self, s: &mut Script, at: &At) -> Option<PathBuf> {
+    fn folder(&mut self, s: &mut Tokens, at: &At) -> Option<PathBuf> {
         let t = arg(s)?;
         self.folder_named(t.text, at)
     }
@@ -620,7 +620,7 @@ impl Parser {
     }
 
     /// A studio entry's file, with its options (`reverse`, `scale N`) up to the next entry.
-    fn studio(&mut self, s: &mut Script, file: &str, at: &At, in_group: bool) -> Result<BodyEntry> {
+    fn studio(&mut self, s: &mut Tokens, file: &str, at: &At, in_group: bool) -> Result<BodyEntry> {
         let mut placement = self.placement;
         while let Some(t) = s.peek() {
             if is_command(&t) || (in_group && (t.is("}") || t.is_keyword("studio") || t.is_keyword("blank"))) {
@@ -637,7 +637,7 @@ impl Parser {
         Ok(BodyEntry::Studio { path: join(&self.cd, &smd_file(&name)), name, placement })
     }
 
-    fn bodygroup(&mut self, s: &mut Script, at: &At) -> Result<Vec<BodyEntry>> {
+    fn bodygroup(&mut self, s: &mut Tokens, at: &At) -> Result<Vec<BodyEntry>> {
         match s.peek() {
             Some(t) if t.is("{") => {
                 s.next_token();
@@ -668,7 +668,7 @@ impl Parser {
         Ok(entries)
     }
 
-    fn sequence(&mut self, s: &mut Script, name: String, at: At) -> Result<Sequence> {
+    fn sequence(&mut self, s: &mut Tokens, name: String, at: At) -> Result<Sequence> {
         // `$sequence NAME { ... }` (Source) is read to its `}`; in the line form, a block that
         // starts with `event` (or another block) is skipped, any other holds more options.
         let braced = s.peek().is_some_and(|t| t.is("{"));
@@ -800,7 +800,7 @@ fn is_command(t: &Token) -> bool {
 }
 
 /// The next argument of the current command: `None` at the next command or the end.
-fn arg<'a>(s: &mut Script<'a>) -> Option<Token<'a>> {
+fn arg<'a>(s: &mut Tokens<'a>) -> Option<Token<'a>> {
     match s.peek() {
         Some(t) if !is_command(&t) => s.next_token(),
         _ => None,
@@ -808,7 +808,7 @@ fn arg<'a>(s: &mut Script<'a>) -> Option<Token<'a>> {
 }
 
 /// Skips the rest of the current command's arguments (blocks included).
-fn skip_args(s: &mut Script) {
+fn skip_args(s: &mut Tokens) {
     while let Some(t) = arg(s) {
         if t.is("{") {
             s.skip_block();
@@ -816,7 +816,7 @@ fn skip_args(s: &mut Script) {
     }
 }
 
-fn word(s: &mut Script, at: &At, what: &str) -> Result<String> {
+fn word(s: &mut Tokens, at: &At, what: &str) -> Result<String> {
     match arg(s) {
         Some(t) if !t.is("{") && !t.is("}") => Ok(t.text.to_string()),
         Some(t) => Err(err(&At { line: t.line, ..at.clone() }, format!("expected {what}, found `{}`", t.text))),
@@ -824,7 +824,7 @@ fn word(s: &mut Script, at: &At, what: &str) -> Result<String> {
     }
 }
 
-fn number(s: &mut Script, at: &At, what: &str) -> Result<f32> {
+fn number(s: &mut Tokens, at: &At, what: &str) -> Result<f32> {
     match arg(s) {
         Some(t) => match t.text.parse::<f32>() {
             Ok(x) if x.is_finite() => Ok(x),

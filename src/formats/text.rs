@@ -1,8 +1,31 @@
-//! A tokenizer for the id Software text formats (MD5): words, quoted strings and the
-//! punctuation `( ) { }`, with `//` comments skipped and the line of every token kept for
-//! error messages.
+//! The one tokenizer of the text formats: MD5 files and the scripts that name other files
+//! (studiomdl's `.qc`, Doom 3's `.def`). Words are separated by whitespace; `"quoted
+//! strings"` are one token (no escapes, ended by the closing quote or the end of the line);
+//! `//` comments run to the end of the line; `{` `}` are tokens of their own. A [`Syntax`] says
+//! what differs between the formats: `/* */` comments, and whether `(` `)` are tokens. The line
+//! of every token is kept for error messages, and nothing is allocated per token, so a file of a
+//! million braces costs no more memory than its text.
 
 use super::FormatError;
+
+/// What a text format's tokens look like besides the common rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Syntax {
+    /// `/* */` comments (to their close, or the end of the file); a comment start also ends a
+    /// word.
+    pub block_comments: bool,
+    /// `(` and `)` are tokens of their own (else they are part of words).
+    pub parens: bool,
+}
+
+impl Syntax {
+    /// MD5 mesh and animation files: `( x y z )` vectors, `//` comments only.
+    pub const MD5: Syntax = Syntax { block_comments: false, parens: true };
+    /// studiomdl `.qc` scripts: C comments; parentheses are part of words.
+    pub const QC: Syntax = Syntax { block_comments: true, parens: false };
+    /// Doom 3 `.def` declarations: C comments and `channel ( ... )` groups.
+    pub const DEF: Syntax = Syntax { block_comments: true, parens: true };
+}
 
 /// One token and the 1-based line it starts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,9 +38,23 @@ pub struct Token<'a> {
     pub line: usize,
 }
 
+impl Token<'_> {
+    /// True for the unquoted punctuation or word `word`.
+    pub fn is(&self, word: &str) -> bool {
+        !self.quoted && self.text == word
+    }
+
+    /// True for an unquoted word equal to `word` without regard to ASCII case.
+    pub fn is_keyword(&self, word: &str) -> bool {
+        !self.quoted && self.text.eq_ignore_ascii_case(word)
+    }
+}
+
 /// A cursor over the tokens of a text, with typed reads that report the line on failure.
+#[derive(Debug, Clone)]
 pub struct Tokens<'a> {
     format: &'static str,
+    syntax: Syntax,
     src: &'a str,
     pos: usize,
     line: usize,
@@ -25,9 +62,9 @@ pub struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    /// Tokens of `src`; errors are reported as `format`.
-    pub fn new(format: &'static str, src: &'a str) -> Tokens<'a> {
-        Tokens { format, src, pos: 0, line: 1, peeked: None }
+    /// Tokens of `src` in `syntax`; errors are reported as `format`.
+    pub fn new(format: &'static str, syntax: Syntax, src: &'a str) -> Tokens<'a> {
+        Tokens { format, syntax, src, pos: 0, line: 1, peeked: None }
     }
 
     /// The line of the next token (or the end of the text).
@@ -61,10 +98,40 @@ impl<'a> Tokens<'a> {
         self.peeked.take()
     }
 
-    fn scan(&mut self) -> Option<Token<'a>> {
+    /// Skips to the `}` closing a block whose `{` was just read (nested blocks included), or
+    /// to the end of the file. Iterative: any depth of nesting is fine.
+    pub fn skip_block(&mut self) {
+        self.skip_nested("{", "}");
+    }
+
+    /// Skips to the `)` closing a group whose `(` was just read, or to the end of the file.
+    pub fn skip_group(&mut self) {
+        self.skip_nested("(", ")");
+    }
+
+    fn skip_nested(&mut self, open: &str, close: &str) {
+        let mut depth = 1usize;
+        while let Some(t) = self.next_token() {
+            if t.is(open) {
+                depth += 1;
+            } else if t.is(close) {
+                depth -= 1;
+                if depth == 0 {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn punctuation(&self, c: u8) -> bool {
+        matches!(c, b'{' | b'}') || (self.syntax.parens && matches!(c, b'(' | b')'))
+    }
+
+    /// Skips whitespace and comments, counting lines.
+    fn skip_blank(&mut self) {
         let bytes = self.src.as_bytes();
-        loop {
-            match bytes.get(self.pos)? {
+        while let Some(&c) = bytes.get(self.pos) {
+            match c {
                 b'\n' => {
                     self.line += 1;
                     self.pos += 1;
@@ -75,25 +142,49 @@ impl<'a> Tokens<'a> {
                         self.pos += 1;
                     }
                 }
-                _ => break,
+                b'/' if self.syntax.block_comments && bytes.get(self.pos + 1) == Some(&b'*') => {
+                    self.pos += 2;
+                    loop {
+                        match bytes.get(self.pos) {
+                            None => break,
+                            Some(b'*') if bytes.get(self.pos + 1) == Some(&b'/') => {
+                                self.pos += 2;
+                                break;
+                            }
+                            Some(b'\n') => {
+                                self.line += 1;
+                                self.pos += 1;
+                            }
+                            Some(_) => self.pos += 1,
+                        }
+                    }
+                }
+                _ => return,
             }
         }
-        let start = self.pos;
-        let line = self.line;
-        let c = bytes[start];
+    }
+
+    fn scan(&mut self) -> Option<Token<'a>> {
+        self.skip_blank();
+        let bytes = self.src.as_bytes();
+        let (start, line) = (self.pos, self.line);
+        let c = *bytes.get(start)?;
         if c == b'"' {
             let end = self.src[start + 1..].find(['"', '\n']).map_or(self.src.len(), |i| start + 1 + i);
-            self.pos = (end + 1).min(self.src.len());
+            // The closing quote is consumed; a newline ending an unclosed string is not (it is
+            // counted as a line like any other).
+            self.pos = if bytes.get(end) == Some(&b'"') { end + 1 } else { end };
             return Some(Token { text: &self.src[start + 1..end], quoted: true, line });
         }
-        if matches!(c, b'(' | b')' | b'{' | b'}') {
+        if self.punctuation(c) {
             self.pos += 1;
             return Some(Token { text: &self.src[start..start + 1], quoted: false, line });
         }
-        while bytes
-            .get(self.pos)
-            .is_some_and(|&c| !c.is_ascii_whitespace() && !matches!(c, b'(' | b')' | b'{' | b'}' | b'"'))
-        {
+        while bytes.get(self.pos).is_some_and(|&c| {
+            let comment =
+                self.syntax.block_comments && c == b'/' && matches!(bytes.get(self.pos + 1), Some(b'/' | b'*'));
+            !(c.is_ascii_whitespace() || c == b'"' || self.punctuation(c) || comment)
+        }) {
             self.pos += 1;
         }
         Some(Token { text: &self.src[start..self.pos], quoted: false, line })
@@ -172,14 +263,60 @@ mod tests {
 
     #[test]
     fn tokens_track_lines_and_skip_comments() {
-        let mut t = Tokens::new("MD5", "a \"b c\" // x\n( 1.5 )\n{");
+        let mut t = Tokens::new("MD5", Syntax::MD5, "a \"b c\" // x\n( 1.5 )\n{");
         assert_eq!(t.next_token().unwrap().text, "a");
         let s = t.next_token().unwrap();
         assert!(s.quoted && s.text == "b c");
         assert_eq!(t.vector::<1>().unwrap(), [1.5]);
         assert_eq!(t.next_token().unwrap().line, 3);
         assert!(t.next_token().is_none());
-        let e = Tokens::new("MD5", "\n\nnan").number().unwrap_err();
+        let e = Tokens::new("MD5", Syntax::MD5, "\n\nnan").number().unwrap_err();
         assert!(e.to_string().contains("line 3"), "{e}");
+        // MD5 has no block comments, and a `//` inside a word does not start one.
+        assert_eq!(texts("a /* b */ c//d", Syntax::MD5).len(), 5);
+    }
+
+    fn texts(src: &str, syntax: Syntax) -> Vec<(String, bool, usize)> {
+        let mut s = Tokens::new("test", syntax, src);
+        std::iter::from_fn(|| s.next_token()).map(|t| (t.text.to_string(), t.quoted, t.line)).collect()
+    }
+
+    #[test]
+    fn words_strings_comments_and_braces() {
+        let src = "$body \"studio\" \"my ref\" // comment\n/* block\ncomment */ $sequence walk{ fps 30 }\nx/*c*/y";
+        let want = [
+            ("$body", false, 1),
+            ("studio", true, 1),
+            ("my ref", true, 1),
+            ("$sequence", false, 3),
+            ("walk", false, 3),
+            ("{", false, 3),
+            ("fps", false, 3),
+            ("30", false, 3),
+            ("}", false, 3),
+            ("x", false, 4),
+            ("y", false, 4),
+        ];
+        let got = texts(src, Syntax::QC);
+        assert_eq!(got, want.map(|(t, q, l)| (t.to_string(), q, l)));
+        // Parentheses are words unless asked for; an unclosed string ends at its line.
+        assert_eq!(texts("a(b)", Syntax::QC).len(), 1);
+        assert_eq!(texts("channel torso ( *Waist )", Syntax::DEF).len(), 5);
+        assert_eq!(texts("\"open\nnext", Syntax::QC), [("open".into(), true, 1), ("next".into(), false, 2)]);
+        // An unclosed block comment ends the file.
+        assert_eq!(texts("a /* b", Syntax::QC).len(), 1);
+    }
+
+    #[test]
+    fn blocks_skip_nested_braces_to_their_close() {
+        let mut s = Tokens::new("test", Syntax::QC, "{ a { b { c } } d } e");
+        s.next_token();
+        s.skip_block();
+        assert_eq!(s.next_token().map(|t| t.text), Some("e"));
+        let deep = "{".repeat(100_000);
+        let mut s = Tokens::new("test", Syntax::QC, &deep);
+        s.next_token();
+        s.skip_block();
+        assert_eq!(s.next_token(), None);
     }
 }
