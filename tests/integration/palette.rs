@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use super::common;
-use super::common::cli::printed;
+use super::common::cli::{assert_refused, printed};
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("palette", name)
@@ -129,22 +129,6 @@ fn the_same_bytes_for_any_thread_count() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// One `error:` line, holding every word.
-fn assert_one_error(o: &Output, words: &[&str]) {
-    assert!(!o.status.success(), "{}", printed(o));
-    let err = String::from_utf8_lossy(&o.stderr);
-    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
-    assert_eq!(errors.len(), 1, "one error line: {err}");
-    let others: Vec<&str> = err
-        .lines()
-        .filter(|l| !l.starts_with("error: ") && !l.trim().is_empty() && *l != "For more information, try '--help'.")
-        .collect();
-    assert!(others.is_empty(), "stderr has more than the error line: {err}");
-    for word in words {
-        assert!(errors[0].contains(word), "'{word}' missing from: {}", errors[0]);
-    }
-}
-
 #[test]
 fn bad_palette_files_and_flags_give_one_error_naming_the_file_and_line() {
     let dir = scratch("bad");
@@ -160,7 +144,7 @@ fn bad_palette_files_and_flags_give_one_error_naming_the_file_and_line() {
         std::fs::write(dir.join(name), text).unwrap();
         let args = ["sheet", &mesh, "--anim", &anim, "--size", "16", "--pixel-art", "2", "--palette-file", name];
         let o = run_in(&dir, &[&args[..], &["-o", "s.png"]].concat());
-        assert_one_error(&o, &[name, at]);
+        assert_refused(&o, &[name, at]);
         assert!(!dir.join("s.png").exists(), "{name}: a sheet was written");
     }
     std::fs::write(dir.join("ok.hex"), "ffffff\n000000\n").unwrap();
@@ -172,7 +156,7 @@ fn bad_palette_files_and_flags_give_one_error_naming_the_file_and_line() {
     ];
     for (flags, words) in refused {
         let o = run_in(&dir, &[&["sheet", &mesh, "--size", "16"][..], flags, &["-o", "s.png"]].concat());
-        assert_one_error(&o, words);
+        assert_refused(&o, words);
         assert!(!dir.join("s.png").exists(), "{flags:?}: a sheet was written");
     }
     std::fs::remove_dir_all(dir).unwrap();

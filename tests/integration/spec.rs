@@ -13,7 +13,7 @@ use spritebake::check::{CASE_KEYS, Manifest};
 use spritebake::output::{read_png, write_png};
 
 use crate::common;
-use crate::common::cli::{names_in, printed};
+use crate::common::cli::{assert_refused, names_in, printed};
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("spec", name)
@@ -281,24 +281,6 @@ fn a_manifest_case_takes_every_spec_key() {
 // ---------------------------------------------------------------------------------------------
 // 2. Refusals.
 // ---------------------------------------------------------------------------------------------
-
-/// The one error line of a refused command: exit 2, one `error:` line containing every word,
-/// and nothing else on stderr but clap's own "For more information, try '--help'." hint (clap
-/// adds it to the errors it reports itself: values out of a flag's range).
-fn assert_refused(o: &Output, words: &[&str]) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "{}", printed(o));
-    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
-    assert_eq!(errors.len(), 1, "one error line: {err}");
-    let others: Vec<&str> = err
-        .lines()
-        .filter(|l| !l.starts_with("error: ") && !l.trim().is_empty() && *l != "For more information, try '--help'.")
-        .collect();
-    assert!(others.is_empty(), "stderr has more than the error line: {err}");
-    for word in words {
-        assert!(errors[0].contains(word), "'{word}' missing from: {}", errors[0]);
-    }
-}
 
 #[test]
 fn refusals_name_the_flag_and_what_it_accepts_and_write_nothing() {

@@ -23,3 +23,21 @@ pub fn names_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// The one error line of a refused command: exit 2, one `error:` line containing every word,
+/// and nothing else on stderr but clap's own "For more information, try '--help'." hint (clap
+/// adds it to the errors it reports itself: values out of a flag's range).
+pub fn assert_refused(o: &Output, words: &[&str]) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(o));
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 1, "one error line: {err}");
+    let others: Vec<&str> = err
+        .lines()
+        .filter(|l| !l.starts_with("error: ") && !l.trim().is_empty() && *l != "For more information, try '--help'.")
+        .collect();
+    assert!(others.is_empty(), "stderr has more than the error line: {err}");
+    for word in words {
+        assert!(errors[0].contains(word), "'{word}' missing from: {}", errors[0]);
+    }
+}
