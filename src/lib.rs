@@ -23,10 +23,12 @@
 //! let loaded = bake::load(&resolved)?;
 //! let baked = bake::products::bake(Product::Sheet, &loaded, &resolved, &MemoryBudget::default(), &|| {})?;
 //! let out = std::env::temp_dir().join("spritebake-doc-walk.png");
+//! // The PNG and its JSON, staged and renamed into place together (or neither).
+//! let mut files = spritebake::output::Transaction::new();
 //! for (path, bytes) in baked.files(&out.to_string_lossy())? {
-//!     // walk.png and walk.json; `output::Transaction` writes several files all or none.
-//!     std::fs::write(&path, &bytes).map_err(|e| spritebake::Error::io(&path, e))?;
+//!     files.stage(&path, &bytes)?;
 //! }
+//! files.commit()?;
 //! # Ok(())
 //! # }
 //! ```

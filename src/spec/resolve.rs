@@ -107,17 +107,23 @@ where
 pub const DIRECTIONS: [u32; 5] = [1, 2, 4, 8, 16];
 
 impl BakeSpec {
-    /// Every file the spec names itself: the model, animation files, texture overrides,
-    /// attachments (the loader records what those files name in turn).
-    pub fn named_files(&self) -> Vec<PathBuf> {
+    /// The animation files the `anim`, `blend` and `transition` entries name, in that order
+    /// (an entry may repeat).
+    fn animation_files(&self) -> impl Iterator<Item = &str> {
         let anim = &self.anim;
-        let mut files = vec![self.model.model.clone()];
         let entries = anim.anim.iter().map(String::as_str);
         let entries = entries.chain(anim.blend.iter().map(|b| b.clip.as_str()));
         let entries = entries.chain(anim.transition.iter().flat_map(|t| [t.from.as_str(), t.to.as_str()]));
-        files.extend(entries.filter(|e| is_animation_file(e)).map(PathBuf::from));
+        entries.filter(|e| is_animation_file(e))
+    }
+
+    /// Every file the spec names itself: the model, animation files, texture overrides,
+    /// attachments (the loader records what those files name in turn).
+    pub fn named_files(&self) -> Vec<PathBuf> {
+        let mut files = vec![self.model.model.clone()];
+        files.extend(self.animation_files().map(PathBuf::from));
         files.extend(self.model.texture.iter().map(|t| t.path.clone()));
-        files.extend(anim.attach.iter().map(|a| a.path.clone()));
+        files.extend(self.anim.attach.iter().map(|a| a.path.clone()));
         files.extend(self.look.palette_file.iter().cloned());
         files
     }
@@ -291,10 +297,7 @@ impl BakeSpec {
             Error::bad_option("attach_offset", format!("({} offsets)", a.attach_offset.len()), expected)
         })?;
         let mut animations: Vec<PathBuf> = Vec::new();
-        let entries = a.anim.iter().map(String::as_str);
-        let entries = entries.chain(a.blend.iter().map(|b| b.clip.as_str()));
-        let entries = entries.chain(a.transition.iter().flat_map(|t| [t.from.as_str(), t.to.as_str()]));
-        for entry in entries.filter(|e| is_animation_file(e)) {
+        for entry in self.animation_files() {
             let path = PathBuf::from(entry);
             if !animations.contains(&path) {
                 animations.push(path);
