@@ -350,7 +350,8 @@ pub enum ShadingRateName {
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
 pub struct RenderSpec {
-    /// Supersampling: N×N samples per pixel, N from 1 to 4.
+    /// Supersampling: N×N samples per pixel, N from 1 to 4 (default 4: edges are smooth, and
+    /// with --shading-rate pixel each pixel is still shaded once per triangle).
     #[cfg_attr(feature = "cli", arg(long, default_value_t = RenderSpec::default().ssaa, value_parser = bounds::SSAA.parser()))]
     pub ssaa: u32,
     /// With --ssaa above 1: `pixel` shades each pixel once per triangle (coverage and depth stay
@@ -388,7 +389,7 @@ pub struct RenderSpec {
 impl Default for RenderSpec {
     fn default() -> Self {
         RenderSpec {
-            ssaa: 1,
+            ssaa: 4,
             shading_rate: ShadingRateName::Pixel,
             filter: FilterName::Trilinear,
             shading: ShadingName::Lambert,

@@ -397,6 +397,21 @@ fn commands_that_play_one_clip_play_the_first_anim_or_the_clip() {
 }
 
 #[test]
+fn every_command_supersamples_4x4_unless_told_otherwise() {
+    let dir = robot_with_two_anims("ssaa-default");
+    for (command, ext) in [("render", "png"), ("sheet", "png"), ("gif", "gif")] {
+        let bake = |extra: &[&str], name: &str| {
+            let args = [&[command, "robot.md5mesh", "--anim", "walk.md5anim", "--size", "32"][..], extra].concat();
+            bake_bytes(&dir, &args, &format!("{command}-{name}.{ext}"))
+        };
+        let default = bake(&[], "default");
+        assert!(default == bake(&["--ssaa", "4"], "ssaa4"), "{command}: the default must be --ssaa 4");
+        assert!(default != bake(&["--ssaa", "1"], "ssaa1"), "{command}: --ssaa 1 must still be available and differ");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn reversing_an_md5anim_keeps_its_header_and_reverses_its_frames() {
     let text = "numFrames 2\nbounds {\n\t( 0 ) ( 1 )\n\t( 2 ) ( 3 )\n}\n\nbaseframe {\n\t( 0 0 0 )\n}\n\nframe 0 {\n\t1 1\n}\n\nframe 1 {\n\t2 2\n}\n\nframe 2 {\n\t3 3\n}\n\nframe 3 {\n\t4 4\n}\n\nframe 4 {\n\t5 5\n}\n";
     let r = reversed_md5anim(text);
