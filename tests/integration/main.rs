@@ -20,6 +20,7 @@ mod corpus_all;
 mod corpus_gltf;
 mod corpus_obj;
 mod crash_inputs;
+mod engines;
 mod export;
 mod formats_gltf;
 mod formats_md2;

@@ -4,6 +4,7 @@
 pub mod alloc;
 pub mod browser;
 pub mod cli;
+pub mod engines;
 pub mod golden;
 
 use std::borrow::Cow;
