@@ -67,6 +67,10 @@ pub const PADDING: Bound<u32> = Bound { min: 0, max: 256 };
 pub const EXTRUDE: Bound<u32> = Bound { min: 0, max: 64 };
 /// Outline width, pixels (`--outline`).
 pub const OUTLINE: Bound<u32> = Bound { min: 0, max: 256 };
+/// Fixed scale, pixels per model unit (`--pixels-per-unit`): models come in metres, inches,
+/// Quake units and millimetres, so the range is wide; what a scale makes of a model is
+/// bounded by the cell size.
+pub const PIXELS_PER_UNIT: Bound<f32> = Bound { min: 0.0001, max: 100_000.0 };
 /// Pixel-art downscale factor (`--pixel-art`).
 pub const PIXEL_ART: Bound<u32> = Bound { min: 1, max: 16 };
 /// Colours of a pixel-art palette (`--palette`).

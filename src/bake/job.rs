@@ -5,8 +5,14 @@
 //! posed points of every frame of every clip are wrapped in a vertical cylinder around the
 //! model's vertical axis, and the camera is fitted to that cylinder. The cylinder looks the
 //! same from every yaw, so every direction gets the same scale, the same ground line and the
-//! same pivot column, and the model turns inside a fixed frame. `Fit::PerFrame` fits each cell
-//! to its own frame instead (tight, but the model jumps and shrinks between cells).
+//! same pivot column, and the model turns inside a fixed frame. A fixed scale
+//! ([`Job::pixels_per_unit`]) and cells cut to the job's content ([`Job::auto_size`]) are
+//! framed from the same points (see `framing.rs`). `Fit::PerFrame` fits each cell to its own
+//! frame instead (tight, but the model jumps and shrinks between cells).
+//!
+//! **Directions** are named and turned as [`Directions`] says: direction `d` is the camera's
+//! yaw plus [`Directions::angle`]`(d)`, so direction 0 is the view itself (its front faces the
+//! camera at yaw 0) and direction 1 of 8 (`SW`) shows the model facing down and to the left.
 //!
 //! Cells render in parallel across frames (each small frame on one thread), which uses the
 //! cores better than splitting a 128×128 frame into tiles; output is identical for any thread
@@ -20,7 +26,8 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::{palette, post};
+use super::framing::{self, Framing, cylinder};
+use super::{Directions, palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
 use crate::bounds;
@@ -122,21 +129,38 @@ pub struct Job<'a> {
     pub transitions: Vec<Transition<'a>>,
     /// Blend, bone overrides and attachments applied to every row.
     pub layers: Layers<'a>,
-    /// Number of directions: yaw steps of 360/N from the view's yaw. Direction 0 faces the camera.
-    pub directions: u32,
+    /// The directions, with their names: yaw steps of 360/N from the view's yaw. Direction 0
+    /// faces the camera.
+    pub directions: Directions,
     /// Base camera (yaw of direction 0, pitch, projection, margin).
     pub view: OrbitView,
     /// Render options, including the render size (with pixel art, `look.pixel_art` times the
     /// cell size).
     pub options: RenderOptions,
-    /// Framing.
+    /// Framing, unless `pixels_per_unit` or `auto_size` frame the job as one.
     pub fit: Fit,
+    /// Fixed scale: exactly this many pixels per model unit in the finished cells, the ground
+    /// point under the model's origin on one pixel of every cell (orthographic views).
+    pub pixels_per_unit: Option<f32>,
+    /// Cells cut to the content of the whole job, at most `options`' size.
+    pub auto_size: bool,
     /// Which frames of each clip.
     pub sampling: Sampling,
     /// Posing options (`in_place` keeps walk cycles from walking out of the frame).
     pub pose: PoseOptions,
     /// Post-processing of every cell: the cells [`Job::render`] returns are final.
     pub look: Look,
+}
+
+/// What a sheet's JSON says about the job besides its frames.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JobInfo {
+    /// Row names (clips, `from->to` transitions, `rest`), by row index.
+    pub rows: Vec<String>,
+    /// The directions and their names.
+    pub directions: Directions,
+    /// The fixed scale, pixels per model unit, if the job has one.
+    pub pixels_per_unit: Option<f32>,
 }
 
 /// One rendered cell.
@@ -152,7 +176,8 @@ pub struct Cell {
     pub duration: f32,
     /// The finished image (the job's cell size).
     pub image: Image,
-    /// The ground point under the model's root, in pixels of the image.
+    /// The ground point under the model (under its origin with a fixed scale, else under the
+    /// centre of the job's bounds), in pixels of the image.
     pub pivot: Vec2,
     /// The camera the cell was rendered with (shared by all cells of a direction by default).
     pub camera: Camera,
@@ -161,7 +186,12 @@ pub struct Cell {
 impl<'a> Job<'a> {
     /// The yaw of direction `d`.
     pub fn yaw(&self, d: u32) -> f32 {
-        self.view.yaw_degrees + 360.0 * d as f32 / self.directions.max(1) as f32
+        self.view.yaw_degrees + self.directions.angle(d)
+    }
+
+    /// Names, directions and scale, for the sheet's JSON.
+    pub fn info(&self) -> JobInfo {
+        JobInfo { rows: self.row_names(), directions: self.directions.clone(), pixels_per_unit: self.pixels_per_unit }
     }
 
     /// What each row plays: the clips, then the transitions.
@@ -191,8 +221,12 @@ impl<'a> Job<'a> {
             .collect()
     }
 
-    /// The cylinder every posed frame fits in: axis centre (x, z), radius, y range.
-    fn bounding_cylinder(&self, rows: &[Animation<'a>]) -> (Vec2, f32, f32, f32) {
+    /// One framing for every cell, from every posed point of the job; `None` when each cell
+    /// is fitted to its own frame.
+    fn framing(&self, rows: &[Animation<'a>]) -> Result<Option<Framing>> {
+        if self.fit == Fit::PerFrame && self.pixels_per_unit.is_none() && !self.auto_size {
+            return Ok(None);
+        }
         let points: Vec<Vec3> = self
             .frames(rows)
             .par_iter()
@@ -201,7 +235,14 @@ impl<'a> Job<'a> {
                 bake::world_points(self.model, &posed)
             })
             .collect();
-        cylinder(&points)
+        let views: Vec<OrbitView> =
+            (0..self.directions.count().max(1)).map(|d| OrbitView { yaw_degrees: self.yaw(d), ..self.view }).collect();
+        let rule = framing::Rule {
+            pixels_per_unit: self.pixels_per_unit,
+            auto_size: self.auto_size,
+            ..framing::Rule::of(&self.look, self.view.margin)
+        };
+        framing::frame(&views, &points, (self.options.width, self.options.height), &rule).map(Some)
     }
 
     /// Renders every cell: for each clip, each direction, each frame, in that order.
@@ -222,7 +263,7 @@ impl<'a> Job<'a> {
     fn work(&self) -> Vec<(usize, u32, usize, f32, f32)> {
         let mut work = Vec::new();
         for (c, motion) in self.motions().iter().enumerate() {
-            for d in 0..self.directions.max(1) {
+            for d in 0..self.directions.count().max(1) {
                 for (i, (f, duration)) in self.sampling.motion_frames(motion).into_iter().enumerate() {
                     work.push((c, d, i, f, duration));
                 }
@@ -234,11 +275,13 @@ impl<'a> Job<'a> {
     /// Number of cells the job renders (saturating: clip lengths come from files).
     pub fn cell_count(&self) -> usize {
         let frames = self.motions().iter().map(|m| self.sampling.motion_count(m)).fold(0, usize::saturating_add);
-        frames.saturating_mul(self.directions.max(1) as usize)
+        frames.saturating_mul(self.directions.count().max(1) as usize)
     }
 
     /// Charges the finished cells to `budget`, before anything is rendered: every cell's image
     /// is held until the output is written, and the sheet or GIF made of them is as large again.
+    /// An auto size is charged at its largest (the cell size is known only once every frame is
+    /// posed).
     ///
     /// # Errors
     /// [`crate::Error::Budget`]: the clip lengths, directions and cell size need more.
@@ -259,28 +302,33 @@ impl<'a> Job<'a> {
         self.charge(budget)?;
         let fixed = palette::load(&self.look)?;
         let renderer = Renderer::new();
-        let aspect = self.options.width as f32 / self.options.height.max(1) as f32;
         let rows = self.rows();
-        let shared = (self.fit == Fit::Shared).then(|| self.bounding_cylinder(&rows));
+        let framing = self.framing(&rows)?;
+        let (width, height) = framing.as_ref().map_or((self.options.width, self.options.height), |f| f.size);
+        let options = RenderOptions { width, height, ..self.options.clone() };
+        let aspect = width as f32 / height.max(1) as f32;
         self.work()
             .par_iter()
             .map(|&(c, d, i, f, duration)| {
                 let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
-                let view = OrbitView { yaw_degrees: self.yaw(d), ..self.view };
-                let (centre, radius, y0, y1) = match shared {
-                    Some(cyl) => cyl,
-                    None => cylinder(&bake::world_points(self.model, &posed)),
+                let (camera, pivot) = match &framing {
+                    Some(framing) => {
+                        // One camera per direction of `work`.
+                        let camera = framing.cameras[d as usize];
+                        (camera, framing.pivot.unwrap_or_else(|| camera.world_to_pixel(framing.ground, width, height)))
+                    }
+                    None => {
+                        let view = OrbitView { yaw_degrees: self.yaw(d), ..self.view };
+                        let points = bake::world_points(self.model, &posed);
+                        let (centre, _, y0, _) = cylinder(&points);
+                        let camera = Camera::fit(&view, &points, aspect);
+                        (camera, camera.world_to_pixel(Vec3::new(centre.x, y0, centre.y), width, height))
+                    }
                 };
-                let camera = match shared {
-                    Some(_) => Camera::fit(&view, &cylinder_points(centre, radius, y0, y1), aspect),
-                    None => Camera::fit(&view, &bake::world_points(self.model, &posed), aspect),
-                };
-                let image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
-                let ground = Vec3::new(centre.x, y0, centre.y);
-                let pivot = camera.world_to_pixel(ground, self.options.width, self.options.height);
+                let image = bake::render_posed(&renderer, self.model, &posed, camera, &options)?;
                 let joints = || {
                     let request = bake::FrameRequest { animation: rows[c].clone(), time: FrameTime::Frame(f) };
-                    bake::joint_pixels(self.model, &request, &camera, self.options.width, self.options.height)
+                    bake::joint_pixels(self.model, &request, &camera, width, height)
                 };
                 let (image, pivot) = post::finish(&self.look, image, pivot, joints);
                 progress();
@@ -298,30 +346,4 @@ impl<'a> Job<'a> {
                 cells
             })
     }
-}
-
-/// The vertical cylinder around `points`: centre of the x/z bounds, radius, y range.
-fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
-    let b = crate::model::Aabb::from_points(points.iter().copied());
-    if b.is_empty() {
-        return (Vec2::ZERO, 0.5, 0.0, 1.0);
-    }
-    let centre = Vec2::new((b.min.x + b.max.x) * 0.5, (b.min.z + b.max.z) * 0.5);
-    let radius = points.iter().map(|p| Vec2::new(p.x, p.z).distance(centre)).fold(0.0, f32::max);
-    (centre, radius.max(1e-4), b.min.y, b.max.y)
-}
-
-/// Points on the rims of a cylinder, enough that a fitted camera contains the whole cylinder
-/// to within a fraction of a percent.
-fn cylinder_points(centre: Vec2, radius: f32, y0: f32, y1: f32) -> Vec<Vec3> {
-    const STEPS: usize = 64;
-    // Polygon points on a slightly larger circle so the polygon encloses the true circle.
-    let r = radius / (std::f32::consts::PI / STEPS as f32).cos();
-    (0..STEPS)
-        .flat_map(|i| {
-            let a = i as f32 / STEPS as f32 * std::f32::consts::TAU;
-            let (x, z) = (centre.x + r * a.cos(), centre.y + r * a.sin());
-            [Vec3::new(x, y0, z), Vec3::new(x, y1, z)]
-        })
-        .collect()
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{ALL_CLIPS, Job, add_all_clip, rig};
+use super::{ALL_CLIPS, Directions, Job, add_all_clip, rig};
 use crate::anim::{Animation, Motion};
 use crate::error::Result;
 use crate::formats;
@@ -112,7 +112,7 @@ impl Loaded {
         } else {
             resolved.rows.iter().map(|n| model.find_clip(n).map(Some)).collect::<Result<_, _>>()?
         };
-        self.job_of(resolved, clips, transitions, resolved.directions)
+        self.job_of(resolved, clips, transitions, resolved.directions.clone())
     }
 
     /// The sprite job of a GIF: one motion (the first transition, else the clip) seen from one
@@ -126,8 +126,9 @@ impl Loaded {
             Motion::Clip(c) => (vec![Some(c)], Vec::new()),
             Motion::Rest => (vec![None], Vec::new()),
         };
-        let mut job = self.job_of(resolved, clips, transitions, 1)?;
-        job.view.yaw_degrees += 360.0 * resolved.gif_direction as f32 / resolved.directions.max(1) as f32;
+        // One direction, whose yaw is the chosen direction's.
+        let mut job = self.job_of(resolved, clips, transitions, Directions::compass(1))?;
+        job.view.yaw_degrees += resolved.directions.angle(resolved.gif_direction);
         Ok(job)
     }
 
@@ -136,7 +137,7 @@ impl Loaded {
         resolved: &Resolved,
         clips: Vec<Option<&'m Clip>>,
         transitions: Vec<crate::anim::Transition<'m>>,
-        directions: u32,
+        directions: Directions,
     ) -> Result<Job<'m>> {
         let mut job = Job {
             model: &self.model,
@@ -147,6 +148,8 @@ impl Loaded {
             view: resolved.view,
             options: resolved.render_options(),
             fit: resolved.fit,
+            pixels_per_unit: resolved.pixels_per_unit,
+            auto_size: resolved.auto_size,
             sampling: resolved.sampling,
             pose: resolved.pose,
             look: resolved.look.clone(),

@@ -5,7 +5,9 @@
 //! The command line, `check` manifests and `bake` project files all go through here; the
 //! layers below know nothing of each other.
 
+mod directions;
 mod distance;
+mod framing;
 mod job;
 mod load;
 pub mod palette;
@@ -17,7 +19,8 @@ mod sheet;
 
 use glam::{Mat4, Vec3};
 
-pub use job::{Cell, Job, Sampling};
+pub use directions::Directions;
+pub use job::{Cell, Job, JobInfo, Sampling};
 pub use load::{Loaded, load};
 pub use products::{Baked, Product};
 pub use sheet::{JsonFormat, Layout, Placement, Sheet, pack};

@@ -16,10 +16,10 @@ use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::output::gif::encode_gif;
 use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
-use crate::raster::{Camera, Image, Renderer};
+use crate::raster::{Camera, Image, RenderOptions, Renderer};
 use crate::spec::Resolved;
 
-use super::{Cell, JsonFormat, Sheet, pack};
+use super::{Cell, Directions, JsonFormat, Sheet, framing, pack};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -31,7 +31,8 @@ pub enum Product {
     Sheet,
     /// A looping animated GIF of one motion from one direction.
     Gif,
-    /// Numbered PNG frames; the output is a pattern with `{clip}`, `{dir}`, `{frame}`.
+    /// Numbered PNG frames; the output is a pattern with `{clip}`, `{dir}` (index), `{dirname}`
+    /// and `{frame}`.
     Frames,
 }
 
@@ -56,12 +57,14 @@ pub enum Baked {
         /// Frames rendered.
         frames: usize,
     },
-    /// Every cell of a job with the names of its rows.
+    /// Every cell of a job with the names of its rows and directions.
     Frames {
         /// The cells, in job order.
         cells: Vec<Cell>,
         /// Row names (clips, `A->B` transitions).
         rows: Vec<String>,
+        /// The job's directions.
+        directions: Directions,
     },
 }
 
@@ -86,7 +89,7 @@ impl Product {
         let rows = job.row_names();
         for (row, dir, frame) in job.cell_keys() {
             let row = rows.get(row).map_or("rest", String::as_str);
-            plan.add(pattern.path(row, dir, frame), OutputFormat::Png);
+            plan.add(pattern.path(row, dir, &job.directions.name(dir), frame), OutputFormat::Png);
         }
         Ok(plan)
     }
@@ -145,7 +148,7 @@ pub fn bake(
         Product::Sheet => {
             let job = loaded.job(resolved)?;
             let cells = job.render_with_progress(budget, progress)?;
-            let sheet = pack(&cells, &job.row_names(), resolved.layout)?;
+            let sheet = pack(&cells, &job.info(), resolved.layout)?;
             Ok(Baked::Sheet { sheet, format: resolved.json_format })
         }
         Product::Gif => {
@@ -159,13 +162,13 @@ pub fn bake(
         Product::Frames => {
             let job = loaded.job(resolved)?;
             let cells = job.render_with_progress(budget, progress)?;
-            Ok(Baked::Frames { cells, rows: job.row_names() })
+            Ok(Baked::Frames { cells, rows: job.row_names(), directions: job.directions.clone() })
         }
     }
 }
 
-/// One image per moment of the spec, each framed on its own posed geometry, with the look
-/// applied.
+/// One image per moment of the spec, each framed on its own posed geometry (with an auto size,
+/// cut to it), with the look applied.
 fn render_moments(
     loaded: &Loaded,
     resolved: &Resolved,
@@ -187,7 +190,16 @@ fn render_moments(
         .map(|&time| {
             let request = FrameRequest { animation: animation.clone(), time };
             let posed = request.pose(model);
-            let camera = Camera::fit(&resolved.view, &world_points(model, &posed), w as f32 / h as f32);
+            let points = world_points(model, &posed);
+            let camera = Camera::fit(&resolved.view, &points, w as f32 / h as f32);
+            let (camera, (w, h)) = if resolved.auto_size {
+                let rule = framing::Rule::of(&resolved.look, resolved.view.margin);
+                let (cameras, size) = framing::cut(&[camera], &points, (w, h), &rule);
+                (cameras.first().copied().unwrap_or(camera), size)
+            } else {
+                (camera, (w, h))
+            };
+            let options = RenderOptions { width: w, height: h, ..options.clone() };
             let image = render_posed(&renderer, model, &posed, camera, &options)?;
             let joints = || super::joint_pixels(model, &request, &camera, w, h);
             let (image, _) = post::finish(&resolved.look, image, Vec2::ZERO, joints);
@@ -221,13 +233,14 @@ impl Baked {
                 Ok(vec![(path, encode_png(&sheet.image)?), (json_path, json.into_bytes())])
             }
             Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
-            Baked::Frames { cells, rows } => {
+            Baked::Frames { cells, rows, directions } => {
                 let pattern = FramePattern::parse(output)?;
                 cells
                     .iter()
                     .map(|c| {
                         let row = rows.get(c.clip).map_or("rest", String::as_str);
-                        Ok((pattern.path(row, c.direction, c.frame), encode_png(&c.image)?))
+                        let path = pattern.path(row, c.direction, &directions.name(c.direction), c.frame);
+                        Ok((path, encode_png(&c.image)?))
                     })
                     .collect()
             }

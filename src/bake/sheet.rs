@@ -9,13 +9,17 @@
 //! (always false: Godot cannot read rotated frames), `trimmed`, `spriteSourceSize`,
 //! `sourceSize`, `pivot` as 0..1 fractions, Pixi's `anchor` and a `duration` in ms) plus
 //! `animations` (frame names per clip and direction, as PixiJS reads them) and `meta`.
+//! Frames are named `CLIP_DIRECTION_FRAME` (`walk_SW_007`), animations `CLIP_DIRECTION`;
+//! `meta.directions` lists each direction's `index`, `name` and `angle` (degrees the model is
+//! turned clockwise seen from above, from facing the viewer), and a job at a fixed scale adds
+//! `meta.pixelsPerUnit` and `meta.pivot` (the pivot in pixels, the same in every frame).
 //! Aseprite's layout (its "Array" form) lists the same frames in order, each with its
 //! `filename`, and adds `meta.frameTags` whose `from`/`to` index that array.
 
 use serde_json::{Value, json};
 
-use super::Cell;
 use super::post::{blit_extruded, crop};
+use super::{Cell, JobInfo};
 use crate::error::{Error, Result};
 use crate::raster::Image;
 
@@ -43,9 +47,9 @@ pub struct Layout {
 /// One placed frame.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Placement {
-    /// Frame name, e.g. `walk_3_007` (clip, direction, frame).
+    /// Frame name, e.g. `walk_SW_007` (clip, direction, frame).
     pub name: String,
-    /// Animation (clip and direction) the frame belongs to, e.g. `walk_3`.
+    /// Animation (clip and direction) the frame belongs to, e.g. `walk_SW`.
     pub animation: String,
     /// Rectangle in the sheet.
     pub x: u32,
@@ -74,14 +78,18 @@ pub struct Sheet {
     pub placements: Vec<Placement>,
     /// Untrimmed frame size.
     pub frame_size: (u32, u32),
+    /// The job's names and scale.
+    pub job: JobInfo,
+    /// The first frame's pivot, pixels (with a fixed scale, every frame's).
+    pub pivot: glam::Vec2,
 }
 
-/// Packs `cells` (in job order: clip, direction, frame) into a sheet. `clip_names[c]` names
-/// clip `c`.
+/// Packs `cells` (in job order: clip, direction, frame) into a sheet, naming them after
+/// `job`'s rows and directions.
 ///
 /// # Errors
 /// No cells, or a sheet too large to allocate.
-pub fn pack(cells: &[Cell], clip_names: &[String], layout: Layout) -> Result<Sheet> {
+pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout) -> Result<Sheet> {
     let first = cells.first().ok_or_else(|| Error::Invalid("no frames to put in a sheet".into()))?;
     let (fw, fh) = (first.image.width, first.image.height);
     let (pad, extrude) = (layout.padding, layout.extrude.min(layout.padding));
@@ -102,8 +110,8 @@ pub fn pack(cells: &[Cell], clip_names: &[String], layout: Layout) -> Result<She
             row_h = 0;
         }
         row_key = Some(key);
-        let clip = clip_names.get(cell.clip).cloned().unwrap_or_else(|| format!("clip{}", cell.clip));
-        let animation = format!("{clip}_{}", cell.direction);
+        let clip = job.rows.get(cell.clip).cloned().unwrap_or_else(|| format!("clip{}", cell.clip));
+        let animation = format!("{clip}_{}", job.directions.name(cell.direction));
         placements.push(Placement {
             name: format!("{animation}_{:03}", cell.frame),
             animation,
@@ -125,7 +133,7 @@ pub fn pack(cells: &[Cell], clip_names: &[String], layout: Layout) -> Result<She
     for ((cell, p), &(rx, ry, rw, rh)) in cells.iter().zip(&placements).zip(&rects) {
         blit_extruded(&mut image, &crop(&cell.image, rx, ry, rw, rh), p.x, p.y, extrude);
     }
-    Ok(Sheet { image, placements, frame_size: (fw, fh) })
+    Ok(Sheet { image, placements, frame_size: (fw, fh), job: job.clone(), pivot: first.pivot })
 }
 
 impl Sheet {
@@ -160,7 +168,13 @@ impl Sheet {
             "format": "RGBA8888",
             "size": {"w": self.image.width, "h": self.image.height},
             "scale": "1",
+            "directions": self.job.directions.to_json(),
         });
+        if let Some(p) = self.job.pixels_per_unit {
+            // As written (`0.1`, not the f32's `0.10000000149011612`).
+            meta["pixelsPerUnit"] = p.to_string().parse::<f64>().map_or(json!(p), |p| json!(p));
+            meta["pivot"] = json!({"x": self.pivot.x, "y": self.pivot.y});
+        }
         match format {
             JsonFormat::TexturePacker => {
                 let animations: serde_json::Map<String, Value> =
@@ -180,7 +194,7 @@ impl Sheet {
                     .collect();
                 meta["frameTags"] = json!(tags);
                 // An array, not a hash: `from`/`to` index frames in order, and a JSON object's
-                // key order is not kept (serde_json sorts keys: `walk_10_000` < `walk_2_000`).
+                // key order is not kept (serde_json sorts keys: `walk_SW_000` before `walk_S_000`).
                 let frames: Vec<Value> = self
                     .placements
                     .iter()

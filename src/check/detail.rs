@@ -110,7 +110,7 @@ pub struct FrameImages {
 /// sheet cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrameResult {
-    /// `frame 3`, `walk_2_005`, `sheet`, or a cell's name.
+    /// `frame 3`, `walk_SW_005`, `sheet`, or a cell's name.
     pub label: String,
     /// Width in pixels.
     pub width: u32,
@@ -129,7 +129,7 @@ pub struct FrameResult {
 /// One cell of a sheet (its rectangle from the sheet's layout) compared on its own.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellResult {
-    /// The cell's name in the sheet JSON (`walk_2_005`).
+    /// The cell's name in the sheet JSON (`walk_SW_005`).
     pub name: String,
     /// x, y, width, height on the sheet.
     pub rect: [u32; 4],

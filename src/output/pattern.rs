@@ -1,9 +1,11 @@
-//! Output path patterns of `frames`: `out/{clip}_{dir}_{frame:03}.png`.
+//! Output path patterns of `frames`: `out/{clip}_{dirname}_{frame:03}.png`.
 //!
 //! A pattern is parsed once, before anything is loaded or rendered, so a mistake in it is one
 //! clear error rather than a panic halfway through a job. `{clip}` is filled with
 //! [`sanitize_component`] of the clip's name: the name comes from the model file and must not
-//! add folders (`../../x`) or leave the pattern's folder (`/tmp/x`).
+//! add folders (`../../x`) or leave the pattern's folder (`/tmp/x`). `{dir}` is the direction's
+//! index (as it always was, so existing patterns keep their file names), `{dirname}` its name
+//! (`SW`, or one of `--direction-names`), sanitized the same way.
 
 use std::path::PathBuf;
 
@@ -19,10 +21,11 @@ enum Piece {
     Text(String),
     Clip,
     Dir(usize),
+    DirName,
     Frame(usize),
 }
 
-/// A parsed output pattern with `{clip}`, `{dir}` and `{frame}` placeholders.
+/// A parsed output pattern with `{clip}`, `{dir}`, `{dirname}` and `{frame}` placeholders.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FramePattern {
     pieces: Vec<Piece>,
@@ -59,11 +62,12 @@ impl FramePattern {
             };
             pieces.push(match key {
                 "clip" if width == 0 => Piece::Clip,
+                "dirname" if width == 0 => Piece::DirName,
                 "dir" => Piece::Dir(width),
                 "frame" => Piece::Frame(width),
                 _ => {
                     return Err(invalid(format!(
-                        "unknown placeholder '{{{spec}}}' (expected {{clip}}, {{dir}} or {{frame}}, with a width as {{frame:03}})"
+                        "unknown placeholder '{{{spec}}}' (expected {{clip}}, {{dir}}, {{dirname}} or {{frame}}, with a width as {{frame:03}})"
                     )));
                 }
             });
@@ -78,15 +82,18 @@ impl FramePattern {
         Ok(FramePattern { pieces })
     }
 
-    /// The path of one frame; `clip` is sanitized (see [`sanitize_component`]).
-    pub fn path(&self, clip: &str, dir: u32, frame: usize) -> PathBuf {
+    /// The path of one frame: row `clip`, direction `dir` named `dir_name`, frame `frame`;
+    /// the names are sanitized (see [`sanitize_component`]).
+    pub fn path(&self, clip: &str, dir: u32, dir_name: &str, frame: usize) -> PathBuf {
         let clip = sanitize_component(clip);
+        let dir_name = sanitize_component(dir_name);
         let mut out = String::new();
         for piece in &self.pieces {
             match piece {
                 Piece::Text(t) => out.push_str(t),
                 Piece::Clip => out.push_str(&clip),
                 Piece::Dir(w) => out.push_str(&format!("{dir:0w$}")),
+                Piece::DirName => out.push_str(&dir_name),
                 Piece::Frame(w) => out.push_str(&format!("{frame:0w$}")),
             }
         }
@@ -99,7 +106,7 @@ mod tests {
     use super::*;
 
     fn expand(pattern: &str, clip: &str, dir: u32, frame: usize) -> String {
-        FramePattern::parse(pattern).unwrap().path(clip, dir, frame).display().to_string()
+        FramePattern::parse(pattern).unwrap().path(clip, dir, "SW", frame).display().to_string()
     }
 
     #[test]
@@ -108,6 +115,7 @@ mod tests {
         assert_eq!(expand("f{frame}.png", "c", 0, 12), "f12.png");
         assert_eq!(expand("{dir:2}-{frame:2}", "c", 3, 3), "03-03");
         assert_eq!(expand("{frame:9}", "c", 0, 1), "000000001");
+        assert_eq!(expand("out/{clip}_{dirname}_{frame:03}.png", "walk", 1, 7), "out/walk_SW_007.png");
     }
 
     #[test]
@@ -126,6 +134,7 @@ mod tests {
             ("out/{clip}.png", "needs a {frame} placeholder"),
             ("out/{frame}{other}.png", "unknown placeholder '{other}'"),
             ("out/{clip:3}{frame}.png", "unknown placeholder '{clip:3}'"),
+            ("out/{dirname:2}{frame}.png", "unknown placeholder '{dirname:2}'"),
             ("out/{frame.png", "a '{' is not closed"),
         ] {
             let e = FramePattern::parse(pattern).unwrap_err().to_string();

@@ -48,9 +48,12 @@ impl Default for OrbitView {
 }
 
 impl OrbitView {
-    /// 2:1 pixel-art "isometric": orthographic, 30° elevation, 45° yaw.
+    /// 2:1 pixel-art "isometric": orthographic, 30° elevation, the model's front facing the
+    /// camera. The classic 45° is between the camera and the game's tile grid, not the model:
+    /// a character facing the viewer faces down the screen, along a grid diagonal; a
+    /// grid-aligned building shows its corner at yaw 45.
     pub const ISOMETRIC_2_1: OrbitView =
-        OrbitView { yaw_degrees: 45.0, pitch_degrees: 30.0, projection: Projection::Orthographic, margin: 0.05 };
+        OrbitView { yaw_degrees: 0.0, pitch_degrees: 30.0, projection: Projection::Orthographic, margin: 0.05 };
 
     /// Rotation from world to view axes (camera looking down −Z, Y up).
     pub fn world_to_view_rotation(&self) -> Mat3 {
@@ -128,6 +131,51 @@ impl Camera {
         let eye_view = rotation * center + Vec3::new(0.0, 0.0, distance);
         let world_to_view = Mat4::from_translation(-eye_view) * Mat4::from_mat3(rotation);
         Camera { world_to_view, view_to_clip }
+    }
+
+    /// An orthographic camera of `view` at a fixed scale: one world unit spans
+    /// `pixels_per_unit` pixels and `anchor` (world space) lands on pixel `pivot` (x right, y
+    /// down; integer values are pixel corners) of a `width × height` image, whatever the yaw
+    /// or pose. `reach` bounds how far anything drawn lies from `anchor` (it sets the depth
+    /// range).
+    pub fn orthographic_at_scale(
+        view: &OrbitView,
+        anchor: Vec3,
+        pixels_per_unit: f32,
+        pivot: glam::Vec2,
+        (width, height): (u32, u32),
+        reach: f32,
+    ) -> Camera {
+        let rotation = view.world_to_view_rotation();
+        let reach = if reach.is_finite() { reach.max(1e-3) } else { 1.0 };
+        let scale = if pixels_per_unit.is_finite() && pixels_per_unit > 0.0 { pixels_per_unit } else { 1.0 };
+        // The eye sits `2 × reach` in front of the anchor, so everything within `reach` of it
+        // lies between the near and far planes.
+        let eye_view = rotation * anchor + Vec3::new(0.0, 0.0, 2.0 * reach);
+        let world_to_view = Mat4::from_translation(-eye_view) * Mat4::from_mat3(rotation);
+        // View x = (pixel x − pivot x) / scale; view y = (pivot y − pixel y) / scale.
+        let (w, h) = (width as f32, height as f32);
+        let (left, right) = (-pivot.x / scale, (w - pivot.x) / scale);
+        let (bottom, top) = ((pivot.y - h) / scale, pivot.y / scale);
+        Camera { world_to_view, view_to_clip: orthographic(left, right, bottom, top, reach, 3.0 * reach) }
+    }
+
+    /// The camera that shows the window `(x, y, w, h)` (pixels, x right, y down) of what this
+    /// camera shows in a `width × height` image, as a whole `w × h` image: the same view cut
+    /// (or extended) to the window. Works for both projections (it remaps clip x and y).
+    pub fn cropped(&self, (width, height): (u32, u32), (x, y, w, h): (f32, f32, f32, f32)) -> Camera {
+        let (cw, ch, w, h) = (width as f32, height as f32, w.max(1e-6), h.max(1e-6));
+        // Old pixel X = (ndc.x + 1) · cw / 2; new ndc.x = 2 (X − x) / w − 1, and likewise for y
+        // with y pointing down: an affine map of ndc, applied to clip space as ndc · clip.w.
+        let (sx, tx) = (cw / w, (cw - 2.0 * x) / w - 1.0);
+        let (sy, ty) = (ch / h, 1.0 - (ch - 2.0 * y) / h);
+        let remap = Mat4::from_cols(
+            glam::Vec4::new(sx, 0.0, 0.0, 0.0),
+            glam::Vec4::new(0.0, sy, 0.0, 0.0),
+            glam::Vec4::Z,
+            glam::Vec4::new(tx, ty, 0.0, 1.0),
+        );
+        Camera { world_to_view: self.world_to_view, view_to_clip: remap * self.view_to_clip }
     }
 
     /// The camera of `view` fitted to `points` (world space) for an image of `aspect` = width /
@@ -226,6 +274,40 @@ mod tests {
                     let p = project(&cam, center + dir * radius);
                     assert!(p.x.abs() < 1.0 && p.y.abs() < 1.0 && (0.0..=1.0).contains(&p.z), "{p} {yaw}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_fixed_scale_puts_the_anchor_on_its_pixel_at_any_yaw() {
+        let anchor = Vec3::new(1.0, -2.0, 0.5);
+        for yaw in [0.0, 45.0, 200.0] {
+            let view = OrbitView { yaw_degrees: yaw, pitch_degrees: 30.0, ..OrbitView::ISOMETRIC_2_1 };
+            let cam = Camera::orthographic_at_scale(&view, anchor, 16.0, glam::Vec2::new(20.0, 50.0), (64, 80), 5.0);
+            let at = |p: Vec3| cam.world_to_pixel(p, 64, 80);
+            assert!(at(anchor).distance(glam::Vec2::new(20.0, 50.0)) < 1e-3, "{}", at(anchor));
+            // One unit straight up is 16 px × cos(pitch) higher on screen; depth stays inside.
+            let up = at(anchor) - at(anchor + Vec3::Y);
+            assert!((up.y - 16.0 * 30f32.to_radians().cos()).abs() < 1e-3 && up.x.abs() < 1e-3, "{up}");
+            for corner in [Vec3::splat(4.9), Vec3::splat(-4.9)] {
+                let z = project(&cam, anchor + corner / 3f32.sqrt()).z;
+                assert!((0.0..=1.0).contains(&z), "depth {z}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_cropped_camera_shows_the_window() {
+        let pts = [Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 2.0, 1.0), Vec3::new(0.3, 0.7, -0.2)];
+        for projection in [Projection::Orthographic, Projection::Perspective { fov_y_degrees: 40.0 }] {
+            let view = OrbitView { yaw_degrees: 30.0, pitch_degrees: 20.0, projection, margin: 0.1 };
+            let cam = Camera::fit(&view, &pts, 1.0);
+            let crop = cam.cropped((100, 100), (12.0, 30.0, 50.0, 40.0));
+            for p in pts {
+                let (before, after) = (cam.world_to_pixel(p, 100, 100), crop.world_to_pixel(p, 50, 40));
+                assert!(after.distance(before - glam::Vec2::new(12.0, 30.0)) < 1e-3, "{before} {after}");
+                let (z0, z1) = (project(&cam, p).z, project(&crop, p).z);
+                assert!((z0 - z1).abs() < 1e-6, "depth changed {z0} {z1}");
             }
         }
     }

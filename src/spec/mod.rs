@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, Offset, TransitionSpec};
 pub use resolve::{Look, Resolved, is_animation_file};
-pub use text::{BodySpec, Color, LightDirection, Size, TextureSpec};
+pub use text::{BodySpec, Color, DirectionRef, LightDirection, Size, SizeSpec, TextureSpec};
 
 #[cfg(feature = "cli")]
 use crate::bounds;
@@ -205,7 +205,8 @@ where
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum ViewPreset {
-    /// 2:1 pixel-art isometric: orthographic, 30° elevation, 45° yaw.
+    /// 2:1 pixel-art isometric: orthographic, 30° elevation; `--yaw` still turns the model (0:
+    /// its front faces the camera; 45 shows a grid-aligned building corner-on).
     Iso,
 }
 
@@ -214,9 +215,11 @@ pub enum ViewPreset {
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
 pub struct ViewSpec {
-    /// Image (or cell) size, WxH or one number for a square; each side from 1 to 8192.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = ViewSpec::default().size))]
-    pub size: Size,
+    /// Image (or cell) size, WxH or one number for a square, each side from 1 to 8192; or
+    /// `auto[:MAX]`: cells cut to the content of the whole job plus the margin, at most MAX
+    /// (`auto` is `auto:256`). Without `--pixels-per-unit` the scale is the one that fits MAX.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "WxH|auto[:MAX]", default_value_t = ViewSpec::default().size))]
+    pub size: SizeSpec,
     /// Camera yaw in degrees, from -360 to 360 (0 = the model's front, 90 = its left side).
     #[cfg_attr(
         feature = "cli",
@@ -241,7 +244,7 @@ pub struct ViewSpec {
         arg(long, default_value_t = ViewSpec::default().margin, value_parser = bounds::MARGIN.parser())
     )]
     pub margin: f32,
-    /// Camera preset: replaces --yaw, --pitch and the projection.
+    /// Camera preset: replaces --pitch and the projection (--yaw still turns the model).
     #[cfg_attr(feature = "cli", arg(long, value_enum))]
     pub view: Option<ViewPreset>,
 }
@@ -255,7 +258,7 @@ impl Default for ViewSpec {
             crate::raster::Projection::Perspective { fov_y_degrees } => (false, fov_y_degrees),
         };
         ViewSpec {
-            size: Size::square(256),
+            size: SizeSpec::Fixed(Size::square(256)),
             yaw: camera.yaw_degrees,
             pitch: camera.pitch_degrees,
             ortho,
@@ -283,13 +286,26 @@ pub enum Fit {
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
 pub struct SpriteSpec {
-    /// Directions: yaw steps of 360/N degrees, N one of 1, 2, 4, 8 or 16 (direction 0 faces
-    /// the camera).
+    /// Directions: the model turned in steps of 360/N degrees, N one of 1, 2, 4, 8 or 16.
+    /// Direction 0 faces the camera; they are named by compass, screen-relative (S faces the
+    /// viewer, W screen-left): S, SW, W, NW, N, NE, E, SE for 8.
     #[cfg_attr(feature = "cli", arg(long, default_value_t = SpriteSpec::default().directions))]
     pub directions: u32,
+    /// Names for the directions instead of the compass, one per direction in turning order,
+    /// comma-separated (`front,left,back,right`): ASCII letters, digits, '-' and '_', at most
+    /// 32 bytes, unique ignoring case.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "NAME,...", value_delimiter = ','))]
+    #[serde(deserialize_with = "one_or_many")]
+    pub direction_names: Vec<String>,
     /// Framing: one for the whole job, or per frame.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Fit::Shared))]
     pub fit: Fit,
+    /// Fixed scale: exactly P pixels per model unit, from 0.0001 to 100000, the same for every
+    /// model baked with it, the ground point under the model's origin on one pixel of every
+    /// cell. Orthographic views only (--ortho, --view iso); with a fixed --size the frames must
+    /// fit it (refused otherwise), with --size auto the cells are cut to them.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "P", value_parser = bounds::PIXELS_PER_UNIT.parser()))]
+    pub pixels_per_unit: Option<f32>,
     /// Resample each clip at this many frames per second, from 0.01 to 1000 (at most 10000
     /// frames per clip).
     #[cfg_attr(feature = "cli", arg(long, conflicts_with = "frames", value_parser = bounds::SAMPLE_FPS.parser()))]
@@ -301,7 +317,14 @@ pub struct SpriteSpec {
 
 impl Default for SpriteSpec {
     fn default() -> Self {
-        SpriteSpec { directions: 1, fit: Fit::Shared, sample_fps: None, frames: None }
+        SpriteSpec {
+            directions: 1,
+            direction_names: Vec::new(),
+            fit: Fit::Shared,
+            pixels_per_unit: None,
+            sample_fps: None,
+            frames: None,
+        }
     }
 }
 
@@ -500,9 +523,10 @@ pub enum GifPaletteName {
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
 pub struct GifSpec {
-    /// Which direction of --directions to show, from 0 to directions - 1.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
-    pub direction: u32,
+    /// Which direction of --directions to show: its index, from 0 to directions - 1, or its
+    /// name (`SW`, or one of --direction-names).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "INDEX|NAME", default_value_t = DirectionRef::Index(0)))]
+    pub direction: DirectionRef,
     /// Floyd–Steinberg dithering.
     #[cfg_attr(feature = "cli", arg(long))]
     pub dither: bool,
@@ -516,7 +540,12 @@ pub struct GifSpec {
 
 impl Default for GifSpec {
     fn default() -> Self {
-        GifSpec { direction: 0, dither: false, alpha_threshold: 128, gif_palette: GifPaletteName::Global }
+        GifSpec {
+            direction: DirectionRef::Index(0),
+            dither: false,
+            alpha_threshold: 128,
+            gif_palette: GifPaletteName::Global,
+        }
     }
 }
 
@@ -815,7 +844,7 @@ mod tests {
             &["name"],
         )
         .unwrap();
-        assert_eq!(spec.view.size, Size::square(96));
+        assert_eq!(spec.view.size, SizeSpec::Fixed(Size::square(96)));
         assert_eq!((spec.sprite.directions, spec.look.pixel_art, spec.look.palette), (8, Some(3), Some(16)));
         assert_eq!(spec.view.view, Some(ViewPreset::Iso));
         assert_eq!(spec.moment.frame, vec![1.0, 2.5]);

@@ -14,9 +14,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{BakeSpec, Controls, FilterName, Fit, GifPaletteName, JsonFormatName, ShadingName, ShadingRateName};
+use super::{
+    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, ShadingName, ShadingRateName,
+    SpriteSpec,
+};
 use crate::anim::{FrameTime, PoseOptions};
-use crate::bake::{JsonFormat, Layout, Sampling};
+use crate::bake::{Directions, JsonFormat, Layout, Sampling};
 use crate::bounds::{self, Bound};
 use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
@@ -49,12 +52,16 @@ pub struct Resolved {
     /// The camera.
     pub view: OrbitView,
     /// Render options at the size of the finished image (pixel art renders larger: see
-    /// [`Resolved::render_options`]).
+    /// [`Resolved::render_options`]); with an auto size, the largest image.
     pub options: RenderOptions,
-    /// Directions of a sprite job.
-    pub directions: u32,
+    /// Whether images are cut to their content (`size` = auto), at most `options`' size.
+    pub auto_size: bool,
+    /// Directions of a sprite job, with their names.
+    pub directions: Directions,
     /// Framing of a sprite job.
     pub fit: Fit,
+    /// Fixed scale of a sprite job, pixels per model unit.
+    pub pixels_per_unit: Option<f32>,
     /// Frames of each clip of a sprite job.
     pub sampling: Sampling,
     /// Post-processing.
@@ -65,7 +72,7 @@ pub struct Resolved {
     pub json_format: JsonFormat,
     /// GIF encoding.
     pub gif: GifOptions,
-    /// The direction a GIF shows.
+    /// The direction a GIF shows, by index.
     pub gif_direction: u32,
     /// Resource limits.
     pub limits: Limits,
@@ -105,6 +112,41 @@ where
 
 /// Directions a sprite job may have.
 pub const DIRECTIONS: [u32; 5] = [1, 2, 4, 8, 16];
+
+/// The job's directions: compass names, or `direction_names`, one per direction.
+fn directions(s: &SpriteSpec) -> Result<Directions> {
+    if s.direction_names.is_empty() {
+        return Ok(Directions::compass(s.directions));
+    }
+    let shown = s.direction_names.join(",");
+    if s.direction_names.len() != s.directions as usize {
+        let expected = format!(
+            "one name per direction: {} names for `directions` = {} ({} given)",
+            s.directions,
+            s.directions,
+            s.direction_names.len()
+        );
+        return Err(Error::bad_option("direction_names", shown, expected));
+    }
+    Directions::named(s.direction_names.clone()).map_err(|e| Error::bad_option("direction_names", shown, e))
+}
+
+/// The index of the direction a GIF shows.
+fn gif_direction(choice: &DirectionRef, directions: &Directions) -> Result<u32> {
+    let n = directions.count();
+    match choice {
+        DirectionRef::Index(i) if *i < n => Ok(*i),
+        DirectionRef::Index(i) => {
+            let expected = format!("must be from 0 to {} (the job has {n} `directions`)", n - 1);
+            Err(Error::bad_option("direction", i, expected))
+        }
+        DirectionRef::Name(name) => directions.index_of(name).ok_or_else(|| {
+            let expected =
+                format!("must be an index or one of the job's directions ({})", directions.names().join(", "));
+            Error::bad_option("direction", name, expected)
+        }),
+    }
+}
 
 impl BakeSpec {
     /// The animation files the `anim`, `blend` and `transition` entries name, in that order
@@ -184,8 +226,10 @@ impl BakeSpec {
     /// # Errors
     /// [`Error::BadOption`] naming the first refused option and what it accepts: a number out
     /// of its range, `facing` parallel to `up`, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
-    /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have, more
-    /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, no model.
+    /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have,
+    /// `direction_names` that are not one safe, unique name per direction, `pixels_per_unit`
+    /// with a perspective view or per-frame fitting, an auto `size` with per-frame fitting,
+    /// more `attach_offset`s than `attach`es, `extrude` wider than `padding`, no model.
     pub fn resolve(&self) -> Result<Resolved> {
         let (m, a, v, s, r, l, g) =
             (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
@@ -221,7 +265,8 @@ impl BakeSpec {
                 "give `frame` or `time`, not both",
             ));
         }
-        for side in [v.size.width, v.size.height] {
+        let size = v.size.largest();
+        for side in [size.width, size.height] {
             within("size", side, bounds::SIDE)?;
         }
         within("yaw", v.yaw, bounds::YAW)?;
@@ -230,6 +275,18 @@ impl BakeSpec {
         within("margin", v.margin, bounds::MARGIN)?;
         if !DIRECTIONS.contains(&s.directions) {
             return Err(Error::bad_option("directions", s.directions, "must be 1, 2, 4, 8 or 16"));
+        }
+        let directions = directions(s)?;
+        within_opt("pixels_per_unit", s.pixels_per_unit, bounds::PIXELS_PER_UNIT)?;
+        if let (Some(p), Fit::PerFrame) = (s.pixels_per_unit, s.fit) {
+            let expected =
+                "frames the whole job at one scale, and a per-frame `fit` fits each cell to its own frame: give one";
+            return Err(Error::bad_option("pixels_per_unit", p, expected));
+        }
+        if let (true, Fit::PerFrame) = (v.size.is_auto(), s.fit) {
+            let expected =
+                "sizes every cell to the whole job, and a per-frame `fit` fits each cell to its own frame: give one";
+            return Err(Error::bad_option("size", v.size, expected));
         }
         within_opt("sample_fps", s.sample_fps, bounds::SAMPLE_FPS)?;
         within_opt("frames", s.frames, bounds::FRAMES)?;
@@ -273,11 +330,7 @@ impl BakeSpec {
             let expected = format!("must be at most `padding` ({}): extrusion fills the padding", layout.padding);
             return Err(Error::bad_option("extrude", layout.extrude, expected));
         }
-        if g.direction >= s.directions {
-            let expected =
-                format!("must be from 0 to {} (the job has {} `directions`)", s.directions - 1, s.directions);
-            return Err(Error::bad_option("direction", g.direction, expected));
-        }
+        let gif_direction = gif_direction(&g.direction, &directions)?;
         within("max_file_mib", self.limits.max_file_mib, bounds::MAX_FILE_MIB)?;
         within("max_texture_side", self.limits.max_texture_side, bounds::MAX_TEXTURE_SIDE)?;
         within("max_memory_mib", self.limits.max_memory_mib, bounds::MAX_MEMORY_MIB)?;
@@ -339,9 +392,16 @@ impl BakeSpec {
         let projection =
             if v.ortho { Projection::Orthographic } else { Projection::Perspective { fov_y_degrees: v.fov } };
         let view = match v.view {
-            Some(super::ViewPreset::Iso) => OrbitView { margin: v.margin, ..OrbitView::ISOMETRIC_2_1 },
+            Some(super::ViewPreset::Iso) => {
+                OrbitView { yaw_degrees: v.yaw, margin: v.margin, ..OrbitView::ISOMETRIC_2_1 }
+            }
             None => OrbitView { yaw_degrees: v.yaw, pitch_degrees: v.pitch, projection, margin: v.margin },
         };
+        if let (Some(p), Projection::Perspective { .. }) = (s.pixels_per_unit, view.projection) {
+            let expected =
+                "needs an orthographic view (`ortho`, or the iso `view`): a perspective camera has no one scale";
+            return Err(Error::bad_option("pixels_per_unit", p, expected));
+        }
         let lights = if r.light.is_empty() {
             vec![Light::KEY]
         } else {
@@ -349,8 +409,8 @@ impl BakeSpec {
             r.light.iter().map(|d| Light { direction: d.0, intensity: share }).collect()
         };
         let options = RenderOptions {
-            width: v.size.width,
-            height: v.size.height,
+            width: size.width,
+            height: size.height,
             ssaa: r.ssaa,
             shading_rate: match r.shading_rate {
                 ShadingRateName::Pixel => ShadingRate::Pixel,
@@ -387,8 +447,10 @@ impl BakeSpec {
             pose: PoseOptions { looping: true, in_place: !a.root_motion },
             view,
             options,
-            directions: s.directions,
+            auto_size: v.size.is_auto(),
+            directions,
             fit: s.fit,
+            pixels_per_unit: s.pixels_per_unit,
             sampling,
             look: l.clone(),
             layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
@@ -404,7 +466,7 @@ impl BakeSpec {
                     GifPaletteName::PerFrame => Palette::PerFrame,
                 },
             },
-            gif_direction: g.direction,
+            gif_direction,
             limits,
         })
     }
@@ -459,7 +521,7 @@ mod tests {
         assert!(s.resolve().unwrap_err().to_string().starts_with("`frames` = 0: must be from 1"));
         let mut s = spec();
         s.sprite.directions = 8;
-        s.gif.direction = 9;
+        s.gif.direction = crate::spec::DirectionRef::Index(9);
         assert_eq!(
             s.resolve().unwrap_err().to_string(),
             "`direction` = 9: must be from 0 to 7 (the job has 8 `directions`)"
@@ -476,6 +538,40 @@ mod tests {
         );
         s.model.facing = Some(crate::model::Axis::NegY);
         assert_eq!(s.resolve().unwrap().load.up, Some(crate::model::Axis::PosZ));
+    }
+
+    #[test]
+    fn directions_scale_and_auto_sizes_are_checked_together() {
+        let err = |s: &BakeSpec| s.resolve().unwrap_err().to_string();
+        let mut s = spec();
+        s.sprite.directions = 4;
+        s.sprite.direction_names = ["front", "left", "back", "right"].map(String::from).to_vec();
+        s.gif.direction = DirectionRef::Name("BACK".into());
+        let r = s.resolve().unwrap();
+        assert_eq!((r.directions.name(3), r.gif_direction), ("right".to_string(), 2));
+        s.sprite.direction_names.pop();
+        assert_eq!(
+            err(&s),
+            "`direction_names` = front,left,back: one name per direction: 4 names for `directions` = 4 (3 given)"
+        );
+        let mut s = spec();
+        s.sprite.pixels_per_unit = Some(32.0);
+        assert!(err(&s).starts_with("`pixels_per_unit` = 32: needs an orthographic view"), "{}", err(&s));
+        s.view.view = Some(crate::spec::ViewPreset::Iso);
+        s.view.yaw = 45.0;
+        let r = s.resolve().unwrap();
+        // The iso preset sets the elevation and projection; the yaw stays the user's.
+        assert_eq!((r.view.yaw_degrees, r.view.pitch_degrees, r.pixels_per_unit), (45.0, 30.0, Some(32.0)));
+        s.sprite.fit = Fit::PerFrame;
+        assert!(err(&s).contains("a per-frame `fit`"), "{}", err(&s));
+        s.sprite.pixels_per_unit = Some(0.0);
+        assert!(err(&s).starts_with("`pixels_per_unit` = 0: must be from 0.0001"), "{}", err(&s));
+        let mut s = spec();
+        s.view.size = "auto:64".parse().unwrap();
+        let r = s.resolve().unwrap();
+        assert_eq!((r.auto_size, r.options.width, r.options.height), (true, 64, 64));
+        s.sprite.fit = Fit::PerFrame;
+        assert!(err(&s).starts_with("`size` = auto:64x64: sizes every cell to the whole job"), "{}", err(&s));
     }
 
     #[test]

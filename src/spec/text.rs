@@ -1,8 +1,9 @@
 //! Values with a text form, one type each, so the command line (clap parses them with
 //! [`FromStr`]) and manifests and project files (serde reads the same text, or the TOML number
-//! or array that says the same) accept exactly the same things: sizes (`256x128` or `96`),
-//! colours (`#rrggbb[aa]`), light directions (`x,y,z`), axes (`+x`), texture overrides
-//! (`[MATERIAL=]PATH`) and body choices (`GROUP=NAME`).
+//! or array that says the same) accept exactly the same things: sizes (`256x128`, `96`,
+//! `auto:128`), sprite directions (`3` or `NE`), colours (`#rrggbb[aa]`), light directions
+//! (`x,y,z`), axes (`+x`), texture overrides (`[MATERIAL=]PATH`) and body choices
+//! (`GROUP=NAME`).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -68,32 +69,144 @@ impl fmt::Display for Size {
     }
 }
 
+/// Deserializes a type with a text form that manifests may also write as a bare number
+/// (`size = 96`, `direction = 3`): the number's text is parsed like any other.
+fn number_or_text<'de, D: Deserializer<'de>, T: FromStr<Err = String>>(
+    d: D,
+    expecting: &'static str,
+) -> Result<T, D::Error> {
+    struct NumberOrText<T>(&'static str, std::marker::PhantomData<T>);
+    impl<T: FromStr<Err = String>> Visitor<'_> for NumberOrText<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(self.0)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+            v.to_string().parse().map_err(E::custom)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+            v.to_string().parse().map_err(E::custom)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            v.parse().map_err(E::custom)
+        }
+    }
+    d.deserialize_any(NumberOrText(expecting, std::marker::PhantomData))
+}
+
 impl<'de> Deserialize<'de> for Size {
     /// `size = 96` or `size = "96x64"`.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Size, D::Error> {
-        struct SizeVisitor;
-        impl Visitor<'_> for SizeVisitor {
-            type Value = Size;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a size: a number of pixels for a square, or \"WxH\"")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
-                v.to_string().parse().map_err(E::custom)
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
-                v.to_string().parse().map_err(E::custom)
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
-                v.parse().map_err(E::custom)
-            }
-        }
-        d.deserialize_any(SizeVisitor)
+        number_or_text(d, "a size: a number of pixels for a square, or \"WxH\"")
     }
 }
 
 impl Serialize for Size {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
+    }
+}
+
+/// The size of an image or sprite cell: a [`Size`], or `auto` — sized to the content of the
+/// whole job, at most `auto:MAX` (a size; `auto` alone is `auto:256`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeSpec {
+    /// Exactly this size.
+    Fixed(Size),
+    /// As small as the content (with its margin) allows, at most this size.
+    Auto(Size),
+}
+
+impl SizeSpec {
+    /// The largest cell `auto` alone gives: the default size.
+    pub const AUTO_MAX: Size = Size::square(256);
+
+    /// The size, or the largest an auto size may give (what the memory budget is charged for).
+    pub fn largest(self) -> Size {
+        match self {
+            SizeSpec::Fixed(s) | SizeSpec::Auto(s) => s,
+        }
+    }
+
+    /// Whether the size follows the content.
+    pub fn is_auto(self) -> bool {
+        matches!(self, SizeSpec::Auto(_))
+    }
+}
+
+impl From<Size> for SizeSpec {
+    fn from(size: Size) -> SizeSpec {
+        SizeSpec::Fixed(size)
+    }
+}
+
+impl FromStr for SizeSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SizeSpec, String> {
+        let lower = s.trim().to_ascii_lowercase();
+        match lower.strip_prefix("auto") {
+            Some("") => Ok(SizeSpec::Auto(SizeSpec::AUTO_MAX)),
+            Some(rest) => match rest.strip_prefix(':') {
+                Some(max) => max.parse().map(SizeSpec::Auto).map_err(|e| format!("auto size '{s}': {e}")),
+                None => Err(format!("bad size '{s}' (expected WxH, one number, auto or auto:MAX)")),
+            },
+            None => s.parse().map(SizeSpec::Fixed),
+        }
+    }
+}
+
+impl fmt::Display for SizeSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SizeSpec::Fixed(size) => write!(f, "{size}"),
+            SizeSpec::Auto(max) => write!(f, "auto:{max}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SizeSpec {
+    /// `size = 96`, `size = "96x64"`, `size = "auto"` or `size = "auto:128"`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SizeSpec, D::Error> {
+        number_or_text(d, "a size: a number of pixels for a square, \"WxH\", \"auto\" or \"auto:MAX\"")
+    }
+}
+
+/// A direction of a sprite job, by index (`3`) or by name (`NE`, `--direction-names`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DirectionRef {
+    /// Its index, from 0.
+    Index(u32),
+    /// Its name.
+    Name(String),
+}
+
+impl FromStr for DirectionRef {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<DirectionRef, String> {
+        let s = s.trim();
+        match s.parse::<u32>() {
+            Ok(i) => Ok(DirectionRef::Index(i)),
+            Err(_) if s.is_empty() => Err("bad direction '' (expected an index or a direction name)".into()),
+            Err(_) => Ok(DirectionRef::Name(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for DirectionRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DirectionRef::Index(i) => write!(f, "{i}"),
+            DirectionRef::Name(n) => f.write_str(n),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DirectionRef {
+    /// `direction = 3` or `direction = "NE"`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<DirectionRef, D::Error> {
+        number_or_text(d, "a direction: its index or its name")
     }
 }
 
@@ -254,6 +367,21 @@ impl fmt::Display for BodySpec {
 
 text_serde!(Color, Axis, TextureSpec, BodySpec);
 
+impl Serialize for SizeSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for DirectionRef {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DirectionRef::Index(i) => s.serialize_u32(*i),
+            DirectionRef::Name(n) => s.serialize_str(n),
+        }
+    }
+}
+
 impl Serialize for LightDirection {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
@@ -297,5 +425,26 @@ mod tests {
         assert_eq!(t.light, vec![LightDirection(Vec3::new(0.0, 1.0, 1.0)), LightDirection(Vec3::X)]);
         let t: Result<T, _> = toml::from_str("size = \"96x9000\"\nlight = []");
         assert!(t.unwrap_err().to_string().contains("each side must be from 1 to 8192"));
+        #[derive(Debug, Deserialize)]
+        struct U {
+            size: SizeSpec,
+            direction: DirectionRef,
+        }
+        let u: U = toml::from_str("size = 96\ndirection = 3").unwrap();
+        assert_eq!((u.size, u.direction), (SizeSpec::Fixed(Size::square(96)), DirectionRef::Index(3)));
+        let u: U = toml::from_str("size = \"auto\"\ndirection = \"NE\"").unwrap();
+        assert_eq!((u.size, u.direction), (SizeSpec::Auto(SizeSpec::AUTO_MAX), DirectionRef::Name("NE".into())));
+    }
+
+    #[test]
+    fn auto_sizes_have_a_bounded_maximum() {
+        assert_eq!("auto:128x64".parse::<SizeSpec>(), Ok(SizeSpec::Auto(Size { width: 128, height: 64 })));
+        assert_eq!("AUTO".parse::<SizeSpec>().unwrap().to_string(), "auto:256x256");
+        assert_eq!(
+            "auto:9000".parse::<SizeSpec>(),
+            Err("auto size 'auto:9000': size '9000': each side must be from 1 to 8192".into())
+        );
+        assert!("autox".parse::<SizeSpec>().unwrap_err().contains("auto or auto:MAX"));
+        assert_eq!("auto:96".parse::<SizeSpec>().unwrap().largest(), Size::square(96));
     }
 }

@@ -9,7 +9,7 @@ use spritebake::anim::{
 };
 use spritebake::bake::rig;
 use spritebake::bake::{self, FrameRequest};
-use spritebake::bake::{Job, Sampling};
+use spritebake::bake::{Directions, Job, Sampling};
 use spritebake::bake::{Layout, pack};
 use spritebake::formats::LoadOptions;
 use spritebake::golden::Tolerance;
@@ -371,10 +371,12 @@ fn transition_job<'a>(model: &'a Model, layers: Layers<'a>) -> Job<'a> {
         clips: Vec::new(),
         transitions: vec![transition],
         layers,
-        directions: 1,
+        directions: Directions::compass(1),
         view: OrbitView { yaw_degrees: 30.0, pitch_degrees: 15.0, ..OrbitView::default() },
         options: RenderOptions { width: 40, height: 48, ssaa: 2, ..RenderOptions::default() },
         fit: Fit::Shared,
+        pixels_per_unit: None,
+        auto_size: false,
         sampling: Sampling::Count(12),
         pose: PoseOptions { looping: true, in_place: true },
         look: Default::default(),
@@ -387,7 +389,7 @@ fn golden_transition_sheet() {
     let job = transition_job(&model, Layers::default());
     let cells = job.render().unwrap();
     assert_eq!(job.row_names(), ["walk->wave"]);
-    let sheet = pack(&cells, &job.row_names(), Layout { padding: 1, extrude: 0, trim: false }).unwrap();
+    let sheet = pack(&cells, &job.info(), Layout { padding: 1, extrude: 0, trim: false }).unwrap();
     assert_golden(&sheet.image, Tolerance { channel: 1, max_pixels: 12 });
 }
 

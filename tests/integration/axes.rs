@@ -51,7 +51,7 @@ fn render(model: &Path, up: Option<Axis>, facing: Option<Axis>) -> Image {
     let mut spec = BakeSpec::default();
     spec.model.model = model.to_path_buf();
     (spec.model.up, spec.model.facing) = (up, facing);
-    spec.view.size = Size { width: 72, height: 96 };
+    spec.view.size = Size { width: 72, height: 96 }.into();
     (spec.view.yaw, spec.view.pitch) = (30.0, 20.0);
     spec.render.ssaa = 2;
     let resolved = spec.resolve().unwrap();

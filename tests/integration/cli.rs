@@ -274,7 +274,7 @@ fn transitions_render_as_one_more_row() {
     assert!(dir.join("f_walk-to-walk_0.png").is_file());
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("s.json")).unwrap()).unwrap();
     let rows = json["animations"].as_object().unwrap();
-    assert!(rows.contains_key("walk_0") && rows.contains_key("walk->walk_0"), "{rows:?}");
+    assert!(rows.contains_key("walk_S") && rows.contains_key("walk->walk_S"), "{rows:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
-use spritebake::bake::{Job, Sampling};
+use spritebake::bake::{Directions, Job, Sampling};
 use spritebake::golden::Tolerance;
 use spritebake::model::{ClipFrames, Model, TextureStatus};
 use spritebake::raster::{OrbitView, Projection, RenderOptions, Renderer};
@@ -111,10 +111,12 @@ fn fox_walk_sheet_in_8_directions_is_jitter_free() {
         clips: vec![Some(model.clip("Walk").unwrap())],
         transitions: Vec::new(),
         layers: Default::default(),
-        directions: 8,
+        directions: Directions::compass(8),
         view: OrbitView { pitch_degrees: 0.0, projection: Projection::Orthographic, ..OrbitView::default() },
         options: RenderOptions { width: 96, height: 96, ssaa: 1, ..RenderOptions::default() },
         fit: Fit::Shared,
+        pixels_per_unit: None,
+        auto_size: false,
         sampling: Sampling::ClipFrames,
         pose: PoseOptions { looping: true, in_place: true },
         look: Default::default(),

@@ -190,7 +190,7 @@ fn lx_travel_is_removed_in_place_and_kept_with_root_motion() {
         let sheet = spritebake::output::read_png(&out).unwrap();
         let json: serde_json::Value =
             serde_json::from_slice(&std::fs::read(out.with_extension("json")).unwrap()).unwrap();
-        let names = json["animations"]["walk2_0"].as_array().unwrap();
+        let names = json["animations"]["walk2_S"].as_array().unwrap();
         assert_eq!(names.len(), 2, "{json}");
         let centres: Vec<f32> = names
             .iter()

@@ -225,7 +225,9 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("margin", "0.2", ""),
     ("view", "\"iso\"", ""),
     ("directions", "8", ""),
+    ("direction_names", "[\"front\", \"back\"]", "directions = 2"),
     ("fit", "\"per-frame\"", ""),
+    ("pixels_per_unit", "32", "ortho = true"),
     ("sample_fps", "12", ""),
     ("frames", "6", ""),
     ("ssaa", "2", ""),
@@ -557,8 +559,8 @@ fn check_kinds_catch_what_they_compare_and_bless_case_rewrites_one() {
     let blessed_json = std::fs::read_to_string(golden.join("sheet.json")).unwrap();
 
     // One regression in each golden: a frame name in the sheet's JSON, one GIF delay, one frame.
-    assert!(blessed_json.contains("\"walk_1_002\""), "{blessed_json}");
-    std::fs::write(golden.join("sheet.json"), blessed_json.replacen("\"walk_1_002\"", "\"walk_1_02\"", 1)).unwrap();
+    assert!(blessed_json.contains("\"walk_N_002\""), "{blessed_json}");
+    std::fs::write(golden.join("sheet.json"), blessed_json.replacen("\"walk_N_002\"", "\"walk_N_02\"", 1)).unwrap();
     let gif = std::fs::read(golden.join("walk.gif")).unwrap();
     std::fs::write(golden.join("walk.gif"), with_delay_changed(&gif, 2, 3)).unwrap();
     let frame = golden.join("frames/walk_1_001.png");
@@ -706,7 +708,7 @@ fn the_same_options_bake_the_same_sheet() {
     assert_same_sheets(&sheets);
     // Meaningful: eight directions of the walk, in pixel art.
     let frames = sheets[0].json["frames"].as_object().unwrap();
-    assert!(frames.contains_key("walk_7_000"), "{:?}", frames.keys().collect::<Vec<_>>());
+    assert!(frames.contains_key("walk_SE_000"), "{:?}", frames.keys().collect::<Vec<_>>());
     for dir in [cli, case, project] {
         std::fs::remove_dir_all(dir).unwrap();
     }

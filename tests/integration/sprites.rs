@@ -5,7 +5,7 @@ use std::process::Command;
 
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
-use spritebake::bake::{Cell, Job, Sampling, post};
+use spritebake::bake::{Cell, Directions, Job, Sampling, post};
 use spritebake::bake::{JsonFormat, Layout, pack};
 use spritebake::golden::Tolerance;
 use spritebake::model::Model;
@@ -31,10 +31,12 @@ fn job(model: &Model, directions: u32, size: u32) -> Job<'_> {
         clips: vec![model.clips.first()],
         transitions: Vec::new(),
         layers: Default::default(),
-        directions,
+        directions: Directions::compass(directions),
         view: OrbitView { pitch_degrees: 20.0, ..OrbitView::default() },
         options: RenderOptions { width: size, height: size, ssaa: 2, ..RenderOptions::default() },
         fit: Fit::Shared,
+        pixels_per_unit: None,
+        auto_size: false,
         sampling: Sampling::ClipFrames,
         pose: PoseOptions { looping: true, in_place: true },
         look: Default::default(),
@@ -69,7 +71,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let job = job(&model, 4, 48);
     let cells = job.render().unwrap();
     assert_eq!(cells.len(), 4 * 16);
-    let sheet = pack(&cells, &["walk".to_string()], Layout { padding: 2, extrude: 1, trim: false }).unwrap();
+    let sheet = pack(&cells, &job.info(), Layout { padding: 2, extrude: 1, trim: false }).unwrap();
     let json = sheet.to_json("walk.png", JsonFormat::TexturePacker);
     let json: serde_json::Value = serde_json::from_str(&json.to_string()).unwrap();
     assert_eq!(json["meta"]["size"]["w"], sheet.image.width);
@@ -81,7 +83,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
         let alone = bake::render_posed(&renderer, &model, &posed, cell.camera, &job.options).unwrap();
         assert_eq!(alone, cell.image, "cell {i}");
         // The JSON rectangle shows exactly this image.
-        let name = format!("walk_{}_{:03}", cell.direction, cell.frame);
+        let name = format!("walk_{}_{:03}", ["S", "W", "N", "E"][cell.direction as usize], cell.frame);
         let f = &json["frames"][&name];
         let (x, y, w, h) = (
             f["frame"]["x"].as_u64().unwrap() as u32,
@@ -96,13 +98,17 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
         assert_eq!(f["anchor"], f["pivot"]);
         assert_eq!(f["duration"], 63); // 1/16 s
     }
-    for d in 0..4 {
-        let list = json["animations"][format!("walk_{d}")].as_array().unwrap();
+    for (d, name) in ["S", "W", "N", "E"].iter().enumerate() {
+        let list = json["animations"][format!("walk_{name}")].as_array().unwrap();
         assert_eq!(list.len(), 16);
-        assert_eq!(list[3], format!("walk_{d}_003"));
+        assert_eq!(list[3], format!("walk_{name}_003"));
+        assert_eq!(
+            json["meta"]["directions"][d],
+            serde_json::json!({"index": d, "name": name, "angle": d as f64 * 90.0})
+        );
     }
     // Extrusion copies edge pixels into the padding: left of frame 0 repeats its first column.
-    let first = &json["frames"]["walk_0_000"]["frame"];
+    let first = &json["frames"]["walk_S_000"]["frame"];
     let (x, y) = (first["x"].as_u64().unwrap() as u32, first["y"].as_u64().unwrap() as u32);
     for row in 0..48 {
         assert_eq!(sheet.image.pixel(x - 1, y + row), sheet.image.pixel(x, y + row));
@@ -293,7 +299,7 @@ fn cli_sheet_gif_and_frames_write_their_files() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("walk.json")).unwrap()).unwrap();
     assert_eq!(json["frames"].as_object().unwrap().len(), 128);
-    assert_eq!(json["frames"]["walk_7_015"]["trimmed"], true);
+    assert_eq!(json["frames"]["walk_SE_015"]["trimmed"], true);
     let gif = dir.join("walk.gif");
     let o =
         spritebake(&["gif", mesh, "--anim", anim, "--size", "32", "--sample-fps", "100", "-o", gif.to_str().unwrap()]);
@@ -302,7 +308,7 @@ fn cli_sheet_gif_and_frames_write_their_files() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let pattern = dir.join("f/{clip}_{dir}_{frame:03}.png");
+    let pattern = dir.join("f/{clip}_{dirname}_{frame:03}.png");
     let o = spritebake(&[
         "frames",
         mesh,
@@ -318,7 +324,7 @@ fn cli_sheet_gif_and_frames_write_their_files() {
         pattern.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(dir.join("f/walk_1_003.png").exists() && !dir.join("f/walk_1_004.png").exists());
+    assert!(dir.join("f/walk_N_003.png").exists() && !dir.join("f/walk_N_004.png").exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -396,7 +402,7 @@ fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
     let bake_all = |threads: usize| {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
             let cells = j.render().unwrap();
-            let sheet = pack(&cells, &["walk".to_string()], Layout { padding: 1, extrude: 1, trim: true }).unwrap();
+            let sheet = pack(&cells, &j.info(), Layout { padding: 1, extrude: 1, trim: true }).unwrap();
             let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
             let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
             let (gif, _) = encode_gif(&frames, &durations, &GifOptions::default()).unwrap();

@@ -561,7 +561,7 @@ impl Project {
         for entry in &self.entries {
             if entry.kind == Kind::Frames {
                 let pattern = FramePattern::parse(&entry.output)?;
-                self.check_inside(entry, &self.joined(pattern.path("clip", 0, 0)))?;
+                self.check_inside(entry, &self.joined(pattern.path("clip", 0, "S", 0)))?;
             }
             for (path, format) in self.fixed_outputs(entry) {
                 self.check_inside(entry, &path)?;
@@ -829,10 +829,10 @@ mod tests {
         let project = parse(ENTRIES).unwrap();
         let [t, s, _, t2] = [0, 1, 2, 3].map(|i| &project.entries[i].spec);
         let thumb = BakeSpec::thumbnail();
-        assert_eq!((t.view.yaw, t.render.ssaa, t.view.size), (thumb.view.yaw, 2, crate::spec::Size::square(64)));
+        assert_eq!((t.view.yaw, t.render.ssaa, t.view.size), (thumb.view.yaw, 2, crate::spec::Size::square(64).into()));
         assert_eq!(t.render.light, thumb.render.light);
         assert_eq!((t2.view.yaw, s.view.yaw), (5.0, 0.0));
-        assert_eq!(s.view.size, crate::spec::Size::square(32));
+        assert_eq!(s.view.size, crate::spec::Size::square(32).into());
     }
 
     #[test]

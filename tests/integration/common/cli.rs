@@ -41,3 +41,29 @@ pub fn assert_refused(o: &Output, words: &[&str]) {
         assert!(errors[0].contains(word), "'{word}' missing from: {}", errors[0]);
     }
 }
+
+/// A sprite sheet a command wrote: its image and its JSON (TexturePacker's hash form).
+pub struct WrittenSheet {
+    pub image: spritebake::Image,
+    pub json: serde_json::Value,
+}
+
+impl WrittenSheet {
+    /// Reads `png` and the JSON beside it.
+    pub fn read(png: &Path) -> WrittenSheet {
+        let json = std::fs::read(png.with_extension("json")).unwrap();
+        WrittenSheet { image: spritebake::output::read_png(png).unwrap(), json: serde_json::from_slice(&json).unwrap() }
+    }
+
+    /// The image of frame `name`, as its `frame` rectangle gives it.
+    pub fn frame(&self, name: &str) -> spritebake::Image {
+        let rect = &self.json["frames"][name]["frame"];
+        let n = |key: &str| rect[key].as_u64().unwrap_or_else(|| panic!("frame {name}: no {key} in {rect}")) as u32;
+        spritebake::bake::post::crop(&self.image, n("x"), n("y"), n("w"), n("h"))
+    }
+
+    /// Every frame name, sorted.
+    pub fn names(&self) -> Vec<String> {
+        self.json["frames"].as_object().unwrap().keys().cloned().collect()
+    }
+}

@@ -66,11 +66,12 @@ pub struct FramesArgs {
     /// Model, camera, directions, framing, looks, threads.
     #[command(flatten)]
     pub job: SpriteJobArgs,
-    /// Output path pattern with `{clip}`, `{dir}` and `{frame}` (zero padding as `{frame:03}`,
-    /// width 0 to 9), e.g. `out/walk_{dir}_{frame:03}.png`. Clip names from the model are made
-    /// safe file names (separators, `..` and control characters become `_`; a transition A->B
-    /// is named `A-to-B`). Every file must get its own name: with several directions the
-    /// pattern needs `{dir}`, with several clips `{clip}`.
+    /// Output path pattern with `{clip}`, `{dir}` (the direction's index), `{dirname}` (its
+    /// name: S, SW, ...) and `{frame}` (zero padding as `{dir:2}`, `{frame:03}`, width 0 to 9),
+    /// e.g. `out/walk_{dirname}_{frame:03}.png`. Clip names from the model are made safe file
+    /// names (separators, `..` and control characters become `_`; a transition A->B is named
+    /// `A-to-B`). Every file must get its own name: with several directions the pattern needs
+    /// `{dir}` or `{dirname}`, with several clips `{clip}`.
     #[arg(short, long)]
     pub output: String,
 }

@@ -10,7 +10,7 @@ use clap::Args;
 use rayon::prelude::*;
 use spritebake::bake::{self, Product};
 use spritebake::output::{OutputFormat, OutputPlan, sanitize_component};
-use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, Size, ViewSpec};
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, SizeSpec, ViewSpec};
 
 use crate::args::RunArgs;
 use crate::common::set_threads;
@@ -27,9 +27,10 @@ pub struct ThumbnailArgs {
     /// missing) or, for one model file (not a folder or a pattern), a `.png` file.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Thumbnail size in pixels, WxH or one number for a square; each side from 1 to 8192.
-    #[arg(long, default_value_t = BakeSpec::thumbnail().view.size)]
-    pub size: Size,
+    /// Thumbnail size in pixels, WxH or one number for a square, each side from 1 to 8192; or
+    /// `auto[:MAX]`: each thumbnail cut to its model, at most MAX (`auto` is `auto:256`).
+    #[arg(long, value_name = "WxH|auto[:MAX]", default_value_t = BakeSpec::thumbnail().view.size)]
+    pub size: SizeSpec,
     /// Clips, attachments, bone overrides, blend, transition (applied to every model; the
     /// default pose is each model's first clip).
     #[command(flatten)]

@@ -1,0 +1,298 @@
+//! Framing a sprite job: one camera per direction and one cell size for every cell, from every
+//! posed point of the job (all rows, frames and, through the cameras, directions).
+//!
+//! * **Shared fit** (the default): each direction's camera is fitted to the job's bounding
+//!   cylinder, a vertical cylinder around every posed point. It looks the same from every yaw,
+//!   so every direction gets the same scale, ground line and pivot column.
+//! * **Fixed scale** (`pixels_per_unit`): orthographic cameras at exactly P pixels per model
+//!   unit. The pivot — the ground point under the model's origin, at the job's lowest point —
+//!   sits on one whole pixel of every cell, placed so the frames of all directions are centred.
+//!   The model turns about its origin, as it does in a game.
+//! * **Auto size** (`size` = auto): after either, the cells are cut to what the frames of the
+//!   whole job cover, plus the outline and the margin, at most the given size. Without a fixed
+//!   scale the content is zoomed to fill the largest cell (its longer side, for the cell's
+//!   shape) and the other side shrinks to it; with one, frames larger than the maximum are
+//!   refused, never cut.
+//!
+//! Cells are whole pixels of the finished image (pixel art renders `block` times larger, so a
+//! cell is whole pixel-art blocks), and every cell of a job is cut alike, so the pivot keeps
+//! its pixel; at a fixed scale the window is placed on whole pixels too, so the pivot is a
+//! whole pixel.
+//! A considered alternative, trimming each rendered cell to the union of their opaque pixels,
+//! renders every cell at the largest size first and needs every cell in memory before any
+//! size is known; projecting the posed points costs a fraction of one render.
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::raster::{Camera, OrbitView};
+use crate::spec::Look;
+
+/// How a job is framed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Rule {
+    /// Fixed scale, pixels per model unit in the finished cell.
+    pub pixels_per_unit: Option<f32>,
+    /// Cells cut to the content, at most the render size.
+    pub auto_size: bool,
+    /// Empty border as a fraction of the cell (the view's margin).
+    pub margin: f32,
+    /// Pixels drawn outside the silhouette (the outline), finished-cell pixels.
+    pub border: u32,
+    /// Render pixels per finished pixel (pixel art), at least 1.
+    pub block: u32,
+}
+
+impl Rule {
+    /// The rule for cells finished with `look` (its outline and pixel-art blocks) and
+    /// `margin`, fitted (no fixed scale, no auto size).
+    pub fn of(look: &Look, margin: f32) -> Rule {
+        Rule {
+            pixels_per_unit: None,
+            auto_size: false,
+            margin,
+            border: look.outline,
+            block: look.pixel_art.unwrap_or(1),
+        }
+    }
+}
+
+/// The framing of every cell of a job.
+#[derive(Debug, Clone)]
+pub(super) struct Framing {
+    /// One camera per direction.
+    pub cameras: Vec<Camera>,
+    /// The render size of every cell.
+    pub size: (u32, u32),
+    /// The ground point of the pivot (world space).
+    pub ground: Vec3,
+    /// With a fixed scale, the pivot's exact render pixel (the ground point's).
+    pub pivot: Option<Vec2>,
+}
+
+/// Frames a job seen from `views` (one per direction) whose posed points are `points`; `size`
+/// is the render size of a cell, or of the largest cell with an auto size.
+///
+/// # Errors
+/// With a fixed scale, frames that do not fit the size (or the auto size's maximum), naming
+/// `pixels_per_unit`.
+pub(super) fn frame(views: &[OrbitView], points: &[Vec3], size: (u32, u32), rule: &Rule) -> Result<Framing> {
+    let (centre, radius, y0, y1) = cylinder(points);
+    let block = rule.block.max(1);
+    let cell = (size.0 / block, size.1 / block);
+    let Some(scale) = rule.pixels_per_unit else {
+        let aspect = size.0 as f32 / size.1.max(1) as f32;
+        let rim = cylinder_points(centre, radius, y0, y1);
+        let cameras: Vec<Camera> = views.iter().map(|v| Camera::fit(v, &rim, aspect)).collect();
+        let ground = Vec3::new(centre.x, y0, centre.y);
+        let (cameras, size) = if rule.auto_size { cut(&cameras, points, size, rule) } else { (cameras, size) };
+        return Ok(Framing { cameras, size, ground, pivot: None });
+    };
+    // Fixed scale: offsets from the pivot, in finished pixels, x right and y down.
+    let ground = Vec3::new(0.0, y0, 0.0);
+    let rotations: Vec<_> = views.iter().map(OrbitView::world_to_view_rotation).collect();
+    let (lo, hi) = pixel_bounds(&rotations, points, |r, p| {
+        let v = *r * (p - ground);
+        Vec2::new(v.x, -v.y) * scale
+    });
+    let limit = |side| if rule.auto_size { Limit::Auto(side) } else { Limit::Fixed(side) };
+    let (x, y) = (window(lo.x, hi.x, rule, limit(cell.0)), window(lo.y, hi.y, rule, limit(cell.1)));
+    let ((x, w), (y, h)) = match x.zip(y) {
+        Some(windows) => windows,
+        None => {
+            let need = |lo, hi| span(lo, hi, rule.border).1;
+            let allowed = if rule.auto_size { "the auto size's maximum" } else { "`size`" };
+            let expected = format!(
+                "the job's frames need {}x{} pixels at this scale, more than {allowed} ({}x{}): give a larger size or a smaller scale",
+                need(lo.x, hi.x),
+                need(lo.y, hi.y),
+                cell.0,
+                cell.1
+            );
+            return Err(Error::bad_option("pixels_per_unit", scale, expected));
+        }
+    };
+    // The window's corner is `(x, y)` pixels from the pivot: the pivot is at `(-x, -y)`.
+    let pivot = Vec2::new(-x as f32, -y as f32) * block as f32;
+    let reach = points.iter().filter(|p| p.is_finite()).map(|p| p.distance(ground)).fold(radius, f32::max);
+    let size = (w * block, h * block);
+    let px = scale * block as f32;
+    let cameras = views.iter().map(|v| Camera::orthographic_at_scale(v, ground, px, pivot, size, reach)).collect();
+    Ok(Framing { cameras, size, ground, pivot: Some(pivot) })
+}
+
+/// Cameras fitted to `points` in images of `size` (render pixels), cut to what every point
+/// seen through every camera covers and scaled so that it fills the largest cell `size` with
+/// the rule's border and margin: the new cameras and the cell's size. The scale is the one that
+/// fits the content's longer side (relative to the cell's shape); the other side shrinks to
+/// the content.
+pub(super) fn cut(cameras: &[Camera], points: &[Vec3], size: (u32, u32), rule: &Rule) -> (Vec<Camera>, (u32, u32)) {
+    let block = rule.block.max(1) as f32;
+    let largest = Vec2::new(size.0 as f32, size.1 as f32) / block;
+    let (lo, hi) = pixel_bounds(cameras, points, |c, p| c.world_to_pixel(p, size.0, size.1) / block);
+    let content = (hi - lo).max(Vec2::splat(1e-3));
+    let (fill, border) = (fill(rule.margin), rule.border as f32);
+    // Finished pixels per fitted pixel: the content, its border and margin fill the cell.
+    let room = (largest * fill - Vec2::splat(2.0 * border)).max(Vec2::ONE);
+    let zoom = (room / content).min_element();
+    let cell = ((content * zoom + Vec2::splat(2.0 * border)) / fill).ceil().min(largest).max(Vec2::ONE);
+    // The window of the fitted image the cell shows, centred on the content.
+    let span = cell / zoom;
+    let corner = (lo + hi - span) * 0.5;
+    let crop = (corner.x * block, corner.y * block, span.x * block, span.y * block);
+    let cameras = cameras.iter().map(|c| c.cropped(size, crop)).collect();
+    (cameras, ((cell.x * block) as u32, (cell.y * block) as u32))
+}
+
+/// The share of a cell the content fills with `margin` on each side (as [`Camera::fit`]).
+fn fill(margin: f32) -> f32 {
+    (1.0 - 2.0 * margin.clamp(0.0, 0.45)).max(0.1)
+}
+
+/// The smallest and largest pixel position of `points` seen through every camera.
+fn pixel_bounds<C: Sync>(cameras: &[C], points: &[Vec3], to_pixel: impl Fn(&C, Vec3) -> Vec2 + Sync) -> (Vec2, Vec2) {
+    let empty = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+    let (lo, hi) = cameras
+        .par_iter()
+        .map(|c| {
+            points
+                .iter()
+                .filter(|p| p.is_finite())
+                .map(|&p| to_pixel(c, p))
+                .fold(empty, |(lo, hi), q| (lo.min(q), hi.max(q)))
+        })
+        .reduce(|| empty, |a, b| (a.0.min(b.0), a.1.max(b.1)));
+    if lo.x > hi.x { (Vec2::ZERO, Vec2::ZERO) } else { (lo, hi) }
+}
+
+/// How large a window may be along one axis.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    /// Exactly this many pixels.
+    Fixed(u32),
+    /// As few as the content with its margin needs, at most this many.
+    Auto(u32),
+}
+
+/// Content spanning `lo..hi` (finished pixels) with `border` pixels around it, in whole
+/// pixels: its first pixel and its length (at least 1).
+fn span(lo: f32, hi: f32, border: u32) -> (f64, f64) {
+    let border = f64::from(border);
+    let (lo, hi) = ((f64::from(lo) - border).floor(), (f64::from(hi) + border).ceil());
+    (lo, (hi - lo).max(1.0))
+}
+
+/// The window along one axis around content spanning `lo..hi` (finished pixels, plus the
+/// rule's border): its first pixel and its length, the content centred in it; `None` when
+/// the content needs more than the limit.
+fn window(lo: f32, hi: f32, rule: &Rule, limit: Limit) -> Option<(i64, u32)> {
+    let (lo, content) = span(lo, hi, rule.border);
+    let side = match limit {
+        Limit::Fixed(side) => side,
+        Limit::Auto(max) => (content / f64::from(fill(rule.margin))).ceil().min(f64::from(max)) as u32,
+    };
+    if content > f64::from(side) {
+        return None;
+    }
+    // Whole pixels: the spare room split evenly, the odd pixel after the content.
+    let spare = (f64::from(side) - content) as i64;
+    Some((lo as i64 - spare / 2, side.max(1)))
+}
+
+/// The vertical cylinder around `points`: centre of the x/z bounds, radius, y range.
+pub(super) fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
+    let b = crate::model::Aabb::from_points(points.iter().copied());
+    if b.is_empty() {
+        return (Vec2::ZERO, 0.5, 0.0, 1.0);
+    }
+    let centre = Vec2::new((b.min.x + b.max.x) * 0.5, (b.min.z + b.max.z) * 0.5);
+    let radius = points.iter().map(|p| Vec2::new(p.x, p.z).distance(centre)).fold(0.0, f32::max);
+    (centre, radius.max(1e-4), b.min.y, b.max.y)
+}
+
+/// Points on the rims of a cylinder, enough that a fitted camera contains the whole cylinder
+/// to within a fraction of a percent.
+fn cylinder_points(centre: Vec2, radius: f32, y0: f32, y1: f32) -> Vec<Vec3> {
+    const STEPS: usize = 64;
+    // Polygon points on a slightly larger circle so the polygon encloses the true circle.
+    let r = radius / (std::f32::consts::PI / STEPS as f32).cos();
+    (0..STEPS)
+        .flat_map(|i| {
+            let a = i as f32 / STEPS as f32 * std::f32::consts::TAU;
+            let (x, z) = (centre.x + r * a.cos(), centre.y + r * a.sin());
+            [Vec3::new(x, y0, z), Vec3::new(x, y1, z)]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::Projection;
+
+    fn rule(pixels_per_unit: Option<f32>, auto_size: bool) -> Rule {
+        Rule { pixels_per_unit, auto_size, margin: 0.0, border: 0, block: 1 }
+    }
+
+    /// A box 1 wide, 2 tall, 0.5 deep standing on y = 0 around the origin.
+    fn points() -> Vec<Vec3> {
+        crate::model::Aabb { min: Vec3::new(-0.5, 0.0, -0.25), max: Vec3::new(0.5, 2.0, 0.25) }.corners().to_vec()
+    }
+
+    fn side_view(yaw: f32) -> OrbitView {
+        OrbitView { yaw_degrees: yaw, pitch_degrees: 0.0, projection: Projection::Orthographic, margin: 0.0 }
+    }
+
+    #[test]
+    fn a_fixed_scale_is_exact_and_centres_every_direction() {
+        let views = [side_view(0.0), side_view(90.0)];
+        let f = frame(&views, &points(), (64, 64), &rule(Some(10.0), false)).unwrap();
+        assert_eq!(f.size, (64, 64));
+        // 20 px tall, centred: rows 22..42; the pivot is on the ground line, mid-column.
+        let pivot = f.pivot.unwrap();
+        assert_eq!(pivot, Vec2::new(32.0, 42.0));
+        for cam in &f.cameras {
+            let top = cam.world_to_pixel(Vec3::new(0.0, 2.0, 0.0), 64, 64);
+            assert!(top.distance(Vec2::new(32.0, 22.0)) < 1e-3, "{top}");
+        }
+        // Auto: the box is 10 px wide from the front, 5 from the side; the cell is the wider.
+        let f = frame(&views, &points(), (64, 64), &rule(Some(10.0), true)).unwrap();
+        assert_eq!((f.size, f.pivot), ((10, 20), Some(Vec2::new(5.0, 20.0))));
+        // Pixel art renders 3 times larger: the same window in blocks.
+        let f = frame(&views, &points(), (192, 192), &Rule { block: 3, ..rule(Some(10.0), true) }).unwrap();
+        assert_eq!((f.size, f.pivot), ((30, 60), Some(Vec2::new(15.0, 60.0))));
+    }
+
+    #[test]
+    fn frames_larger_than_the_size_are_refused_not_cut() {
+        let e = frame(&[side_view(0.0)], &points(), (64, 16), &rule(Some(10.0), false)).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "`pixels_per_unit` = 10: the job's frames need 10x20 pixels at this scale, more than `size` (64x16): give a larger size or a smaller scale"
+        );
+        let e = frame(&[side_view(0.0)], &points(), (8, 64), &rule(Some(10.0), true)).unwrap_err().to_string();
+        assert!(e.contains("need 10x20 pixels") && e.contains("the auto size's maximum (8x64)"), "{e}");
+    }
+
+    #[test]
+    fn auto_without_a_scale_cuts_the_fitted_cells_to_the_content() {
+        let views = [side_view(0.0), side_view(90.0)];
+        let fitted = frame(&views, &points(), (100, 100), &rule(None, false)).unwrap();
+        let auto = frame(&views, &points(), (100, 100), &rule(None, true)).unwrap();
+        // The box (2 units tall, 1 wide from the front) fills the height at the largest size,
+        // and the width shrinks to it: 50 px.
+        assert_eq!(auto.size, (50, 100));
+        for (d, cam) in auto.cameras.iter().enumerate() {
+            let top = cam.world_to_pixel(Vec3::new(0.0, 2.0, 0.0), 50, 100);
+            let ground = cam.world_to_pixel(auto.ground, 50, 100);
+            assert!(
+                top.distance(Vec2::new(25.0, 0.0)) < 1e-3 && ground.distance(Vec2::new(25.0, 100.0)) < 1e-3,
+                "{d}: {top} {ground}"
+            );
+        }
+        // The fitted cells were the same scale but twice as wide.
+        let ground = fitted.cameras[0].world_to_pixel(fitted.ground, 100, 100);
+        assert!(ground.distance(Vec2::new(50.0, 100.0)) < 1e-3, "{ground}");
+    }
+}
