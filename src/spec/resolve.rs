@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::{BakeSpec, Controls, FilterName, Fit, GifPaletteName, JsonFormatName, ShadingName, ShadingRateName};
 use crate::anim::{FrameTime, PoseOptions};
-use crate::bake::{JsonFormat, Layout, Sampling};
+use crate::bake::{FrameNames, JsonFormat, Layout, Sampling};
 use crate::bounds::{self, Bound};
 use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
@@ -61,8 +61,10 @@ pub struct Resolved {
     pub look: Look,
     /// Sheet layout.
     pub layout: Layout,
-    /// Sheet JSON layout.
+    /// Engine data beside a sheet.
     pub json_format: JsonFormat,
+    /// Sheet frame names.
+    pub frame_names: FrameNames,
     /// GIF encoding.
     pub gif: GifOptions,
     /// The direction a GIF shows.
@@ -101,6 +103,18 @@ where
     T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
 {
     value.map(|v| within(key, v, bound)).transpose()
+}
+
+impl From<JsonFormatName> for JsonFormat {
+    fn from(name: JsonFormatName) -> JsonFormat {
+        match name {
+            JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
+            JsonFormatName::Aseprite => JsonFormat::Aseprite,
+            JsonFormatName::Phaser => JsonFormat::Phaser,
+            JsonFormatName::Godot => JsonFormat::Godot,
+            JsonFormatName::Godot3 => JsonFormat::Godot3,
+        }
+    }
 }
 
 /// Directions a sprite job may have.
@@ -185,7 +199,8 @@ impl BakeSpec {
     /// [`Error::BadOption`] naming the first refused option and what it accepts: a number out
     /// of its range, `facing` parallel to `up`, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
     /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have, more
-    /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, no model.
+    /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, a `filename_format`
+    /// with unknown placeholders or that cannot tell frames apart, no model.
     pub fn resolve(&self) -> Result<Resolved> {
         let (m, a, v, s, r, l, g) =
             (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
@@ -273,6 +288,10 @@ impl BakeSpec {
             let expected = format!("must be at most `padding` ({}): extrusion fills the padding", layout.padding);
             return Err(Error::bad_option("extrude", layout.extrude, expected));
         }
+        let json_format = JsonFormat::from(layout.json_format);
+        let names = layout.filename_format.as_deref().unwrap_or(json_format.default_frame_names());
+        let frame_names = FrameNames::parse(names)
+            .map_err(|expected| Error::bad_option("filename_format", format!("\"{names}\""), expected))?;
         if g.direction >= s.directions {
             let expected =
                 format!("must be from 0 to {} (the job has {} `directions`)", s.directions - 1, s.directions);
@@ -392,10 +411,8 @@ impl BakeSpec {
             sampling,
             look: l.clone(),
             layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
-            json_format: match layout.json_format {
-                JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
-                JsonFormatName::Aseprite => JsonFormat::Aseprite,
-            },
+            json_format,
+            frame_names,
             gif: GifOptions {
                 alpha_threshold: g.alpha_threshold,
                 dither: g.dither,

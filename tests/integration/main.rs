@@ -20,6 +20,7 @@ mod corpus_all;
 mod corpus_gltf;
 mod corpus_obj;
 mod crash_inputs;
+mod engine_data;
 mod engines;
 mod export;
 mod formats_gltf;
