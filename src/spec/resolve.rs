@@ -200,7 +200,8 @@ impl BakeSpec {
     /// of its range, `facing` parallel to `up`, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
     /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have, more
     /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, a `filename_format`
-    /// with unknown placeholders or that cannot tell frames apart, no model.
+    /// with unknown placeholders or that cannot tell frames apart, two transitions between the
+    /// same clips, no model.
     pub fn resolve(&self) -> Result<Resolved> {
         let (m, a, v, s, r, l, g) =
             (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
@@ -311,6 +312,15 @@ impl BakeSpec {
                 .map(|t| super::TransitionSpec { from: clip_name(&t.from), to: clip_name(&t.to), ..t.clone() })
                 .collect(),
         };
+        // A transition is a sheet row named `A->B`: a second one of the same clips would give
+        // two rows (animations, frame names) one name.
+        for (i, t) in controls.transitions.iter().enumerate() {
+            if controls.transitions.iter().take(i).any(|u| (&u.from, &u.to) == (&t.from, &t.to)) {
+                let expected =
+                    format!("gives a second row named '{}->{}': one transition per pair of clips", t.from, t.to);
+                return Err(Error::bad_option("transition", t, expected));
+            }
+        }
         controls.set_offsets(&a.attach_offset).map_err(|_| {
             let expected = format!("one per `attach` ({} given)", a.attach.len());
             Error::bad_option("attach_offset", format!("({} offsets)", a.attach_offset.len()), expected)
@@ -490,6 +500,12 @@ mod tests {
         assert_eq!(
             s.resolve().unwrap_err().to_string(),
             "`facing` = -z: is parallel to `up` (+z): a model faces at right angles to its up axis"
+        );
+        let mut t = spec();
+        t.anim.transition = vec!["walk->run:0.2".parse().unwrap(), "walk.md5anim->run:0.5".parse().unwrap()];
+        assert_eq!(
+            t.resolve().unwrap_err().to_string(),
+            "`transition` = walk->run:0.5: gives a second row named 'walk->run': one transition per pair of clips"
         );
         s.model.facing = Some(crate::model::Axis::NegY);
         assert_eq!(s.resolve().unwrap().load.up, Some(crate::model::Axis::PosZ));
