@@ -145,13 +145,13 @@ pub fn bake(
         Product::Render => render_moments(loaded, resolved, budget, progress).map(Baked::Images),
         Product::Sheet => {
             let job = loaded.job(resolved)?;
-            // The engine data is held while it is written: charged before anything renders.
+            let cells = job.render_with_progress(budget, progress)?;
+            // The engine data is held while it is written: charged before it is made (after
+            // the cells, whose charge is the larger and refuses a huge job before it renders).
             let rows = job.row_names();
             let longest_tag = rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
-            let frames = job.cell_count();
-            let data = engines::data_bytes(frames, longest_tag, &resolved.frame_names);
-            budget.charge(data, || format!("the sheet data of {frames} frames"))?;
-            let cells = job.render_with_progress(budget, progress)?;
+            let data = engines::data_bytes(cells.len(), longest_tag, &resolved.frame_names);
+            budget.charge(data, || format!("the sheet data of {} frames", cells.len()))?;
             let sheet = pack(&cells, &rows, resolved.layout)?;
             Ok(Baked::Sheet { sheet, format: resolved.json_format, names: resolved.frame_names.clone() })
         }

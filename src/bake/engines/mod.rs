@@ -193,8 +193,8 @@ pub const DIRECTION_TAG_BYTES: usize = 32;
 const MAX_TITLE_BYTES: usize = 255;
 
 /// What writing the engine data of `frames` frames whose tags are at most `longest_tag` bytes
-/// may allocate, charged to the budget before the sheet renders: the frame names and tags
-/// come from options and model files.
+/// may allocate, charged to the budget before it is made: the frame names and tags come from
+/// options and model files.
 pub fn data_bytes(frames: usize, longest_tag: usize, names: &FrameNames) -> u64 {
     let name = names.max_len(MAX_TITLE_BYTES, longest_tag) as u64;
     // A frame's name is held in its frame, a JSON key and an animation list, and written again

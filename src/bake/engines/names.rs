@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 
 /// Longest format accepted, in bytes.
-pub const MAX_FORMAT_BYTES: usize = 256;
+const MAX_FORMAT_BYTES: usize = 256;
 
 /// Most digits a counter may be padded to.
 const MAX_WIDTH: usize = 9;
@@ -86,7 +86,7 @@ impl FrameNames {
     /// # Errors
     /// What is wrong and what is accepted, for [`crate::Error::BadOption`]: an unknown or
     /// Aseprite-only placeholder, an unclosed `{`, a format that cannot tell frames apart, a
-    /// format over [`MAX_FORMAT_BYTES`].
+    /// format over 256 bytes.
     pub fn parse(format: &str) -> Result<FrameNames, String> {
         if format.len() > MAX_FORMAT_BYTES {
             return Err(format!("at most {MAX_FORMAT_BYTES} bytes"));
