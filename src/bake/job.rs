@@ -174,6 +174,8 @@ pub struct Cell {
     pub frame: usize,
     /// How long the frame shows, in seconds.
     pub duration: f32,
+    /// Whether its row loops: clips do, transitions (`A->B`) play once.
+    pub looping: bool,
     /// The finished image (the job's cell size).
     pub image: Image,
     /// The ground point under the model (under its origin with a fixed scale, else under the
@@ -332,7 +334,8 @@ impl<'a> Job<'a> {
                 };
                 let (image, pivot) = post::finish(&self.look, image, pivot, joints);
                 progress();
-                Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot, camera })
+                let looping = !matches!(rows[c].motion, Motion::Transition(_));
+                Ok(Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera })
             })
             .collect::<Result<Vec<Cell>>>()
             .map(|mut cells| {

@@ -1,12 +1,14 @@
 //! Baking: the application layer, from a resolved [`crate::spec::Resolved`] to finished
 //! images and files — load the model and its attachments ([`load`]), pose, place in the
 //! canonical world frame, fit the camera, render, post-process ([`post`]), and make the
-//! products ([`products`]: a render, a sprite sheet with its JSON, a GIF, numbered frames).
+//! products ([`products`]: a render, a sprite sheet with its engine data ([`engines`]), a GIF,
+//! numbered frames).
 //! The command line, `check` manifests and `bake` project files all go through here; the
 //! layers below know nothing of each other.
 
 mod directions;
 mod distance;
+pub mod engines;
 mod framing;
 mod job;
 mod load;
@@ -20,10 +22,11 @@ mod sheet;
 use glam::{Mat4, Vec3};
 
 pub use directions::Directions;
+pub use engines::{FrameNames, JsonFormat};
 pub use job::{Cell, Job, JobInfo, Sampling};
 pub use load::{Loaded, load};
 pub use products::{Baked, Product};
-pub use sheet::{JsonFormat, Layout, Placement, Sheet, pack};
+pub use sheet::{Layout, Placement, Sheet, pack};
 
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::{Error, Result};

@@ -1,4 +1,4 @@
-//! The products of a bake — a render, a sprite sheet with its JSON, an animated GIF, a
+//! The products of a bake — a render, a sprite sheet with its engine data, an animated GIF, a
 //! sequence of numbered frames — made from a loaded model and a resolved spec, the same way for
 //! the command line, `check` cases and `bake` project entries (so the three give the same bytes).
 //!
@@ -19,7 +19,8 @@ use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
 use crate::raster::{Camera, Image, RenderOptions, Renderer};
 use crate::spec::Resolved;
 
-use super::{Cell, Directions, JsonFormat, Sheet, framing, pack};
+use super::engines::{self, FrameNames, JsonFormat, sheet_files};
+use super::{Cell, Directions, Sheet, framing, pack};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -27,7 +28,7 @@ use super::{Cell, Directions, JsonFormat, Sheet, framing, pack};
 pub enum Product {
     /// One PNG of one moment (`render`, `thumbnail`).
     Render,
-    /// A sprite sheet PNG with its JSON beside it (same stem).
+    /// A sprite sheet PNG with its engine data beside it (same stem: JSON, or a Godot `.tres`).
     Sheet,
     /// A looping animated GIF of one motion from one direction.
     Gif,
@@ -41,12 +42,14 @@ pub enum Product {
 pub enum Baked {
     /// A render: one image per moment of the spec.
     Images(Vec<Image>),
-    /// A packed sheet and the JSON layout to describe it with.
+    /// A packed sheet and the engine data to describe it with.
     Sheet {
         /// The sheet.
         sheet: Sheet,
-        /// Its JSON layout.
+        /// Its engine data.
         format: JsonFormat,
+        /// Its frames' names.
+        names: FrameNames,
     },
     /// An encoded GIF.
     Gif {
@@ -68,11 +71,6 @@ pub enum Baked {
     },
 }
 
-/// The JSON file written beside a sheet.
-pub fn sheet_json_path(png: &std::path::Path) -> PathBuf {
-    png.with_extension("json")
-}
-
 impl Product {
     /// Every file the product writes for `output` (a file, or a frame pattern), with its
     /// format, for the caller to check against its inputs before anything renders.
@@ -80,7 +78,7 @@ impl Product {
     /// # Errors
     /// A frame pattern that does not parse, or a job that cannot be built (unknown clips).
     pub fn plan(self, output: &str, loaded: &Loaded, resolved: &Resolved) -> Result<OutputPlan> {
-        if let Some(plan) = self.fixed_plan(output) {
+        if let Some(plan) = self.fixed_plan(output, resolved.json_format) {
             return Ok(plan);
         }
         let mut plan = OutputPlan::new();
@@ -96,8 +94,8 @@ impl Product {
 
     /// The files the product writes for `output` when they do not depend on the model: every
     /// product's but the frames', whose names come from the clips and their frame counts
-    /// (`None`).
-    pub fn fixed_plan(self, output: &str) -> Option<OutputPlan> {
+    /// (`None`). A sheet writes its engine data in `format` beside it.
+    pub fn fixed_plan(self, output: &str, format: JsonFormat) -> Option<OutputPlan> {
         let mut plan = OutputPlan::new();
         let path = PathBuf::from(output);
         match self {
@@ -105,7 +103,10 @@ impl Product {
                 plan.add(path, OutputFormat::Png);
             }
             Product::Sheet => {
-                plan.add(&path, OutputFormat::Png).add(sheet_json_path(&path), OutputFormat::Json);
+                plan.add(&path, OutputFormat::Png);
+                for (data, format) in format.files(&path) {
+                    plan.add(data, format);
+                }
             }
             Product::Gif => {
                 plan.add(path, OutputFormat::Gif);
@@ -148,8 +149,14 @@ pub fn bake(
         Product::Sheet => {
             let job = loaded.job(resolved)?;
             let cells = job.render_with_progress(budget, progress)?;
-            let sheet = pack(&cells, &job.info(), resolved.layout)?;
-            Ok(Baked::Sheet { sheet, format: resolved.json_format })
+            // The engine data is held while it is written: charged before it is made (after
+            // the cells, whose charge is the larger and refuses a huge job before it renders).
+            let info = job.info();
+            let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
+            let data = engines::data_bytes(cells.len(), longest_tag, &resolved.frame_names);
+            budget.charge(data, || format!("the sheet data of {} frames", cells.len()))?;
+            let sheet = pack(&cells, &info, resolved.layout)?;
+            Ok(Baked::Sheet { sheet, format: resolved.json_format, names: resolved.frame_names.clone() })
         }
         Product::Gif => {
             let job = loaded.gif_job(resolved)?;
@@ -217,7 +224,7 @@ impl Baked {
     ///
     /// # Errors
     /// Encoding fails; a render of several moments (only `check` renders those, and compares
-    /// them instead of writing them).
+    /// them instead of writing them); sheet frame names that collide.
     pub fn files(&self, output: &str) -> Result<Vec<(PathBuf, Vec<u8>)>> {
         let path = PathBuf::from(output);
         match self {
@@ -225,13 +232,7 @@ impl Baked {
                 [image] => Ok(vec![(path, encode_png(image)?)]),
                 _ => Err(Error::bad_option("frame", format!("({} frames)", images.len()), "one image is written")),
             },
-            Baked::Sheet { sheet, format } => {
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                let json = serde_json::to_string_pretty(&sheet.to_json(&name, *format))
-                    .map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))?;
-                let json_path = sheet_json_path(&path);
-                Ok(vec![(path, encode_png(&sheet.image)?), (json_path, json.into_bytes())])
-            }
+            Baked::Sheet { sheet, format, names } => sheet_files(sheet, &path, *format, names),
             Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
             Baked::Frames { cells, rows, directions } => {
                 let pattern = FramePattern::parse(output)?;

@@ -1,37 +1,17 @@
-//! Sprite-sheet layout and the JSON that engines read.
+//! Sprite-sheet layout: where every frame goes.
 //!
 //! Layout: one row per (clip, direction), frames left to right. Cells are the render size, or
 //! with trimming the opaque bounds of each frame (shelf-packed in the same rows). `padding`
 //! pixels separate cells and surround the sheet; `extrude` repeats each frame's edge pixels
 //! into the padding so engines' bilinear filtering never bleeds neighbours in.
 //!
-//! JSON: TexturePacker's JSON-Hash layout (`frames` keyed by name with `frame`, `rotated`
-//! (always false: Godot cannot read rotated frames), `trimmed`, `spriteSourceSize`,
-//! `sourceSize`, `pivot` as 0..1 fractions, Pixi's `anchor` and a `duration` in ms) plus
-//! `animations` (frame names per clip and direction, as PixiJS reads them) and `meta`.
-//! Frames are named `CLIP_DIRECTION_FRAME` (`walk_SW_007`), animations `CLIP_DIRECTION`;
-//! `meta.directions` lists each direction's `index`, `name` and `angle` (degrees the model is
-//! turned clockwise seen from above, from facing the viewer), and a job at a fixed scale adds
-//! `meta.pixelsPerUnit` and `meta.pivot` (the pivot in pixels, the same in every frame).
-//! Aseprite's layout (its "Array" form) lists the same frames in order, each with its
-//! `filename`, and adds `meta.frameTags` whose `from`/`to` index that array.
-
-use serde_json::{Value, json};
+//! The data files that describe a sheet to engines (JSON, Godot resources) are written from
+//! its placements by [`super::engines`].
 
 use super::post::{blit_extruded, crop};
 use super::{Cell, JobInfo};
 use crate::error::{Error, Result};
 use crate::raster::Image;
-
-/// Which JSON layout to write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum JsonFormat {
-    /// TexturePacker JSON-Hash + PixiJS `animations` (the default).
-    #[default]
-    TexturePacker,
-    /// Aseprite's JSON (Array form: `frames` in order with `filename`) with `meta.frameTags`.
-    Aseprite,
-}
 
 /// Layout settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -65,8 +45,10 @@ pub struct Placement {
     pub source_y: u32,
     /// Pivot as fractions of the untrimmed frame.
     pub pivot: (f32, f32),
-    /// Display time in milliseconds.
-    pub duration_ms: u32,
+    /// Display time in seconds.
+    pub duration: f32,
+    /// Whether its animation loops (clips) or plays once (transitions).
+    pub looping: bool,
 }
 
 /// A packed sheet: the image and where every frame went.
@@ -122,7 +104,8 @@ pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout) -> Result<Sheet> {
             source_x: rx,
             source_y: ry,
             pivot: (cell.pivot.x / fw as f32, cell.pivot.y / fh as f32),
-            duration_ms: (cell.duration * 1000.0).round() as u32,
+            duration: cell.duration,
+            looping: cell.looping,
         });
         x += rw + pad;
         width = width.max(x);
@@ -134,78 +117,4 @@ pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout) -> Result<Sheet> {
         blit_extruded(&mut image, &crop(&cell.image, rx, ry, rw, rh), p.x, p.y, extrude);
     }
     Ok(Sheet { image, placements, frame_size: (fw, fh), job: job.clone(), pivot: first.pivot })
-}
-
-impl Sheet {
-    /// The sheet's JSON description; `image_name` is the PNG's file name as the JSON names it.
-    pub fn to_json(&self, image_name: &str, format: JsonFormat) -> Value {
-        let (fw, fh) = self.frame_size;
-        let frame_json = |p: &Placement| {
-            json!({
-                "frame": {"x": p.x, "y": p.y, "w": p.w, "h": p.h},
-                "rotated": false,
-                "trimmed": (p.w, p.h) != (fw, fh),
-                "spriteSourceSize": {"x": p.source_x, "y": p.source_y, "w": p.w, "h": p.h},
-                "sourceSize": {"w": fw, "h": fh},
-                "pivot": {"x": p.pivot.0, "y": p.pivot.1},
-                "anchor": {"x": p.pivot.0, "y": p.pivot.1},
-                "duration": p.duration_ms,
-            })
-        };
-        let frames: serde_json::Map<String, Value> =
-            self.placements.iter().map(|p| (p.name.clone(), frame_json(p))).collect();
-        let mut animations: Vec<(String, Vec<String>)> = Vec::new();
-        for p in &self.placements {
-            match animations.last_mut() {
-                Some((name, list)) if *name == p.animation => list.push(p.name.clone()),
-                _ => animations.push((p.animation.clone(), vec![p.name.clone()])),
-            }
-        }
-        let mut meta = json!({
-            "app": "spritebake",
-            "version": env!("CARGO_PKG_VERSION"),
-            "image": image_name,
-            "format": "RGBA8888",
-            "size": {"w": self.image.width, "h": self.image.height},
-            "scale": "1",
-            "directions": self.job.directions.to_json(),
-        });
-        if let Some(p) = self.job.pixels_per_unit {
-            // As written (`0.1`, not the f32's `0.10000000149011612`).
-            meta["pixelsPerUnit"] = p.to_string().parse::<f64>().map_or(json!(p), |p| json!(p));
-            meta["pivot"] = json!({"x": self.pivot.x, "y": self.pivot.y});
-        }
-        match format {
-            JsonFormat::TexturePacker => {
-                let animations: serde_json::Map<String, Value> =
-                    animations.into_iter().map(|(n, l)| (n, json!(l))).collect();
-                json!({"frames": frames, "animations": animations, "meta": meta})
-            }
-            JsonFormat::Aseprite => {
-                let mut index = 0usize;
-                let tags: Vec<Value> = animations
-                    .iter()
-                    .map(|(name, list)| {
-                        let tag =
-                            json!({"name": name, "from": index, "to": index + list.len() - 1, "direction": "forward"});
-                        index += list.len();
-                        tag
-                    })
-                    .collect();
-                meta["frameTags"] = json!(tags);
-                // An array, not a hash: `from`/`to` index frames in order, and a JSON object's
-                // key order is not kept (serde_json sorts keys: `walk_SW_000` before `walk_S_000`).
-                let frames: Vec<Value> = self
-                    .placements
-                    .iter()
-                    .map(|p| {
-                        let mut f = frame_json(p);
-                        f["filename"] = json!(p.name);
-                        f
-                    })
-                    .collect();
-                json!({"frames": frames, "meta": meta})
-            }
-        }
-    }
 }

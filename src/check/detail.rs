@@ -156,8 +156,9 @@ pub struct CaseDetail {
     pub expected_delays: Option<Vec<u16>>,
     /// A GIF's delays in centiseconds, as rendered (empty for other kinds).
     pub actual_delays: Vec<u16>,
-    /// A sheet's JSON: the first differing line's number, the actual line and the golden's.
-    pub json_difference: Option<(usize, String, String)>,
+    /// A sheet's engine data: the first differing file's name, its first differing line's
+    /// number, the actual line and the golden's.
+    pub json_difference: Option<(String, usize, String, String)>,
 }
 
 impl CaseDetail {
@@ -286,10 +287,7 @@ pub(super) fn failed_case(
             cells.push(cell);
         }
     }
-    let json_difference = match (&actual.json, &expected.json) {
-        (Some(a), Some(e)) => super::first_difference(a, e),
-        _ => None,
-    };
+    let json_difference = super::data_difference(actual, expected);
     let gif = case.keys.kind == Product::Gif;
     Ok(CaseDetail {
         kind: case.keys.kind,

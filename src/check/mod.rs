@@ -190,7 +190,10 @@ fn fixed_golden_files(case: &Case) -> Vec<(PathBuf, OutputFormat)> {
     match case.keys.kind {
         Product::Render if is_golden_folder(&golden) => Vec::new(),
         Product::Render => vec![(golden, OutputFormat::Png)],
-        Product::Sheet => vec![(golden.with_extension("json"), OutputFormat::Json), (golden, OutputFormat::Png)],
+        Product::Sheet => {
+            let data = case.resolved.json_format.files(&golden);
+            std::iter::once((golden, OutputFormat::Png)).chain(data).collect()
+        }
         Product::Gif => vec![(golden, OutputFormat::Gif)],
         Product::Frames => Vec::new(),
     }
@@ -277,8 +280,8 @@ struct Actual {
     golden_files: Vec<(PathBuf, Vec<u8>)>,
     /// GIF delays, centiseconds.
     delays: Vec<u16>,
-    /// A sheet's JSON.
-    json: Option<String>,
+    /// A sheet's engine data files (JSON, `.tres`): file name and text.
+    data: Vec<(String, String)>,
     /// A sheet's cells: name and rectangle (x, y, w, h) on the sheet.
     cells: Vec<(String, [u32; 4])>,
 }
@@ -329,7 +332,7 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
         labels: Vec::new(),
         golden_files: Vec::new(),
         delays: Vec::new(),
-        json: None,
+        data: Vec::new(),
         cells: Vec::new(),
     };
     match baked {
@@ -343,7 +346,13 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
             actual.frames = vec![sheet.image.clone()];
             actual.labels = vec!["sheet".into()];
             actual.golden_files = baked.files(golden)?;
-            actual.json = actual.golden_files.get(1).map(|(_, b)| String::from_utf8_lossy(b).into_owned());
+            // The sheet image first, then its data files.
+            actual.data = actual
+                .golden_files
+                .iter()
+                .skip(1)
+                .map(|(p, b)| (file_name(p), String::from_utf8_lossy(b).into_owned()))
+                .collect();
             actual.cells = sheet.placements.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
         }
         Baked::Gif { bytes, .. } => {
@@ -373,11 +382,12 @@ fn moment_label(t: crate::anim::FrameTime) -> String {
     }
 }
 
-/// What a golden holds: its frames, and a GIF's delays or a sheet's JSON.
+/// What a golden holds: its frames, and a GIF's delays or a sheet's engine data (text, in
+/// the order of [`Actual::data`]).
 struct Expected {
     frames: Vec<Image>,
     delays: Vec<u16>,
-    json: Option<String>,
+    data: Vec<String>,
 }
 
 /// Whether the golden exists at all (a case without one is new).
@@ -398,7 +408,7 @@ fn read_golden_png(case: &Case, file: &Path, budget: &MemoryBudget) -> Result<Im
 
 fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<Expected> {
     let golden = &case.golden;
-    let mut expected = Expected { frames: Vec::new(), delays: Vec::new(), json: None };
+    let mut expected = Expected { frames: Vec::new(), delays: Vec::new(), data: Vec::new() };
     match case.keys.kind {
         Product::Render => {
             let folder = is_golden_folder(golden);
@@ -416,10 +426,11 @@ fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<
         }
         Product::Sheet => {
             expected.frames = vec![read_golden_png(case, golden, budget)?];
-            let json = golden.with_extension("json");
-            case.scope.file(&json).map_err(|d| d.into_error(&json, format!("golden '{}'", json.display())))?;
-            let bytes = crate::formats::read_file(&json, budget.remaining())?;
-            expected.json = Some(String::from_utf8_lossy(&bytes).into_owned());
+            for (file, _) in case.resolved.json_format.files(golden) {
+                case.scope.file(&file).map_err(|d| d.into_error(&file, format!("golden '{}'", file.display())))?;
+                let bytes = crate::formats::read_file(&file, budget.remaining())?;
+                expected.data.push(String::from_utf8_lossy(&bytes).into_owned());
+            }
         }
         Product::Gif => {
             case.scope.file(golden).map_err(|d| d.into_error(golden, format!("golden '{}'", golden.display())))?;
@@ -489,10 +500,8 @@ fn judge(
         failed
             .push(("delays".to_string(), format!("GIF delays {:?}, golden {:?} (cs)", actual.delays, expected.delays)));
     }
-    if let (Some(a), Some(e)) = (&actual.json, &expected.json) {
-        if let Some((line, got, want)) = first_difference(a, e) {
-            failed.push(("JSON".to_string(), format!("line {line}: `{got}`, golden `{want}`")));
-        }
+    if let Some((file, line, got, want)) = data_difference(actual, &expected) {
+        failed.push((file, format!("line {line}: `{got}`, golden `{want}`")));
     }
     let mut reports = Vec::new();
     for ((frame, golden), label) in actual.frames.iter().zip(&expected.frames).zip(&actual.labels) {
@@ -524,6 +533,20 @@ fn judge(
     let detail = detail::failed_case(case, actual, &expected, &reports, options.report_images)?;
     result.detail = Some(Box::new(detail));
     Ok(Outcome::Fail { frames: failed })
+}
+
+/// The first engine data file of a sheet that differs from its golden: its name, and the
+/// first differing line (see [`first_difference`]).
+fn data_difference(actual: &Actual, expected: &Expected) -> Option<(String, usize, String, String)> {
+    actual.data.iter().zip(&expected.data).find_map(|((file, a), e)| {
+        let (line, got, want) = first_difference(a, e)?;
+        Some((file.clone(), line, got, want))
+    })
+}
+
+/// A path's file name, for labels.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// The first line where two texts differ: its number and both lines.

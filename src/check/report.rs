@@ -488,10 +488,11 @@ fn detail_view(body: &mut String, index: usize, r: &CaseResult, d: &CaseDetail) 
     if let Some(actual_delays) = (d.kind == Product::Gif).then_some(&d.actual_delays) {
         delays_table(body, d.expected_delays.as_deref(), actual_delays);
     }
-    if let Some((line, got, want)) = &d.json_difference {
+    if let Some((file, line, got, want)) = &d.json_difference {
         let _ = writeln!(
             body,
-            "<div class=\"json-diff\"><b>Sheet JSON differs</b> at line {line}:<pre><span class=\"exp\">golden: {}</span>\n<span class=\"act\">actual: {}</span></pre></div>",
+            "<div class=\"json-diff\"><b>{} differs</b> at line {line}:<pre><span class=\"exp\">golden: {}</span>\n<span class=\"act\">actual: {}</span></pre></div>",
+            escape(file),
             escape(want),
             escape(got)
         );
@@ -792,8 +793,8 @@ pub fn json_report(context: &ReportContext, results: &[CaseResult], html_dir: Op
                     case["delays_cs"] =
                         json!({"expected": d.expected_delays, "actual": d.actual_delays, "mismatched": mismatched});
                 }
-                if let Some((line, got, want)) = &d.json_difference {
-                    case["json_difference"] = json!({"line": line, "actual": got, "golden": want});
+                if let Some((file, line, got, want)) = &d.json_difference {
+                    case["json_difference"] = json!({"file": file, "line": line, "actual": got, "golden": want});
                 }
             }
             case

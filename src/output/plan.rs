@@ -42,6 +42,8 @@ pub enum OutputFormat {
     Mtl,
     /// XML, e.g. a JUnit report (`.xml`).
     Xml,
+    /// A Godot text resource (`.tres`).
+    GodotResource,
     /// An HTML page (`.html` or `.htm`).
     Html,
     /// A copy of another file, keeping that file's own name and extension.
@@ -58,6 +60,7 @@ impl OutputFormat {
             OutputFormat::Obj => &["obj"],
             OutputFormat::Mtl => &["mtl"],
             OutputFormat::Xml => &["xml"],
+            OutputFormat::GodotResource => &["tres"],
             OutputFormat::Html => &["html", "htm"],
             OutputFormat::Copy => &[],
         }
@@ -72,6 +75,7 @@ impl OutputFormat {
             OutputFormat::Obj => "an OBJ mesh",
             OutputFormat::Mtl => "an MTL material library",
             OutputFormat::Xml => "XML",
+            OutputFormat::GodotResource => "a Godot resource",
             OutputFormat::Html => "HTML",
             OutputFormat::Copy => "a copy",
         }

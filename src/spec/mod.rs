@@ -469,16 +469,23 @@ impl Default for LookSpec {
     }
 }
 
-/// JSON layouts for sheets.
+/// Engine data written beside a sheet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum JsonFormatName {
-    /// TexturePacker JSON-Hash with PixiJS `animations` (the default).
+    /// TexturePacker JSON-Hash with PixiJS `animations`: NAME.json (the default).
     #[default]
     Texturepacker,
-    /// Aseprite JSON with `frameTags`.
+    /// Aseprite's JSON with `frameTags`, frames named by number (Phaser's createFromAseprite).
     Aseprite,
+    /// TexturePacker JSON-Hash plus Phaser's animation JSON (anims.fromJSON): NAME.json and
+    /// NAME.anims.json.
+    Phaser,
+    /// A Godot 4 SpriteFrames resource: NAME.tres.
+    Godot,
+    /// A Godot 3 SpriteFrames resource: NAME.tres.
+    Godot3,
 }
 
 /// Sprite-sheet layout (`sheet`).
@@ -495,14 +502,27 @@ pub struct LayoutSpec {
     /// Crop frames to their opaque pixels (the JSON records the offsets).
     #[cfg_attr(feature = "cli", arg(long))]
     pub trim: bool,
-    /// JSON layout.
+    /// Engine data beside the sheet, same stem.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = JsonFormatName::Texturepacker))]
     pub json_format: JsonFormatName,
+    /// Frame names, like Aseprite's --filename-format: {title} (the sheet's file name without
+    /// extension), {tag} (clip and direction), {frame} (number in the sheet), {tagframe}
+    /// (number in its tag), {duration} (ms); digits after a counter pad it and set its first
+    /// number ({frame000}: 000, 001...; {frame1}: 1, 2...). Names every format's frames. Default:
+    /// {frame} for aseprite (Phaser looks frames up by number), else {tag}_{tagframe000}.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FORMAT"))]
+    pub filename_format: Option<String>,
 }
 
 impl Default for LayoutSpec {
     fn default() -> Self {
-        LayoutSpec { padding: 2, extrude: 0, trim: false, json_format: JsonFormatName::Texturepacker }
+        LayoutSpec {
+            padding: 2,
+            extrude: 0,
+            trim: false,
+            json_format: JsonFormatName::Texturepacker,
+            filename_format: None,
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use super::{
     SpriteSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
-use crate::bake::{Directions, JsonFormat, Layout, Sampling};
+use crate::bake::{Directions, FrameNames, JsonFormat, Layout, Sampling};
 use crate::bounds::{self, Bound};
 use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
@@ -68,8 +68,10 @@ pub struct Resolved {
     pub look: Look,
     /// Sheet layout.
     pub layout: Layout,
-    /// Sheet JSON layout.
+    /// Engine data beside a sheet.
     pub json_format: JsonFormat,
+    /// Sheet frame names.
+    pub frame_names: FrameNames,
     /// GIF encoding.
     pub gif: GifOptions,
     /// The direction a GIF shows, by index.
@@ -108,6 +110,18 @@ where
     T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
 {
     value.map(|v| within(key, v, bound)).transpose()
+}
+
+impl From<JsonFormatName> for JsonFormat {
+    fn from(name: JsonFormatName) -> JsonFormat {
+        match name {
+            JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
+            JsonFormatName::Aseprite => JsonFormat::Aseprite,
+            JsonFormatName::Phaser => JsonFormat::Phaser,
+            JsonFormatName::Godot => JsonFormat::Godot,
+            JsonFormatName::Godot3 => JsonFormat::Godot3,
+        }
+    }
 }
 
 /// Directions a sprite job may have.
@@ -229,7 +243,9 @@ impl BakeSpec {
     /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have,
     /// `direction_names` that are not one safe, unique name per direction, `pixels_per_unit`
     /// with a perspective view or per-frame fitting, an auto `size` with per-frame fitting,
-    /// more `attach_offset`s than `attach`es, `extrude` wider than `padding`, no model.
+    /// more `attach_offset`s than `attach`es, `extrude` wider than `padding`, a
+    /// `filename_format` with unknown placeholders or that cannot tell frames apart, two
+    /// transitions between the same clips, no model.
     pub fn resolve(&self) -> Result<Resolved> {
         let (m, a, v, s, r, l, g) =
             (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
@@ -330,6 +346,10 @@ impl BakeSpec {
             let expected = format!("must be at most `padding` ({}): extrusion fills the padding", layout.padding);
             return Err(Error::bad_option("extrude", layout.extrude, expected));
         }
+        let json_format = JsonFormat::from(layout.json_format);
+        let names = layout.filename_format.as_deref().unwrap_or(json_format.default_frame_names());
+        let frame_names = FrameNames::parse(names)
+            .map_err(|expected| Error::bad_option("filename_format", format!("\"{names}\""), expected))?;
         let gif_direction = gif_direction(&g.direction, &directions)?;
         within("max_file_mib", self.limits.max_file_mib, bounds::MAX_FILE_MIB)?;
         within("max_texture_side", self.limits.max_texture_side, bounds::MAX_TEXTURE_SIDE)?;
@@ -345,6 +365,15 @@ impl BakeSpec {
                 .map(|t| super::TransitionSpec { from: clip_name(&t.from), to: clip_name(&t.to), ..t.clone() })
                 .collect(),
         };
+        // A transition is a sheet row named `A->B`: a second one of the same clips would give
+        // two rows (animations, frame names) one name.
+        for (i, t) in controls.transitions.iter().enumerate() {
+            if controls.transitions.iter().take(i).any(|u| (&u.from, &u.to) == (&t.from, &t.to)) {
+                let expected =
+                    format!("gives a second row named '{}->{}': one transition per pair of clips", t.from, t.to);
+                return Err(Error::bad_option("transition", t, expected));
+            }
+        }
         controls.set_offsets(&a.attach_offset).map_err(|_| {
             let expected = format!("one per `attach` ({} given)", a.attach.len());
             Error::bad_option("attach_offset", format!("({} offsets)", a.attach_offset.len()), expected)
@@ -454,10 +483,8 @@ impl BakeSpec {
             sampling,
             look: l.clone(),
             layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
-            json_format: match layout.json_format {
-                JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
-                JsonFormatName::Aseprite => JsonFormat::Aseprite,
-            },
+            json_format,
+            frame_names,
             gif: GifOptions {
                 alpha_threshold: g.alpha_threshold,
                 dither: g.dither,
@@ -535,6 +562,12 @@ mod tests {
         assert_eq!(
             s.resolve().unwrap_err().to_string(),
             "`facing` = -z: is parallel to `up` (+z): a model faces at right angles to its up axis"
+        );
+        let mut t = spec();
+        t.anim.transition = vec!["walk->run:0.2".parse().unwrap(), "walk.md5anim->run:0.5".parse().unwrap()];
+        assert_eq!(
+            t.resolve().unwrap_err().to_string(),
+            "`transition` = walk->run:0.5: gives a second row named 'walk->run': one transition per pair of clips"
         );
         s.model.facing = Some(crate::model::Axis::NegY);
         assert_eq!(s.resolve().unwrap().load.up, Some(crate::model::Axis::PosZ));

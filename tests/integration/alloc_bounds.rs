@@ -90,3 +90,47 @@ fn huge_claims_in_small_files_allocate_little() {
     });
     assert!(peak < LIMIT + 16 * json_size, "glTF instances: {peak} bytes");
 }
+
+#[test]
+fn a_sheets_engine_data_stays_within_its_charge() {
+    use spritebake::bake::engines::{data_bytes, sheet_files};
+    use spritebake::bake::{FrameNames, JsonFormat, Placement, Sheet};
+    // 2000 frames of 4 tags with long names: what the data writers hold at their peak.
+    let tag = |i: usize| format!("{}_{}", "a-clip-with-a-long-name".repeat(4), i % 4);
+    let placements: Vec<Placement> = (0..2000)
+        .map(|i| Placement {
+            name: String::new(),
+            animation: tag(i / 500),
+            x: i as u32,
+            y: 0,
+            w: 1,
+            h: 1,
+            source_x: 0,
+            source_y: 0,
+            pivot: (0.5, 1.0),
+            duration: 0.1,
+            looping: true,
+        })
+        .collect();
+    // The most the job adds to `meta`: 16 named directions and a fixed scale with its pivot.
+    let job = spritebake::bake::JobInfo {
+        rows: vec![tag(0)],
+        directions: spritebake::bake::Directions::compass(16),
+        pixels_per_unit: Some(0.1),
+    };
+    let image = spritebake::Image::new(2000, 1).unwrap();
+    let sheet = Sheet { image, placements, frame_size: (2, 2), job, pivot: glam::Vec2::new(1.0, 2.0) };
+    let formats =
+        [JsonFormat::TexturePacker, JsonFormat::Aseprite, JsonFormat::Phaser, JsonFormat::Godot, JsonFormat::Godot3];
+    for format in formats {
+        for pattern in [format.default_frame_names(), "{title}-{tag}-{tagframe000}-{duration}"] {
+            let names = FrameNames::parse(pattern).unwrap();
+            let png = std::path::Path::new("a-sheet-with-a-long-name.png");
+            let peak = peak_during(|| drop(sheet_files(&sheet, png, format, &names).unwrap()));
+            let charged = data_bytes(2000, tag(0).len(), &names);
+            // The sheet PNG's encoding is charged with the sheet, not here.
+            let png_bytes = 4 * 2000 * 2;
+            assert!(peak < charged as usize + png_bytes, "{format:?} {pattern}: {peak} bytes held, {charged} charged");
+        }
+    }
+}

@@ -160,7 +160,7 @@ fn direction_names_reach_frames_animations_files_and_the_gif() {
         let o = spritebake(&dir, &[&[command][..], &job, extra].concat());
         assert!(o.status.success(), "{command} {extra:?}: {}", printed(&o));
     };
-    run("sheet", &["--json-format", "aseprite", "-o", "s.png"]);
+    run("sheet", &["--json-format", "aseprite", "--filename-format", "{tag}_{tagframe000}", "-o", "s.png"]);
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("s.json")).unwrap()).unwrap();
     let tags: Vec<&str> =
         json["meta"]["frameTags"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();

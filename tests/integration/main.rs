@@ -21,6 +21,7 @@ mod corpus_gltf;
 mod corpus_obj;
 mod crash_inputs;
 mod directions;
+mod engine_data;
 mod engines;
 mod export;
 mod formats_gltf;

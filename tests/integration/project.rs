@@ -466,3 +466,34 @@ fn a_project_folder_with_braces_in_its_name_is_not_a_pattern() {
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert_eq!(crate::common::cli::names_in(&dir.join("out")), ["walk_0.png", "walk_1.png"]);
 }
+
+#[test]
+fn a_sheets_engine_data_files_are_outputs_of_its_entry() {
+    let entry = |name: &str, output: &str, format: &str| {
+        format!(
+            "[[sheet]]\nname = \"{name}\"\nmodel = \"assets/robot/robot.md5mesh\"\nanim = [\"assets/robot/walk.md5anim\"]\n\
+             frames = 2\njson_format = \"{format}\"\noutput = \"{output}\"\n"
+        )
+    };
+    let defaults = "[defaults]\nsize = 16\nssaa = 1\n";
+    // `walk.png` as Phaser data writes `walk.anims.json`, which is the JSON of `walk.anims.png`.
+    let text = [defaults, &entry("a", "out/walk.png", "phaser"), &entry("b", "out/walk.anims.png", "texturepacker")];
+    let dir = project("engine-data", &text.concat());
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("'a'") && err.contains("'b'") && err.contains("both write"), "{err}");
+    assert!(err.contains("walk.anims.json") && !dir.join("out").exists(), "{err}");
+
+    // Apart, each entry writes its own files, and a missing data file rebuilds its entry only.
+    let text = [defaults, &entry("a", "out/walk.png", "phaser"), &entry("b", "out/other.png", "godot")];
+    std::fs::write(dir.join("spritebake.toml"), text.concat()).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    let files = ["other.png", "other.tres", "walk.anims.json", "walk.json", "walk.png"];
+    assert_eq!(crate::common::cli::names_in(&dir.join("out")), files);
+    std::fs::remove_file(dir.join("out/other.tres")).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(entries_with(&o, "up to date"), set(&["a"]), "{}", printed(&o));
+    assert!(dir.join("out/other.tres").is_file());
+}

@@ -250,6 +250,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("extrude", "1", ""),
     ("trim", "true", ""),
     ("json_format", "\"aseprite\"", ""),
+    ("filename_format", "\"{tag}-{tagframe}\"", ""),
     ("direction", "3", "directions = 4"),
     ("dither", "true", ""),
     ("alpha_threshold", "64", ""),
@@ -296,6 +297,11 @@ fn refusals_name_the_flag_and_what_it_accepts_and_write_nothing() {
         (&["sheet", t, "--frames", "0", "-o", "s.png"], &["--frames", "1 to 10000"]),
         (&["gif", t, "--directions", "8", "--direction", "9", "-o", "g.gif"], &["--direction 9", "0 to 7"]),
         (&["sheet", t, "--extrude", "4", "--padding", "2", "-o", "s.png"], &["--extrude 4", "--padding", "at most"]),
+        (
+            &["sheet", t, "--filename-format", "{layer}_{frame}", "-o", "s.png"],
+            &["--filename-format", "{layer}", "{tag}"],
+        ),
+        (&["sheet", t, "--filename-format", "{tag}", "-o", "s.png"], &["--filename-format", "tell frames apart"]),
     ];
     for (args, words) in cases {
         let dir = scratch("refused");
@@ -571,7 +577,7 @@ fn check_kinds_catch_what_they_compare_and_bless_case_rewrites_one() {
     write_png(&frame, &image).unwrap();
     let o = check(&manifest, &[]);
     assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
-    assert_eq!(failing(&o, "sheet"), ["JSON"]);
+    assert_eq!(failing(&o, "sheet"), ["sheet.json"]);
     assert_eq!(failing(&o, "gif"), ["delays"]);
     assert_eq!(failing(&o, "frames"), ["walk_1_001"]);
     assert!(printed(&o).contains("0 passed, 3 failed, 0 errors"), "{}", printed(&o));

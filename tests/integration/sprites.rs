@@ -5,8 +5,9 @@ use std::process::Command;
 
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
+use spritebake::bake::engines::sheet_files;
 use spritebake::bake::{Cell, Directions, Job, Sampling, post};
-use spritebake::bake::{JsonFormat, Layout, pack};
+use spritebake::bake::{FrameNames, JsonFormat, Layout, Sheet, pack};
 use spritebake::golden::Tolerance;
 use spritebake::model::Model;
 use spritebake::output::gif::{GifOptions, Palette, encode_gif, timing};
@@ -51,6 +52,17 @@ fn ortho(mut j: Job<'_>) -> Job<'_> {
     j
 }
 
+/// The data files of `sheet` written as `walk.png` in `format`, with its default frame names.
+fn data_files(sheet: &Sheet, format: JsonFormat) -> Vec<Vec<u8>> {
+    let names = FrameNames::parse(format.default_frame_names()).unwrap();
+    let files = sheet_files(sheet, Path::new("walk.png"), format, &names).unwrap();
+    files.into_iter().skip(1).map(|(_, bytes)| bytes).collect()
+}
+
+fn json_of(sheet: &Sheet, format: JsonFormat) -> serde_json::Value {
+    serde_json::from_slice(&data_files(sheet, format)[0]).unwrap()
+}
+
 fn psnr(a: &Image, b: &Image) -> f64 {
     // Over pixels opaque in the reference, RGB only (alpha is 1-bit in a GIF by design).
     let (mut sum, mut n) = (0.0f64, 0usize);
@@ -72,8 +84,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let cells = job.render().unwrap();
     assert_eq!(cells.len(), 4 * 16);
     let sheet = pack(&cells, &job.info(), Layout { padding: 2, extrude: 1, trim: false }).unwrap();
-    let json = sheet.to_json("walk.png", JsonFormat::TexturePacker);
-    let json: serde_json::Value = serde_json::from_str(&json.to_string()).unwrap();
+    let json = json_of(&sheet, JsonFormat::TexturePacker);
     assert_eq!(json["meta"]["size"]["w"], sheet.image.width);
     assert_eq!(json["meta"]["image"], "walk.png");
     let renderer = Renderer::new();
@@ -113,16 +124,20 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     for row in 0..48 {
         assert_eq!(sheet.image.pixel(x - 1, y + row), sheet.image.pixel(x, y + row));
     }
-    let aseprite = sheet.to_json("walk.png", JsonFormat::Aseprite);
+    let aseprite = json_of(&sheet, JsonFormat::Aseprite);
     assert_eq!(aseprite["meta"]["frameTags"][2]["from"], 32);
     assert_eq!(aseprite["meta"]["frameTags"][2]["to"], 47);
-    // Tags index the frames array in order.
+    // Tags index the frames array in order, the frames named by their number (as Phaser looks
+    // them up), each the same rectangle as the TexturePacker frame of its tag and place.
     for tag in aseprite["meta"]["frameTags"].as_array().unwrap() {
         let (from, to) = (tag["from"].as_u64().unwrap() as usize, tag["to"].as_u64().unwrap() as usize);
-        let names: Vec<&str> = (from..=to).map(|i| aseprite["frames"][i]["filename"].as_str().unwrap()).collect();
-        let expected: Vec<String> =
-            (0..names.len()).map(|f| format!("{}_{f:03}", tag["name"].as_str().unwrap())).collect();
-        assert_eq!(names, expected);
+        for (f, i) in (from..=to).enumerate() {
+            let frame = &aseprite["frames"][i];
+            assert_eq!(frame["filename"], i.to_string());
+            let name = format!("{}_{f:03}", tag["name"].as_str().unwrap());
+            assert_eq!(frame["frame"], json["frames"][&name]["frame"], "{name}");
+            assert_eq!(frame["duration"], 63);
+        }
     }
 }
 
@@ -406,14 +421,21 @@ fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
             let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
             let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
             let (gif, _) = encode_gif(&frames, &durations, &GifOptions::default()).unwrap();
-            let json = sheet.to_json("walk.png", JsonFormat::TexturePacker).to_string();
-            (spritebake::output::encode_png(&sheet.image).unwrap(), json, gif)
+            let formats = [
+                JsonFormat::TexturePacker,
+                JsonFormat::Aseprite,
+                JsonFormat::Phaser,
+                JsonFormat::Godot,
+                JsonFormat::Godot3,
+            ];
+            let data: Vec<Vec<Vec<u8>>> = formats.iter().map(|f| data_files(&sheet, *f)).collect();
+            (spritebake::output::encode_png(&sheet.image).unwrap(), data, gif)
         })
     };
     let one = bake_all(1);
     let two = bake_all(2);
     assert!(one.0 == two.0, "sheet PNG differs between 1 and 2 threads");
-    assert_eq!(one.1, two.1, "sheet JSON differs between 1 and 2 threads");
+    assert!(one.1 == two.1, "sheet engine data differs between 1 and 2 threads");
     assert!(one.2 == two.2, "GIF differs between 1 and 2 threads");
 }
 

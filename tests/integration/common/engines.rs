@@ -1,7 +1,9 @@
 //! The game engines' own loaders, run on sheets the tests bake: PixiJS 8 and Phaser 3 through
-//! node (`../shared/tools/engines`, installed from npm into `target/tmp/engines` on first use).
-//! Without node, npm or the tools folder a test skips with a note on stderr, or fails when
-//! `SPRITEBAKE_REQUIRE_ENGINES=1` (as CI sets it, after installing them).
+//! node (`../shared/tools/engines`, installed from npm into `target/tmp/engines` on first use),
+//! and headless Godot 3.2 (`godot3-server`, a Debian package). Without node, npm, Godot or the
+//! tools folder a test skips with a note on stderr, or fails when `SPRITEBAKE_REQUIRE_ENGINES=1`
+//! (as CI sets it, after installing them). The repository's own engine scripts are in
+//! `tests/engines/`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -121,17 +123,116 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The repository's own engine scripts (`tests/engines/NAME`).
+pub fn own_script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines").join(name)
+}
+
+/// The JSON line a script printed last.
+fn last_json(o: &Output, what: &str) -> Value {
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let last = stdout.lines().rev().find(|l| l.trim_start().starts_with('{'));
+    let last = last.unwrap_or_else(|| panic!("{what} printed no JSON: {stdout}{}", String::from_utf8_lossy(&o.stderr)));
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{what} printed bad JSON ({e}): {last}"))
+}
+
 impl NodeEngines {
     /// Runs `script` (`pixi_check.mjs`, `phaser_check.cjs`, `phaser_ase.cjs`) on a sheet JSON
     /// and returns the JSON it prints last, with whether it exited 0.
     pub fn check(&self, script: &str, json: &Path) -> (bool, Value) {
-        let mut command = Command::new(&self.node);
-        command.arg(self.dir.join(script)).arg(json).current_dir(&self.dir);
-        let o = run(command, &format!("node {script}"));
-        let stdout = String::from_utf8_lossy(&o.stdout);
-        let last = stdout.lines().rev().find(|l| l.trim_start().starts_with('{')).unwrap_or_else(|| {
-            panic!("node {script} {} printed no JSON: {stdout}{}", json.display(), String::from_utf8_lossy(&o.stderr))
-        });
-        (o.status.success(), serde_json::from_str(last).unwrap())
+        self.run_script(&self.dir.join(script), &[json.as_os_str()])
     }
+
+    /// Runs a script at any path with `args`, in the engines folder (scripts there find the
+    /// npm packages from it): the JSON it prints last, with whether it exited 0.
+    pub fn run_script(&self, script: &Path, args: &[&std::ffi::OsStr]) -> (bool, Value) {
+        let mut command = Command::new(&self.node);
+        command.arg(script).args(args).current_dir(&self.dir);
+        let what = format!("node {} {args:?}", script.display());
+        let o = run(command, &what);
+        (o.status.success(), last_json(&o, &what))
+    }
+}
+
+/// What Godot 3 saw in a `SpriteFrames` resource.
+#[derive(Debug, PartialEq, Eq)]
+pub struct GodotFrames {
+    /// Number of animations.
+    pub animations: usize,
+    /// Frames over all animations.
+    pub frames: usize,
+    /// The first animation's name (Godot sorts them).
+    pub first: String,
+}
+
+/// `godot3-server` on `PATH`; `None` (skip) without it.
+pub fn godot3() -> Option<PathBuf> {
+    on_path("godot3-server").or_else(|| missing("godot3-server is not on PATH (apt-get install godot3-server)"))
+}
+
+/// A fresh Godot 3 project under `work` (the tools' `godot3` folder) with `files` copied into
+/// its folder `folder` (`""`: the root).
+fn godot3_project(work: &Path, folder: &str, files: &[&Path]) -> PathBuf {
+    let project = work.join("godot3-project");
+    let _ = std::fs::remove_dir_all(&project);
+    copy_dir(&tools_root().join("godot3"), &project);
+    std::fs::create_dir_all(project.join(folder)).unwrap();
+    for file in files {
+        std::fs::copy(file, project.join(folder).join(file.file_name().unwrap())).unwrap();
+    }
+    project
+}
+
+/// `godot3-server` on `project` with `args`, its user data and settings kept under `work`.
+fn godot3_command(godot: &Path, project: &Path, work: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(godot);
+    command
+        .arg("--path")
+        .arg(project)
+        .args(args)
+        // Godot writes its user data and editor settings under HOME: keep them in the test folder.
+        .env("HOME", work)
+        .env("XDG_DATA_HOME", work.join("xdg-data"))
+        .env("XDG_CONFIG_HOME", work.join("xdg-config"));
+    command
+}
+
+/// Loads `tres` (a `.tres` naming its images as `res://NAME`) in headless Godot 3 from a
+/// project folder under `work` holding the resource and `images`.
+pub fn godot3_load(godot: &Path, work: &Path, tres: &Path, images: &[PathBuf]) -> Result<GodotFrames, String> {
+    let files: Vec<&Path> = images.iter().map(PathBuf::as_path).chain([tres]).collect();
+    let project = godot3_project(work, "", &files);
+    let mut command = godot3_command(godot, &project, work, &["-s", "check.gd"]);
+    command.env("TRES", format!("res://{}", tres.file_name().unwrap().to_string_lossy()));
+    let o = run(command, "godot3-server");
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = stdout.lines().find(|l| l.starts_with("animations="));
+    let Some(line) = line.filter(|_| o.status.success()) else {
+        return Err(format!("{stdout}{}", String::from_utf8_lossy(&o.stderr)));
+    };
+    let field = |name: &str| line.split_whitespace().find_map(|w| w.strip_prefix(name)).unwrap_or_default().to_string();
+    Ok(GodotFrames {
+        animations: field("animations=").parse().unwrap(),
+        frames: field("frames=").parse().unwrap(),
+        first: field("first="),
+    })
+}
+
+/// Puts `tres` and `images` in the folder `folder` of a Godot 3 project under `work`, imports
+/// the images as the editor does when the project opens (`--editor --quit`: they load as the
+/// game's textures, at their real size), and returns what `tests/engines/godot3_frames.gd`
+/// prints: every animation with its loop, speed and frames (name, size, region, margin, atlas
+/// path and size).
+pub fn godot3_inspect(godot: &Path, work: &Path, folder: &str, tres: &Path, images: &[&Path]) -> Value {
+    let files: Vec<&Path> = images.iter().copied().chain([tres]).collect();
+    let project = godot3_project(work, folder, &files);
+    std::fs::copy(own_script("godot3_frames.gd"), project.join("godot3_frames.gd")).unwrap();
+    let o = run(godot3_command(godot, &project, work, &["--editor", "--quit"]), "godot3-server --editor --quit");
+    assert!(o.status.success(), "importing the images: {}", String::from_utf8_lossy(&o.stderr));
+    let mut command = godot3_command(godot, &project, work, &["-s", "godot3_frames.gd"]);
+    let name = tres.file_name().unwrap().to_string_lossy();
+    command.env("TRES", format!("res://{}", Path::new(folder).join(&*name).to_string_lossy()));
+    let o = run(command, "godot3-server -s godot3_frames.gd");
+    assert!(o.status.success(), "Godot 3 could not load {name}: {}", String::from_utf8_lossy(&o.stdout));
+    last_json(&o, "godot3_frames.gd")
 }

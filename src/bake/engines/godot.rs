@@ -1,0 +1,167 @@
+//! Godot's `SpriteFrames` resource in its text form (`.tres`), as the editor saves it, for
+//! Godot 4 (`format=3`) and Godot 3 (`format=2`): one `ext_resource` texture per page, one
+//! `AtlasTexture` sub-resource per frame, and one animation per tag.
+//!
+//! * The sheet is named by a path relative to the `.tres` (`walk.png`): Godot's text loader
+//!   resolves a relative path against the resource's own folder (Godot 3 and 4), so the pair
+//!   works wherever it is put in a project, where `res://walk.png` would tie it to the root.
+//! * `region` is the frame's rectangle on its page; a trimmed frame adds `margin` — its offset
+//!   in the untrimmed frame and the size trimmed away — so every frame keeps the untrimmed
+//!   size and its place in it (Godot draws an AtlasTexture at `margin.position` and sizes it
+//!   `region.size + margin.size`), and the pivot stays put. `filter_clip` keeps filtering from
+//!   reading the neighbours' pixels.
+//! * `resource_name` is the frame's name (the editor shows it).
+//! * Timing: `speed` is the tag's rate in frames per second; Godot 4 adds each frame's
+//!   `duration` relative to it (1.0 unless frames differ), Godot 3 has only the rate. `loop`
+//!   is false for transitions.
+//!
+//! Strings are written with Godot's escapes (`\"`, `\\`, `\n` ...): clip names come from model
+//! files and may hold anything.
+
+use std::fmt::Write as _;
+
+use super::Atlas;
+
+/// Which Godot reads the resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Version {
+    /// Godot 3: `format=2`, `Texture`, integer ids, animations list sub-resources.
+    Godot3,
+    /// Godot 4: `format=3`, `Texture2D`, string ids, frames with durations, `&"names"`.
+    Godot4,
+}
+
+/// The resource text.
+pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
+    let v4 = version == Version::Godot4;
+    let mut out = String::new();
+    // `load_steps` counts the resources the file loads: external, internal, and itself.
+    let steps = atlas.pages.len() + atlas.frames.len() + 1;
+    let format = if v4 { 3 } else { 2 };
+    // Writing to a String cannot fail.
+    let _ = writeln!(out, "[gd_resource type=\"SpriteFrames\" load_steps={steps} format={format}]\n");
+    for (i, page) in atlas.pages.iter().enumerate() {
+        let (path, id) = (quoted(page.image), i + 1);
+        let _ = match version {
+            Version::Godot4 => writeln!(out, "[ext_resource type=\"Texture2D\" path={path} id=\"{id}\"]"),
+            Version::Godot3 => writeln!(out, "[ext_resource path={path} type=\"Texture\" id={id}]"),
+        };
+    }
+    let (fw, fh) = atlas.frame_size;
+    for (i, frame) in atlas.frames.iter().enumerate() {
+        let p = frame.placement;
+        let _ = writeln!(out);
+        let _ = writeln!(out, "[sub_resource type=\"AtlasTexture\" id={}]", sub_id(version, i));
+        let _ = writeln!(out, "resource_name = {}", quoted(&frame.name));
+        let _ = writeln!(out, "atlas = {}", call(version, "ExtResource", &ext_id(version, frame.page)));
+        let _ = writeln!(out, "region = {}", rect2(version, [p.x, p.y, p.w, p.h]));
+        if (p.w, p.h) != (fw, fh) {
+            let margin = [p.source_x, p.source_y, fw.saturating_sub(p.w), fh.saturating_sub(p.h)];
+            let _ = writeln!(out, "margin = {}", rect2(version, margin));
+        }
+        let _ = writeln!(out, "filter_clip = true");
+    }
+    let _ = writeln!(out, "\n[resource]");
+    let animations: Vec<String> = atlas
+        .tags
+        .iter()
+        .map(|tag| {
+            let fps = atlas.fps(tag);
+            let first = atlas.frames.get(tag.frames.start).map_or(1.0, |f| f.placement.duration.max(1e-6));
+            let frames: Vec<String> = tag
+                .frames
+                .clone()
+                .filter_map(|i| atlas.frames.get(i).map(|f| (i, f)))
+                .map(|(i, f)| {
+                    let texture = call(version, "SubResource", &sub_id(version, i));
+                    match version {
+                        Version::Godot4 => {
+                            let duration = real(f.placement.duration / first);
+                            format!("{{\n\"duration\": {duration},\n\"texture\": {texture}\n}}")
+                        }
+                        Version::Godot3 => texture,
+                    }
+                })
+                .collect();
+            let (name, frames) = match version {
+                Version::Godot4 => (format!("&{}", quoted(&tag.name)), format!("[{}]", frames.join(", "))),
+                Version::Godot3 => (quoted(&tag.name), format!("[ {} ]", frames.join(", "))),
+            };
+            format!(
+                "{{\n\"frames\": {frames},\n\"loop\": {},\n\"name\": {name},\n\"speed\": {}\n}}",
+                tag.looping,
+                real(fps)
+            )
+        })
+        .collect();
+    let (open, close) = if v4 { ("[", "]") } else { ("[ ", " ]") };
+    let _ = writeln!(out, "animations = {open}{}{close}", animations.join(", "));
+    out
+}
+
+/// A sub-resource's id: `"AtlasTexture_1"` (Godot 4) or `1` (Godot 3).
+fn sub_id(version: Version, index: usize) -> String {
+    match version {
+        Version::Godot4 => format!("\"AtlasTexture_{}\"", index + 1),
+        Version::Godot3 => (index + 1).to_string(),
+    }
+}
+
+/// A page's texture id: `"1"` (Godot 4) or `1` (Godot 3).
+fn ext_id(version: Version, page: usize) -> String {
+    match version {
+        Version::Godot4 => format!("\"{}\"", page + 1),
+        Version::Godot3 => (page + 1).to_string(),
+    }
+}
+
+/// `Name("id")` (Godot 4) or `Name( id )` (Godot 3), as each editor writes calls.
+fn call(version: Version, name: &str, args: &str) -> String {
+    match version {
+        Version::Godot4 => format!("{name}({args})"),
+        Version::Godot3 => format!("{name}( {args} )"),
+    }
+}
+
+fn rect2(version: Version, [x, y, w, h]: [u32; 4]) -> String {
+    call(version, "Rect2", &format!("{x}, {y}, {w}, {h}"))
+}
+
+/// A float as Godot writes one: always with a fraction (`16.0`, `0.5`).
+fn real(x: f32) -> String {
+    if x.is_finite() { format!("{x:?}") } else { "1.0".into() }
+}
+
+/// A Godot string literal: `"..."` with `\"`, `\\` and control characters escaped.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_and_numbers_are_written_as_godot_reads_them() {
+        assert_eq!(quoted("a\"b\\c\nd\u{1}é"), "\"a\\\"b\\\\c\\nd\\u0001é\"");
+        assert_eq!((real(16.0), real(0.5), real(f32::NAN)), ("16.0".into(), "0.5".into(), "1.0".into()));
+        assert_eq!(rect2(Version::Godot3, [1, 2, 3, 4]), "Rect2( 1, 2, 3, 4 )");
+        assert_eq!(rect2(Version::Godot4, [1, 2, 3, 4]), "Rect2(1, 2, 3, 4)");
+    }
+}

@@ -1,0 +1,323 @@
+//! Engine data: the files written beside a sheet image so that a game engine or its tooling
+//! reads the sheet as it is — TexturePacker's JSON-Hash (PixiJS, Phaser's `load.atlas`),
+//! Aseprite's JSON (Phaser's `load.aseprite` + `createFromAseprite`), Phaser's animation JSON
+//! (`load.animation` / `anims.fromJSON`), and Godot 4 and Godot 3 `SpriteFrames` resources.
+//!
+//! Every writer works from an [`Atlas`]: the sheet's pages (each image with its placements)
+//! and, made once for all of them, every frame's name ([`FrameNames`], like Aseprite's
+//! `--filename-format`) and the tags (animations: one per clip and direction, a run of
+//! consecutive frames). So the formats agree on names, numbering, timing and looping, and a
+//! writer never re-derives them. Frames are numbered over the whole atlas, page after page.
+//! A sheet of several images is several [`Page`]s: Godot's resource names one texture per
+//! page and Phaser's animations span them (one texture key, as Phaser's multi-atlas has);
+//! TexturePacker's JSON describes one page (one file per page); Aseprite's layout has one
+//! image. [`sheet_files`] writes today's sheets, which are one page.
+//!
+//! Timing: a tag's rate is its first frame's (the clip's fps, or the resampled rate); engines
+//! that keep per-frame times (Aseprite, Phaser, Godot 4) get each frame's own, Godot 3 has only
+//! the rate. Looping: clips loop, transitions (`A->B` rows) play once.
+
+mod aseprite;
+mod godot;
+mod names;
+mod phaser;
+mod texturepacker;
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+pub use names::{FrameFacts, FrameNames};
+
+use super::{Placement, Sheet};
+use crate::error::{Error, Result};
+use crate::output::{OutputFormat, encode_png};
+
+/// Which engine data a sheet gets beside its image (`--json-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum JsonFormat {
+    /// TexturePacker JSON-Hash with PixiJS `animations` (the default).
+    #[default]
+    TexturePacker,
+    /// Aseprite's JSON (Array form) with `meta.frameTags`, frames named by number.
+    Aseprite,
+    /// TexturePacker JSON-Hash plus Phaser's animation JSON (`NAME.anims.json`).
+    Phaser,
+    /// A Godot 4 `SpriteFrames` resource (`NAME.tres`, format 3).
+    Godot,
+    /// A Godot 3 `SpriteFrames` resource (`NAME.tres`, format 2).
+    Godot3,
+}
+
+impl JsonFormat {
+    /// The frame-name format used when none is given: frame numbers for Aseprite (what
+    /// Phaser's `createFromAseprite` looks frames up by), else tag and frame (`walk_S_003`).
+    pub fn default_frame_names(self) -> &'static str {
+        match self {
+            JsonFormat::Aseprite => "{frame}",
+            _ => "{tag}_{tagframe000}",
+        }
+    }
+
+    /// The files written beside the sheet image `png`, in the order [`sheet_files`] gives
+    /// them.
+    pub fn files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
+        let json = (png.with_extension("json"), OutputFormat::Json);
+        match self {
+            JsonFormat::TexturePacker | JsonFormat::Aseprite => vec![json],
+            JsonFormat::Phaser => vec![json, (png.with_extension("anims.json"), OutputFormat::Json)],
+            JsonFormat::Godot | JsonFormat::Godot3 => vec![(png.with_extension("tres"), OutputFormat::GodotResource)],
+        }
+    }
+}
+
+/// One image of a sheet, as the data files name it.
+#[derive(Debug, Clone, Copy)]
+pub struct Page<'a> {
+    /// The image's file name, as the data refers to it (beside the data files).
+    pub image: &'a str,
+    /// Its size in pixels.
+    pub size: (u32, u32),
+    /// The frames on it, in cell order.
+    pub placements: &'a [Placement],
+}
+
+/// A named frame of an [`Atlas`].
+#[derive(Debug, Clone)]
+pub struct Frame<'a> {
+    /// Index of its page in [`Atlas::pages`].
+    pub page: usize,
+    /// Where it is.
+    pub placement: &'a Placement,
+    /// Its name ([`FrameNames`]).
+    pub name: String,
+}
+
+/// A tag: an animation (clip and direction), a run of consecutive frames.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tag {
+    /// Its name (`walk_S`).
+    pub name: String,
+    /// Its frames, indices into [`Atlas::frames`].
+    pub frames: Range<usize>,
+    /// Whether it loops (clips) or plays once (transitions).
+    pub looping: bool,
+}
+
+/// The pages of a sheet with every frame named and grouped into tags.
+#[derive(Debug, Clone)]
+pub struct Atlas<'a> {
+    /// The sheet's title: its image's file name without extension; Phaser's texture key.
+    pub title: &'a str,
+    /// The pages, in order.
+    pub pages: &'a [Page<'a>],
+    /// The untrimmed frame size.
+    pub frame_size: (u32, u32),
+    /// Every frame of every page, in order: a frame's index is its number (Aseprite's).
+    pub frames: Vec<Frame<'a>>,
+    /// The tags, in order.
+    pub tags: Vec<Tag>,
+}
+
+impl<'a> Atlas<'a> {
+    /// Names and tags the frames of `pages`.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] (`filename_format`) when two frames get the same name;
+    /// [`Error::Invalid`] when two runs of frames have the same animation name (a transition
+    /// given twice).
+    pub fn new(title: &'a str, pages: &'a [Page<'a>], frame_size: (u32, u32), names: &FrameNames) -> Result<Atlas<'a>> {
+        let placed = pages.iter().enumerate().flat_map(|(i, p)| p.placements.iter().map(move |pl| (i, pl)));
+        let mut tags: Vec<Tag> = Vec::new();
+        let mut frames = Vec::new();
+        for (index, (page, placement)) in placed.enumerate() {
+            match tags.last_mut() {
+                Some(tag) if tag.name == placement.animation => tag.frames.end = index + 1,
+                _ => {
+                    if tags.iter().any(|t| t.name == placement.animation) {
+                        return Err(Error::Invalid(format!(
+                            "two animations of the sheet are named '{}' (is a transition given twice?)",
+                            placement.animation
+                        )));
+                    }
+                    tags.push(Tag {
+                        name: placement.animation.clone(),
+                        frames: index..index + 1,
+                        looping: placement.looping,
+                    });
+                }
+            }
+            let tag_start = tags.last().map_or(0, |t| t.frames.start);
+            let facts = FrameFacts {
+                title,
+                tag: &placement.animation,
+                frame: index,
+                tag_frame: index - tag_start,
+                duration_ms: duration_ms(placement),
+            };
+            frames.push(Frame { page, placement, name: names.name(&facts) });
+        }
+        let mut seen = HashSet::new();
+        if let Some(twice) = frames.iter().find(|f| !seen.insert(f.name.as_str())) {
+            let expected = format!(
+                "names two frames '{}': a frame name must be unique (put a separator between {{tag}} and \
+                 {{tagframe}}, or use {{frame}})",
+                twice.name
+            );
+            return Err(Error::bad_option("filename_format", format!("\"{}\"", names.as_str()), expected));
+        }
+        Ok(Atlas { title, pages, frame_size, frames, tags })
+    }
+
+    /// The frames of one tag.
+    pub fn tag_frames(&self, tag: &Tag) -> &[Frame<'a>] {
+        self.frames.get(tag.frames.clone()).unwrap_or_default()
+    }
+
+    /// A tag's rate in frames per second: its first frame's.
+    pub fn fps(&self, tag: &Tag) -> f32 {
+        self.tag_frames(tag).first().map_or(1.0, |f| 1.0 / f.placement.duration.max(1e-6))
+    }
+}
+
+/// What the engine data of one frame may take in memory while it is written, besides its name
+/// and the title: the JSON value tree and its text (measured at most 8.8 KiB a frame, growing
+/// strings counted twice), or the resource text (1.6 KiB); see
+/// `alloc_bounds::a_sheets_engine_data_stays_within_its_charge`.
+const FRAME_DATA_BYTES: u64 = 12 << 10;
+
+/// Bytes a tag may add to its row's name for the direction (`_3`), allowed generously.
+pub const DIRECTION_TAG_BYTES: usize = 32;
+
+/// The longest sheet title counted: a file name (255 bytes on common file systems).
+const MAX_TITLE_BYTES: usize = 255;
+
+/// What writing the engine data of `frames` frames whose tags are at most `longest_tag` bytes
+/// may allocate, charged to the budget before it is made: the frame names and tags come from
+/// options and model files.
+pub fn data_bytes(frames: usize, longest_tag: usize, names: &FrameNames) -> u64 {
+    let name = names.max_len(MAX_TITLE_BYTES, longest_tag) as u64;
+    // A frame's name is held in its frame, a JSON key and an animation list, and written again
+    // as text; its tag and the title (Phaser's texture key) are written with it too.
+    let per_frame = FRAME_DATA_BYTES + 4 * name + 2 * (longest_tag + MAX_TITLE_BYTES) as u64;
+    (frames as u64).saturating_mul(per_frame)
+}
+
+/// A frame's display time in whole milliseconds, as Aseprite and TexturePacker write it.
+pub fn duration_ms(p: &Placement) -> u32 {
+    (p.duration * 1000.0).round() as u32
+}
+
+/// Every file of a sheet written at `png`: the image, then its engine data
+/// ([`JsonFormat::files`]), encoded.
+///
+/// # Errors
+/// Encoding fails; frame names that collide (see [`Atlas::new`]).
+pub fn sheet_files(
+    sheet: &Sheet,
+    png: &Path,
+    format: JsonFormat,
+    names: &FrameNames,
+) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let image = png.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let title = png.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let size = (sheet.image.width, sheet.image.height);
+    let pages = [Page { image: &image, size, placements: &sheet.placements }];
+    let atlas = Atlas::new(&title, &pages, sheet.frame_size, names)?;
+    let pretty = |value: &serde_json::Value| {
+        serde_json::to_string_pretty(value)
+            .map(String::into_bytes)
+            .map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))
+    };
+    let with_job = |mut value: serde_json::Value| {
+        texturepacker::add_job_meta(&mut value["meta"], sheet);
+        value
+    };
+    let data = match format {
+        JsonFormat::TexturePacker => vec![pretty(&with_job(texturepacker::to_json(&atlas, 0)))?],
+        JsonFormat::Aseprite => vec![pretty(&with_job(aseprite::to_json(&atlas)))?],
+        JsonFormat::Phaser => {
+            vec![pretty(&with_job(texturepacker::to_json(&atlas, 0)))?, pretty(&phaser::to_json(&atlas))?]
+        }
+        JsonFormat::Godot => vec![godot::to_tres(&atlas, godot::Version::Godot4).into_bytes()],
+        JsonFormat::Godot3 => vec![godot::to_tres(&atlas, godot::Version::Godot3).into_bytes()],
+    };
+    let mut files = vec![(png.to_path_buf(), encode_png(&sheet.image)?)];
+    files.extend(format.files(png).into_iter().map(|(path, _)| path).zip(data));
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn placement(animation: &str, duration: f32, looping: bool) -> Placement {
+        let (x, y, w, h, source_x, source_y) = (0, 0, 4, 4, 0, 0);
+        Placement {
+            name: String::new(),
+            animation: animation.into(),
+            x,
+            y,
+            w,
+            h,
+            source_x,
+            source_y,
+            pivot: (0.5, 1.0),
+            duration,
+            looping,
+        }
+    }
+
+    fn atlas<'a>(pages: &'a [Page<'a>], names: &str) -> Result<Atlas<'a>> {
+        Atlas::new("s", pages, (4, 4), &FrameNames::parse(names).unwrap())
+    }
+
+    #[test]
+    fn tags_are_runs_timed_by_their_first_frame_and_each_frame_keeps_its_time() {
+        let placements = [
+            placement("a->b_0", 0.25, false),
+            placement("a->b_0", 0.25, false),
+            placement("a->b_0", 0.125, false),
+            placement("b_0", 0.125, true),
+        ];
+        let pages = [Page { image: "s.png", size: (16, 4), placements: &placements }];
+        let atlas = atlas(&pages, "{tag}_{tagframe}").unwrap();
+        let names: Vec<&str> = atlas.frames.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a->b_0_0", "a->b_0_1", "a->b_0_2", "b_0_0"]);
+        let tag = |name: &str, frames, looping| Tag { name: name.into(), frames, looping };
+        assert_eq!(atlas.tags, [tag("a->b_0", 0..3, false), tag("b_0", 3..4, true)]);
+        assert_eq!((atlas.fps(&atlas.tags[0]), atlas.fps(&atlas.tags[1])), (4.0, 8.0));
+        // Godot 4: the rate, and the last frame half as long; Godot 3 has only the rate.
+        let tres = godot::to_tres(&atlas, godot::Version::Godot4);
+        assert_eq!(tres.matches("\"duration\": 1.0,").count(), 3, "{tres}");
+        assert_eq!(tres.matches("\"duration\": 0.5,").count(), 1, "{tres}");
+        assert!(tres.contains("\"loop\": false,\n\"name\": &\"a->b_0\",\n\"speed\": 4.0\n}"), "{tres}");
+        // Phaser: each frame's own milliseconds; the transition plays once.
+        let anims = phaser::to_json(&atlas);
+        let durations: Vec<f64> =
+            anims["anims"][0]["frames"].as_array().unwrap().iter().map(|f| f["duration"].as_f64().unwrap()).collect();
+        assert_eq!(durations, [250.0, 250.0, 125.0]);
+        assert_eq!((anims["anims"][0]["repeat"].clone(), anims["anims"][1]["repeat"].clone()), (json!(0), json!(-1)));
+        // Aseprite: a tag that plays once repeats once.
+        let aseprite = aseprite::to_json(&atlas);
+        assert_eq!(aseprite["meta"]["frameTags"][0]["repeat"], "1");
+        assert!(aseprite["meta"]["frameTags"][1].get("repeat").is_none());
+    }
+
+    #[test]
+    fn names_and_tags_that_collide_are_refused() {
+        let twice = [placement("a", 0.1, true), placement("b", 0.1, true), placement("a", 0.1, true)];
+        let pages = [Page { image: "s.png", size: (12, 4), placements: &twice }];
+        let e = atlas(&pages, "{frame}").unwrap_err().to_string();
+        assert!(e.starts_with("two animations of the sheet are named 'a'"), "{e}");
+        // a_1's frame 10 and a_11's frame 0 are both `a_110` without a separator.
+        let run: Vec<Placement> =
+            (0..11).map(|_| placement("a_1", 0.1, true)).chain([placement("a_11", 0.1, true)]).collect();
+        let pages = [Page { image: "s.png", size: (48, 4), placements: &run }];
+        assert!(atlas(&pages, "{tag}_{tagframe}").is_ok());
+        let e = atlas(&pages, "{tag}{tagframe}").unwrap_err().to_string();
+        assert!(e.starts_with("`filename_format` = \"{tag}{tagframe}\": names two frames 'a_110'"), "{e}");
+    }
+}

@@ -1,0 +1,39 @@
+//! Phaser 3's animation JSON, the form `AnimationManager.toJSON` writes and `fromJSON` (and
+//! the loader's `load.animation`) reads: `{"anims": [{"key", "type": "frame", "frames": [{"key":
+//! TEXTURE, "frame": NAME, "duration": MS}], "frameRate", "repeat"}]}`, one animation per tag.
+//!
+//! The texture key is the sheet's title (`walk` for `walk.png`): the key to load the atlas
+//! under. Each frame carries its own duration, which Phaser shows instead of `1000 /
+//! frameRate` while the animation plays at its own rate; `repeat` is -1 (forever) for a clip,
+//! 0 for a transition.
+
+use serde_json::{Value, json};
+
+use super::Atlas;
+
+/// The animations of the atlas.
+pub(super) fn to_json(atlas: &Atlas) -> Value {
+    let anims: Vec<Value> = atlas
+        .tags
+        .iter()
+        .map(|tag| {
+            let frames: Vec<Value> = atlas
+                .tag_frames(tag)
+                .iter()
+                .map(|f| {
+                    // Milliseconds to the microsecond: 1/16 s is 62.5 ms, not 63.
+                    let ms = (f64::from(f.placement.duration) * 1e6).round() / 1e3;
+                    json!({"key": atlas.title, "frame": f.name, "duration": ms})
+                })
+                .collect();
+            json!({
+                "key": tag.name,
+                "type": "frame",
+                "frames": frames,
+                "frameRate": atlas.fps(tag),
+                "repeat": if tag.looping { -1 } else { 0 },
+            })
+        })
+        .collect();
+    json!({"anims": anims})
+}

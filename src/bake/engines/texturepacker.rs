@@ -1,0 +1,70 @@
+//! TexturePacker's JSON-Hash layout, as PixiJS and Phaser's `load.atlas` read it: `frames`
+//! keyed by name, each with `frame`, `rotated` (always false: Godot's importers cannot read
+//! rotated frames), `trimmed`, `spriteSourceSize`, `sourceSize`, `pivot` as 0..1 fractions,
+//! PixiJS's `anchor` and a `duration` in ms; `animations` (frame names per tag, as PixiJS reads
+//! them); and `meta`. Frames are named `CLIP_DIRECTION_FRAME` by default (`walk_SW_007`, see
+//! [`super::FrameNames`]), animations `CLIP_DIRECTION`; `meta.directions` lists each
+//! direction's `index`, `name` and `angle` (degrees the model is turned clockwise seen from
+//! above, from facing the viewer), and a job at a fixed scale adds `meta.pixelsPerUnit` and
+//! `meta.pivot` (the pivot in pixels, the same in every frame). Aseprite's layout carries the
+//! same `meta` entries.
+
+use serde_json::{Map, Value, json};
+
+use super::{Atlas, Frame, duration_ms};
+use crate::bake::Sheet;
+
+/// One frame's object, shared with Aseprite's layout (which has the same fields).
+pub(super) fn frame_object(atlas: &Atlas, frame: &Frame) -> Value {
+    let p = frame.placement;
+    let (fw, fh) = atlas.frame_size;
+    json!({
+        "frame": {"x": p.x, "y": p.y, "w": p.w, "h": p.h},
+        "rotated": false,
+        "trimmed": (p.w, p.h) != (fw, fh),
+        "spriteSourceSize": {"x": p.source_x, "y": p.source_y, "w": p.w, "h": p.h},
+        "sourceSize": {"w": fw, "h": fh},
+        "pivot": {"x": p.pivot.0, "y": p.pivot.1},
+        "anchor": {"x": p.pivot.0, "y": p.pivot.1},
+        "duration": duration_ms(p),
+    })
+}
+
+/// `meta` for one page, shared with Aseprite's layout.
+pub(super) fn meta(atlas: &Atlas, page: usize) -> Value {
+    let (image, (w, h)) = atlas.pages.get(page).map_or(("", (0, 0)), |p| (p.image, p.size));
+    json!({
+        "app": "spritebake",
+        "version": env!("CARGO_PKG_VERSION"),
+        "image": image,
+        "format": "RGBA8888",
+        "size": {"w": w, "h": h},
+        "scale": "1",
+    })
+}
+
+/// The JSON of page `page`.
+pub(super) fn to_json(atlas: &Atlas, page: usize) -> Value {
+    let on_page = |f: &&Frame| f.page == page;
+    let frames: Map<String, Value> =
+        atlas.frames.iter().filter(on_page).map(|f| (f.name.clone(), frame_object(atlas, f))).collect();
+    let animations: Map<String, Value> = atlas
+        .tags
+        .iter()
+        .map(|t| (t.name.clone(), atlas.tag_frames(t).iter().filter(on_page).map(|f| json!(f.name)).collect()))
+        .filter(|(_, names): &(String, Vec<Value>)| !names.is_empty())
+        .map(|(name, names)| (name, Value::Array(names)))
+        .collect();
+    json!({"frames": frames, "animations": animations, "meta": meta(atlas, page)})
+}
+
+/// Adds what the job knows to a page's `meta`: the directions table, and with a fixed scale
+/// the pixels per unit and the pivot in pixels.
+pub(super) fn add_job_meta(meta: &mut Value, sheet: &Sheet) {
+    meta["directions"] = sheet.job.directions.to_json();
+    if let Some(p) = sheet.job.pixels_per_unit {
+        // As written (`0.1`, not the f32's `0.10000000149011612`).
+        meta["pixelsPerUnit"] = p.to_string().parse::<f64>().map_or(json!(p), |p| json!(p));
+        meta["pivot"] = json!({"x": sheet.pivot.x, "y": sheet.pivot.y});
+    }
+}

@@ -1,0 +1,258 @@
+//! A sheet's engine data as written, checked without the engines (those are `engines::`):
+//! Godot 4 and Godot 3 `SpriteFrames` resources parsed and cross-checked against the
+//! TexturePacker JSON of the same bake, frame names from `--filename-format` in every format,
+//! refusals, the data files in the output plan and in `check` goldens.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::common::cli::{assert_refused, names_in, printed, scratch_in};
+use crate::common::tres::{self, Section, Variant};
+
+fn robot(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(file).to_string_lossy().into_owned()
+}
+
+/// The robot's walk in 4 directions, trimmed, with a transition row (plays once), at 24 px.
+const ROBOT: &[&str] = &["--directions", "4", "--trim", "--transition", "walk->walk:0.3", "--size", "24"];
+
+fn sheet(dir: &Path, name: &str, args: &[&str]) -> Output {
+    let (mesh, anim) = (robot("robot.md5mesh"), robot("walk.md5anim"));
+    Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["sheet", &mesh, "--anim", &anim, "--ssaa", "1", "--quiet", "-o"])
+        .arg(dir.join(format!("{name}.png")))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Bakes `name.png` with `args` and returns the path of the PNG.
+fn baked(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let o = sheet(dir, name, args);
+    assert!(o.status.success(), "{}", printed(&o));
+    dir.join(format!("{name}.png"))
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// A resource id as written: `"AtlasTexture_3"` (Godot 4) or `3` (Godot 3), as text.
+fn id(v: &Variant) -> String {
+    match v {
+        Variant::Number(n) => n.to_string(),
+        other => other.str().to_string(),
+    }
+}
+
+/// The one argument of `SubResource(id)` / `ExtResource(id)`.
+fn reference(v: &Variant, kind: &str) -> String {
+    let (name, args) = v.call();
+    assert_eq!((name, args.len()), (kind, 1), "{v:?}");
+    id(&args[0])
+}
+
+/// Checks a `SpriteFrames` resource against the TexturePacker JSON of the same bake
+/// (`tp`: same placements, names and animations) and the sheet image's size.
+fn check_sprite_frames(text: &str, godot4: bool, tp: &Value, image: (u32, u32)) {
+    let sections = tres::parse(text);
+    let by_tag = |tag: &str| sections.iter().filter(move |s| s.tag == tag).collect::<Vec<&Section>>();
+    let header = &sections[0];
+    assert_eq!(header.tag, "gd_resource");
+    assert_eq!(header.attribute("type").str(), "SpriteFrames");
+    assert_eq!(header.attribute("format").number(), if godot4 { 3.0 } else { 2.0 });
+    let (exts, subs, resources) = (by_tag("ext_resource"), by_tag("sub_resource"), by_tag("resource"));
+    assert_eq!(sections.len(), 1 + exts.len() + subs.len() + resources.len(), "unexpected sections");
+    // load_steps: every resource the file loads, and itself.
+    assert_eq!(header.attribute("load_steps").number() as usize, exts.len() + subs.len() + 1);
+
+    // One texture: the sheet, by a path relative to the resource.
+    assert_eq!(exts.len(), 1);
+    assert_eq!(exts[0].attribute("path").str(), "walk.png");
+    assert_eq!(exts[0].attribute("type").str(), if godot4 { "Texture2D" } else { "Texture" });
+    let ext_id = id(exts[0].attribute("id"));
+
+    // One AtlasTexture per frame, ids unique, each the JSON frame of its name.
+    let frames = tp["frames"].as_object().unwrap();
+    assert_eq!(subs.len(), frames.len());
+    let mut atlas = std::collections::HashMap::new();
+    for sub in &subs {
+        assert_eq!(sub.attribute("type").str(), "AtlasTexture");
+        let name = sub.property("resource_name").str();
+        let f = &frames[name];
+        assert_eq!(reference(sub.property("atlas"), "ExtResource"), ext_id);
+        let [x, y, w, h] = sub.property("region").rect();
+        let rect = |v: &Value| [v["x"].as_i64(), v["y"].as_i64(), v["w"].as_i64(), v["h"].as_i64()].map(Option::unwrap);
+        assert_eq!([x, y, w, h], rect(&f["frame"]), "{name}");
+        assert!(x >= 0 && y >= 0 && w > 0 && h > 0, "{name}");
+        assert!(x + w <= i64::from(image.0) && y + h <= i64::from(image.1), "{name} outside the sheet");
+        // A trimmed frame keeps its place and the untrimmed size.
+        let (sw, sh) = (f["sourceSize"]["w"].as_i64().unwrap(), f["sourceSize"]["h"].as_i64().unwrap());
+        let margin = sub.properties.get("margin").map_or([0; 4], Variant::rect);
+        let source = &f["spriteSourceSize"];
+        assert_eq!([margin[0], margin[1]], [source["x"].as_i64().unwrap(), source["y"].as_i64().unwrap()], "{name}");
+        assert_eq!([w + margin[2], h + margin[3]], [sw, sh], "{name}");
+        assert_eq!(sub.property("filter_clip"), &Variant::Bool(true));
+        assert!(atlas.insert(id(sub.attribute("id")), name.to_string()).is_none(), "id given twice");
+    }
+
+    // One animation per JSON animation, its frames in order, every reference resolved.
+    let animations = resources[0].property("animations").array();
+    let tp_animations = tp["animations"].as_object().unwrap();
+    assert_eq!(animations.len(), tp_animations.len());
+    let mut used = 0;
+    for a in animations {
+        let name = a.get("name");
+        assert_eq!(matches!(name, Variant::StringName(_)), godot4, "{name:?}");
+        let expected: Vec<&str> =
+            tp_animations[name.str()].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+        let frames: Vec<String> = a
+            .get("frames")
+            .array()
+            .iter()
+            .map(|f| {
+                if godot4 {
+                    assert_eq!(f.get("duration").number(), 1.0);
+                    reference(f.get("texture"), "SubResource")
+                } else {
+                    reference(f, "SubResource")
+                }
+            })
+            .collect();
+        let names: Vec<&str> = frames.iter().map(|i| atlas[i].as_str()).collect();
+        assert_eq!(names, expected, "{}", name.str());
+        used += frames.len();
+        assert_eq!(a.get("loop"), &Variant::Bool(!name.str().contains("->")), "{}", name.str());
+        assert_eq!(a.get("speed").number(), 16.0, "the walk plays at 16 fps");
+    }
+    assert_eq!(used, subs.len(), "every AtlasTexture is in an animation");
+}
+
+#[test]
+fn godot_resources_name_every_frame_with_its_region_margin_and_animation() {
+    let dir = scratch_in("engine-data", "godot");
+    let tp_png = baked(&dir, "tp", ROBOT);
+    let tp = json(&tp_png.with_extension("json"));
+    let size = spritebake::output::read_png(&tp_png).unwrap();
+    for (format, godot4) in [("godot", true), ("godot3", false)] {
+        let png = baked(&dir, "walk", &[ROBOT, &["--json-format", format]].concat());
+        assert_eq!(
+            std::fs::read(&png).unwrap(),
+            std::fs::read(&tp_png).unwrap(),
+            "the image does not depend on the data"
+        );
+        assert!(!png.with_extension("json").exists(), "{format} writes no JSON");
+        let text = std::fs::read_to_string(png.with_extension("tres")).unwrap();
+        check_sprite_frames(&text, godot4, &tp, (size.width, size.height));
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn filename_format_names_the_frames_of_every_format() {
+    let dir = scratch_in("engine-data", "names");
+    let args =
+        ["--directions", "2", "--frames", "3", "--size", "16", "--filename-format", "{title}-{tag}-{tagframe01}"];
+    // Two directions are named S and N.
+    let expected = |d: &str| (1..=3).map(|f| format!("walk-walk_{d}-{f:02}")).collect::<Vec<_>>();
+    let png = baked(&dir, "walk", &[&args[..], &["--json-format", "phaser"]].concat());
+    let atlas = json(&png.with_extension("json"));
+    assert_eq!(atlas["animations"]["walk_N"], serde_json::json!(expected("N")));
+    assert!(atlas["frames"].as_object().unwrap().contains_key("walk-walk_S-01"));
+    let anims = json(&png.with_extension("anims.json"));
+    let names: Vec<&str> =
+        anims["anims"][1]["frames"].as_array().unwrap().iter().map(|f| f["frame"].as_str().unwrap()).collect();
+    assert_eq!(names, expected("N"));
+    assert_eq!(anims["anims"][1]["frames"][0]["key"], "walk", "the texture key is the sheet's title");
+
+    let png = baked(&dir, "walk", &[&args[..], &["--json-format", "aseprite"]].concat());
+    let aseprite = json(&png.with_extension("json"));
+    assert_eq!(aseprite["frames"][4]["filename"], "walk-walk_N-02");
+
+    let png = baked(&dir, "walk", &[&args[..], &["--json-format", "godot"]].concat());
+    let sections = tres::parse(&std::fs::read_to_string(png.with_extension("tres")).unwrap());
+    let names: Vec<&str> =
+        sections.iter().filter(|s| s.tag == "sub_resource").map(|s| s.property("resource_name").str()).collect();
+    assert_eq!(names, [expected("S"), expected("N")].concat());
+
+    // The defaults: numbers for Aseprite (Phaser's lookup), tag and frame elsewhere.
+    let png = baked(&dir, "walk", &["--directions", "2", "--frames", "3", "--size", "16", "--json-format", "aseprite"]);
+    let names: Vec<Value> =
+        json(&png.with_extension("json"))["frames"].as_array().unwrap().iter().map(|f| f["filename"].clone()).collect();
+    assert_eq!(names, (0..6).map(|i| Value::from(i.to_string())).collect::<Vec<_>>());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn frame_names_that_collide_are_refused_and_nothing_is_written() {
+    let dir = scratch_in("engine-data", "collide");
+    // 16 directions named by number: walk_1 frame 10 and walk_11 frame 0 are both "walk_110".
+    let numbers = (0..16).map(|d| d.to_string()).collect::<Vec<_>>().join(",");
+    let args =
+        ["--directions", "16", "--direction-names", &numbers, "--size", "8", "--filename-format", "{tag}{tagframe}"];
+    let o = sheet(&dir, "walk", &args);
+    assert_refused(&o, &["--filename-format \"{tag}{tagframe}\"", "'walk_110'", "unique"]);
+    assert!(names_in(&dir).is_empty(), "{:?}", names_in(&dir));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn every_data_file_is_planned_before_anything_renders() {
+    let dir = scratch_in("engine-data", "plan");
+    for (format, data) in [("phaser", "walk.anims.json"), ("godot", "walk.tres"), ("godot3", "walk.tres")] {
+        // A folder where the data file goes: refused up front, naming it; nothing written.
+        std::fs::create_dir_all(dir.join(data).join("keep")).unwrap();
+        let o = sheet(&dir, "walk", &["--json-format", format, "--size", "8"]);
+        assert_refused(&o, &[data]);
+        assert_eq!(names_in(&dir), [data], "{format}");
+        std::fs::remove_dir_all(dir.join(data)).unwrap();
+    }
+    use spritebake::bake::{JsonFormat, Product};
+    let plan = Product::Sheet.fixed_plan("out/walk.png", JsonFormat::Phaser).unwrap();
+    let planned: Vec<&Path> = plan.outputs().iter().map(|o| o.path.as_path()).collect();
+    assert_eq!(planned, [Path::new("out/walk.png"), Path::new("out/walk.json"), Path::new("out/walk.anims.json")]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn check_compares_every_data_file_of_a_sheet_golden() {
+    let dir = scratch_in("engine-data", "check");
+    let manifest = dir.join("cases.toml");
+    let case = |name: &str, format: &str| {
+        format!(
+            "[[case]]\nname = \"{name}\"\nkind = \"sheet\"\nmodel = \"{}\"\nanim = [\"{}\"]\nsize = 16\nframes = 2\n\
+             json_format = \"{format}\"\ngolden = \"g/{name}.png\"\n",
+            robot("robot.md5mesh"),
+            robot("walk.md5anim")
+        )
+    };
+    std::fs::write(&manifest, [case("tres", "godot"), case("anims", "phaser")].concat()).unwrap();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
+    let check = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_spritebake"))
+            .args(["check", manifest.to_str().unwrap(), "--allow-dir", assets.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(check(&["--bless"]).status.code(), Some(0));
+    assert_eq!(names_in(&dir.join("g")), ["anims.anims.json", "anims.json", "anims.png", "tres.png", "tres.tres"]);
+    let o = check(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    // A changed resource or animation file fails its case, naming the file and the line.
+    for (file, from, to) in
+        [("tres.tres", "\"loop\": true", "\"loop\": false"), ("anims.anims.json", "\"repeat\": -1", "\"repeat\": 0")]
+    {
+        let path = dir.join("g").join(file);
+        let golden = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, golden.replacen(from, to, 1)).unwrap();
+        let o = check(&[]);
+        assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+        let text = printed(&o);
+        assert!(text.contains(&format!("failing: {file}")) && text.contains(": line "), "{file}: {text}");
+        std::fs::write(&path, golden).unwrap();
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
