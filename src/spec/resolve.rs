@@ -14,7 +14,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{BakeSpec, Controls, FilterName, Fit, GifPaletteName, JsonFormatName, ShadingName, ShadingRateName};
+use super::{
+    BakeSpec, Controls, FilterName, Fit, GifPaletteName, JsonFormatName, MapKind, NormalY, ShadingName, ShadingRateName,
+};
 use crate::anim::{FrameTime, PoseOptions};
 use crate::bake::{JsonFormat, Layout, Sampling};
 use crate::bounds::{self, Bound};
@@ -24,7 +26,8 @@ use crate::output::gif::{GifOptions, Palette};
 use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
 
 /// Post-processing of every finished image, in this order: pixel-art downscale (the image was
-/// rendered `pixel_art` times larger), outline, then one palette for every image of the output.
+/// rendered `pixel_art` times larger), outline, then one palette for every image of the output;
+/// and the surface maps that go with the images (`maps`, in normal-then-depth order, once each).
 pub type Look = super::LookSpec;
 
 /// A validated [`BakeSpec`] in the library's terms.
@@ -101,6 +104,28 @@ where
     T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
 {
     value.map(|v| within(key, v, bound)).transpose()
+}
+
+/// `maps` as a manifest writes it: `["normal", "depth"]`.
+pub(crate) fn shown_maps(maps: &[MapKind]) -> String {
+    let names: Vec<String> = maps.iter().map(|m| format!("{:?}", map_name(*m))).collect();
+    format!("[{}]", names.join(", "))
+}
+
+/// A map's name as flags and keys spell it.
+pub(crate) fn map_name(map: MapKind) -> &'static str {
+    match map {
+        MapKind::Normal => "normal",
+        MapKind::Depth => "depth",
+    }
+}
+
+/// Each map once, normal before depth, however the option listed them.
+fn maps_in_order(maps: &[MapKind]) -> Vec<MapKind> {
+    let mut maps = maps.to_vec();
+    maps.sort();
+    maps.dedup();
+    maps
 }
 
 /// Directions a sprite job may have.
@@ -185,7 +210,8 @@ impl BakeSpec {
     /// [`Error::BadOption`] naming the first refused option and what it accepts: a number out
     /// of its range, `facing` parallel to `up`, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
     /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have, more
-    /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, no model.
+    /// `attach_offset`s than `attach`es, `extrude` wider than `padding`, `maps` with `skeleton`,
+    /// `normal_y` down without a normal map, no model.
     pub fn resolve(&self) -> Result<Resolved> {
         let (m, a, v, s, r, l, g) =
             (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
@@ -266,6 +292,16 @@ impl BakeSpec {
             ));
         }
         within("outline", l.outline, bounds::OUTLINE)?;
+        if l.skeleton && !l.maps.is_empty() {
+            return Err(Error::bad_option(
+                "maps",
+                shown_maps(&l.maps),
+                "not with `skeleton` (the overlay is drawn on the colour image alone)",
+            ));
+        }
+        if l.normal_y == NormalY::Down && !l.maps.contains(&MapKind::Normal) {
+            return Err(Error::bad_option("normal_y", "down", "needs `maps` with `normal` (it flips the normal map)"));
+        }
         let layout = &self.layout;
         within("padding", layout.padding, bounds::PADDING)?;
         within("extrude", layout.extrude, bounds::EXTRUDE)?;
@@ -390,7 +426,7 @@ impl BakeSpec {
             directions: s.directions,
             fit: s.fit,
             sampling,
-            look: l.clone(),
+            look: Look { maps: maps_in_order(&l.maps), ..l.clone() },
             layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
             json_format: match layout.json_format {
                 JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
@@ -476,6 +512,21 @@ mod tests {
         );
         s.model.facing = Some(crate::model::Axis::NegY);
         assert_eq!(s.resolve().unwrap().load.up, Some(crate::model::Axis::PosZ));
+    }
+
+    #[test]
+    fn maps_come_once_each_normal_first_and_refuse_what_they_cannot_follow() {
+        let mut s = spec();
+        s.look.maps = vec![MapKind::Depth, MapKind::Normal, MapKind::Depth];
+        assert_eq!(s.resolve().unwrap().look.maps, [MapKind::Normal, MapKind::Depth]);
+        s.look.skeleton = true;
+        assert_eq!(
+            s.resolve().unwrap_err().to_string(),
+            "`maps` = [\"depth\", \"normal\", \"depth\"]: not with `skeleton` (the overlay is drawn on the colour image alone)"
+        );
+        let mut s = spec();
+        (s.look.maps, s.look.normal_y) = (vec![MapKind::Depth], NormalY::Down);
+        assert!(s.resolve().unwrap_err().to_string().starts_with("`normal_y` = down: needs `maps` with `normal`"));
     }
 
     #[test]
