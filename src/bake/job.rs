@@ -20,6 +20,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
+use super::maps::{self, Maps, SurfaceMaps};
 use super::{palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
@@ -156,6 +157,8 @@ pub struct Cell {
     pub pivot: Vec2,
     /// The camera the cell was rendered with (shared by all cells of a direction by default).
     pub camera: Camera,
+    /// Its surface maps (the look's `maps`), in the image's layout.
+    pub maps: Maps,
 }
 
 impl<'a> Job<'a> {
@@ -238,7 +241,8 @@ impl<'a> Job<'a> {
     }
 
     /// Charges the finished cells to `budget`, before anything is rendered: every cell's image
-    /// is held until the output is written, and the sheet or GIF made of them is as large again.
+    /// is held until the output is written, and the sheet or GIF made of them is as large again;
+    /// likewise each map the look asks for ([`maps::bytes_per_pixel`]).
     ///
     /// # Errors
     /// [`crate::Error::Budget`]: the clip lengths, directions and cell size need more.
@@ -246,7 +250,9 @@ impl<'a> Job<'a> {
         let (w, h) = (self.options.width, self.options.height);
         let cells = self.cell_count();
         let pixels = (cells as u64).saturating_mul(u64::from(w) * u64::from(h));
-        let bytes = bytes_for(cells as u64, size_of::<Cell>()).saturating_add(bytes_for(pixels, 2 * 4));
+        let bytes = bytes_for(cells as u64, size_of::<Cell>())
+            .saturating_add(bytes_for(pixels, 2 * 4))
+            .saturating_add(maps::bytes_for_images(&self.look.maps, pixels));
         budget.charge(bytes, || format!("{cells} frames of {w}x{h}"))
     }
 
@@ -276,25 +282,28 @@ impl<'a> Job<'a> {
                     None => Camera::fit(&view, &bake::world_points(self.model, &posed), aspect),
                 };
                 let image = bake::render_posed(&renderer, self.model, &posed, camera, &self.options)?;
+                let scene = bake::scene(self.model, &posed, camera);
+                let mut surfaces = SurfaceMaps::render(&renderer, &scene, &self.options, &self.look.maps)?;
                 let ground = Vec3::new(centre.x, y0, centre.y);
                 let pivot = camera.world_to_pixel(ground, self.options.width, self.options.height);
                 let joints = || {
                     let request = bake::FrameRequest { animation: rows[c].clone(), time: FrameTime::Frame(f) };
                     bake::joint_pixels(self.model, &request, &camera, self.options.width, self.options.height)
                 };
-                let (image, pivot) = post::finish(&self.look, image, pivot, joints);
+                let (image, pivot) = post::finish(&self.look, image, pivot, joints, &mut surfaces);
                 progress();
-                Ok(Cell { clip: c, direction: d, frame: i, duration, image, pivot, camera })
+                let cell =
+                    Cell { clip: c, direction: d, frame: i, duration, image, pivot, camera, maps: Maps::default() };
+                Ok((cell, surfaces))
             })
-            .collect::<Result<Vec<Cell>>>()
-            .map(|mut cells| {
-                // One palette for the whole job, applied once every cell is finished (in cell
-                // order, on one thread: the same for any thread count).
-                palette::apply(
-                    &self.look,
-                    fixed.as_ref(),
-                    &mut cells.iter_mut().map(|c| &mut c.image).collect::<Vec<_>>(),
-                );
+            .collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
+            .map(|rendered| {
+                let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
+                let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();
+                let maps = post::finish_output(&self.look, fixed.as_ref(), &mut images, surfaces);
+                for (cell, maps) in cells.iter_mut().zip(maps) {
+                    cell.maps = maps;
+                }
                 cells
             })
     }
