@@ -300,7 +300,11 @@ impl BakeSpec {
             ));
         }
         if l.normal_y == NormalY::Down && !l.maps.contains(&MapKind::Normal) {
-            return Err(Error::bad_option("normal_y", "down", "needs `maps` with `normal` (it flips the normal map)"));
+            return Err(Error::bad_option(
+                "normal_y",
+                "down",
+                "needs `maps` to include normal (it flips the normal map)",
+            ));
         }
         let layout = &self.layout;
         within("padding", layout.padding, bounds::PADDING)?;
@@ -526,7 +530,7 @@ mod tests {
         );
         let mut s = spec();
         (s.look.maps, s.look.normal_y) = (vec![MapKind::Depth], NormalY::Down);
-        assert!(s.resolve().unwrap_err().to_string().starts_with("`normal_y` = down: needs `maps` with `normal`"));
+        assert!(s.resolve().unwrap_err().to_string().starts_with("`normal_y` = down: needs `maps` to include normal"));
     }
 
     #[test]

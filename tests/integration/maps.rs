@@ -334,7 +334,10 @@ fn refusals_name_the_option_and_write_nothing() {
     let cases: &[(&[&str], &[&str])] = &[
         (&["gif", "ball.obj", "--maps", "normal", "-o", "b.gif"], &["--maps", "sheet, frames and render"]),
         (&["sheet", "ball.obj", "--normal-y", "down", "-o", "b.png"], &["--normal-y", "--maps"]),
-        (&["sheet", "ball.obj", "--maps", "depth", "--normal-y", "down", "-o", "b.png"], &["--normal-y", "normal"]),
+        (
+            &["sheet", "ball.obj", "--maps", "depth", "--normal-y", "down", "-o", "b.png"],
+            &["--normal-y", "--maps to include normal"],
+        ),
         (&["render", "ball.obj", "--maps", "normal", "--skeleton", "-o", "b.png"], &["--maps", "--skeleton"]),
     ];
     for (args, words) in cases {
