@@ -27,6 +27,7 @@ use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
 use super::framing::{self, Framing, cylinder};
+use super::maps::{self, Maps, SurfaceMaps};
 use super::{Directions, palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
@@ -183,6 +184,8 @@ pub struct Cell {
     pub pivot: Vec2,
     /// The camera the cell was rendered with (shared by all cells of a direction by default).
     pub camera: Camera,
+    /// Its surface maps (the look's `maps`), in the image's layout.
+    pub maps: Maps,
 }
 
 impl<'a> Job<'a> {
@@ -281,9 +284,9 @@ impl<'a> Job<'a> {
     }
 
     /// Charges the finished cells to `budget`, before anything is rendered: every cell's image
-    /// is held until the output is written, and the sheet or GIF made of them is as large again.
-    /// An auto size is charged at its largest (the cell size is known only once every frame is
-    /// posed).
+    /// is held until the output is written, and the sheet or GIF made of them is as large again;
+    /// likewise each map the look asks for ([`maps::bytes_per_pixel`]). An auto size is charged
+    /// at its largest (the cell size is known only once every frame is posed).
     ///
     /// # Errors
     /// [`crate::Error::Budget`]: the clip lengths, directions and cell size need more.
@@ -291,7 +294,9 @@ impl<'a> Job<'a> {
         let (w, h) = (self.options.width, self.options.height);
         let cells = self.cell_count();
         let pixels = (cells as u64).saturating_mul(u64::from(w) * u64::from(h));
-        let bytes = bytes_for(cells as u64, size_of::<Cell>()).saturating_add(bytes_for(pixels, 2 * 4));
+        let bytes = bytes_for(cells as u64, size_of::<Cell>())
+            .saturating_add(bytes_for(pixels, 2 * 4))
+            .saturating_add(maps::bytes_for_images(&self.look.maps, pixels));
         budget.charge(bytes, || format!("{cells} frames of {w}x{h}"))
     }
 
@@ -328,24 +333,27 @@ impl<'a> Job<'a> {
                     }
                 };
                 let image = bake::render_posed(&renderer, self.model, &posed, camera, &options)?;
+                let scene = bake::scene(self.model, &posed, camera);
+                let mut surfaces = SurfaceMaps::render(&renderer, &scene, &options, &self.look.maps)?;
                 let joints = || {
                     let request = bake::FrameRequest { animation: rows[c].clone(), time: FrameTime::Frame(f) };
                     bake::joint_pixels(self.model, &request, &camera, width, height)
                 };
-                let (image, pivot) = post::finish(&self.look, image, pivot, joints);
+                let (image, pivot) = post::finish(&self.look, image, pivot, joints, &mut surfaces);
                 progress();
                 let looping = !matches!(rows[c].motion, Motion::Transition(_));
-                Ok(Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera })
+                let maps = Maps::default();
+                let cell = Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera, maps };
+                Ok((cell, surfaces))
             })
-            .collect::<Result<Vec<Cell>>>()
-            .map(|mut cells| {
-                // One palette for the whole job, applied once every cell is finished (in cell
-                // order, on one thread: the same for any thread count).
-                palette::apply(
-                    &self.look,
-                    fixed.as_ref(),
-                    &mut cells.iter_mut().map(|c| &mut c.image).collect::<Vec<_>>(),
-                );
+            .collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
+            .map(|rendered| {
+                let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
+                let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();
+                let maps = post::finish_output(&self.look, fixed.as_ref(), &mut images, surfaces);
+                for (cell, maps) in cells.iter_mut().zip(maps) {
+                    cell.maps = maps;
+                }
                 cells
             })
     }

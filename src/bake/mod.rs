@@ -12,6 +12,7 @@ pub mod engines;
 mod framing;
 mod job;
 mod load;
+pub mod maps;
 pub mod palette;
 pub mod post;
 pub mod products;
@@ -25,6 +26,7 @@ pub use directions::Directions;
 pub use engines::{FrameNames, JsonFormat};
 pub use job::{Cell, Job, JobInfo, Sampling};
 pub use load::{Loaded, load};
+pub use maps::{MapKind, Maps};
 pub use products::{Baked, Product};
 pub use sheet::{Layout, Placement, Sheet, pack};
 
@@ -157,8 +159,12 @@ pub fn render_posed_into(
     options: &RenderOptions,
     image: &mut Image,
 ) -> Result<()> {
-    let scene = Scene { objects: vec![SceneObject { posed, model_to_world: model_to_world(model) }], camera };
-    renderer.render_into(&scene, options, image)
+    renderer.render_into(&scene(model, posed, camera), options, image)
+}
+
+/// The scene of one posed model seen by `camera`.
+pub fn scene<'a>(model: &Model, posed: &'a PosedMesh<'a>, camera: Camera) -> Scene<'a> {
+    Scene { objects: vec![SceneObject { posed, model_to_world: model_to_world(model) }], camera }
 }
 
 /// Pixel positions of every joint (with parent indices) at a moment of a clip, seen by

@@ -4,11 +4,14 @@
 use glam::Vec2;
 
 use super::distance;
+use super::maps::{self, Maps, SurfaceMaps};
+use super::palette::{self, Palette};
 use crate::raster::Image;
 use crate::spec::Look;
 
 /// Applies a [`Look`] to a freshly rendered image (rendered `pixel_art` times larger when pixel
-/// art is on): skeleton overlay, pixel-art downscale, outline, in that order. The palette is not
+/// art is on): skeleton overlay, pixel-art downscale, outline, in that order; `maps` (the
+/// image's surface maps, if any) follow the downscale and the outline. The palette is not
 /// applied here: it is one for every image of an output ([`super::palette::apply`], after all
 /// of them are finished). `pivot`
 /// is a pixel of the render, returned in the finished image's pixels; `joints` gives the
@@ -18,19 +21,38 @@ pub fn finish(
     mut image: Image,
     mut pivot: Vec2,
     joints: impl FnOnce() -> Vec<(Vec2, Option<usize>)>,
+    maps: &mut SurfaceMaps,
 ) -> (Image, Vec2) {
     if look.skeleton {
         image = skeleton_overlay(&image, &joints());
     }
     if let Some(scale) = look.pixel_art {
-        image = pixelate(&image, scale);
+        let small = pixelate(&image, scale);
+        maps.pixelate(&image, &small, scale);
+        image = small;
         pivot /= scale as f32;
     }
     if look.outline > 0 {
         let [r, g, b, _] = look.outline_color.0;
-        image = outline(&image, look.outline, [r, g, b]);
+        let outlined = outline(&image, look.outline, [r, g, b]);
+        maps.outline(&image, &outlined);
+        image = outlined;
     }
     (image, pivot)
+}
+
+/// What is done once every image of an output is finished, because they share it: one palette
+/// for all of them (`palette`, the look's file's, if any), and one depth range for their maps
+/// (`surfaces`, in image order), which come back finished. In image order on one thread, so
+/// the same for any thread count.
+pub fn finish_output(
+    look: &Look,
+    palette: Option<&Palette>,
+    images: &mut [&mut Image],
+    surfaces: Vec<SurfaceMaps>,
+) -> Vec<Maps> {
+    palette::apply(look, palette, images);
+    maps::finish(surfaces, look.normal_y)
 }
 
 /// Draws an outline exactly `width` pixels wide around the opaque silhouette, under the sprite:

@@ -5,13 +5,18 @@
 //! A product is made in three steps that a caller interleaves with its own checks:
 //! [`Product::plan`] lists every file it will write (before anything renders), [`bake`]
 //! renders it, and [`Baked::files`] encodes the files to stage in one transaction.
+//!
+//! Surface maps (the look's `maps`) are companion files of a render, a sheet or each frame,
+//! named by [`maps::output_of`] (`walk.png` → `walk_n.png`, `walk_depth.png`) and listed in the
+//! plan with the colour files. A GIF refuses them.
 
 use std::path::PathBuf;
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use super::{FrameRequest, Loaded, palette, post, render_posed, world_points};
+use super::maps::{self, MapKind, Maps, SurfaceMaps};
+use super::{FrameRequest, Loaded, palette, post, render_posed, scene, world_points};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::output::gif::encode_gif;
@@ -41,7 +46,12 @@ pub enum Product {
 #[derive(Debug, Clone)]
 pub enum Baked {
     /// A render: one image per moment of the spec.
-    Images(Vec<Image>),
+    Images {
+        /// The images.
+        images: Vec<Image>,
+        /// Their maps, one per image.
+        maps: Vec<Maps>,
+    },
     /// A packed sheet and the engine data to describe it with.
     Sheet {
         /// The sheet.
@@ -50,6 +60,8 @@ pub enum Baked {
         format: JsonFormat,
         /// Its frames' names.
         names: FrameNames,
+        /// Its maps, in its layout (written as [`maps::output_of`] the sheet's file).
+        maps: Maps,
     },
     /// An encoded GIF.
     Gif {
@@ -62,7 +74,7 @@ pub enum Baked {
     },
     /// Every cell of a job with the names of its rows and directions.
     Frames {
-        /// The cells, in job order.
+        /// The cells, in job order, with their maps.
         cells: Vec<Cell>,
         /// Row names (clips, `A->B` transitions).
         rows: Vec<String>,
@@ -76,26 +88,31 @@ impl Product {
     /// format, for the caller to check against its inputs before anything renders.
     ///
     /// # Errors
-    /// A frame pattern that does not parse, or a job that cannot be built (unknown clips).
+    /// A frame pattern that does not parse, or a job that cannot be built (unknown clips);
+    /// maps asked of a GIF ([`Product::maps`]).
     pub fn plan(self, output: &str, loaded: &Loaded, resolved: &Resolved) -> Result<OutputPlan> {
-        if let Some(plan) = self.fixed_plan(output, resolved.json_format) {
+        let maps = self.maps(resolved)?;
+        if let Some(plan) = self.fixed_plan(output, resolved.json_format, maps) {
             return Ok(plan);
         }
         let mut plan = OutputPlan::new();
-        let pattern = FramePattern::parse(output)?;
         let job = loaded.job(resolved)?;
         let rows = job.row_names();
-        for (row, dir, frame) in job.cell_keys() {
-            let row = rows.get(row).map_or("rest", String::as_str);
-            plan.add(pattern.path(row, dir, &job.directions.name(dir), frame), OutputFormat::Png);
+        // The colour frames, then each map's frames.
+        for output in companions(output, maps) {
+            let pattern = FramePattern::parse(&output)?;
+            for &(row, dir, frame) in &job.cell_keys() {
+                let row = rows.get(row).map_or("rest", String::as_str);
+                plan.add(pattern.path(row, dir, &job.directions.name(dir), frame), OutputFormat::Png);
+            }
         }
         Ok(plan)
     }
 
-    /// The files the product writes for `output` when they do not depend on the model: every
-    /// product's but the frames', whose names come from the clips and their frame counts
-    /// (`None`). A sheet writes its engine data in `format` beside it.
-    pub fn fixed_plan(self, output: &str, format: JsonFormat) -> Option<OutputPlan> {
+    /// The files the product writes for `output` with `maps` when they do not depend on the
+    /// model: every product's but the frames', whose names come from the clips and their frame
+    /// counts (`None`). A sheet writes its engine data in `format` beside it.
+    pub fn fixed_plan(self, output: &str, format: JsonFormat, maps: &[MapKind]) -> Option<OutputPlan> {
         let mut plan = OutputPlan::new();
         let path = PathBuf::from(output);
         match self {
@@ -108,13 +125,41 @@ impl Product {
                     plan.add(data, format);
                 }
             }
+            // Maps are refused by `maps` before anything is planned.
             Product::Gif => {
                 plan.add(path, OutputFormat::Gif);
+                return Some(plan);
             }
             Product::Frames => return None,
         }
+        for output in companions(output, maps).skip(1) {
+            plan.add(output, OutputFormat::Png);
+        }
         Some(plan)
     }
+
+    /// The maps the product writes for `resolved`: the look's.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] for maps asked of a GIF: maps are companion images of a sheet,
+    /// frames or a render.
+    pub fn maps(self, resolved: &Resolved) -> Result<&[MapKind]> {
+        let maps = resolved.look.maps.as_slice();
+        if self == Product::Gif && !maps.is_empty() {
+            return Err(Error::bad_option(
+                "maps",
+                crate::spec::shown_maps(maps),
+                "are for sheet, frames and render (a GIF has no companion images: bake a sheet or frames for lighting)",
+            ));
+        }
+        Ok(maps)
+    }
+}
+
+/// `output` and then each map's output beside it ([`maps::output_of`]), normal first, each once.
+fn companions<'a>(output: &'a str, maps: &'a [MapKind]) -> impl Iterator<Item = String> + 'a {
+    let kinds = [MapKind::Normal, MapKind::Depth].into_iter().filter(|k| maps.contains(k));
+    std::iter::once(output.to_string()).chain(kinds.map(|m| maps::output_of(output, m)))
 }
 
 impl Product {
@@ -144,8 +189,12 @@ pub fn bake(
     budget: &MemoryBudget,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Baked> {
+    product.maps(resolved)?;
     match product {
-        Product::Render => render_moments(loaded, resolved, budget, progress).map(Baked::Images),
+        Product::Render => {
+            let (images, maps) = render_moments(loaded, resolved, budget, progress)?;
+            Ok(Baked::Images { images, maps })
+        }
         Product::Sheet => {
             let job = loaded.job(resolved)?;
             let cells = job.render_with_progress(budget, progress)?;
@@ -156,7 +205,8 @@ pub fn bake(
             let data = engines::data_bytes(cells.len(), longest_tag, &resolved.frame_names);
             budget.charge(data, || format!("the sheet data of {} frames", cells.len()))?;
             let sheet = pack(&cells, &info, resolved.layout)?;
-            Ok(Baked::Sheet { sheet, format: resolved.json_format, names: resolved.frame_names.clone() })
+            let maps = maps::sheet_maps(&sheet, &cells, resolved.layout)?;
+            Ok(Baked::Sheet { sheet, format: resolved.json_format, names: resolved.frame_names.clone(), maps })
         }
         Product::Gif => {
             let job = loaded.gif_job(resolved)?;
@@ -175,23 +225,24 @@ pub fn bake(
 }
 
 /// One image per moment of the spec, each framed on its own posed geometry (with an auto size,
-/// cut to it), with the look applied.
+/// cut to it), with the look applied, and the maps of each.
 fn render_moments(
     loaded: &Loaded,
     resolved: &Resolved,
     budget: &MemoryBudget,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Image>> {
+) -> Result<(Vec<Image>, Vec<Maps>)> {
     let animation = loaded.animation(resolved)?;
     let options = resolved.render_options();
     let (w, h) = (options.width, options.height);
     let count = resolved.moments.len();
     let pixels = (count as u64).saturating_mul(u64::from(w) * u64::from(h));
-    budget.charge(bytes_for(pixels, 2 * 4), || format!("{count} images of {w}x{h}"))?;
+    let bytes = bytes_for(pixels, 2 * 4).saturating_add(maps::bytes_for_images(&resolved.look.maps, pixels));
+    budget.charge(bytes, || format!("{count} images of {w}x{h}"))?;
     let fixed = palette::load(&resolved.look)?;
     let renderer = Renderer::new();
     let model = &loaded.model;
-    let mut images = resolved
+    let (mut images, surfaces): (Vec<Image>, Vec<SurfaceMaps>) = resolved
         .moments
         .iter()
         .map(|&time| {
@@ -208,15 +259,20 @@ fn render_moments(
             };
             let options = RenderOptions { width: w, height: h, ..options.clone() };
             let image = render_posed(&renderer, model, &posed, camera, &options)?;
+            let scene = scene(model, &posed, camera);
+            let mut surfaces = SurfaceMaps::render(&renderer, &scene, &options, &resolved.look.maps)?;
             let joints = || super::joint_pixels(model, &request, &camera, w, h);
-            let (image, _) = post::finish(&resolved.look, image, Vec2::ZERO, joints);
+            let (image, _) = post::finish(&resolved.look, image, Vec2::ZERO, joints, &mut surfaces);
             progress();
-            Ok(image)
+            Ok((image, surfaces))
         })
-        .collect::<Result<Vec<Image>>>()?;
-    // One palette for every moment of the render.
-    palette::apply(&resolved.look, fixed.as_ref(), &mut images.iter_mut().collect::<Vec<_>>());
-    Ok(images)
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    // One palette and one depth range for every moment of the render.
+    let maps =
+        post::finish_output(&resolved.look, fixed.as_ref(), &mut images.iter_mut().collect::<Vec<_>>(), surfaces);
+    Ok((images, maps))
 }
 
 impl Baked {
@@ -228,22 +284,33 @@ impl Baked {
     pub fn files(&self, output: &str) -> Result<Vec<(PathBuf, Vec<u8>)>> {
         let path = PathBuf::from(output);
         match self {
-            Baked::Images(images) => match images.as_slice() {
-                [image] => Ok(vec![(path, encode_png(image)?)]),
+            Baked::Images { images, maps } => match (images.as_slice(), maps.as_slice()) {
+                ([image], [maps]) => {
+                    let mut files = vec![(path, encode_png(image)?)];
+                    files.extend(map_files(output, maps)?);
+                    Ok(files)
+                }
                 _ => Err(Error::bad_option("frame", format!("({} frames)", images.len()), "one image is written")),
             },
-            Baked::Sheet { sheet, format, names } => sheet_files(sheet, &path, *format, names),
+            Baked::Sheet { sheet, format, names, maps } => {
+                let mut files = sheet_files(sheet, &path, *format, names)?;
+                files.extend(map_files(output, maps)?);
+                Ok(files)
+            }
             Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
             Baked::Frames { cells, rows, directions } => {
                 let pattern = FramePattern::parse(output)?;
-                cells
-                    .iter()
-                    .map(|c| {
-                        let row = rows.get(c.clip).map_or("rest", String::as_str);
-                        let path = pattern.path(row, c.direction, &directions.name(c.direction), c.frame);
-                        Ok((path, encode_png(&c.image)?))
-                    })
-                    .collect()
+                let mut files = Vec::with_capacity(cells.len());
+                for c in cells {
+                    let row = rows.get(c.clip).map_or("rest", String::as_str);
+                    let direction = directions.name(c.direction);
+                    files.push((pattern.path(row, c.direction, &direction, c.frame), encode_png(&c.image)?));
+                    for (kind, map) in c.maps.iter() {
+                        let pattern = FramePattern::parse(&maps::output_of(output, kind))?;
+                        files.push((pattern.path(row, c.direction, &direction, c.frame), encode_png(map)?));
+                    }
+                }
+                Ok(files)
             }
         }
     }
@@ -251,12 +318,13 @@ impl Baked {
     /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
     pub fn summary(&self, output: &str) -> String {
         match self {
-            Baked::Images(images) => {
+            Baked::Images { images, maps } => {
                 let (w, h) = images.first().map_or((0, 0), |i| (i.width, i.height));
-                format!("{output}: {w}x{h}")
+                format!("{output}: {w}x{h}{}", maps_note(output, maps.first()))
             }
-            Baked::Sheet { sheet, .. } => {
-                format!("{output}: {} frames, {}x{}", sheet.placements.len(), sheet.image.width, sheet.image.height)
+            Baked::Sheet { sheet, maps, .. } => {
+                let (n, w, h) = (sheet.placements.len(), sheet.image.width, sheet.image.height);
+                format!("{output}: {n} frames, {w}x{h}{}", maps_note(output, Some(maps)))
             }
             Baked::Gif { frames, dropped, .. } => match dropped {
                 0 => format!("{output}: {frames} frames"),
@@ -265,7 +333,21 @@ impl Baked {
                     frames - d
                 ),
             },
-            Baked::Frames { cells, .. } => format!("{output}: {} frames written", cells.len()),
+            Baked::Frames { cells, .. } => {
+                format!("{output}: {} frames written{}", cells.len(), maps_note(output, cells.first().map(|c| &c.maps)))
+            }
         }
     }
+}
+
+/// The files of one image's maps beside `output`.
+fn map_files(output: &str, maps: &Maps) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    maps.iter().map(|(kind, map)| Ok((PathBuf::from(maps::output_of(output, kind)), encode_png(map)?))).collect()
+}
+
+/// ` (+ walk_n.png, walk_depth.png)` for a summary line; empty without maps.
+fn maps_note(output: &str, maps: Option<&Maps>) -> String {
+    let names: Vec<String> =
+        maps.into_iter().flat_map(Maps::iter).map(|(kind, _)| maps::output_of(output, kind)).collect();
+    if names.is_empty() { String::new() } else { format!(" (+ {})", names.join(", ")) }
 }

@@ -112,9 +112,35 @@ pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout) -> Result<Sheet> {
         row_h = row_h.max(rh);
     }
     let height = y + row_h + pad;
-    let mut image = Image::new(width, height)?;
-    for ((cell, p), &(rx, ry, rw, rh)) in cells.iter().zip(&placements).zip(&rects) {
-        blit_extruded(&mut image, &crop(&cell.image, rx, ry, rw, rh), p.x, p.y, extrude);
-    }
+    let image = blit((width, height), &placements, cells.iter().map(|c| &c.image), extrude)?;
     Ok(Sheet { image, placements, frame_size: (fw, fh), job: job.clone(), pivot: first.pivot })
+}
+
+/// A `size` image with each of `images` (untrimmed frames, one per placement, in order) cropped
+/// to its placement's source rectangle and put at its rectangle, edges extruded.
+fn blit<'a>(
+    (width, height): (u32, u32),
+    placements: &[Placement],
+    images: impl IntoIterator<Item = &'a Image>,
+    extrude: u32,
+) -> Result<Image> {
+    let mut image = Image::new(width, height)?;
+    for (p, src) in placements.iter().zip(images) {
+        blit_extruded(&mut image, &crop(src, p.source_x, p.source_y, p.w, p.h), p.x, p.y, extrude);
+    }
+    Ok(image)
+}
+
+impl Sheet {
+    /// A companion of the sheet (a normal or depth map): `images`, one per frame in placement
+    /// order, each the untrimmed frame size, placed exactly as the frames are — the same
+    /// rectangles, trim offsets and extrusion (`layout` as given to [`pack`]) — so it lines up
+    /// with the sheet pixel for pixel.
+    ///
+    /// # Errors
+    /// A sheet too large to allocate.
+    pub fn blit_like<'a>(&self, images: impl IntoIterator<Item = &'a Image>, layout: Layout) -> Result<Image> {
+        let size = (self.image.width, self.image.height);
+        blit(size, &self.placements, images, layout.extrude.min(layout.padding))
+    }
 }

@@ -129,6 +129,13 @@ fn resolve(spec: &CaseSpec, scope: &Confinement, options: &CheckOptions) -> Resu
     let mut spec_with_limits = spec.spec.anchored(scope)?;
     spec_with_limits.limits = options.limits.apply(&spec_with_limits.limits);
     let resolved = spec_with_limits.resolve()?;
+    if !resolved.look.maps.is_empty() {
+        return Err(Error::bad_option(
+            "maps",
+            crate::spec::shown_maps(&resolved.look.maps),
+            "are not compared by check, which compares colour images (bake maps with sheet, frames or render)",
+        ));
+    }
     Ok(Case {
         keys: keys.clone(),
         golden: confined_golden(keys, scope)?,
@@ -336,7 +343,7 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
         cells: Vec::new(),
     };
     match baked {
-        Baked::Images(images) => {
+        Baked::Images { images, .. } => {
             actual.labels = case.resolved.moments.iter().map(|t| moment_label(*t)).collect();
             actual.frames = images.clone();
             let folder = is_golden_folder(&case.golden);

@@ -12,22 +12,22 @@
 //! shading too, but changes which of two equally deep triangles wins, so renders would depend
 //! on the sort.
 
-use super::resolve::{MemoEncoder, OutputBand, PixelRect, PixelResolver, average};
+use super::resolve::{MemoEncoder, OutputBand, PixelRect, Resolve, average};
 use super::setup::Triangle;
-use super::shade::{DrawMaterial, Shader, lit};
-use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, interpolate_lanes, walk};
+use super::shade::{DrawMaterial, Shader};
+use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, clip_z_lanes, interpolate_lanes, walk};
 
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
 
 impl TileBuffers {
     /// Visibility pass, then shading and resolve of the visible samples.
-    pub(super) fn draw_deferred(
+    pub(super) fn draw_deferred<R: Resolve>(
         &mut self,
         bin: &[u32],
         ctx: &DrawContext,
-        resolver: &PixelResolver,
-        out: &mut OutputBand,
+        resolver: &R,
+        out: &mut OutputBand<R::Pixel>,
     ) {
         for &i in bin {
             let Some(tri) = ctx.triangles.get(i as usize) else { continue };
@@ -86,7 +86,7 @@ impl TileBuffers {
 
     /// One sample per pixel: each visible sample shaded and encoded, row by row in runs of
     /// samples of one triangle (looked up once, its row terms kept in registers).
-    fn shade_samples_to_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver, out: &mut OutputBand) {
+    fn shade_samples_to_pixels<R: Resolve>(&self, ctx: &DrawContext, resolver: &R, out: &mut OutputBand<R::Pixel>) {
         let Some([x0, y0, x1, y1]) = self.dirty else { return };
         let r = self.rect;
         let width = (x1 - x0 + 1) as usize;
@@ -102,20 +102,19 @@ impl TileBuffers {
             let mut i = 0;
             while let Some(&id) = ids.get(i) {
                 let run = ids[i..].iter().take_while(|&&other| other == id).count();
-                let Some(pixels) = out_row.get_mut(i * 4..(i + run) * 4) else { break };
+                let Some(pixels) = out_row.get_mut(i..i + run) else { break };
                 if let Some(color) = shader.constant(id) {
                     // Empty samples and flat colours: one encode for the whole run.
-                    let bytes = encoder.encode(color);
-                    pixels.chunks_exact_mut(4).for_each(|px| px.copy_from_slice(&bytes));
+                    pixels.fill(encoder.encode(color));
                 } else {
-                    for (s, span) in pixels.chunks_mut(SPAN * 4).enumerate() {
+                    for (s, span) in pixels.chunks_mut(SPAN).enumerate() {
                         let x = x0 + (i + s * SPAN) as i32;
                         // Lanes past the span are computed and dropped: short spans (small
                         // triangles) take fewer lanes.
-                        match span.len() / 4 {
-                            ..=4 => shader.shade_and_encode::<4>(id, x, y, resolver, span),
-                            5..=8 => shader.shade_and_encode::<8>(id, x, y, resolver, span),
-                            _ => shader.shade_and_encode::<SPAN>(id, x, y, resolver, span),
+                        match span.len() {
+                            ..=4 => shader.shade_and_encode::<4, R>(id, x, y, resolver, span),
+                            5..=8 => shader.shade_and_encode::<8, R>(id, x, y, resolver, span),
+                            _ => shader.shade_and_encode::<SPAN, R>(id, x, y, resolver, span),
                         }
                     }
                 }
@@ -146,15 +145,15 @@ impl TileBuffers {
     /// at the centroid of those samples — always inside the triangle, so textures are never
     /// read beyond its uv island — and counts for the samples it won. Runs of pixels one
     /// triangle covers whole (most pixels) are shaded together in lanes.
-    fn shade_pixels(&self, ctx: &DrawContext, resolver: &PixelResolver, out: &mut OutputBand) {
+    fn shade_pixels<R: Resolve>(&self, ctx: &DrawContext, resolver: &R, out: &mut OutputBand<R::Pixel>) {
         let Some(rect) = PixelRect::covering(self.dirty, ctx.ssaa) else { return };
         let grid = PixelGrid::new(ctx.ssaa);
         let mut shader = VisibleShader { ctx, current: None };
         for oy in 0..rect.height {
             let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
             let py = rect.sy0 + oy as i32 * grid.s;
-            for (chunk, pixels) in row.chunks_mut(SPAN * 4).enumerate() {
-                let count = pixels.len() / 4;
+            for (chunk, pixels) in row.chunks_mut(SPAN).enumerate() {
+                let count = pixels.len();
                 let px0 = rect.sx0 + (chunk * SPAN) as i32 * grid.s;
                 // The triangle covering each pixel whole (NO_TRIANGLE: none covers any of it),
                 // and the colours of the pixels whose samples differ.
@@ -183,8 +182,8 @@ impl TileBuffers {
                     }
                     k += run;
                 }
-                for (px, bytes) in pixels.chunks_exact_mut(4).zip(resolver.encode_lanes(&colors)) {
-                    px.copy_from_slice(&bytes);
+                for (px, encoded) in pixels.iter_mut().zip(resolver.encode_lanes(&colors)) {
+                    *px = encoded;
                 }
             }
         }
@@ -339,8 +338,7 @@ impl<'a> VisibleShader<'a> {
         derivative_scale: f32,
         count: usize,
     ) -> [[f32; 4]; L] {
-        let mut colors = [[0.0; 4]; L];
-        let Some((tri, material, needs)) = self.select(id) else { return colors };
+        let Some((tri, material, needs)) = self.select(id) else { return [[0.0; 4]; L] };
         let oy = y - tri.bbox[1] as f32;
         let ox = xs.map(|x| x - tri.bbox[0] as f32);
         let mut fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
@@ -349,28 +347,24 @@ impl<'a> VisibleShader<'a> {
         }
         let shader: &'a Shader = self.ctx.shader;
         let surfaces = shader.surface(material, &fragments, count);
-        let light = shader.light(fragments.nx, fragments.ny, fragments.nz, fragments.back_facing);
-        for ((color, surface), light) in colors.iter_mut().zip(&surfaces).zip(light) {
-            *color = surface.map_or([0.0; 4], |c| lit(c, light));
-        }
-        colors
+        shader.finish(&surfaces, &fragments, || clip_z_lanes(tri, ox, oy))
     }
 
-    /// Shades the samples of triangle `id` from (`x`, `y`) rightwards, one per 4 bytes of
+    /// Shades the samples of triangle `id` from (`x`, `y`) rightwards, one per pixel of
     /// `pixels` (at most `L`), and encodes them there.
     #[inline(always)]
-    fn shade_and_encode<const L: usize>(
+    fn shade_and_encode<const L: usize, R: Resolve>(
         &mut self,
         id: u32,
         x: i32,
         y: i32,
-        resolver: &PixelResolver,
-        pixels: &mut [u8],
+        resolver: &R,
+        pixels: &mut [R::Pixel],
     ) {
         let xs = std::array::from_fn(|k| (x + k as i32) as f32);
-        let colors = self.shade_span::<L>(id, xs, y as f32, 1.0, pixels.len() / 4);
-        for (px, bytes) in pixels.chunks_exact_mut(4).zip(resolver.encode_lanes(&colors)) {
-            px.copy_from_slice(&bytes);
+        let colors = self.shade_span::<L>(id, xs, y as f32, 1.0, pixels.len());
+        for (px, encoded) in pixels.iter_mut().zip(resolver.encode_lanes(&colors)) {
+            *px = encoded;
         }
     }
 

@@ -89,3 +89,40 @@ impl Image {
         (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
     }
 }
+
+/// One pixel of a depth render.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DepthPixel {
+    /// Linear view depth: distance in front of the camera along its axis, in world units (the
+    /// coverage-weighted mean of the pixel's samples). Meaningless where `alpha` is 0.
+    pub depth: f32,
+    /// Coverage, as the colour image's alpha byte.
+    pub alpha: u8,
+}
+
+impl DepthPixel {
+    /// A pixel nothing covers.
+    pub const EMPTY: DepthPixel = DepthPixel { depth: 0.0, alpha: 0 };
+}
+
+/// Linear view depth per pixel, rows top to bottom: what [`super::Renderer::render_depth`]
+/// writes, for depth maps.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DepthImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height` pixels.
+    pub pixels: Vec<DepthPixel>,
+}
+
+impl DepthImage {
+    /// The pixel at (x, y), or `None` outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<DepthPixel> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        self.pixels.get(y as usize * self.width as usize + x as usize).copied()
+    }
+}

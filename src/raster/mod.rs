@@ -8,6 +8,13 @@
 //!     other bins in submission order (tile.rs) → fragment (shade.rs) → resolve (resolve.rs)
 //! ```
 //!
+//! Every draw runs the same stages into one kind of output pixel, chosen by type
+//! ([`resolve::Resolve`]) and by the fragment output ([`shade::FragmentOutput`]): the colour
+//! image ([`Renderer::render`]) or, only when asked, the surface maps of 2D lighting — view-space
+//! normals ([`Renderer::render_normals`]) and linear view depth ([`Renderer::render_depth`]).
+//! A map is a second draw of the same scene, so its coverage, alpha testing and sample choices
+//! are the colour's by construction and the colour path pays nothing for the maps.
+//!
 //! Invariants:
 //! * **Determinism.** Setup runs in parallel but collects in submission order; each tile draws
 //!   its triangles in that order into buffers it owns. No pixel is shared between threads, no
@@ -20,9 +27,11 @@
 //! * **Colour.** Tiles hold linear-light premultiplied `f32`; the resolve averages samples in
 //!   that space and only then encodes sRGB bytes with straight alpha.
 //!
-//! Rejected alternative: one shared framebuffer with per-row locks or `unsafe` disjoint writes
+//! Rejected alternatives: one shared framebuffer with per-row locks or `unsafe` disjoint writes
 //! (euc's approach). Tile-owned buffers keep the working set in cache (a 64×64 tile is 80 KiB of
-//! colour + depth) and need neither.
+//! colour + depth) and need neither. For the maps, a G-buffer written in the colour draw (normal
+//! and depth beside colour in every sample): one pass instead of three, but every tile buffer
+//! and every resolve path would carry eight channels instead of four, on the colour path too.
 
 pub mod camera;
 mod color;
@@ -44,15 +53,15 @@ use rayon::prelude::*;
 
 pub use camera::{Camera, OrbitView, Projection};
 pub use color::{linear_to_srgb, srgb_to_linear};
-pub use image::Image;
+pub use image::{DepthImage, DepthPixel, Image};
 pub use scene::{Light, MAX_IMAGE_SIDE, MAX_SAMPLES, RenderOptions, Scene, SceneObject, Shading, ShadingRate};
 pub use texture::{Filter, MipChain};
 
 use crate::error::{Error, Result};
 use crate::model::{Material, Texture};
-use resolve::{OutputBand, PixelResolver};
+use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
 use setup::{ATTRS, ClipVertex, Triangle};
-use shade::{DrawMaterial, Shader};
+use shade::{DrawMaterial, FragmentOutput, Shader};
 use tile::{DrawContext, TileBuffers, TileRect};
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
@@ -107,30 +116,79 @@ impl Renderer {
     /// As [`Renderer::render`]; `image` is left unchanged then.
     pub fn render_into(&self, scene: &Scene, options: &RenderOptions, image: &mut Image) -> Result<()> {
         let target = Target::new(options)?;
-        let mut triangles = self.triangle_buffer();
-        let materials = self.prepare(scene, options, &target, &mut triangles);
-        let shader = Shader::new(options);
-        let ctx = DrawContext::new(&triangles, &materials, &shader, options);
-        let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let resolver = PixelResolver::new(options.background);
         // What no triangle touches is the background; tiles overwrite the rest.
         image.fill(options.width, options.height, resolver.encode([0.0; 4]))?;
+        let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(&mut image.rgba);
+        self.draw(scene, options, &target, FragmentOutput::Color, &resolver, pixels);
+        Ok(())
+    }
+
+    /// Renders the view-space normals of `scene` as a normal map: per pixel the unit normal
+    /// that shading uses (interpolated from the vertices, facing the viewer on back faces),
+    /// averaged over the pixel's samples and renormalised, encoded `n · 0.5 + 0.5` with x
+    /// right, y up and z towards the viewer; alpha is the colour render's. Uncovered pixels
+    /// are [128, 128, 255, 0]. The background option does not apply.
+    ///
+    /// # Errors
+    /// As [`Renderer::render`].
+    pub fn render_normals(&self, scene: &Scene, options: &RenderOptions) -> Result<Image> {
+        let target = Target::new(options)?;
+        let mut image = Image::default();
+        image.fill(options.width, options.height, NormalResolver::EMPTY)?;
+        let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(&mut image.rgba);
+        self.draw(scene, options, &target, FragmentOutput::Normal, &NormalResolver, pixels);
+        Ok(image)
+    }
+
+    /// Renders the linear view depth of `scene`: per pixel the distance in front of the camera
+    /// along its axis, in world units, averaged over the pixel's covered samples (weighted by
+    /// coverage), with the colour render's alpha.
+    ///
+    /// # Errors
+    /// As [`Renderer::render`].
+    pub fn render_depth(&self, scene: &Scene, options: &RenderOptions) -> Result<DepthImage> {
+        let target = Target::new(options)?;
+        let (w, h) = (options.width, options.height);
+        let mut pixels = vec![DepthPixel::EMPTY; w as usize * h as usize];
+        // Clip z = a · view z + b for the camera's projections (row z of the matrix).
+        let m = scene.camera.view_to_clip;
+        let output = FragmentOutput::ViewDepth { a: m.z_axis.z, b: m.w_axis.z };
+        self.draw(scene, options, &target, output, &DepthResolver, &mut pixels);
+        Ok(DepthImage { width: w, height: h, pixels })
+    }
+
+    /// Draws `scene` into `pixels` (the image's, row-major, filled with what no triangle
+    /// touches), writing `output` per fragment and resolving it with `resolver`.
+    fn draw<R: Resolve>(
+        &self,
+        scene: &Scene,
+        options: &RenderOptions,
+        target: &Target,
+        output: FragmentOutput,
+        resolver: &R,
+        pixels: &mut [R::Pixel],
+    ) {
+        let mut triangles = self.triangle_buffer();
+        let materials = self.prepare(scene, options, target, &mut triangles);
+        let shader = Shader::new(options, output);
+        let ctx = DrawContext::new(&triangles, &materials, &shader, options);
+        let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let rects = target.tile_rects();
         // A row of tiles resolves into its own band of image rows.
         let (band_rows, width) = ((target.tile / options.ssaa) as usize, options.width as usize);
-        image.rgba.par_chunks_mut(band_rows * width * 4).enumerate().for_each(|(ty, rgba)| {
-            let mut band = OutputBand { rgba, width, first_row: ty * band_rows };
+        pixels.par_chunks_mut(band_rows * width).enumerate().for_each(|(ty, pixels)| {
+            let mut band = OutputBand { pixels, width, first_row: ty * band_rows };
             for tx in 0..target.tiles_x {
                 let tile = ty * target.tiles_x + tx;
                 if let (Some(&rect), Some(bin)) = (rects.get(tile), bins.get(tile))
                     && !bin.is_empty()
                 {
-                    TileBuffers::draw_and_resolve(rect, bin, &ctx, &resolver, &mut band);
+                    TileBuffers::draw_and_resolve(rect, bin, &ctx, resolver, &mut band);
                 }
             }
         });
         self.recycle_triangle_buffer(triangles);
-        Ok(())
     }
 
     /// How many triangles cover each sample (row-major, `width·ssaa × height·ssaa`), ignoring
@@ -143,7 +201,7 @@ impl Renderer {
         let target = Target::new(options)?;
         let mut triangles = Vec::new();
         let materials = self.prepare(scene, options, &target, &mut triangles);
-        let shader = Shader::new(options);
+        let shader = Shader::new(options, FragmentOutput::Color);
         let ctx = DrawContext::new(&triangles, &materials, &shader, options);
         let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let (sw, sh) = (target.width as usize, target.height as usize);

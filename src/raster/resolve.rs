@@ -1,27 +1,50 @@
 //! Resolve: each `ssaa × ssaa` block of samples becomes one output pixel, averaged in linear
 //! light with premultiplied alpha (so edges neither darken nor brighten), composited over the
 //! background and encoded as straight-alpha sRGB bytes.
+//!
+//! The encoding is a [`Resolve`] implementation chosen by type: colour bytes
+//! ([`PixelResolver`]), normal-map bytes ([`NormalResolver`]) or depths ([`DepthResolver`]).
+//! Averaging is the same for all three; the draw is generic over it, so the colour path
+//! compiles to the code it would be without the others.
 
 use super::color::{SrgbEncoder, srgb_to_linear, unorm_to_byte};
+use super::image::DepthPixel;
 use super::tile::TileBuffers;
+
+/// Turns an averaged sample (premultiplied, as the fragment stage wrote it) into an output
+/// pixel.
+pub trait Resolve: Sync {
+    /// One output pixel.
+    type Pixel: Copy + Send;
+
+    /// The pixels of `L` averaged samples, each as it would be alone.
+    fn encode_lanes<const L: usize>(&self, colors: &[[f32; 4]; L]) -> [Self::Pixel; L];
+
+    /// The pixel of one averaged sample; `encode([0.0; 4])` is a pixel nothing covers.
+    #[inline]
+    fn encode(&self, p: [f32; 4]) -> Self::Pixel {
+        let [pixel] = self.encode_lanes(&[p]);
+        pixel
+    }
+}
 
 /// The rows of the output image that one row of tiles resolves into: tiles write their pixels
 /// straight into the image, and rows of tiles own disjoint rows, so they run in parallel.
-pub struct OutputBand<'a> {
-    /// The band's bytes, straight-alpha sRGB RGBA, `width` pixels a row.
-    pub rgba: &'a mut [u8],
+pub struct OutputBand<'a, P> {
+    /// The band's pixels, `width` a row.
+    pub pixels: &'a mut [P],
     /// Image width in pixels.
     pub width: usize,
     /// Image row of the band's first row.
     pub first_row: usize,
 }
 
-impl OutputBand<'_> {
-    /// The bytes of pixels `x0..x0 + count` of image row `y`, if inside the band.
+impl<P> OutputBand<'_, P> {
+    /// Pixels `x0..x0 + count` of image row `y`, if inside the band.
     #[inline]
-    pub(super) fn pixels(&mut self, x0: usize, y: usize, count: usize) -> Option<&mut [u8]> {
-        let start = (y.checked_sub(self.first_row)? * self.width + x0) * 4;
-        self.rgba.get_mut(start..start + count * 4)
+    pub(super) fn pixels(&mut self, x0: usize, y: usize, count: usize) -> Option<&mut [P]> {
+        let start = y.checked_sub(self.first_row)? * self.width + x0;
+        self.pixels.get_mut(start..start + count)
     }
 }
 
@@ -72,22 +95,22 @@ pub(super) fn average<'c>(colors: impl Iterator<Item = &'c [f32; 4]>, scale: f32
     p.map(|v| v * scale)
 }
 
-/// A [`PixelResolver`] that remembers the last colour it encoded: neighbouring pixels are often
+/// A [`Resolve`] that remembers the last colour it encoded: neighbouring pixels are often
 /// identical (empty samples, flat fills), and encoding the same value again is skipped.
-pub(super) struct MemoEncoder<'a> {
-    resolver: &'a PixelResolver,
-    last: Option<([u32; 4], [u8; 4])>,
+pub(super) struct MemoEncoder<'a, R: Resolve> {
+    resolver: &'a R,
+    last: Option<([u32; 4], R::Pixel)>,
 }
 
-impl<'a> MemoEncoder<'a> {
+impl<'a, R: Resolve> MemoEncoder<'a, R> {
     /// An encoder with nothing remembered.
-    pub(super) fn new(resolver: &'a PixelResolver) -> MemoEncoder<'a> {
+    pub(super) fn new(resolver: &'a R) -> MemoEncoder<'a, R> {
         MemoEncoder { resolver, last: None }
     }
 
-    /// As [`PixelResolver::encode`].
+    /// As [`Resolve::encode`].
     #[inline(always)]
-    pub(super) fn encode(&mut self, p: [f32; 4]) -> [u8; 4] {
+    pub(super) fn encode(&mut self, p: [f32; 4]) -> R::Pixel {
         let key = p.map(f32::to_bits);
         let bytes = match self.last {
             Some((k, b)) if k == key => b,
@@ -100,7 +123,7 @@ impl<'a> MemoEncoder<'a> {
 
 impl TileBuffers {
     /// Averages the colour samples of the dirty rectangle into output pixels.
-    pub(super) fn resolve_colors(&self, ssaa: i32, resolver: &PixelResolver, out: &mut OutputBand) {
+    pub(super) fn resolve_colors<R: Resolve>(&self, ssaa: i32, resolver: &R, out: &mut OutputBand<R::Pixel>) {
         let Some(rect) = PixelRect::covering(self.dirty, ssaa) else { return };
         let r = self.rect;
         let s = ssaa as usize;
@@ -109,7 +132,7 @@ impl TileBuffers {
         for oy in 0..rect.height {
             let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
             let y = rect.sy0 + oy as i32 * ssaa;
-            for (ox, px) in row.chunks_exact_mut(4).enumerate() {
+            for (ox, px) in row.iter_mut().enumerate() {
                 let x = rect.sx0 + ox as i32 * ssaa;
                 let first = ((y - r.y0) * r.w + (x - r.x0)) as usize;
                 let color = if s == 1 {
@@ -118,7 +141,7 @@ impl TileBuffers {
                     let rows = (0..s).map(|sy| first + sy * r.w as usize);
                     average(rows.flat_map(|row| self.color.get(row..row + s).unwrap_or(&[])), scale)
                 };
-                px.copy_from_slice(&encoder.encode(color));
+                *px = encoder.encode(color);
             }
         }
     }
@@ -139,19 +162,17 @@ impl PixelResolver {
         });
         PixelResolver { background, encoder: SrgbEncoder::new() }
     }
+}
 
+impl Resolve for PixelResolver {
     /// Straight-alpha sRGB bytes of a linear premultiplied colour over the background.
-    #[inline]
-    pub fn encode(&self, p: [f32; 4]) -> [u8; 4] {
-        let [bytes] = self.encode_lanes(&[p]);
-        bytes
-    }
+    type Pixel = [u8; 4];
 
-    /// [`PixelResolver::encode`] for `L` colours, in loops over the lanes that compile to
-    /// vector instructions (all but the table lookups).
+    /// In loops over the lanes that compile to vector instructions (all but the table
+    /// lookups).
     #[inline(always)]
     #[allow(clippy::needless_range_loop)] // lane loops index several arrays in step
-    pub fn encode_lanes<const L: usize>(&self, colors: &[[f32; 4]; L]) -> [[u8; 4]; L] {
+    fn encode_lanes<const L: usize>(&self, colors: &[[f32; 4]; L]) -> [[u8; 4]; L] {
         let (mut r, mut g, mut b, mut a) = ([0.0; L], [0.0; L], [0.0; L], [0.0; L]);
         for k in 0..L {
             let mut p = colors[k];
@@ -169,11 +190,64 @@ impl PixelResolver {
         let mut bytes = [[0; 4]; L];
         for k in 0..L {
             if a[k] > 0.0 {
-                let alpha = if a[k] == 1.0 { 255 } else { unorm_to_byte(a[k]) };
-                bytes[k] = [r[k], g[k], b[k], alpha];
+                bytes[k] = [r[k], g[k], b[k], alpha_byte(a[k])];
             }
         }
         bytes
+    }
+}
+
+/// The alpha byte of a coverage: the same for colour and for the maps, so they share alpha.
+#[inline(always)]
+fn alpha_byte(a: f32) -> u8 {
+    if a == 1.0 { 255 } else { unorm_to_byte(a) }
+}
+
+/// Normal-map bytes: the averaged normal renormalised (the average of unit normals is shorter
+/// than one), encoded `n · 0.5 + 0.5` per channel in view space (x right, y up, z towards the
+/// viewer), alpha as the colour's. Uncovered pixels are the flat normal with alpha 0, so an
+/// engine filtering across a sprite's edge blends towards "facing the viewer", not towards an
+/// arbitrary direction. No background: a map has none.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NormalResolver;
+
+impl NormalResolver {
+    /// The bytes of a pixel nothing covers.
+    pub const EMPTY: [u8; 4] = [128, 128, 255, 0];
+}
+
+impl Resolve for NormalResolver {
+    type Pixel = [u8; 4];
+
+    #[inline(always)]
+    fn encode_lanes<const L: usize>(&self, colors: &[[f32; 4]; L]) -> [[u8; 4]; L] {
+        colors.map(|[x, y, z, a]| {
+            let len2 = x * x + y * y + z * z;
+            if !(a > 0.0 && len2 > 0.0 && len2.is_finite()) {
+                return NormalResolver::EMPTY;
+            }
+            // Dividing by the length also undoes the premultiplication by alpha.
+            let scale = 0.5 / len2.sqrt();
+            let byte = |c: f32| unorm_to_byte(c * scale + 0.5);
+            [byte(x), byte(y), byte(z), alpha_byte(a)]
+        })
+    }
+}
+
+/// Linear view depths, un-premultiplied (the coverage-weighted mean depth of a pixel's
+/// samples), with the colour's alpha.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DepthResolver;
+
+impl Resolve for DepthResolver {
+    type Pixel = DepthPixel;
+
+    #[inline(always)]
+    fn encode_lanes<const L: usize>(&self, colors: &[[f32; 4]; L]) -> [DepthPixel; L] {
+        colors.map(|[d, _, _, a]| {
+            let depth = d / a;
+            if a > 0.0 && depth.is_finite() { DepthPixel { depth, alpha: alpha_byte(a) } } else { DepthPixel::EMPTY }
+        })
     }
 }
 

@@ -1,5 +1,10 @@
-//! The fragment stage: material colour × texture, then lighting. Chosen once per draw by enum,
-//! never through a dynamic call per pixel.
+//! The fragment stage: material colour × texture, then lighting — or, for the surface maps of
+//! 2D lighting, the fragment's normal or view depth in place of the lit colour. Chosen once per
+//! draw by enum, never through a dynamic call per pixel.
+//!
+//! Every output is premultiplied by the surface's alpha (coverage and alpha testing are the
+//! colour's), so the resolve averages a normal or a depth exactly as it averages a colour, and
+//! a map's alpha is the colour image's alpha.
 
 use std::sync::Arc;
 
@@ -24,6 +29,23 @@ pub struct DrawMaterial {
     pub nearest: bool,
 }
 
+/// What the fragment stage writes for each fragment, before the resolve averages it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FragmentOutput {
+    /// The lit colour (linear, premultiplied).
+    Color,
+    /// The view-space unit normal, the one lighting uses (flipped on back faces), times alpha.
+    Normal,
+    /// The linear view depth (distance in front of the camera along its axis), times alpha.
+    ViewDepth {
+        /// The projection's `z_clip = a · z_view + b` (perspective and orthographic cameras
+        /// take clip z from view z alone), inverted per fragment.
+        a: f32,
+        /// See `a`.
+        b: f32,
+    },
+}
+
 /// Per-draw shading state.
 #[derive(Debug, Clone)]
 pub struct Shader {
@@ -32,6 +54,7 @@ pub struct Shader {
     lights: Vec<Vec3>,
     ambient: f32,
     filter: Filter,
+    output: FragmentOutput,
 }
 
 /// The inputs of `L` fragments of one triangle, structure-of-arrays so that loops over the
@@ -89,8 +112,8 @@ impl<const L: usize> Fragments<L> {
 }
 
 impl Shader {
-    /// Shading state for a draw.
-    pub fn new(options: &RenderOptions) -> Shader {
+    /// Shading state for a draw writing `output`.
+    pub fn new(options: &RenderOptions, output: FragmentOutput) -> Shader {
         let lights = options
             .lights
             .iter()
@@ -98,12 +121,21 @@ impl Shader {
             .filter(|d| d.is_finite())
             .collect();
         let ambient = if options.ambient.is_finite() { options.ambient } else { 0.0 };
-        Shader { shading: options.shading, lights, ambient, filter: options.filter }
+        Shader { shading: options.shading, lights, ambient, filter: options.filter, output }
     }
 
-    /// True when fragments need normals (lit shading).
+    /// True when fragments need normals (lit colour, or the normal itself).
     pub fn needs_normals(&self) -> bool {
-        self.shading != Shading::Unlit
+        match self.output {
+            FragmentOutput::Color => self.shading != Shading::Unlit,
+            FragmentOutput::Normal => true,
+            FragmentOutput::ViewDepth { .. } => false,
+        }
+    }
+
+    /// True when the output is view depth, which needs each fragment's clip z.
+    pub fn needs_depth(&self) -> bool {
+        matches!(self.output, FragmentOutput::ViewDepth { .. })
     }
 
     /// True when the material needs uv derivatives (trilinear filtering of a texture).
@@ -111,17 +143,23 @@ impl Shader {
         self.filter == Filter::Trilinear && !material.nearest && material.texture.is_some()
     }
 
-    /// Colour of a fragment, linear premultiplied RGBA; `None` when alpha testing discards it.
+    /// Output of a fragment (see [`FragmentOutput`]), premultiplied RGBA; `None` when alpha
+    /// testing discards it. `clip_z` gives the fragment's clip z, asked for only by depth.
     #[inline(always)]
-    pub fn shade(&self, material: &DrawMaterial, f: &Fragments<1>) -> Option<[f32; 4]> {
-        let [light] = self.light(f.nx, f.ny, f.nz, f.back_facing);
+    pub fn shade(
+        &self,
+        material: &DrawMaterial,
+        f: &Fragments<1>,
+        clip_z: impl FnOnce() -> [f32; 1],
+    ) -> Option<[f32; 4]> {
         let [surface] = self.surface(material, f, 1);
-        surface.map(|c| lit(c, light))
+        let [out] = self.finish(&[surface], f, clip_z);
+        surface.map(|_| out)
     }
 
     /// The unlit colours of the first `count` of `L` fragments (material × texture, alpha mode
     /// applied; the other lanes `None`); `None` where alpha testing discards a fragment.
-    /// [`Shader::shade`] is `surface` lit by [`Shader::light`]; spans run the two stages as
+    /// [`Shader::shade`] is `surface`, then [`Shader::finish`]; spans run the two stages as
     /// separate loops.
     #[inline(always)]
     pub fn surface<const L: usize>(
@@ -156,6 +194,57 @@ impl Shader {
         out
     }
 
+    /// What the draw writes for `L` fragments whose surfaces are `surfaces` (transparent
+    /// where `None`): the lit colour, or the normal or view depth with the surface's alpha,
+    /// premultiplied. `clip_z` gives the fragments' clip z; only depth calls it, so the colour
+    /// draw does no work for the maps.
+    #[inline(always)]
+    pub fn finish<const L: usize>(
+        &self,
+        surfaces: &[Option<[f32; 4]>; L],
+        f: &Fragments<L>,
+        clip_z: impl FnOnce() -> [f32; L],
+    ) -> [[f32; 4]; L] {
+        if !matches!(self.output, FragmentOutput::Color) {
+            return self.finish_map(surfaces, f, clip_z);
+        }
+        let light = self.light(f.nx, f.ny, f.nz, f.back_facing);
+        let mut out = [[0.0; 4]; L];
+        for ((o, surface), light) in out.iter_mut().zip(surfaces).zip(light) {
+            *o = surface.map_or([0.0; 4], |c| lit(c, light));
+        }
+        out
+    }
+
+    /// [`Shader::finish`] for the maps, kept out of line so that the colour draw's code stays
+    /// as it is without them.
+    #[inline(never)]
+    fn finish_map<const L: usize>(
+        &self,
+        surfaces: &[Option<[f32; 4]>; L],
+        f: &Fragments<L>,
+        clip_z: impl FnOnce() -> [f32; L],
+    ) -> [[f32; 4]; L] {
+        let mut out = [[0.0; 4]; L];
+        match self.output {
+            FragmentOutput::Color => {}
+            FragmentOutput::Normal => {
+                let (x, y, z) = unit_normals(f.nx, f.ny, f.nz, f.back_facing);
+                for (k, (o, surface)) in out.iter_mut().zip(surfaces).enumerate() {
+                    *o = surface.map_or([0.0; 4], |c| [x[k] * c[3], y[k] * c[3], z[k] * c[3], c[3]]);
+                }
+            }
+            FragmentOutput::ViewDepth { a, b } => {
+                for ((o, surface), z) in out.iter_mut().zip(surfaces).zip(clip_z()) {
+                    // z_clip = a · z_view + b, and the camera looks down −z.
+                    let depth = (b - z) / a;
+                    *o = surface.map_or([0.0; 4], |c| [depth * c[3], 0.0, 0.0, c[3]]);
+                }
+            }
+        }
+        out
+    }
+
     /// The light falling on `L` fragments with (not yet normalised) normals `nx`, `ny`, `nz`:
     /// ambient plus the diffuse term of each light, banded for toon shading.
     #[inline(always)]
@@ -165,18 +254,7 @@ impl Shader {
             Shading::Lambert => None,
             Shading::Toon { bands } => Some(bands.max(2) as f32),
         };
-        let (mut x, mut y, mut z) = (nx, ny, nz);
-        let sign = if back_facing { -1.0 } else { 1.0 };
-        for k in 0..L {
-            let len2 = x[k] * x[k] + y[k] * y[k] + z[k] * z[k];
-            let scale = if len2 > 0.0 && len2.is_finite() { 1.0 / len2.sqrt() } else { 0.0 };
-            // A degenerate normal faces the camera (+Z).
-            (x[k], y[k], z[k]) = if scale > 0.0 {
-                (sign * (x[k] * scale), sign * (y[k] * scale), sign * (z[k] * scale))
-            } else {
-                (0.0, 0.0, sign)
-            };
-        }
+        let (x, y, z) = unit_normals(nx, ny, nz, back_facing);
         let mut diffuse = [0.0f32; L];
         for l in &self.lights {
             for k in 0..L {
@@ -194,6 +272,29 @@ impl Shader {
         }
         light
     }
+}
+
+/// Interpolated normals made unit length and turned towards the viewer on back faces; a
+/// degenerate normal faces the camera (+Z).
+#[inline(always)]
+#[allow(clippy::type_complexity)] // three lanes of coordinates, as the caller holds them
+fn unit_normals<const L: usize>(
+    mut x: [f32; L],
+    mut y: [f32; L],
+    mut z: [f32; L],
+    back_facing: bool,
+) -> ([f32; L], [f32; L], [f32; L]) {
+    let sign = if back_facing { -1.0 } else { 1.0 };
+    for k in 0..L {
+        let len2 = x[k] * x[k] + y[k] * y[k] + z[k] * z[k];
+        let scale = if len2 > 0.0 && len2.is_finite() { 1.0 / len2.sqrt() } else { 0.0 };
+        (x[k], y[k], z[k]) = if scale > 0.0 {
+            (sign * (x[k] * scale), sign * (y[k] * scale), sign * (z[k] * scale))
+        } else {
+            (0.0, 0.0, sign)
+        };
+    }
+    (x, y, z)
 }
 
 /// A surface colour under `light`.
@@ -229,7 +330,8 @@ mod tests {
         let ny = [0.9, 0.5, 0.0, 0.0, -0.5, 0.0, 0.01, -0.9];
         let nz = [0.1, 2.0, 0.0, 0.0, 0.5, 1.0, -3.0, -0.2];
         for shading in [Shading::Lambert, Shading::Toon { bands: 3 }, Shading::Unlit] {
-            let shader = Shader::new(&RenderOptions { shading, lights: lights.clone(), ..RenderOptions::default() });
+            let options = RenderOptions { shading, lights: lights.clone(), ..RenderOptions::default() };
+            let shader = Shader::new(&options, FragmentOutput::Color);
             for back_facing in [false, true] {
                 let lanes = shader.light(nx, ny, nz, back_facing);
                 for k in 0..8 {

@@ -17,7 +17,7 @@
 //! a quarter of the clear and resolve. Pixels no triangle touched are the background, which the
 //! caller fills once.
 
-use super::resolve::{OutputBand, PixelResolver};
+use super::resolve::{OutputBand, Resolve};
 use super::scene::{RenderOptions, ShadingRate};
 use super::setup::{Edge, Triangle};
 use super::shade::{DrawMaterial, Fragments, Shader};
@@ -148,12 +148,12 @@ impl TileBuffers {
 
     /// Draws `bin` into this thread's reusable buffers placed at `rect` and resolves what was
     /// drawn into `out` (pixels nothing was drawn on are left as they are: the background).
-    pub fn draw_and_resolve(
+    pub fn draw_and_resolve<R: Resolve>(
         rect: TileRect,
         bin: &[u32],
         ctx: &DrawContext,
-        resolver: &PixelResolver,
-        out: &mut OutputBand,
+        resolver: &R,
+        out: &mut OutputBand<R::Pixel>,
     ) {
         let mut run = |buffers: &mut TileBuffers| {
             buffers.place(rect);
@@ -290,7 +290,8 @@ impl TileBuffers {
                     None => {
                         let ox = ox0 + i as f32;
                         let fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
-                        let Some(src) = shader.shade(material, &fragment) else { continue };
+                        let clip_z = || clip_z_lanes(tri, [ox], oy);
+                        let Some(src) = shader.shade(material, &fragment, clip_z) else { continue };
                         src
                     }
                 };
@@ -349,7 +350,8 @@ impl FragmentNeeds {
         let uv = material.texture.is_some();
         let normals = shader.needs_normals();
         let flat = Fragments::default();
-        let constant = (!uv && !normals).then(|| shader.shade(material, &flat)).flatten();
+        let varies = uv || normals || shader.needs_depth();
+        let constant = (!varies).then(|| shader.shade(material, &flat, || [0.0])).flatten();
         FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), constant }
     }
 }
@@ -439,6 +441,13 @@ pub(super) fn interpolate_lanes<const L: usize>(
     f
 }
 
+/// Clip z of `L` samples of one row (offsets as [`interpolate_lanes`]): depth z/w and 1/w are
+/// both affine in screen space, and their ratio is clip z. Only the depth map asks for it.
+#[inline(always)]
+pub(super) fn clip_z_lanes<const L: usize>(tri: &Triangle, ox: [f32; L], oy: f32) -> [f32; L] {
+    std::array::from_fn(|k| tri.z.at(ox[k], oy) / tri.inv_w.at(ox[k], oy))
+}
+
 enum Coverage {
     Outside,
     Partial,
@@ -496,6 +505,7 @@ mod tests {
             };
             let one_bits = [one.u, one.v, one.du_dx, one.dv_dx, one.du_dy, one.dv_dy, one.nx, one.ny, one.nz]
                 .map(|[x]| x.to_bits());
+            assert_eq!(clip_z_lanes(&tri, ox, 7.0)[k].to_bits(), clip_z_lanes(&tri, [x], 7.0)[0].to_bits());
             assert_eq!(bits(&lanes, k), one_bits, "lane {k}");
             assert!(one.back_facing);
         }

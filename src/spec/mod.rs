@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, Offset, TransitionSpec};
+pub(crate) use resolve::shown_maps;
 pub use resolve::{Look, Resolved, is_animation_file};
 pub use text::{BodySpec, Color, DirectionRef, LightDirection, Size, SizeSpec, TextureSpec};
 
@@ -425,7 +426,30 @@ impl Default for RenderSpec {
     }
 }
 
-/// Post-processing of finished images: pixel art, palette, outline, skeleton overlay.
+/// Companion images for 2D lighting, in the colour image's layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum MapKind {
+    /// View-space normals, `walk_n.png`.
+    Normal,
+    /// Linear view depth, `walk_depth.png`.
+    Depth,
+}
+
+/// Which way a normal map's green channel points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum NormalY {
+    /// Green up, "OpenGL" (Godot 4, Unity; the default).
+    #[default]
+    Up,
+    /// Green down, "DirectX" (Godot 3's 2D lights).
+    Down,
+}
+
+/// Post-processing of finished images: pixel art, palette, outline, skeleton overlay, maps.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
@@ -453,6 +477,17 @@ pub struct LookSpec {
     /// Draw joints and bones over each image (the animator's debug view).
     #[cfg_attr(feature = "cli", arg(long))]
     pub skeleton: bool,
+    /// Companion images for 2D lights in the colour output's layout (`sheet`, `frames`,
+    /// `render`): `normal` writes `NAME_n.png` (view-space normals, RGB = n·0.5+0.5, x right,
+    /// z towards the viewer), `depth` writes `NAME_depth.png` (linear depth over the whole
+    /// output, white nearest); comma-separated. Default: none.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, value_delimiter = ','))]
+    #[serde(deserialize_with = "one_or_many")]
+    pub maps: Vec<MapKind>,
+    /// Which way the normal map's y (green) points: `up` for Godot 4 and Unity, `down` for
+    /// Godot 3's 2D lights. Needs `--maps normal`.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = NormalY::Up))]
+    pub normal_y: NormalY,
 }
 
 impl Default for LookSpec {
@@ -465,6 +500,8 @@ impl Default for LookSpec {
             outline: 0,
             outline_color: Color([0, 0, 0, 255]),
             skeleton: false,
+            maps: Vec::new(),
+            normal_y: NormalY::Up,
         }
     }
 }

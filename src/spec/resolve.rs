@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, ShadingName, ShadingRateName,
-    SpriteSpec,
+    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, MapKind, NormalY, ShadingName,
+    ShadingRateName, SpriteSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
 use crate::bake::{Directions, FrameNames, JsonFormat, Layout, Sampling};
@@ -27,7 +27,8 @@ use crate::output::gif::{GifOptions, Palette};
 use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
 
 /// Post-processing of every finished image, in this order: pixel-art downscale (the image was
-/// rendered `pixel_art` times larger), outline, then one palette for every image of the output.
+/// rendered `pixel_art` times larger), outline, then one palette for every image of the output;
+/// and the surface maps that go with the images (`maps`, in normal-then-depth order, once each).
 pub type Look = super::LookSpec;
 
 /// A validated [`BakeSpec`] in the library's terms.
@@ -122,6 +123,28 @@ impl From<JsonFormatName> for JsonFormat {
             JsonFormatName::Godot3 => JsonFormat::Godot3,
         }
     }
+}
+
+/// `maps` as a manifest writes it: `["normal", "depth"]`.
+pub(crate) fn shown_maps(maps: &[MapKind]) -> String {
+    let names: Vec<String> = maps.iter().map(|m| format!("{:?}", map_name(*m))).collect();
+    format!("[{}]", names.join(", "))
+}
+
+/// A map's name as flags and keys spell it.
+pub(crate) fn map_name(map: MapKind) -> &'static str {
+    match map {
+        MapKind::Normal => "normal",
+        MapKind::Depth => "depth",
+    }
+}
+
+/// Each map once, normal before depth, however the option listed them.
+fn maps_in_order(maps: &[MapKind]) -> Vec<MapKind> {
+    let mut maps = maps.to_vec();
+    maps.sort();
+    maps.dedup();
+    maps
 }
 
 /// Directions a sprite job may have.
@@ -245,7 +268,8 @@ impl BakeSpec {
     /// with a perspective view or per-frame fitting, an auto `size` with per-frame fitting,
     /// more `attach_offset`s than `attach`es, `extrude` wider than `padding`, a
     /// `filename_format` with unknown placeholders or that cannot tell frames apart, two
-    /// transitions between the same clips, no model.
+    /// transitions between the same clips, `maps` with `skeleton`, `normal_y` down without a
+    /// normal map, no model.
     pub fn resolve(&self) -> Result<Resolved> {
         let (m, a, v, s, r, l, g) =
             (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
@@ -339,6 +363,20 @@ impl BakeSpec {
             ));
         }
         within("outline", l.outline, bounds::OUTLINE)?;
+        if l.skeleton && !l.maps.is_empty() {
+            return Err(Error::bad_option(
+                "maps",
+                shown_maps(&l.maps),
+                "not with `skeleton` (the overlay is drawn on the colour image alone)",
+            ));
+        }
+        if l.normal_y == NormalY::Down && !l.maps.contains(&MapKind::Normal) {
+            return Err(Error::bad_option(
+                "normal_y",
+                "down",
+                "needs `maps` to include normal (it flips the normal map)",
+            ));
+        }
         let layout = &self.layout;
         within("padding", layout.padding, bounds::PADDING)?;
         within("extrude", layout.extrude, bounds::EXTRUDE)?;
@@ -481,7 +519,7 @@ impl BakeSpec {
             fit: s.fit,
             pixels_per_unit: s.pixels_per_unit,
             sampling,
-            look: l.clone(),
+            look: Look { maps: maps_in_order(&l.maps), ..l.clone() },
             layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
             json_format,
             frame_names,
@@ -605,6 +643,21 @@ mod tests {
         assert_eq!((r.auto_size, r.options.width, r.options.height), (true, 64, 64));
         s.sprite.fit = Fit::PerFrame;
         assert!(err(&s).starts_with("`size` = auto:64x64: sizes every cell to the whole job"), "{}", err(&s));
+    }
+
+    #[test]
+    fn maps_come_once_each_normal_first_and_refuse_what_they_cannot_follow() {
+        let mut s = spec();
+        s.look.maps = vec![MapKind::Depth, MapKind::Normal, MapKind::Depth];
+        assert_eq!(s.resolve().unwrap().look.maps, [MapKind::Normal, MapKind::Depth]);
+        s.look.skeleton = true;
+        assert_eq!(
+            s.resolve().unwrap_err().to_string(),
+            "`maps` = [\"depth\", \"normal\", \"depth\"]: not with `skeleton` (the overlay is drawn on the colour image alone)"
+        );
+        let mut s = spec();
+        (s.look.maps, s.look.normal_y) = (vec![MapKind::Depth], NormalY::Down);
+        assert!(s.resolve().unwrap_err().to_string().starts_with("`normal_y` = down: needs `maps` to include normal"));
     }
 
     #[test]

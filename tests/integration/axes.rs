@@ -57,7 +57,7 @@ fn render(model: &Path, up: Option<Axis>, facing: Option<Axis>) -> Image {
     let resolved = spec.resolve().unwrap();
     let loaded = bake::load(&resolved).unwrap();
     match bake::products::bake(Product::Render, &loaded, &resolved, &MemoryBudget::default(), &|| {}).unwrap() {
-        Baked::Images(mut images) => images.remove(0),
+        Baked::Images { mut images, .. } => images.remove(0),
         _ => unreachable!("a render bakes images"),
     }
 }

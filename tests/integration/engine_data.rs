@@ -210,7 +210,7 @@ fn every_data_file_is_planned_before_anything_renders() {
         std::fs::remove_dir_all(dir.join(data)).unwrap();
     }
     use spritebake::bake::{JsonFormat, Product};
-    let plan = Product::Sheet.fixed_plan("out/walk.png", JsonFormat::Phaser).unwrap();
+    let plan = Product::Sheet.fixed_plan("out/walk.png", JsonFormat::Phaser, &[]).unwrap();
     let planned: Vec<&Path> = plan.outputs().iter().map(|o| o.path.as_path()).collect();
     assert_eq!(planned, [Path::new("out/walk.png"), Path::new("out/walk.json"), Path::new("out/walk.anims.json")]);
     std::fs::remove_dir_all(dir).unwrap();

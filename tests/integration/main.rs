@@ -36,6 +36,7 @@ mod hostile_memory;
 mod hostile_outputs;
 mod hostile_reads;
 mod hostile_work;
+mod maps;
 mod palette;
 mod project;
 mod qc_def;

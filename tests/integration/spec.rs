@@ -246,6 +246,8 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("outline", "1", ""),
     ("outline_color", "\"#ff0000\"", ""),
     ("skeleton", "true", ""),
+    ("maps", "[\"normal\", \"depth\"]", ""),
+    ("normal_y", "\"down\"", "maps = \"normal\""),
     ("padding", "4", ""),
     ("extrude", "1", ""),
     ("trim", "true", ""),

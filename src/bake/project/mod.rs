@@ -484,7 +484,8 @@ impl Project {
 
     /// The files an entry writes when they do not depend on its model, joined to the folder.
     fn fixed_outputs(&self, entry: &Entry) -> Vec<(PathBuf, OutputFormat)> {
-        let plan = entry.kind.product().fixed_plan(&entry.output, entry.spec.layout.json_format.into());
+        let spec = &entry.spec;
+        let plan = entry.kind.product().fixed_plan(&entry.output, spec.layout.json_format.into(), &spec.look.maps);
         plan.map(|p| p.outputs().iter().map(|o| (self.joined(&o.path), o.format)).collect()).unwrap_or_default()
     }
 
