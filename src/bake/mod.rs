@@ -20,7 +20,7 @@ use glam::{Mat4, Vec3};
 pub use job::{Cell, Job, Sampling};
 pub use load::{Loaded, load};
 pub use products::{Baked, Product};
-pub use sheet::{JsonFormat, Layout, Placement, Sheet, pack};
+pub use sheet::{DEFAULT_MAX_PAGE, JsonFormat, Layout, Packing, Page, Placement, Sheet, pack, page_bound};
 
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::{Error, Result};

@@ -6,7 +6,7 @@
 //! [`Product::plan`] lists every file it will write (before anything renders), [`bake`]
 //! renders it, and [`Baked::files`] encodes the files to stage in one transaction.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
 use crate::raster::{Camera, Image, Renderer};
 use crate::spec::Resolved;
 
-use super::{Cell, JsonFormat, Sheet, pack};
+use super::{Cell, JsonFormat, Sheet, pack, page_bound};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -27,7 +27,8 @@ use super::{Cell, JsonFormat, Sheet, pack};
 pub enum Product {
     /// One PNG of one moment (`render`, `thumbnail`).
     Render,
-    /// A sprite sheet PNG with its JSON beside it (same stem).
+    /// A sprite sheet PNG with its JSON beside it (same stem); a sheet of several pages is
+    /// `NAME-0.png`, `NAME-1.png`, ... each with its JSON.
     Sheet,
     /// A looping animated GIF of one motion from one direction.
     Gif,
@@ -65,35 +66,68 @@ pub enum Baked {
     },
 }
 
-/// The JSON file written beside a sheet.
-pub fn sheet_json_path(png: &std::path::Path) -> PathBuf {
+/// The JSON file written beside a sheet page.
+pub fn sheet_json_path(png: &Path) -> PathBuf {
     png.with_extension("json")
 }
 
+/// The PNG of page `index` of a sheet of `pages` pages written as `png`: `png` itself when
+/// there is one page (what TexturePacker writes for a single page), else `NAME-index.EXT`
+/// beside it (`walk.png` → `walk-0.png`, `walk-1.png`, ...).
+pub fn sheet_page_path(png: &Path, index: usize, pages: usize) -> PathBuf {
+    if pages <= 1 {
+        return png.to_path_buf();
+    }
+    let mut name = png.file_stem().unwrap_or_default().to_os_string();
+    name.push(format!("-{index}"));
+    if let Some(ext) = png.extension() {
+        name.push(".");
+        name.push(ext);
+    }
+    png.with_file_name(name)
+}
+
 impl Product {
-    /// Every file the product writes for `output` (a file, or a frame pattern), with its
-    /// format, for the caller to check against its inputs before anything renders.
+    /// Every file the product may write for `output` (a file, or a frame pattern), with its
+    /// format, for the caller to check against its inputs before anything renders. A sheet's
+    /// page count depends on its trimmed frames, known only once rendered: its plan lists the
+    /// single-page files and every page up to the count of untrimmed frames
+    /// ([`page_bound`]), and it writes some of them.
     ///
     /// # Errors
-    /// A frame pattern that does not parse, or a job that cannot be built (unknown clips).
+    /// A frame pattern that does not parse, a job that cannot be built (unknown clips), a
+    /// sheet frame larger than a page.
     pub fn plan(self, output: &str, loaded: &Loaded, resolved: &Resolved) -> Result<OutputPlan> {
-        if let Some(plan) = self.fixed_plan(output) {
-            return Ok(plan);
-        }
-        let mut plan = OutputPlan::new();
-        let pattern = FramePattern::parse(output)?;
-        let job = loaded.job(resolved)?;
-        let rows = job.row_names();
-        for (row, dir, frame) in job.cell_keys() {
-            let row = rows.get(row).map_or("rest", String::as_str);
-            plan.add(pattern.path(row, dir, frame), OutputFormat::Png);
+        let mut plan = self.fixed_plan(output).unwrap_or_default();
+        match self {
+            Product::Render | Product::Gif => {}
+            Product::Sheet => {
+                let job = loaded.job(resolved)?;
+                let keys: Vec<(usize, u32)> = job.cell_keys().into_iter().map(|(row, dir, _)| (row, dir)).collect();
+                let frame = (resolved.options.width, resolved.options.height);
+                let pages = page_bound(&keys, frame, &resolved.layout)?;
+                let path = PathBuf::from(output);
+                for png in (0..pages).filter(|_| pages > 1).map(|i| sheet_page_path(&path, i, pages)) {
+                    plan.add(&png, OutputFormat::Png).add(sheet_json_path(&png), OutputFormat::Json);
+                }
+            }
+            Product::Frames => {
+                let pattern = FramePattern::parse(output)?;
+                let job = loaded.job(resolved)?;
+                let rows = job.row_names();
+                for (row, dir, frame) in job.cell_keys() {
+                    let row = rows.get(row).map_or("rest", String::as_str);
+                    plan.add(pattern.path(row, dir, frame), OutputFormat::Png);
+                }
+            }
         }
         Ok(plan)
     }
 
-    /// The files the product writes for `output` when they do not depend on the model: every
-    /// product's but the frames', whose names come from the clips and their frame counts
-    /// (`None`).
+    /// The files the product writes for `output` that do not depend on the model: a
+    /// render's or a GIF's file, a sheet's single-page PNG and JSON (its pages depend on the
+    /// frame count), none of the frames', whose names come from the clips and their frame
+    /// counts (`None`).
     pub fn fixed_plan(self, output: &str) -> Option<OutputPlan> {
         let mut plan = OutputPlan::new();
         let path = PathBuf::from(output);
@@ -145,7 +179,7 @@ pub fn bake(
         Product::Sheet => {
             let job = loaded.job(resolved)?;
             let cells = job.render_with_progress(budget, progress)?;
-            let sheet = pack(&cells, &job.row_names(), resolved.layout)?;
+            let sheet = pack(&cells, &job.row_names(), resolved.layout, budget)?;
             Ok(Baked::Sheet { sheet, format: resolved.json_format })
         }
         Product::Gif => {
@@ -214,11 +248,19 @@ impl Baked {
                 _ => Err(Error::bad_option("frame", format!("({} frames)", images.len()), "one image is written")),
             },
             Baked::Sheet { sheet, format } => {
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                let json = serde_json::to_string_pretty(&sheet.to_json(&name, *format))
-                    .map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))?;
-                let json_path = sheet_json_path(&path);
-                Ok(vec![(path, encode_png(&sheet.image)?), (json_path, json.into_bytes())])
+                let count = sheet.pages.len();
+                let pngs: Vec<PathBuf> = (0..count).map(|i| sheet_page_path(&path, i, count)).collect();
+                let jsons: Vec<PathBuf> = pngs.iter().map(|p| sheet_json_path(p)).collect();
+                let mut files = Vec::with_capacity(2 * count);
+                for (i, ((page, png), json_path)) in sheet.pages.iter().zip(&pngs).zip(&jsons).enumerate() {
+                    let related: Vec<String> =
+                        jsons.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, p)| file_name(p)).collect();
+                    let json = serde_json::to_string_pretty(&sheet.to_json(page, &file_name(png), &related, *format))
+                        .map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))?;
+                    files.push((png.clone(), encode_png(&page.image)?));
+                    files.push((json_path.clone(), json.into_bytes()));
+                }
+                Ok(files)
             }
             Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
             Baked::Frames { cells, rows } => {
@@ -234,6 +276,32 @@ impl Baked {
         }
     }
 
+    /// Files beside a sheet written to `output` that an earlier run left and this one did not
+    /// write: page files (`NAME-0.png`, `NAME-0.json`, ... up to the first index with neither)
+    /// and the single-page pair when this sheet has pages. They are left alone (a reader that
+    /// follows the JSON never sees them: it lists exactly the pages written); a caller names
+    /// them so nobody takes them for part of this sheet.
+    pub fn leftovers(&self, output: &str) -> Vec<PathBuf> {
+        let Baked::Sheet { sheet, .. } = self else { return Vec::new() };
+        let path = Path::new(output);
+        let count = sheet.pages.len();
+        let written: Vec<PathBuf> = (0..count).map(|i| sheet_page_path(path, i, count)).collect();
+        let mut candidates = vec![path.to_path_buf()];
+        for i in 0.. {
+            let page = sheet_page_path(path, i, 2);
+            if !page.exists() && !sheet_json_path(&page).exists() {
+                break;
+            }
+            candidates.push(page);
+        }
+        candidates
+            .into_iter()
+            .filter(|png| !written.contains(png))
+            .flat_map(|png| [sheet_json_path(&png), png])
+            .filter(|p| p.is_file())
+            .collect()
+    }
+
     /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
     pub fn summary(&self, output: &str) -> String {
         match self {
@@ -242,7 +310,24 @@ impl Baked {
                 format!("{output}: {w}x{h}")
             }
             Baked::Sheet { sheet, .. } => {
-                format!("{output}: {} frames, {}x{}", sheet.placements.len(), sheet.image.width, sheet.image.height)
+                let frames: usize = sheet.pages.iter().map(|p| p.placements.len()).sum();
+                let shared = match sheet.duplicates {
+                    0 => String::new(),
+                    d => format!(" ({d} duplicates stored once)"),
+                };
+                let size = |page: &super::Page| format!("{}x{}", page.image.width, page.image.height);
+                match sheet.pages.as_slice() {
+                    [page] => format!("{output}: {frames} frames{shared}, {}", size(page)),
+                    pages => {
+                        let path = Path::new(output);
+                        let list: Vec<String> = pages
+                            .iter()
+                            .enumerate()
+                            .map(|(i, p)| format!("{} {}", file_name(&sheet_page_path(path, i, pages.len())), size(p)))
+                            .collect();
+                        format!("{output}: {frames} frames{shared} on {} pages: {}", pages.len(), list.join(", "))
+                    }
+                }
             }
             Baked::Gif { frames, dropped, .. } => match dropped {
                 0 => format!("{output}: {frames} frames"),
@@ -254,4 +339,9 @@ impl Baked {
             Baked::Frames { cells, .. } => format!("{output}: {} frames written", cells.len()),
         }
     }
+}
+
+/// A path's file name, as a JSON file names its neighbours.
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }

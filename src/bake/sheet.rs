@@ -1,23 +1,37 @@
 //! Sprite-sheet layout and the JSON that engines read.
 //!
-//! Layout: one row per (clip, direction), frames left to right. Cells are the render size, or
-//! with trimming the opaque bounds of each frame (shelf-packed in the same rows). `padding`
-//! pixels separate cells and surround the sheet; `extrude` repeats each frame's edge pixels
+//! Layout: each frame is kept whole, or with trimming cropped to its opaque pixels; with
+//! `dedupe`, identical frames ([`dedupe`]) are stored once. The kept rectangles are placed on
+//! pages no larger than `max_size` ([`pack`]: rows per clip and direction, or tight). `padding`
+//! pixels separate cells and surround each page; `extrude` repeats each frame's edge pixels
 //! into the padding so engines' bilinear filtering never bleeds neighbours in.
 //!
-//! JSON: TexturePacker's JSON-Hash layout (`frames` keyed by name with `frame`, `rotated`
-//! (always false: Godot cannot read rotated frames), `trimmed`, `spriteSourceSize`,
+//! JSON, one per page: TexturePacker's JSON-Hash layout (`frames` keyed by name with `frame`,
+//! `rotated` (always false: Godot cannot read rotated frames), `trimmed`, `spriteSourceSize`,
 //! `sourceSize`, `pivot` as 0..1 fractions, Pixi's `anchor` and a `duration` in ms) plus
-//! `animations` (frame names per clip and direction, as PixiJS reads them) and `meta`.
-//! Aseprite's layout (its "Array" form) lists the same frames in order, each with its
-//! `filename`, and adds `meta.frameTags` whose `from`/`to` index that array.
+//! `animations` (frame names per clip and direction, as PixiJS reads them) and `meta`; a sheet
+//! of several pages lists the other pages' JSON files in `meta.related_multi_packs`
+//! (TexturePacker's multipack, which PixiJS's loader follows). Each page lists its own frames
+//! (and the part of each animation on it). Aseprite's layout (its "Array" form) lists the same
+//! frames in order, each with its `filename`, and adds `meta.frameTags` whose `from`/`to` index
+//! that array.
+
+mod dedupe;
+mod pack;
 
 use serde_json::{Value, json};
 
+pub use pack::page_bound;
+
 use super::Cell;
 use super::post::{blit_extruded, crop};
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::raster::Image;
+
+/// The default largest page, pixels per side: every WebGL, GLES 3 and desktop GPU takes 4096²
+/// textures, and TexturePacker, Phaser and PixiJS users keep atlases within it for phones.
+pub const DEFAULT_MAX_PAGE: u32 = 4096;
 
 /// Which JSON layout to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,15 +43,49 @@ pub enum JsonFormat {
     Aseprite,
 }
 
-/// Layout settings.
+/// How frames are placed on pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Packing {
+    /// One row per (clip, direction), frames left to right, wrapping at the page width; a row
+    /// that does not fit below the last one starts the next page (the default).
+    #[default]
+    Rows,
+    /// MaxRects over every page, largest frames first.
+    Tight,
+}
+
+/// Layout settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
-    /// Transparent pixels between cells and around the sheet.
+    /// Transparent pixels between cells and around each page.
     pub padding: u32,
     /// Edge pixels repeated outward into the padding (at most `padding`).
     pub extrude: u32,
     /// Crop each frame to its opaque pixels.
     pub trim: bool,
+    /// Largest page, width and height.
+    pub max_size: (u32, u32),
+    /// Round page sides up to powers of two.
+    pub pot: bool,
+    /// Frame placement.
+    pub packing: Packing,
+    /// Store identical frames once.
+    pub dedupe: bool,
+}
+
+impl Default for Layout {
+    /// 2 pixels of padding, no trimming, rows, pages of at most [`DEFAULT_MAX_PAGE`].
+    fn default() -> Self {
+        Layout {
+            padding: 2,
+            extrude: 0,
+            trim: false,
+            max_size: (DEFAULT_MAX_PAGE, DEFAULT_MAX_PAGE),
+            pot: false,
+            packing: Packing::Rows,
+            dedupe: false,
+        }
+    }
 }
 
 /// One placed frame.
@@ -47,13 +95,15 @@ pub struct Placement {
     pub name: String,
     /// Animation (clip and direction) the frame belongs to, e.g. `walk_3`.
     pub animation: String,
-    /// Rectangle in the sheet.
+    /// The frame's index in the job's cells.
+    pub cell: usize,
+    /// Rectangle in the page.
     pub x: u32,
-    /// Rectangle in the sheet.
+    /// Rectangle in the page.
     pub y: u32,
-    /// Rectangle in the sheet.
+    /// Rectangle in the page.
     pub w: u32,
-    /// Rectangle in the sheet.
+    /// Rectangle in the page.
     pub h: u32,
     /// Offset of the kept rectangle inside the untrimmed frame.
     pub source_x: u32,
@@ -65,50 +115,82 @@ pub struct Placement {
     pub duration_ms: u32,
 }
 
-/// A packed sheet: the image and where every frame went.
+/// One page of a sheet: its image and the frames on it.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The page image.
+    pub image: Image,
+    /// Frames on this page, in cell order (duplicates share a rectangle).
+    pub placements: Vec<Placement>,
+}
+
+/// A packed sheet: its pages and where every frame went.
 #[derive(Debug, Clone)]
 pub struct Sheet {
-    /// The sheet image.
-    pub image: Image,
-    /// Frames in cell order.
-    pub placements: Vec<Placement>,
+    /// The pages, at least one.
+    pub pages: Vec<Page>,
     /// Untrimmed frame size.
     pub frame_size: (u32, u32),
+    /// Frames that share another frame's rectangle (`dedupe`).
+    pub duplicates: usize,
 }
 
 /// Packs `cells` (in job order: clip, direction, frame) into a sheet. `clip_names[c]` names
-/// clip `c`.
+/// clip `c`. The pages beyond the cells' own size are charged to `budget` before they exist.
 ///
 /// # Errors
-/// No cells, or a sheet too large to allocate.
-pub fn pack(cells: &[Cell], clip_names: &[String], layout: Layout) -> Result<Sheet> {
+/// No cells, a frame larger than a page ([`Error::BadOption`] `max_size`), pages over the
+/// budget.
+pub fn pack(cells: &[Cell], clip_names: &[String], layout: Layout, budget: &MemoryBudget) -> Result<Sheet> {
     let first = cells.first().ok_or_else(|| Error::Invalid("no frames to put in a sheet".into()))?;
-    let (fw, fh) = (first.image.width, first.image.height);
-    let (pad, extrude) = (layout.padding, layout.extrude.min(layout.padding));
+    let frame = (first.image.width, first.image.height);
+    let (fw, fh) = frame;
     // The kept rectangle of each cell.
     let rects: Vec<(u32, u32, u32, u32)> = cells
         .iter()
         .map(|c| if layout.trim { c.image.opaque_bounds().unwrap_or((0, 0, 1, 1)) } else { (0, 0, fw, fh) })
         .collect();
-    // Rows: consecutive cells with the same (clip, direction).
-    let mut placements = Vec::with_capacity(cells.len());
-    let (mut x, mut y, mut row_h, mut width) = (pad, pad, 0u32, 0u32);
-    let mut row_key = None;
-    for (cell, &(rx, ry, rw, rh)) in cells.iter().zip(&rects) {
-        let key = (cell.clip, cell.direction);
-        if row_key.is_some_and(|k| k != key) {
-            x = pad;
-            y += row_h + pad;
-            row_h = 0;
+    // The cell whose pixels each cell shows: itself, or an earlier identical one.
+    let stored: Vec<usize> = if layout.dedupe { dedupe::originals(cells, &rects) } else { (0..cells.len()).collect() };
+    let rows = pack::row_ids(cells.iter().map(|c| (c.clip, c.direction)));
+    let items: Vec<pack::Item> = (0..cells.len())
+        .filter(|&i| stored[i] == i)
+        .map(|cell| pack::Item { cell, w: rects[cell].2, h: rects[cell].3, row: rows[cell] })
+        .collect();
+    let arranged = pack::arrange(&items, &rows, frame, &layout)?;
+    // The cells were charged with a sheet as large as themselves; pages may be larger
+    // (padding, rows that end short, powers of two).
+    let page_pixels: u64 = arranged.sizes.iter().map(|&(w, h)| u64::from(w) * u64::from(h)).sum();
+    let cell_pixels = (cells.len() as u64).saturating_mul(u64::from(fw) * u64::from(fh));
+    budget.charge(bytes_for(page_pixels.saturating_sub(cell_pixels), 4), || {
+        format!("{} sheet pages ({page_pixels} pixels)", arranged.sizes.len())
+    })?;
+    let mut spot_of = vec![None; cells.len()];
+    for (item, spot) in items.iter().zip(&arranged.spots) {
+        spot_of[item.cell] = Some(*spot);
+    }
+    let mut pages = arranged
+        .sizes
+        .iter()
+        .map(|&(w, h)| Ok(Page { image: Image::new(w, h)?, placements: Vec::new() }))
+        .collect::<Result<Vec<Page>>>()?;
+    let extrude = layout.extrude.min(layout.padding);
+    for (i, cell) in cells.iter().enumerate() {
+        let (rx, ry, rw, rh) = rects[i];
+        let spot = spot_of[stored[i]].ok_or_else(|| Error::Invalid(format!("sheet frame {i} was not placed")))?;
+        let page =
+            pages.get_mut(spot.page).ok_or_else(|| Error::Invalid(format!("sheet page {} missing", spot.page)))?;
+        if stored[i] == i {
+            blit_extruded(&mut page.image, &crop(&cell.image, rx, ry, rw, rh), spot.x, spot.y, extrude);
         }
-        row_key = Some(key);
         let clip = clip_names.get(cell.clip).cloned().unwrap_or_else(|| format!("clip{}", cell.clip));
         let animation = format!("{clip}_{}", cell.direction);
-        placements.push(Placement {
+        page.placements.push(Placement {
             name: format!("{animation}_{:03}", cell.frame),
             animation,
-            x,
-            y,
+            cell: i,
+            x: spot.x,
+            y: spot.y,
             w: rw,
             h: rh,
             source_x: rx,
@@ -116,21 +198,15 @@ pub fn pack(cells: &[Cell], clip_names: &[String], layout: Layout) -> Result<She
             pivot: (cell.pivot.x / fw as f32, cell.pivot.y / fh as f32),
             duration_ms: (cell.duration * 1000.0).round() as u32,
         });
-        x += rw + pad;
-        width = width.max(x);
-        row_h = row_h.max(rh);
     }
-    let height = y + row_h + pad;
-    let mut image = Image::new(width, height)?;
-    for ((cell, p), &(rx, ry, rw, rh)) in cells.iter().zip(&placements).zip(&rects) {
-        blit_extruded(&mut image, &crop(&cell.image, rx, ry, rw, rh), p.x, p.y, extrude);
-    }
-    Ok(Sheet { image, placements, frame_size: (fw, fh) })
+    Ok(Sheet { pages, frame_size: frame, duplicates: cells.len() - items.len() })
 }
 
 impl Sheet {
-    /// The sheet's JSON description; `image_name` is the PNG's file name as the JSON names it.
-    pub fn to_json(&self, image_name: &str, format: JsonFormat) -> Value {
+    /// The JSON description of `page` (one of [`Sheet::pages`]); `image_name` is its PNG's
+    /// file name as the JSON names it, `related` the other pages' JSON file names (none for a
+    /// single page).
+    pub fn to_json(&self, page: &Page, image_name: &str, related: &[String], format: JsonFormat) -> Value {
         let (fw, fh) = self.frame_size;
         let frame_json = |p: &Placement| {
             json!({
@@ -145,9 +221,9 @@ impl Sheet {
             })
         };
         let frames: serde_json::Map<String, Value> =
-            self.placements.iter().map(|p| (p.name.clone(), frame_json(p))).collect();
+            page.placements.iter().map(|p| (p.name.clone(), frame_json(p))).collect();
         let mut animations: Vec<(String, Vec<String>)> = Vec::new();
-        for p in &self.placements {
+        for p in &page.placements {
             match animations.last_mut() {
                 Some((name, list)) if *name == p.animation => list.push(p.name.clone()),
                 _ => animations.push((p.animation.clone(), vec![p.name.clone()])),
@@ -158,9 +234,12 @@ impl Sheet {
             "version": env!("CARGO_PKG_VERSION"),
             "image": image_name,
             "format": "RGBA8888",
-            "size": {"w": self.image.width, "h": self.image.height},
+            "size": {"w": page.image.width, "h": page.image.height},
             "scale": "1",
         });
+        if !related.is_empty() {
+            meta["related_multi_packs"] = json!(related);
+        }
         match format {
             JsonFormat::TexturePacker => {
                 let animations: serde_json::Map<String, Value> =
@@ -181,7 +260,7 @@ impl Sheet {
                 meta["frameTags"] = json!(tags);
                 // An array, not a hash: `from`/`to` index frames in order, and a JSON object's
                 // key order is not kept (serde_json sorts keys: `walk_10_000` < `walk_2_000`).
-                let frames: Vec<Value> = self
+                let frames: Vec<Value> = page
                     .placements
                     .iter()
                     .map(|p| {

@@ -293,6 +293,8 @@ fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Res
     let mut inputs = loaded.inputs.clone();
     let goldens = match case.keys.kind {
         Product::Frames => case.keys.kind.plan(&frames_pattern(&case.golden), &loaded, resolved)?,
+        // A sheet's pages depend on its frames: every page it may have.
+        Product::Sheet => case.keys.kind.plan(&golden, &loaded, resolved)?,
         _ => {
             let mut p = OutputPlan::new();
             for (path, format) in fixed_golden_files(case) {
@@ -340,11 +342,17 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
             actual.golden_files = render_golden_files(&case.golden, images, folder, columns)?;
         }
         Baked::Sheet { sheet, .. } => {
-            actual.frames = vec![sheet.image.clone()];
-            actual.labels = vec!["sheet".into()];
+            actual.frames = sheet.pages.iter().map(|p| p.image.clone()).collect();
+            actual.labels = match sheet.pages.len() {
+                1 => vec!["sheet".into()],
+                n => (0..n).map(|i| format!("page {i}")).collect(),
+            };
             actual.golden_files = baked.files(golden)?;
-            actual.json = actual.golden_files.get(1).map(|(_, b)| String::from_utf8_lossy(b).into_owned());
-            actual.cells = sheet.placements.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
+            let jsons = actual.golden_files.iter().filter(|(p, _)| is_json(p));
+            actual.json = Some(jsons.map(|(_, b)| String::from_utf8_lossy(b)).collect::<Vec<_>>().join("\n"));
+            // The report outlines cells on the first page.
+            let first = sheet.pages.first().map_or(&[][..], |p| &p.placements);
+            actual.cells = first.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
         }
         Baked::Gif { bytes, .. } => {
             let (frames, delays) = gif_frames::decode(bytes, Path::new("(rendered GIF)"))?;
@@ -363,6 +371,11 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
         }
     }
     Ok(actual)
+}
+
+/// A sheet's JSON file (the others are its page images).
+fn is_json(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "json")
 }
 
 /// `frame 4.5` or `time 1.2s`.
@@ -384,7 +397,7 @@ struct Expected {
 fn golden_exists(case: &Case, actual: &Actual) -> bool {
     match case.keys.kind {
         Product::Render if is_golden_folder(&case.golden) => case.golden.join("frame_000.png").is_file(),
-        Product::Frames => actual.golden_files.first().is_some_and(|(p, _)| p.is_file()),
+        Product::Frames | Product::Sheet => actual.golden_files.first().is_some_and(|(p, _)| p.is_file()),
         _ => case.golden.is_file(),
     }
 }
@@ -415,11 +428,19 @@ fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<
             };
         }
         Product::Sheet => {
-            expected.frames = vec![read_golden_png(case, golden, budget)?];
-            let json = golden.with_extension("json");
-            case.scope.file(&json).map_err(|d| d.into_error(&json, format!("golden '{}'", json.display())))?;
-            let bytes = crate::formats::read_file(&json, budget.remaining())?;
-            expected.json = Some(String::from_utf8_lossy(&bytes).into_owned());
+            // The pages the render has, by the same names: a golden with other pages differs
+            // in its JSON (each page names the others) or lacks a page.
+            let mut jsons = Vec::new();
+            for (path, _) in &actual.golden_files {
+                if is_json(path) {
+                    case.scope.file(path).map_err(|d| d.into_error(path, format!("golden '{}'", path.display())))?;
+                    let bytes = crate::formats::read_file(path, budget.remaining())?;
+                    jsons.push(String::from_utf8_lossy(&bytes).into_owned());
+                } else {
+                    expected.frames.push(read_golden_png(case, path, budget)?);
+                }
+            }
+            expected.json = Some(jsons.join("\n"));
         }
         Product::Gif => {
             case.scope.file(golden).map_err(|d| d.into_error(golden, format!("golden '{}'", golden.display())))?;

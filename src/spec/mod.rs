@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, Offset, TransitionSpec};
 pub use resolve::{Look, Resolved, is_animation_file};
-pub use text::{BodySpec, Color, LightDirection, Size, TextureSpec};
+pub use text::{BodySpec, Color, LightDirection, PageSize, Size, TextureSpec};
 
 #[cfg(feature = "cli")]
 use crate::bounds;
@@ -458,6 +458,20 @@ pub enum JsonFormatName {
     Aseprite,
 }
 
+/// How frames are placed on sheet pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum PackName {
+    /// One row per clip and direction, frames left to right, wrapping at the page width
+    /// (easy to slice by hand; the default).
+    #[default]
+    Rows,
+    /// Frames packed as densely as they go (MaxRects), largest first; with --trim the sheet
+    /// is much smaller.
+    Tight,
+}
+
 /// Sprite-sheet layout (`sheet`).
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "cli", derive(Args))]
@@ -475,11 +489,36 @@ pub struct LayoutSpec {
     /// JSON layout.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = JsonFormatName::Texturepacker))]
     pub json_format: JsonFormatName,
+    /// Largest sheet page, WxH or one number for a square, each side from 1 to 16384. Frames
+    /// that do not fit one page go on more: NAME-0.png, NAME-1.png, ... each with its JSON
+    /// (TexturePacker multipack); a sheet that fits one page is NAME.png.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "W[xH]", default_value_t = LayoutSpec::default().max_size))]
+    pub max_size: PageSize,
+    /// Round every page's width and height up to powers of two (pages then stay within the
+    /// largest power of two of --max-size).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub pot: bool,
+    /// Frame placement: rows (one per clip and direction) or tight.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = PackName::Rows))]
+    pub pack: PackName,
+    /// Store identical frames (same kept pixels at the same offset) once; every frame name
+    /// stays in the JSON, pointing at the shared rectangle.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub dedupe: bool,
 }
 
 impl Default for LayoutSpec {
     fn default() -> Self {
-        LayoutSpec { padding: 2, extrude: 0, trim: false, json_format: JsonFormatName::Texturepacker }
+        LayoutSpec {
+            padding: 2,
+            extrude: 0,
+            trim: false,
+            json_format: JsonFormatName::Texturepacker,
+            max_size: PageSize(Size::square(crate::bake::DEFAULT_MAX_PAGE)),
+            pot: false,
+            pack: PackName::Rows,
+            dedupe: false,
+        }
     }
 }
 

@@ -14,9 +14,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{BakeSpec, Controls, FilterName, Fit, GifPaletteName, JsonFormatName, ShadingName, ShadingRateName};
+use super::{
+    BakeSpec, Controls, FilterName, Fit, GifPaletteName, JsonFormatName, PackName, ShadingName, ShadingRateName,
+};
 use crate::anim::{FrameTime, PoseOptions};
-use crate::bake::{JsonFormat, Layout, Sampling};
+use crate::bake::{JsonFormat, Layout, Packing, Sampling};
 use crate::bounds::{self, Bound};
 use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
@@ -273,6 +275,10 @@ impl BakeSpec {
             let expected = format!("must be at most `padding` ({}): extrusion fills the padding", layout.padding);
             return Err(Error::bad_option("extrude", layout.extrude, expected));
         }
+        let page = layout.max_size.0;
+        for side in [page.width, page.height] {
+            bounds::PAGE_SIDE.check(side).map_err(|e| Error::bad_option("max_size", page, format!("each side {e}")))?;
+        }
         if g.direction >= s.directions {
             let expected =
                 format!("must be from 0 to {} (the job has {} `directions`)", s.directions - 1, s.directions);
@@ -391,7 +397,18 @@ impl BakeSpec {
             fit: s.fit,
             sampling,
             look: l.clone(),
-            layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
+            layout: Layout {
+                padding: layout.padding,
+                extrude: layout.extrude,
+                trim: layout.trim,
+                max_size: (layout.max_size.0.width, layout.max_size.0.height),
+                pot: layout.pot,
+                packing: match layout.pack {
+                    PackName::Rows => Packing::Rows,
+                    PackName::Tight => Packing::Tight,
+                },
+                dedupe: layout.dedupe,
+            },
             json_format: match layout.json_format {
                 JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
                 JsonFormatName::Aseprite => JsonFormat::Aseprite,

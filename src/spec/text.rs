@@ -1,6 +1,7 @@
 //! Values with a text form, one type each, so the command line (clap parses them with
 //! [`FromStr`]) and manifests and project files (serde reads the same text, or the TOML number
-//! or array that says the same) accept exactly the same things: sizes (`256x128` or `96`),
+//! or array that says the same) accept exactly the same things: sizes (`256x128` or `96`, for
+//! images and for sheet pages),
 //! colours (`#rrggbb[aa]`), light directions (`x,y,z`), axes (`+x`), texture overrides
 //! (`[MATERIAL=]PATH`) and body choices (`GROUP=NAME`).
 
@@ -54,12 +55,17 @@ impl FromStr for Size {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Size, String> {
-        let (w, h) = s.split_once(['x', 'X']).unwrap_or((s, s));
-        let bad = || format!("bad size '{s}' (expected WxH or one number for a square, e.g. 256x128 or 96)");
-        let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
-        let side = |v: u32| bounds::SIDE.check(v).map_err(|e| format!("size '{s}': each side {e}"));
-        Ok(Size { width: side(w)?, height: side(h)? })
+        parse_size(s, bounds::SIDE)
     }
+}
+
+/// `WxH` or one number for a square, each side within `bound`.
+fn parse_size(s: &str, bound: bounds::Bound<u32>) -> Result<Size, String> {
+    let (w, h) = s.split_once(['x', 'X']).unwrap_or((s, s));
+    let bad = || format!("bad size '{s}' (expected WxH or one number for a square, e.g. 256x128 or 96)");
+    let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    let side = |v: u32| bound.check(v).map_err(|e| format!("size '{s}': each side {e}"));
+    Ok(Size { width: side(w)?, height: side(h)? })
 }
 
 impl fmt::Display for Size {
@@ -68,30 +74,65 @@ impl fmt::Display for Size {
     }
 }
 
+/// Reads a size from a number (a square) or its text, through its `FromStr`.
+struct SizeVisitor<T>(std::marker::PhantomData<T>);
+
+impl<T: FromStr<Err = String>> Visitor<'_> for SizeVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a size: a number of pixels for a square, or \"WxH\"")
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        v.to_string().parse().map_err(E::custom)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        v.to_string().parse().map_err(E::custom)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        v.parse().map_err(E::custom)
+    }
+}
+
 impl<'de> Deserialize<'de> for Size {
     /// `size = 96` or `size = "96x64"`.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Size, D::Error> {
-        struct SizeVisitor;
-        impl Visitor<'_> for SizeVisitor {
-            type Value = Size;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a size: a number of pixels for a square, or \"WxH\"")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
-                v.to_string().parse().map_err(E::custom)
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
-                v.to_string().parse().map_err(E::custom)
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
-                v.parse().map_err(E::custom)
-            }
-        }
-        d.deserialize_any(SizeVisitor)
+        d.deserialize_any(SizeVisitor(std::marker::PhantomData))
     }
 }
 
 impl Serialize for Size {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The largest sheet page: `WxH` or one number for a square, each side within
+/// [`bounds::PAGE_SIDE`] (pages may be larger than one image: up to 16384).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSize(pub Size);
+
+impl FromStr for PageSize {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PageSize, String> {
+        parse_size(s, bounds::PAGE_SIDE).map(PageSize)
+    }
+}
+
+impl fmt::Display for PageSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'de> Deserialize<'de> for PageSize {
+    /// `max_size = 4096` or `max_size = "4096x2048"`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PageSize, D::Error> {
+        d.deserialize_any(SizeVisitor(std::marker::PhantomData))
+    }
+}
+
+impl Serialize for PageSize {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }
@@ -270,6 +311,8 @@ mod tests {
         assert_eq!("64".parse::<Size>().unwrap(), Size::square(64));
         assert_eq!("0x5".parse::<Size>(), Err("size '0x5': each side must be from 1 to 8192".into()));
         assert!("8192x8193".parse::<Size>().is_err() && "8192".parse::<Size>().is_ok());
+        assert_eq!("16384x2048".parse::<PageSize>().unwrap().0, Size { width: 16384, height: 2048 });
+        assert_eq!("16385".parse::<PageSize>(), Err("size '16385': each side must be from 1 to 16384".into()));
         assert_eq!("#ff8000".parse::<Color>().unwrap(), Color([255, 128, 0, 255]));
         assert_eq!("10203040".parse::<Color>().unwrap(), Color([16, 32, 48, 64]));
         assert_eq!(Color([16, 32, 48, 64]).to_string(), "#10203040");
@@ -297,5 +340,7 @@ mod tests {
         assert_eq!(t.light, vec![LightDirection(Vec3::new(0.0, 1.0, 1.0)), LightDirection(Vec3::X)]);
         let t: Result<T, _> = toml::from_str("size = \"96x9000\"\nlight = []");
         assert!(t.unwrap_err().to_string().contains("each side must be from 1 to 8192"));
+        let page: PageSize = toml::from_str::<toml::Value>("p = 512").unwrap()["p"].clone().try_into().unwrap();
+        assert_eq!(page, PageSize(Size::square(512)));
     }
 }

@@ -39,6 +39,7 @@ mod project;
 mod qc_def;
 mod render;
 mod report;
+mod sheet_pages;
 mod smd_retarget;
 mod spec;
 mod sprites;

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use spritebake::MemoryBudget;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
 use spritebake::bake::{Cell, Job, Sampling, post};
@@ -69,10 +70,16 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let job = job(&model, 4, 48);
     let cells = job.render().unwrap();
     assert_eq!(cells.len(), 4 * 16);
-    let sheet = pack(&cells, &["walk".to_string()], Layout { padding: 2, extrude: 1, trim: false }).unwrap();
-    let json = sheet.to_json("walk.png", JsonFormat::TexturePacker);
+    let sheet = pack(
+        &cells,
+        &["walk".to_string()],
+        Layout { padding: 2, extrude: 1, trim: false, ..Layout::default() },
+        &MemoryBudget::default(),
+    )
+    .unwrap();
+    let json = sheet.to_json(&sheet.pages[0], "walk.png", &[], JsonFormat::TexturePacker);
     let json: serde_json::Value = serde_json::from_str(&json.to_string()).unwrap();
-    assert_eq!(json["meta"]["size"]["w"], sheet.image.width);
+    assert_eq!(json["meta"]["size"]["w"], sheet.pages[0].image.width);
     assert_eq!(json["meta"]["image"], "walk.png");
     let renderer = Renderer::new();
     for (i, cell) in cells.iter().enumerate() {
@@ -90,7 +97,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
             f["frame"]["h"].as_u64().unwrap() as u32,
         );
         assert_eq!((w, h), (48, 48));
-        assert_eq!(post::crop(&sheet.image, x, y, w, h), cell.image, "{name}");
+        assert_eq!(post::crop(&sheet.pages[0].image, x, y, w, h), cell.image, "{name}");
         assert_eq!(f["rotated"], false);
         assert!((f["pivot"]["x"].as_f64().unwrap() - (cell.pivot.x / 48.0) as f64).abs() < 1e-6);
         assert_eq!(f["anchor"], f["pivot"]);
@@ -105,9 +112,9 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let first = &json["frames"]["walk_0_000"]["frame"];
     let (x, y) = (first["x"].as_u64().unwrap() as u32, first["y"].as_u64().unwrap() as u32);
     for row in 0..48 {
-        assert_eq!(sheet.image.pixel(x - 1, y + row), sheet.image.pixel(x, y + row));
+        assert_eq!(sheet.pages[0].image.pixel(x - 1, y + row), sheet.pages[0].image.pixel(x, y + row));
     }
-    let aseprite = sheet.to_json("walk.png", JsonFormat::Aseprite);
+    let aseprite = sheet.to_json(&sheet.pages[0], "walk.png", &[], JsonFormat::Aseprite);
     assert_eq!(aseprite["meta"]["frameTags"][2]["from"], 32);
     assert_eq!(aseprite["meta"]["frameTags"][2]["to"], 47);
     // Tags index the frames array in order.
@@ -396,12 +403,18 @@ fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
     let bake_all = |threads: usize| {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
             let cells = j.render().unwrap();
-            let sheet = pack(&cells, &["walk".to_string()], Layout { padding: 1, extrude: 1, trim: true }).unwrap();
+            let sheet = pack(
+                &cells,
+                &["walk".to_string()],
+                Layout { padding: 1, extrude: 1, trim: true, ..Layout::default() },
+                &MemoryBudget::default(),
+            )
+            .unwrap();
             let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
             let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
             let (gif, _) = encode_gif(&frames, &durations, &GifOptions::default()).unwrap();
-            let json = sheet.to_json("walk.png", JsonFormat::TexturePacker).to_string();
-            (spritebake::output::encode_png(&sheet.image).unwrap(), json, gif)
+            let json = sheet.to_json(&sheet.pages[0], "walk.png", &[], JsonFormat::TexturePacker).to_string();
+            (spritebake::output::encode_png(&sheet.pages[0].image).unwrap(), json, gif)
         })
     };
     let one = bake_all(1);
