@@ -392,3 +392,58 @@ fn golden_multi_page_sheet() {
     goldens.finish();
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `spritebake ARGS` in `dir`, reads allowed in the robot's folder.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    let robot = robot("");
+    Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(args)
+        .args(["--allow-dir", &robot])
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_cases_and_project_entries_bake_compare_and_report_every_page() {
+    let dir = scratch_in("sheet-pages", "check-bake");
+    let keys = format!(
+        "model = {:?}\nanim = [{:?}]\nsize = 24\nssaa = 1\ndirections = 4\nframes = 6\nmax_size = 110\n",
+        robot("robot.md5mesh"),
+        robot("walk.md5anim")
+    );
+    // A check case blesses and then passes on every page.
+    std::fs::write(
+        dir.join("cases.toml"),
+        format!("[[case]]\nname = \"paged\"\nkind = \"sheet\"\ngolden = \"g/walk.png\"\n{keys}"),
+    )
+    .unwrap();
+    let o = run_in(&dir, &["check", "cases.toml", "--bless"]);
+    assert!(o.status.success() && printed(&o).contains("BLESS paged"), "{}", printed(&o));
+    assert_eq!(names_in(&dir.join("g")), ["walk-0.json", "walk-0.png", "walk-1.json", "walk-1.png"]);
+    let o = run_in(&dir, &["check", "cases.toml"]);
+    assert!(o.status.success() && printed(&o).contains("PASS  paged"), "{}", printed(&o));
+    // A changed second page fails the case, naming the page.
+    let page = dir.join("g/walk-1.png");
+    let mut image = read_png(&page).unwrap();
+    image.rgba.chunks_exact_mut(4).for_each(|p| p.copy_from_slice(&[255, 0, 0, 255]));
+    spritebake::output::write_png(&page, &image).unwrap();
+    let o = run_in(&dir, &["check", "cases.toml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    assert!(printed(&o).contains("page 1"), "{}", printed(&o));
+
+    // A project entry writes the pages and reports the files it wrote.
+    std::fs::write(
+        dir.join("spritebake.toml"),
+        format!("[[sheet]]\nname = \"paged\"\noutput = \"out/walk.png\"\n{keys}"),
+    )
+    .unwrap();
+    let o = run_in(&dir, &["bake", "spritebake.toml", "--json", "summary.json"]);
+    assert!(o.status.success(), "{}", printed(&o));
+    let summary: Value = serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    let outputs: Vec<&str> =
+        summary["entries"][0]["outputs"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(outputs, ["out/walk-0.png", "out/walk-0.json", "out/walk-1.png", "out/walk-1.json"]);
+    assert_eq!(names_in(&dir.join("out")), ["walk-0.json", "walk-0.png", "walk-1.json", "walk-1.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
