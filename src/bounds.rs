@@ -63,6 +63,9 @@ pub const SAMPLE_FPS: Bound<f32> = Bound { min: 0.01, max: 1000.0 };
 pub const FPS: Bound<f32> = Bound { min: 0.01, max: 1000.0 };
 /// Empty pixels between sheet cells (`--padding`).
 pub const PADDING: Bound<u32> = Bound { min: 0, max: 256 };
+/// Sheet page width or height, pixels (`--max-size`): 16384 is the largest texture of
+/// current desktop GPUs and Godot's import limit.
+pub const PAGE_SIDE: Bound<u32> = Bound { min: 1, max: 16_384 };
 /// Edge pixels repeated around each sheet cell (`--extrude`).
 pub const EXTRUDE: Bound<u32> = Bound { min: 0, max: 64 };
 /// Outline width, pixels (`--outline`).

@@ -28,7 +28,7 @@ pub use job::{Cell, Job, JobInfo, Sampling};
 pub use load::{Loaded, load};
 pub use maps::{MapKind, Maps};
 pub use products::{Baked, Product};
-pub use sheet::{Layout, Placement, Sheet, pack};
+pub use sheet::{DEFAULT_MAX_PAGE, Layout, Packing, Page, Placement, Sheet, pack, page_bound};
 
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::{Error, Result};

@@ -10,7 +10,7 @@
 //! named by [`maps::output_of`] (`walk.png` → `walk_n.png`, `walk_depth.png`) and listed in the
 //! plan with the colour files. A GIF refuses them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -24,8 +24,8 @@ use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
 use crate::raster::{Camera, Image, RenderOptions, Renderer};
 use crate::spec::Resolved;
 
-use super::engines::{self, FrameNames, JsonFormat, sheet_files};
-use super::{Cell, Directions, Sheet, framing, pack};
+use super::engines::{self, FrameNames, JsonFormat, file_name, page_path, sheet_files};
+use super::{Cell, Directions, Sheet, framing, pack, page_bound};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -33,7 +33,8 @@ use super::{Cell, Directions, Sheet, framing, pack};
 pub enum Product {
     /// One PNG of one moment (`render`, `thumbnail`).
     Render,
-    /// A sprite sheet PNG with its engine data beside it (same stem: JSON, or a Godot `.tres`).
+    /// A sprite sheet PNG with its engine data beside it (same stem: JSON, or a Godot `.tres`);
+    /// a sheet of several pages is `NAME-0.png`, `NAME-1.png`, ... each with its JSON.
     Sheet,
     /// A looping animated GIF of one motion from one direction.
     Gif,
@@ -60,8 +61,9 @@ pub enum Baked {
         format: JsonFormat,
         /// Its frames' names.
         names: FrameNames,
-        /// Its maps, in its layout (written as [`maps::output_of`] the sheet's file).
-        maps: Maps,
+        /// Its maps, one per page in the page's layout (written as [`maps::output_of`] the
+        /// page's file).
+        maps: Vec<Maps>,
     },
     /// An encoded GIF.
     Gif {
@@ -84,34 +86,56 @@ pub enum Baked {
 }
 
 impl Product {
-    /// Every file the product writes for `output` (a file, or a frame pattern), with its
-    /// format, for the caller to check against its inputs before anything renders.
+    /// Every file the product may write for `output` (a file, or a frame pattern), with its
+    /// format, for the caller to check against its inputs before anything renders. A sheet's
+    /// page count depends on its trimmed frames, known only once rendered: its plan lists the
+    /// single-page files and every page up to the count of untrimmed frames
+    /// ([`page_bound`]), and it writes some of them.
     ///
     /// # Errors
-    /// A frame pattern that does not parse, or a job that cannot be built (unknown clips);
-    /// maps asked of a GIF ([`Product::maps`]).
+    /// A frame pattern that does not parse, a job that cannot be built (unknown clips), a
+    /// sheet frame larger than a page; maps asked of a GIF ([`Product::maps`]).
     pub fn plan(self, output: &str, loaded: &Loaded, resolved: &Resolved) -> Result<OutputPlan> {
         let maps = self.maps(resolved)?;
-        if let Some(plan) = self.fixed_plan(output, resolved.json_format, maps) {
-            return Ok(plan);
-        }
-        let mut plan = OutputPlan::new();
-        let job = loaded.job(resolved)?;
-        let rows = job.row_names();
-        // The colour frames, then each map's frames.
-        for output in companions(output, maps) {
-            let pattern = FramePattern::parse(&output)?;
-            for &(row, dir, frame) in &job.cell_keys() {
-                let row = rows.get(row).map_or("rest", String::as_str);
-                plan.add(pattern.path(row, dir, &job.directions.name(dir), frame), OutputFormat::Png);
+        let mut plan = self.fixed_plan(output, resolved.json_format, maps).unwrap_or_default();
+        match self {
+            Product::Render | Product::Gif => {}
+            Product::Sheet => {
+                let job = loaded.job(resolved)?;
+                let keys: Vec<(usize, u32)> = job.cell_keys().into_iter().map(|(row, dir, _)| (row, dir)).collect();
+                let frame = (resolved.options.width, resolved.options.height);
+                let pages = page_bound(&keys, frame, &resolved.layout)?;
+                let path = PathBuf::from(output);
+                for png in (0..pages).filter(|_| pages > 1).map(|i| page_path(&path, i, pages)) {
+                    plan.add(&png, OutputFormat::Png);
+                    for (data, format) in resolved.json_format.page_files(&png) {
+                        plan.add(data, format);
+                    }
+                    for map in companions(&png.to_string_lossy(), maps).skip(1) {
+                        plan.add(map, OutputFormat::Png);
+                    }
+                }
+            }
+            Product::Frames => {
+                let job = loaded.job(resolved)?;
+                let rows = job.row_names();
+                // The colour frames, then each map's frames.
+                for output in companions(output, maps) {
+                    let pattern = FramePattern::parse(&output)?;
+                    for &(row, dir, frame) in &job.cell_keys() {
+                        let row = rows.get(row).map_or("rest", String::as_str);
+                        plan.add(pattern.path(row, dir, &job.directions.name(dir), frame), OutputFormat::Png);
+                    }
+                }
             }
         }
         Ok(plan)
     }
 
-    /// The files the product writes for `output` with `maps` when they do not depend on the
-    /// model: every product's but the frames', whose names come from the clips and their frame
-    /// counts (`None`). A sheet writes its engine data in `format` beside it.
+    /// The files the product writes for `output` with `maps` that do not depend on the model: a
+    /// render's or a GIF's file, a sheet's single-page PNG with its engine data in `format`
+    /// (its pages depend on the frame count), none of the frames', whose names come from the
+    /// clips and their frame counts (`None`).
     pub fn fixed_plan(self, output: &str, format: JsonFormat, maps: &[MapKind]) -> Option<OutputPlan> {
         let mut plan = OutputPlan::new();
         let path = PathBuf::from(output);
@@ -204,7 +228,7 @@ pub fn bake(
             let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
             let data = engines::data_bytes(cells.len(), longest_tag, &resolved.frame_names);
             budget.charge(data, || format!("the sheet data of {} frames", cells.len()))?;
-            let sheet = pack(&cells, &info, resolved.layout)?;
+            let sheet = pack(&cells, &info, resolved.layout, budget)?;
             let maps = maps::sheet_maps(&sheet, &cells, resolved.layout)?;
             Ok(Baked::Sheet { sheet, format: resolved.json_format, names: resolved.frame_names.clone(), maps })
         }
@@ -294,7 +318,10 @@ impl Baked {
             },
             Baked::Sheet { sheet, format, names, maps } => {
                 let mut files = sheet_files(sheet, &path, *format, names)?;
-                files.extend(map_files(output, maps)?);
+                let count = sheet.pages.len();
+                for (i, maps) in maps.iter().enumerate() {
+                    files.extend(map_files(&page_path(&path, i, count).to_string_lossy(), maps)?);
+                }
                 Ok(files)
             }
             Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
@@ -315,6 +342,42 @@ impl Baked {
         }
     }
 
+    /// Files beside a sheet written to `output` that an earlier run left and this one did not
+    /// write: page files (`NAME-0.png`, `NAME-0.json`, ... up to the first index with neither)
+    /// and the single-page pair when this sheet has pages. They are left alone (a reader that
+    /// follows the JSON never sees them: it lists exactly the pages written); a caller names
+    /// them so nobody takes them for part of this sheet.
+    pub fn leftovers(&self, output: &str) -> Vec<PathBuf> {
+        let Baked::Sheet { sheet, format, .. } = self else { return Vec::new() };
+        let path = Path::new(output);
+        let count = sheet.pages.len();
+        let written: Vec<PathBuf> = (0..count).map(|i| page_path(path, i, count)).collect();
+        let beside = |png: &Path| {
+            let data = format.page_files(png).into_iter().map(|(p, _)| p);
+            let maps =
+                [MapKind::Normal, MapKind::Depth].map(|m| PathBuf::from(maps::output_of(&png.to_string_lossy(), m)));
+            data.chain(maps).collect::<Vec<_>>()
+        };
+        let mut candidates = vec![path.to_path_buf()];
+        for i in 0.. {
+            let page = page_path(path, i, 2);
+            if !page.exists() && !beside(&page).iter().any(|p| p.exists()) {
+                break;
+            }
+            candidates.push(page);
+        }
+        candidates
+            .into_iter()
+            .filter(|png| !written.contains(png))
+            .flat_map(|png| {
+                let mut files = beside(&png);
+                files.push(png);
+                files
+            })
+            .filter(|p| p.is_file())
+            .collect()
+    }
+
     /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
     pub fn summary(&self, output: &str) -> String {
         match self {
@@ -323,8 +386,29 @@ impl Baked {
                 format!("{output}: {w}x{h}{}", maps_note(output, maps.first()))
             }
             Baked::Sheet { sheet, maps, .. } => {
-                let (n, w, h) = (sheet.placements.len(), sheet.image.width, sheet.image.height);
-                format!("{output}: {n} frames, {w}x{h}{}", maps_note(output, Some(maps)))
+                let frames: usize = sheet.pages.iter().map(|p| p.placements.len()).sum();
+                let shared = match sheet.duplicates {
+                    0 => String::new(),
+                    d => format!(" ({d} duplicates stored once)"),
+                };
+                let size = |page: &super::Page| format!("{}x{}", page.image.width, page.image.height);
+                let path = Path::new(output);
+                let count = sheet.pages.len();
+                let pages: Vec<String> = sheet
+                    .pages
+                    .iter()
+                    .zip(maps)
+                    .enumerate()
+                    .map(|(i, (p, maps))| {
+                        let png = page_path(path, i, count).to_string_lossy().into_owned();
+                        let name = if count > 1 { format!("{} ", file_name(Path::new(&png))) } else { String::new() };
+                        format!("{name}{}{}", size(p), maps_note(&png, Some(maps)))
+                    })
+                    .collect();
+                match count {
+                    1 => format!("{output}: {frames} frames{shared}, {}", pages.join("")),
+                    _ => format!("{output}: {frames} frames{shared} on {count} pages: {}", pages.join(", ")),
+                }
             }
             Baked::Gif { frames, dropped, .. } => match dropped {
                 0 => format!("{output}: {frames} frames"),

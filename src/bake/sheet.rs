@@ -1,27 +1,72 @@
 //! Sprite-sheet layout: where every frame goes.
 //!
-//! Layout: one row per (clip, direction), frames left to right. Cells are the render size, or
-//! with trimming the opaque bounds of each frame (shelf-packed in the same rows). `padding`
-//! pixels separate cells and surround the sheet; `extrude` repeats each frame's edge pixels
+//! Layout: each frame is kept whole, or with trimming cropped to its opaque pixels; with
+//! `dedupe`, identical frames ([`dedupe`]) are stored once. The kept rectangles are placed on
+//! pages no larger than `max_size` ([`pack`]: rows per clip and direction, or tight). `padding`
+//! pixels separate cells and surround each page; `extrude` repeats each frame's edge pixels
 //! into the padding so engines' bilinear filtering never bleeds neighbours in.
 //!
 //! The data files that describe a sheet to engines (JSON, Godot resources) are written from
-//! its placements by [`super::engines`].
+//! its pages' placements by [`super::engines`].
+
+mod dedupe;
+mod pack;
+
+pub use pack::page_bound;
 
 use super::post::{blit_extruded, crop};
 use super::{Cell, JobInfo};
+use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::raster::Image;
 
-/// Layout settings.
+/// The default largest page, pixels per side: every WebGL, GLES 3 and desktop GPU takes 4096²
+/// textures, and TexturePacker, Phaser and PixiJS users keep atlases within it for phones.
+pub const DEFAULT_MAX_PAGE: u32 = 4096;
+
+/// How frames are placed on pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Packing {
+    /// One row per (clip, direction), frames left to right, wrapping at the page width; a row
+    /// that does not fit below the last one starts the next page (the default).
+    #[default]
+    Rows,
+    /// MaxRects over every page, largest frames first.
+    Tight,
+}
+
+/// Layout settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
-    /// Transparent pixels between cells and around the sheet.
+    /// Transparent pixels between cells and around each page.
     pub padding: u32,
     /// Edge pixels repeated outward into the padding (at most `padding`).
     pub extrude: u32,
     /// Crop each frame to its opaque pixels.
     pub trim: bool,
+    /// Largest page, width and height.
+    pub max_size: (u32, u32),
+    /// Round page sides up to powers of two.
+    pub pot: bool,
+    /// Frame placement.
+    pub packing: Packing,
+    /// Store identical frames once.
+    pub dedupe: bool,
+}
+
+impl Default for Layout {
+    /// 2 pixels of padding, no trimming, rows, pages of at most [`DEFAULT_MAX_PAGE`].
+    fn default() -> Self {
+        Layout {
+            padding: 2,
+            extrude: 0,
+            trim: false,
+            max_size: (DEFAULT_MAX_PAGE, DEFAULT_MAX_PAGE),
+            pot: false,
+            packing: Packing::Rows,
+            dedupe: false,
+        }
+    }
 }
 
 /// One placed frame.
@@ -31,13 +76,15 @@ pub struct Placement {
     pub name: String,
     /// Animation (clip and direction) the frame belongs to, e.g. `walk_SW`.
     pub animation: String,
-    /// Rectangle in the sheet.
+    /// The frame's index in the job's cells.
+    pub cell: usize,
+    /// Rectangle in the page.
     pub x: u32,
-    /// Rectangle in the sheet.
+    /// Rectangle in the page.
     pub y: u32,
-    /// Rectangle in the sheet.
+    /// Rectangle in the page.
     pub w: u32,
-    /// Rectangle in the sheet.
+    /// Rectangle in the page.
     pub h: u32,
     /// Offset of the kept rectangle inside the untrimmed frame.
     pub source_x: u32,
@@ -51,15 +98,24 @@ pub struct Placement {
     pub looping: bool,
 }
 
-/// A packed sheet: the image and where every frame went.
+/// One page of a sheet: its image and the frames on it.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The page image.
+    pub image: Image,
+    /// Frames on this page, in cell order (duplicates share a rectangle).
+    pub placements: Vec<Placement>,
+}
+
+/// A packed sheet: its pages and where every frame went.
 #[derive(Debug, Clone)]
 pub struct Sheet {
-    /// The sheet image.
-    pub image: Image,
-    /// Frames in cell order.
-    pub placements: Vec<Placement>,
+    /// The pages, at least one.
+    pub pages: Vec<Page>,
     /// Untrimmed frame size.
     pub frame_size: (u32, u32),
+    /// Frames that share another frame's rectangle (`dedupe`).
+    pub duplicates: usize,
     /// The job's names and scale.
     pub job: JobInfo,
     /// The first frame's pivot, pixels (with a fixed scale, every frame's).
@@ -67,38 +123,61 @@ pub struct Sheet {
 }
 
 /// Packs `cells` (in job order: clip, direction, frame) into a sheet, naming them after
-/// `job`'s rows and directions.
+/// `job`'s rows and directions. The pages beyond the cells' own size are charged to `budget` before they exist.
 ///
 /// # Errors
-/// No cells, or a sheet too large to allocate.
-pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout) -> Result<Sheet> {
+/// No cells, a frame larger than a page ([`Error::BadOption`] `max_size`), pages over the
+/// budget.
+pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout, budget: &MemoryBudget) -> Result<Sheet> {
     let first = cells.first().ok_or_else(|| Error::Invalid("no frames to put in a sheet".into()))?;
-    let (fw, fh) = (first.image.width, first.image.height);
-    let (pad, extrude) = (layout.padding, layout.extrude.min(layout.padding));
+    let frame = (first.image.width, first.image.height);
+    let (fw, fh) = frame;
     // The kept rectangle of each cell.
     let rects: Vec<(u32, u32, u32, u32)> = cells
         .iter()
         .map(|c| if layout.trim { c.image.opaque_bounds().unwrap_or((0, 0, 1, 1)) } else { (0, 0, fw, fh) })
         .collect();
-    // Rows: consecutive cells with the same (clip, direction).
-    let mut placements = Vec::with_capacity(cells.len());
-    let (mut x, mut y, mut row_h, mut width) = (pad, pad, 0u32, 0u32);
-    let mut row_key = None;
-    for (cell, &(rx, ry, rw, rh)) in cells.iter().zip(&rects) {
-        let key = (cell.clip, cell.direction);
-        if row_key.is_some_and(|k| k != key) {
-            x = pad;
-            y += row_h + pad;
-            row_h = 0;
+    // The cell whose pixels each cell shows: itself, or an earlier identical one.
+    let stored: Vec<usize> = if layout.dedupe { dedupe::originals(cells, &rects) } else { (0..cells.len()).collect() };
+    let rows = pack::row_ids(cells.iter().map(|c| (c.clip, c.direction)));
+    let items: Vec<pack::Item> = (0..cells.len())
+        .filter(|&i| stored[i] == i)
+        .map(|cell| pack::Item { cell, w: rects[cell].2, h: rects[cell].3, row: rows[cell] })
+        .collect();
+    let arranged = pack::arrange(&items, &rows, frame, &layout)?;
+    // The cells were charged with a sheet as large as themselves; pages may be larger
+    // (padding, rows that end short, powers of two).
+    let page_pixels: u64 = arranged.sizes.iter().map(|&(w, h)| u64::from(w) * u64::from(h)).sum();
+    let cell_pixels = (cells.len() as u64).saturating_mul(u64::from(fw) * u64::from(fh));
+    budget.charge(bytes_for(page_pixels.saturating_sub(cell_pixels), 4), || {
+        format!("{} sheet pages ({page_pixels} pixels)", arranged.sizes.len())
+    })?;
+    let mut spot_of = vec![None; cells.len()];
+    for (item, spot) in items.iter().zip(&arranged.spots) {
+        spot_of[item.cell] = Some(*spot);
+    }
+    let mut pages = arranged
+        .sizes
+        .iter()
+        .map(|&(w, h)| Ok(Page { image: Image::new(w, h)?, placements: Vec::new() }))
+        .collect::<Result<Vec<Page>>>()?;
+    let extrude = layout.extrude.min(layout.padding);
+    for (i, cell) in cells.iter().enumerate() {
+        let (rx, ry, rw, rh) = rects[i];
+        let spot = spot_of[stored[i]].ok_or_else(|| Error::Invalid(format!("sheet frame {i} was not placed")))?;
+        let page =
+            pages.get_mut(spot.page).ok_or_else(|| Error::Invalid(format!("sheet page {} missing", spot.page)))?;
+        if stored[i] == i {
+            blit_extruded(&mut page.image, &crop(&cell.image, rx, ry, rw, rh), spot.x, spot.y, extrude);
         }
-        row_key = Some(key);
         let clip = job.rows.get(cell.clip).cloned().unwrap_or_else(|| format!("clip{}", cell.clip));
         let animation = format!("{clip}_{}", job.directions.name(cell.direction));
-        placements.push(Placement {
+        page.placements.push(Placement {
             name: format!("{animation}_{:03}", cell.frame),
             animation,
-            x,
-            y,
+            cell: i,
+            x: spot.x,
+            y: spot.y,
             w: rw,
             h: rh,
             source_x: rx,
@@ -107,40 +186,28 @@ pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout) -> Result<Sheet> {
             duration: cell.duration,
             looping: cell.looping,
         });
-        x += rw + pad;
-        width = width.max(x);
-        row_h = row_h.max(rh);
     }
-    let height = y + row_h + pad;
-    let image = blit((width, height), &placements, cells.iter().map(|c| &c.image), extrude)?;
-    Ok(Sheet { image, placements, frame_size: (fw, fh), job: job.clone(), pivot: first.pivot })
-}
-
-/// A `size` image with each of `images` (untrimmed frames, one per placement, in order) cropped
-/// to its placement's source rectangle and put at its rectangle, edges extruded.
-fn blit<'a>(
-    (width, height): (u32, u32),
-    placements: &[Placement],
-    images: impl IntoIterator<Item = &'a Image>,
-    extrude: u32,
-) -> Result<Image> {
-    let mut image = Image::new(width, height)?;
-    for (p, src) in placements.iter().zip(images) {
-        blit_extruded(&mut image, &crop(src, p.source_x, p.source_y, p.w, p.h), p.x, p.y, extrude);
-    }
-    Ok(image)
+    let duplicates = cells.len() - items.len();
+    Ok(Sheet { pages, frame_size: frame, duplicates, job: job.clone(), pivot: first.pivot })
 }
 
 impl Sheet {
-    /// A companion of the sheet (a normal or depth map): `images`, one per frame in placement
-    /// order, each the untrimmed frame size, placed exactly as the frames are — the same
+    /// A companion of page `page` (a normal or depth map): `images` are every cell's map (the
+    /// untrimmed frame size, in cell order), placed exactly as the page's frames are — the same
     /// rectangles, trim offsets and extrusion (`layout` as given to [`pack`]) — so it lines up
-    /// with the sheet pixel for pixel.
+    /// with the page pixel for pixel.
     ///
     /// # Errors
-    /// A sheet too large to allocate.
-    pub fn blit_like<'a>(&self, images: impl IntoIterator<Item = &'a Image>, layout: Layout) -> Result<Image> {
-        let size = (self.image.width, self.image.height);
-        blit(size, &self.placements, images, layout.extrude.min(layout.padding))
+    /// A page too large to allocate; fewer images than cells.
+    pub fn blit_like(&self, page: &Page, images: &[&Image], layout: Layout) -> Result<Image> {
+        let mut image = Image::new(page.image.width, page.image.height)?;
+        let extrude = layout.extrude.min(layout.padding);
+        // Duplicates share their original's rectangle, and the original's map is the one drawn.
+        let mut drawn = std::collections::HashSet::new();
+        for p in page.placements.iter().filter(|p| drawn.insert((p.x, p.y))) {
+            let src = images.get(p.cell).ok_or_else(|| Error::Invalid(format!("no map for sheet frame {}", p.cell)))?;
+            blit_extruded(&mut image, &crop(src, p.source_x, p.source_y, p.w, p.h), p.x, p.y, extrude);
+        }
+        Ok(image)
     }
 }

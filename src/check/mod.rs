@@ -303,6 +303,8 @@ fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Res
     let mut inputs = loaded.inputs.clone();
     let goldens = match case.keys.kind {
         Product::Frames => case.keys.kind.plan(&frames_pattern(&case.golden), &loaded, resolved)?,
+        // A sheet's pages depend on its frames: every page it may have.
+        Product::Sheet => case.keys.kind.plan(&golden, &loaded, resolved)?,
         _ => {
             let mut p = OutputPlan::new();
             for (path, format) in fixed_golden_files(case) {
@@ -350,17 +352,22 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
             actual.golden_files = render_golden_files(&case.golden, images, folder, columns)?;
         }
         Baked::Sheet { sheet, .. } => {
-            actual.frames = vec![sheet.image.clone()];
-            actual.labels = vec!["sheet".into()];
+            actual.frames = sheet.pages.iter().map(|p| p.image.clone()).collect();
+            actual.labels = match sheet.pages.len() {
+                1 => vec!["sheet".into()],
+                n => (0..n).map(|i| format!("page {i}")).collect(),
+            };
             actual.golden_files = baked.files(golden)?;
-            // The sheet image first, then its data files.
+            // The pages' images, then the data files, each by its name.
             actual.data = actual
                 .golden_files
                 .iter()
-                .skip(1)
+                .filter(|(p, _)| !is_image(p))
                 .map(|(p, b)| (file_name(p), String::from_utf8_lossy(b).into_owned()))
                 .collect();
-            actual.cells = sheet.placements.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
+            // The report outlines cells on the first page.
+            let first = sheet.pages.first().map_or(&[][..], |p| &p.placements);
+            actual.cells = first.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
         }
         Baked::Gif { bytes, .. } => {
             let (frames, delays) = gif_frames::decode(bytes, Path::new("(rendered GIF)"))?;
@@ -379,6 +386,11 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
         }
     }
     Ok(actual)
+}
+
+/// A sheet's page image (the others are its data files: JSON, `.tres`).
+fn is_image(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "png")
 }
 
 /// `frame 4.5` or `time 1.2s`.
@@ -401,7 +413,7 @@ struct Expected {
 fn golden_exists(case: &Case, actual: &Actual) -> bool {
     match case.keys.kind {
         Product::Render if is_golden_folder(&case.golden) => case.golden.join("frame_000.png").is_file(),
-        Product::Frames => actual.golden_files.first().is_some_and(|(p, _)| p.is_file()),
+        Product::Frames | Product::Sheet => actual.golden_files.first().is_some_and(|(p, _)| p.is_file()),
         _ => case.golden.is_file(),
     }
 }
@@ -432,11 +444,16 @@ fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<
             };
         }
         Product::Sheet => {
-            expected.frames = vec![read_golden_png(case, golden, budget)?];
-            for (file, _) in case.resolved.json_format.files(golden) {
-                case.scope.file(&file).map_err(|d| d.into_error(&file, format!("golden '{}'", file.display())))?;
-                let bytes = crate::formats::read_file(&file, budget.remaining())?;
-                expected.data.push(String::from_utf8_lossy(&bytes).into_owned());
+            // The pages the render has, by the same names: a golden with other pages differs
+            // in its data (each page's JSON names the others) or lacks a page.
+            for (path, _) in &actual.golden_files {
+                if is_image(path) {
+                    expected.frames.push(read_golden_png(case, path, budget)?);
+                } else {
+                    case.scope.file(path).map_err(|d| d.into_error(path, format!("golden '{}'", path.display())))?;
+                    let bytes = crate::formats::read_file(path, budget.remaining())?;
+                    expected.data.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
             }
         }
         Product::Gif => {

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, Offset, TransitionSpec};
 pub(crate) use resolve::shown_maps;
 pub use resolve::{Look, Resolved, is_animation_file};
-pub use text::{BodySpec, Color, DirectionRef, LightDirection, Size, SizeSpec, TextureSpec};
+pub use text::{BodySpec, Color, DirectionRef, LightDirection, PageSize, Size, SizeSpec, TextureSpec};
 
 #[cfg(feature = "cli")]
 use crate::bounds;
@@ -525,6 +525,20 @@ pub enum JsonFormatName {
     Godot3,
 }
 
+/// How frames are placed on sheet pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum PackName {
+    /// One row per clip and direction, frames left to right, wrapping at the page width
+    /// (easy to slice by hand; the default).
+    #[default]
+    Rows,
+    /// Frames packed as densely as they go (MaxRects), largest first; with --trim the sheet
+    /// is much smaller.
+    Tight,
+}
+
 /// Sprite-sheet layout (`sheet`).
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "cli", derive(Args))]
@@ -549,6 +563,22 @@ pub struct LayoutSpec {
     /// {frame} for aseprite (Phaser looks frames up by number), else {tag}_{tagframe000}.
     #[cfg_attr(feature = "cli", arg(long, value_name = "FORMAT"))]
     pub filename_format: Option<String>,
+    /// Largest sheet page, WxH or one number for a square, each side from 1 to 16384. Frames
+    /// that do not fit one page go on more: NAME-0.png, NAME-1.png, ... each with its JSON
+    /// (TexturePacker multipack); a sheet that fits one page is NAME.png.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "W[xH]", default_value_t = LayoutSpec::default().max_size))]
+    pub max_size: PageSize,
+    /// Round every page's width and height up to powers of two (pages then stay within the
+    /// largest power of two of --max-size).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub pot: bool,
+    /// Frame placement: rows (one per clip and direction) or tight.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = PackName::Rows))]
+    pub pack: PackName,
+    /// Store identical frames (same kept pixels at the same offset) once; every frame name
+    /// stays in the JSON, pointing at the shared rectangle.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub dedupe: bool,
 }
 
 impl Default for LayoutSpec {
@@ -559,6 +589,10 @@ impl Default for LayoutSpec {
             trim: false,
             json_format: JsonFormatName::Texturepacker,
             filename_format: None,
+            max_size: PageSize(Size::square(crate::bake::DEFAULT_MAX_PAGE)),
+            pot: false,
+            pack: PackName::Rows,
+            dedupe: false,
         }
     }
 }

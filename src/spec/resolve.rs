@@ -15,11 +15,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, MapKind, NormalY, ShadingName,
-    ShadingRateName, SpriteSpec,
+    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, MapKind, NormalY, PackName,
+    ShadingName, ShadingRateName, SpriteSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
-use crate::bake::{Directions, FrameNames, JsonFormat, Layout, Sampling};
+use crate::bake::{Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};
 use crate::bounds::{self, Bound};
 use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
@@ -389,6 +389,10 @@ impl BakeSpec {
         let frame_names = FrameNames::parse(names)
             .map_err(|expected| Error::bad_option("filename_format", format!("\"{names}\""), expected))?;
         let gif_direction = gif_direction(&g.direction, &directions)?;
+        let page = layout.max_size.0;
+        for side in [page.width, page.height] {
+            bounds::PAGE_SIDE.check(side).map_err(|e| Error::bad_option("max_size", page, format!("each side {e}")))?;
+        }
         within("max_file_mib", self.limits.max_file_mib, bounds::MAX_FILE_MIB)?;
         within("max_texture_side", self.limits.max_texture_side, bounds::MAX_TEXTURE_SIDE)?;
         within("max_memory_mib", self.limits.max_memory_mib, bounds::MAX_MEMORY_MIB)?;
@@ -520,7 +524,18 @@ impl BakeSpec {
             pixels_per_unit: s.pixels_per_unit,
             sampling,
             look: Look { maps: maps_in_order(&l.maps), ..l.clone() },
-            layout: Layout { padding: layout.padding, extrude: layout.extrude, trim: layout.trim },
+            layout: Layout {
+                padding: layout.padding,
+                extrude: layout.extrude,
+                trim: layout.trim,
+                max_size: (layout.max_size.0.width, layout.max_size.0.height),
+                pot: layout.pot,
+                packing: match layout.pack {
+                    PackName::Rows => Packing::Rows,
+                    PackName::Tight => Packing::Tight,
+                },
+                dedupe: layout.dedupe,
+            },
             json_format,
             frame_names,
             gif: GifOptions {

@@ -1,9 +1,9 @@
 //! Values with a text form, one type each, so the command line (clap parses them with
 //! [`FromStr`]) and manifests and project files (serde reads the same text, or the TOML number
 //! or array that says the same) accept exactly the same things: sizes (`256x128`, `96`,
-//! `auto:128`), sprite directions (`3` or `NE`), colours (`#rrggbb[aa]`), light directions
-//! (`x,y,z`), axes (`+x`), texture overrides (`[MATERIAL=]PATH`) and body choices
-//! (`GROUP=NAME`).
+//! `auto:128`; sheet pages `4096x2048`), sprite directions (`3` or `NE`), colours
+//! (`#rrggbb[aa]`), light directions (`x,y,z`), axes (`+x`), texture overrides
+//! (`[MATERIAL=]PATH`) and body choices (`GROUP=NAME`).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -55,12 +55,17 @@ impl FromStr for Size {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Size, String> {
-        let (w, h) = s.split_once(['x', 'X']).unwrap_or((s, s));
-        let bad = || format!("bad size '{s}' (expected WxH or one number for a square, e.g. 256x128 or 96)");
-        let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
-        let side = |v: u32| bounds::SIDE.check(v).map_err(|e| format!("size '{s}': each side {e}"));
-        Ok(Size { width: side(w)?, height: side(h)? })
+        parse_size(s, bounds::SIDE)
     }
+}
+
+/// `WxH` or one number for a square, each side within `bound`.
+fn parse_size(s: &str, bound: bounds::Bound<u32>) -> Result<Size, String> {
+    let (w, h) = s.split_once(['x', 'X']).unwrap_or((s, s));
+    let bad = || format!("bad size '{s}' (expected WxH or one number for a square, e.g. 256x128 or 96)");
+    let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    let side = |v: u32| bound.check(v).map_err(|e| format!("size '{s}': each side {e}"));
+    Ok(Size { width: side(w)?, height: side(h)? })
 }
 
 impl fmt::Display for Size {
@@ -207,6 +212,38 @@ impl<'de> Deserialize<'de> for DirectionRef {
     /// `direction = 3` or `direction = "NE"`.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<DirectionRef, D::Error> {
         number_or_text(d, "a direction: its index or its name")
+    }
+}
+
+/// The largest sheet page: `WxH` or one number for a square, each side within
+/// [`bounds::PAGE_SIDE`] (pages may be larger than one image: up to 16384).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSize(pub Size);
+
+impl FromStr for PageSize {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PageSize, String> {
+        parse_size(s, bounds::PAGE_SIDE).map(PageSize)
+    }
+}
+
+impl fmt::Display for PageSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'de> Deserialize<'de> for PageSize {
+    /// `max_size = 4096` or `max_size = "4096x2048"`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PageSize, D::Error> {
+        number_or_text(d, "a page size: a number of pixels for a square, or \"WxH\"")
+    }
+}
+
+impl Serialize for PageSize {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -398,6 +435,8 @@ mod tests {
         assert_eq!("64".parse::<Size>().unwrap(), Size::square(64));
         assert_eq!("0x5".parse::<Size>(), Err("size '0x5': each side must be from 1 to 8192".into()));
         assert!("8192x8193".parse::<Size>().is_err() && "8192".parse::<Size>().is_ok());
+        assert_eq!("16384x2048".parse::<PageSize>().unwrap().0, Size { width: 16384, height: 2048 });
+        assert_eq!("16385".parse::<PageSize>(), Err("size '16385': each side must be from 1 to 16384".into()));
         assert_eq!("#ff8000".parse::<Color>().unwrap(), Color([255, 128, 0, 255]));
         assert_eq!("10203040".parse::<Color>().unwrap(), Color([16, 32, 48, 64]));
         assert_eq!(Color([16, 32, 48, 64]).to_string(), "#10203040");
@@ -425,6 +464,8 @@ mod tests {
         assert_eq!(t.light, vec![LightDirection(Vec3::new(0.0, 1.0, 1.0)), LightDirection(Vec3::X)]);
         let t: Result<T, _> = toml::from_str("size = \"96x9000\"\nlight = []");
         assert!(t.unwrap_err().to_string().contains("each side must be from 1 to 8192"));
+        let page: PageSize = toml::from_str::<toml::Value>("p = 512").unwrap()["p"].clone().try_into().unwrap();
+        assert_eq!(page, PageSize(Size::square(512)));
         #[derive(Debug, Deserialize)]
         struct U {
             size: SizeSpec,

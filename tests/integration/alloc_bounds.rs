@@ -100,6 +100,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
     let placements: Vec<Placement> = (0..2000)
         .map(|i| Placement {
             name: String::new(),
+            cell: i,
             animation: tag(i / 500),
             x: i as u32,
             y: 0,
@@ -119,7 +120,8 @@ fn a_sheets_engine_data_stays_within_its_charge() {
         pixels_per_unit: Some(0.1),
     };
     let image = spritebake::Image::new(2000, 1).unwrap();
-    let sheet = Sheet { image, placements, frame_size: (2, 2), job, pivot: glam::Vec2::new(1.0, 2.0) };
+    let pages = vec![spritebake::bake::Page { image, placements }];
+    let sheet = Sheet { pages, frame_size: (2, 2), duplicates: 0, job, pivot: glam::Vec2::new(1.0, 2.0) };
     let formats =
         [JsonFormat::TexturePacker, JsonFormat::Aseprite, JsonFormat::Phaser, JsonFormat::Godot, JsonFormat::Godot3];
     for format in formats {

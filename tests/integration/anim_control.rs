@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Affine3A, Mat3, Quat, Vec3};
+use spritebake::MemoryBudget;
 use spritebake::anim::{
     self, Animation, Blend, BoneOverride, FrameTime, Layers, Motion, PoseOptions, Transition, animate, pose,
 };
@@ -389,8 +390,14 @@ fn golden_transition_sheet() {
     let job = transition_job(&model, Layers::default());
     let cells = job.render().unwrap();
     assert_eq!(job.row_names(), ["walk->wave"]);
-    let sheet = pack(&cells, &job.info(), Layout { padding: 1, extrude: 0, trim: false }).unwrap();
-    assert_golden(&sheet.image, Tolerance { channel: 1, max_pixels: 12 });
+    let sheet = pack(
+        &cells,
+        &job.info(),
+        Layout { padding: 1, extrude: 0, trim: false, ..Layout::default() },
+        &MemoryBudget::default(),
+    )
+    .unwrap();
+    assert_golden(&sheet.pages[0].image, Tolerance { channel: 1, max_pixels: 12 });
 }
 
 #[test]

@@ -428,7 +428,8 @@ fn signals_never_leave_partial_output() {
         let out = dir.join(folder).join("walk.png");
         let mut child = spritebake()
             .args(["sheet", s(&mesh), "--anim", s(&anim), "--directions", "8", "--size", "256", "--ssaa", "4"])
-            .args(["-q", "-o", s(&out)])
+            // One page (4130x4130): a PNG and its JSON, the pair a signal must never split.
+            .args(["--max-size", "8192", "-q", "-o", s(&out)])
             .spawn()
             .unwrap();
         match moment {

@@ -43,6 +43,7 @@ mod qc_def;
 mod render;
 mod report;
 mod scale;
+mod sheet_pages;
 mod smd_retarget;
 mod spec;
 mod sprites;

@@ -434,11 +434,11 @@ fn golden_robot_walk_normal_map_sheet() {
     let model = spritebake::formats::load(Path::new(&robot("robot.md5mesh")), &options).unwrap();
     let job = golden_job(&model);
     let cells = job.render().unwrap();
-    let layout = bake::Layout { padding: 2, extrude: 0, trim: false };
-    let sheet = pack(&cells, &job.info(), layout).unwrap();
-    let maps = bake::maps::sheet_maps(&sheet, &cells, layout).unwrap();
+    let layout = bake::Layout { padding: 2, extrude: 0, trim: false, ..bake::Layout::default() };
+    let sheet = pack(&cells, &job.info(), layout, &MemoryBudget::default()).unwrap();
+    let [maps] = bake::maps::sheet_maps(&sheet, &cells, layout).unwrap().try_into().unwrap();
     let normals = maps.normal.expect("a normal map");
-    assert_eq!(alpha(&normals), alpha(&sheet.image));
+    assert_eq!(alpha(&normals), alpha(&sheet.pages[0].image));
     assert!(maps.depth.is_none());
     common::golden::assert_golden(&normals, Tolerance { channel: 2, max_pixels: 20 });
 }

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use spritebake::MemoryBudget;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
 use spritebake::bake::engines::sheet_files;
@@ -83,9 +84,15 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let job = job(&model, 4, 48);
     let cells = job.render().unwrap();
     assert_eq!(cells.len(), 4 * 16);
-    let sheet = pack(&cells, &job.info(), Layout { padding: 2, extrude: 1, trim: false }).unwrap();
+    let sheet = pack(
+        &cells,
+        &job.info(),
+        Layout { padding: 2, extrude: 1, trim: false, ..Layout::default() },
+        &MemoryBudget::default(),
+    )
+    .unwrap();
     let json = json_of(&sheet, JsonFormat::TexturePacker);
-    assert_eq!(json["meta"]["size"]["w"], sheet.image.width);
+    assert_eq!(json["meta"]["size"]["w"], sheet.pages[0].image.width);
     assert_eq!(json["meta"]["image"], "walk.png");
     let renderer = Renderer::new();
     for (i, cell) in cells.iter().enumerate() {
@@ -103,7 +110,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
             f["frame"]["h"].as_u64().unwrap() as u32,
         );
         assert_eq!((w, h), (48, 48));
-        assert_eq!(post::crop(&sheet.image, x, y, w, h), cell.image, "{name}");
+        assert_eq!(post::crop(&sheet.pages[0].image, x, y, w, h), cell.image, "{name}");
         assert_eq!(f["rotated"], false);
         assert!((f["pivot"]["x"].as_f64().unwrap() - (cell.pivot.x / 48.0) as f64).abs() < 1e-6);
         assert_eq!(f["anchor"], f["pivot"]);
@@ -122,7 +129,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let first = &json["frames"]["walk_S_000"]["frame"];
     let (x, y) = (first["x"].as_u64().unwrap() as u32, first["y"].as_u64().unwrap() as u32);
     for row in 0..48 {
-        assert_eq!(sheet.image.pixel(x - 1, y + row), sheet.image.pixel(x, y + row));
+        assert_eq!(sheet.pages[0].image.pixel(x - 1, y + row), sheet.pages[0].image.pixel(x, y + row));
     }
     let aseprite = json_of(&sheet, JsonFormat::Aseprite);
     assert_eq!(aseprite["meta"]["frameTags"][2]["from"], 32);
@@ -417,7 +424,8 @@ fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
     let bake_all = |threads: usize| {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
             let cells = j.render().unwrap();
-            let sheet = pack(&cells, &j.info(), Layout { padding: 1, extrude: 1, trim: true }).unwrap();
+            let layout = Layout { padding: 1, extrude: 1, trim: true, ..Layout::default() };
+            let sheet = pack(&cells, &j.info(), layout, &MemoryBudget::default()).unwrap();
             let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
             let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
             let (gif, _) = encode_gif(&frames, &durations, &GifOptions::default()).unwrap();
@@ -429,7 +437,7 @@ fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
                 JsonFormat::Godot3,
             ];
             let data: Vec<Vec<Vec<u8>>> = formats.iter().map(|f| data_files(&sheet, *f)).collect();
-            (spritebake::output::encode_png(&sheet.image).unwrap(), data, gif)
+            (spritebake::output::encode_png(&sheet.pages[0].image).unwrap(), data, gif)
         })
     };
     let one = bake_all(1);

@@ -59,15 +59,33 @@ impl JsonFormat {
         }
     }
 
-    /// The files written beside the sheet image `png`, in the order [`sheet_files`] gives
-    /// them.
-    pub fn files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
-        let json = (png.with_extension("json"), OutputFormat::Json);
+    /// The data files of one page image `png`: the JSON layouts describe each page in a JSON
+    /// of its own.
+    pub fn page_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
         match self {
-            JsonFormat::TexturePacker | JsonFormat::Aseprite => vec![json],
-            JsonFormat::Phaser => vec![json, (png.with_extension("anims.json"), OutputFormat::Json)],
+            JsonFormat::TexturePacker | JsonFormat::Aseprite | JsonFormat::Phaser => {
+                vec![(png.with_extension("json"), OutputFormat::Json)]
+            }
+            JsonFormat::Godot | JsonFormat::Godot3 => Vec::new(),
+        }
+    }
+
+    /// The data files of the whole sheet written as `png`, however many pages it has:
+    /// Phaser's animations and Godot's resource span every page.
+    pub fn sheet_data_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
+        match self {
+            JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
+            JsonFormat::Phaser => vec![(png.with_extension("anims.json"), OutputFormat::Json)],
             JsonFormat::Godot | JsonFormat::Godot3 => vec![(png.with_extension("tres"), OutputFormat::GodotResource)],
         }
+    }
+
+    /// The data files beside a sheet of one page written as `png`, in the order
+    /// [`sheet_files`] gives them.
+    pub fn files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
+        let mut files = self.page_files(png);
+        files.extend(self.sheet_data_files(png));
+        files
     }
 }
 
@@ -127,10 +145,14 @@ impl<'a> Atlas<'a> {
     /// [`Error::Invalid`] when two runs of frames have the same animation name (a transition
     /// given twice).
     pub fn new(title: &'a str, pages: &'a [Page<'a>], frame_size: (u32, u32), names: &FrameNames) -> Result<Atlas<'a>> {
-        let placed = pages.iter().enumerate().flat_map(|(i, p)| p.placements.iter().map(move |pl| (i, pl)));
+        // In cell order (clip, direction, frame), whichever page each frame went to: tags are
+        // runs of consecutive cells even when tight packing scatters them over pages.
+        let mut placed: Vec<(usize, &Placement)> =
+            pages.iter().enumerate().flat_map(|(i, p)| p.placements.iter().map(move |pl| (i, pl))).collect();
+        placed.sort_by_key(|&(_, p)| p.cell);
         let mut tags: Vec<Tag> = Vec::new();
         let mut frames = Vec::new();
-        for (index, (page, placement)) in placed.enumerate() {
+        for (index, (page, placement)) in placed.into_iter().enumerate() {
             match tags.last_mut() {
                 Some(tag) if tag.name == placement.animation => tag.frames.end = index + 1,
                 _ => {
@@ -167,6 +189,13 @@ impl<'a> Atlas<'a> {
             return Err(Error::bad_option("filename_format", format!("\"{}\"", names.as_str()), expected));
         }
         Ok(Atlas { title, pages, frame_size, frames, tags })
+    }
+
+    /// The texture key a frame is on in Phaser: its page image's file name without extension
+    /// (each page is loaded as an atlas of its own; one page's key is the title).
+    pub fn texture_key(&self, frame: &Frame) -> &str {
+        let image = self.pages.get(frame.page).map_or(self.title, |p| p.image);
+        image.rsplit_once('.').map_or(image, |(stem, _)| stem)
     }
 
     /// The frames of one tag.
@@ -208,43 +237,97 @@ pub fn duration_ms(p: &Placement) -> u32 {
     (p.duration * 1000.0).round() as u32
 }
 
-/// Every file of a sheet written at `png`: the image, then its engine data
-/// ([`JsonFormat::files`]), encoded.
+/// Every file of a sheet written at `png`: each page's image and data ([`JsonFormat::page_files`],
+/// a sheet of several pages at [`page_path`]), then the sheet's data
+/// ([`JsonFormat::sheet_data_files`]), encoded. The JSON of a page of several lists the other
+/// pages' JSON in `meta.related_multi_packs` (TexturePacker's multipack).
 ///
 /// # Errors
-/// Encoding fails; frame names that collide (see [`Atlas::new`]).
+/// Encoding fails; frame names that collide (see [`Atlas::new`]); an Aseprite layout over
+/// several pages.
 pub fn sheet_files(
     sheet: &Sheet,
     png: &Path,
     format: JsonFormat,
     names: &FrameNames,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>> {
-    let image = png.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let title = png.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let size = (sheet.image.width, sheet.image.height);
-    let pages = [Page { image: &image, size, placements: &sheet.placements }];
+    let count = sheet.pages.len();
+    if count > 1 && format == JsonFormat::Aseprite {
+        let expected = format!(
+            "describes one image, and this sheet needs {count} pages within `max_size`: raise `max_size`, \
+             pack `tight`, or use texturepacker or phaser (one JSON per page)"
+        );
+        return Err(Error::bad_option("json_format", "aseprite", expected));
+    }
+    let title = file_stem(png);
+    let pngs: Vec<PathBuf> = (0..count).map(|i| page_path(png, i, count)).collect();
+    let image_names: Vec<String> = pngs.iter().map(|p| file_name(p)).collect();
+    let pages: Vec<Page> = sheet
+        .pages
+        .iter()
+        .zip(&image_names)
+        .map(|(page, image)| Page { image, size: (page.image.width, page.image.height), placements: &page.placements })
+        .collect();
     let atlas = Atlas::new(&title, &pages, sheet.frame_size, names)?;
     let pretty = |value: &serde_json::Value| {
         serde_json::to_string_pretty(value)
             .map(String::into_bytes)
             .map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))
     };
-    let with_job = |mut value: serde_json::Value| {
-        texturepacker::add_job_meta(&mut value["meta"], sheet);
-        value
-    };
-    let data = match format {
-        JsonFormat::TexturePacker => vec![pretty(&with_job(texturepacker::to_json(&atlas, 0)))?],
-        JsonFormat::Aseprite => vec![pretty(&with_job(aseprite::to_json(&atlas)))?],
-        JsonFormat::Phaser => {
-            vec![pretty(&with_job(texturepacker::to_json(&atlas, 0)))?, pretty(&phaser::to_json(&atlas))?]
+    let page_jsons: Vec<String> =
+        pngs.iter().flat_map(|p| format.page_files(p)).map(|(path, _)| file_name(&path)).collect();
+    let mut files = Vec::new();
+    for (i, (page, png)) in sheet.pages.iter().zip(&pngs).enumerate() {
+        files.push((png.clone(), encode_png(&page.image)?));
+        for (path, _) in format.page_files(png) {
+            let mut json = match format {
+                JsonFormat::Aseprite => aseprite::to_json(&atlas),
+                _ => texturepacker::to_json(&atlas, i),
+            };
+            texturepacker::add_job_meta(&mut json["meta"], sheet);
+            if count > 1 {
+                let others: Vec<&String> =
+                    page_jsons.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, n)| n).collect();
+                json["meta"]["related_multi_packs"] = serde_json::json!(others);
+            }
+            files.push((path, pretty(&json)?));
         }
-        JsonFormat::Godot => vec![godot::to_tres(&atlas, godot::Version::Godot4).into_bytes()],
-        JsonFormat::Godot3 => vec![godot::to_tres(&atlas, godot::Version::Godot3).into_bytes()],
-    };
-    let mut files = vec![(png.to_path_buf(), encode_png(&sheet.image)?)];
-    files.extend(format.files(png).into_iter().map(|(path, _)| path).zip(data));
+    }
+    for (path, _) in format.sheet_data_files(png) {
+        let data = match format {
+            JsonFormat::Phaser => pretty(&phaser::to_json(&atlas))?,
+            JsonFormat::Godot => godot::to_tres(&atlas, godot::Version::Godot4).into_bytes(),
+            JsonFormat::Godot3 => godot::to_tres(&atlas, godot::Version::Godot3).into_bytes(),
+            JsonFormat::TexturePacker | JsonFormat::Aseprite => continue,
+        };
+        files.push((path, data));
+    }
     Ok(files)
+}
+
+/// The PNG of page `index` of a sheet of `pages` pages written as `png`: `png` itself when
+/// there is one page (what TexturePacker writes for a single page), else `NAME-index.EXT`
+/// beside it (`walk.png` → `walk-0.png`, `walk-1.png`, ...).
+pub fn page_path(png: &Path, index: usize, pages: usize) -> PathBuf {
+    if pages <= 1 {
+        return png.to_path_buf();
+    }
+    let mut name = png.file_stem().unwrap_or_default().to_os_string();
+    name.push(format!("-{index}"));
+    if let Some(ext) = png.extension() {
+        name.push(".");
+        name.push(ext);
+    }
+    png.with_file_name(name)
+}
+
+/// A path's file name, as a data file names its neighbours.
+pub fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn file_stem(path: &Path) -> String {
+    path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -258,6 +341,7 @@ mod tests {
         Placement {
             name: String::new(),
             animation: animation.into(),
+            cell: 0,
             x,
             y,
             w,

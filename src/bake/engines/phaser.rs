@@ -2,8 +2,8 @@
 //! the loader's `load.animation`) reads: `{"anims": [{"key", "type": "frame", "frames": [{"key":
 //! TEXTURE, "frame": NAME, "duration": MS}], "frameRate", "repeat"}]}`, one animation per tag.
 //!
-//! The texture key is the sheet's title (`walk` for `walk.png`): the key to load the atlas
-//! under. Each frame carries its own duration, which Phaser shows instead of `1000 /
+//! The texture key is the page's title (`walk` for `walk.png`; `walk-1` for the second page
+//! of a sheet of several): the key to load that page's atlas under. Each frame carries its own duration, which Phaser shows instead of `1000 /
 //! frameRate` while the animation plays at its own rate; `repeat` is -1 (forever) for a clip,
 //! 0 for a transition.
 
@@ -23,7 +23,7 @@ pub(super) fn to_json(atlas: &Atlas) -> Value {
                 .map(|f| {
                     // Milliseconds to the microsecond: 1/16 s is 62.5 ms, not 63.
                     let ms = (f64::from(f.placement.duration) * 1e6).round() / 1e3;
-                    json!({"key": atlas.title, "frame": f.name, "duration": ms})
+                    json!({"key": atlas.texture_key(f), "frame": f.name, "duration": ms})
                 })
                 .collect();
             json!({

@@ -754,7 +754,11 @@ impl Project {
                     let seconds = planned.seconds + start.elapsed().as_secs_f64();
                     match result {
                         Ok((record, warnings)) => {
-                            Step::Built { reason, record, warnings, outputs: planned.outputs, seconds }
+                            // What it wrote, in planned order: a sheet writes some of the
+                            // pages it planned.
+                            let written = |p: &PathBuf| record.outputs.contains_key(&self.stored(p));
+                            let outputs = planned.outputs.into_iter().filter(written).collect();
+                            Step::Built { reason, record, warnings, outputs, seconds }
                         }
                         Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
                     }

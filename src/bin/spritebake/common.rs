@@ -65,6 +65,14 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
     transaction.commit()?;
     if !run.quiet && product != Product::Render {
         eprintln!("{}", spritebake::text::escape_control(&baked.summary(output)));
+        let stale: Vec<String> = baked.leftovers(output).iter().map(|p| p.display().to_string()).collect();
+        if !stale.is_empty() {
+            let list = stale.join(", ");
+            eprintln!(
+                "note: not part of this sheet, left from an earlier run: {}",
+                spritebake::text::escape_control(&list)
+            );
+        }
     }
     Ok(())
 }

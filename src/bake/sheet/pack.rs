@@ -1,0 +1,411 @@
+//! Where each kept rectangle goes: which page, and where on it.
+//!
+//! **Pages.** Every page fits within `max_size` (with `pot`, within its largest powers of two,
+//! so rounding a page up never passes the limit) and is cut down to what is on it, then
+//! rounded up to powers of two with `pot`. A frame that cannot fit an empty page is refused
+//! before anything renders ([`page_bound`], which every plan calls).
+//!
+//! **Rows** (the default): one row per (clip, direction), frames left to right; a row wider
+//! than the page wraps onto more lines; a row that does not fit below the previous one starts
+//! the next page, and a row taller than a whole page continues on the next at a line break.
+//! Pages fill top to bottom in job order, so a sheet can be sliced by hand.
+//!
+//! **Tight**: MaxRects (Jylänki, from the `binpack2d` crate) with the best-short-side-fit rule,
+//! largest frames first (height, then width, then job order: deterministic), each frame on the
+//! first page that takes it. A global best-fit pass over all frames (`insert_list`) packs a
+//! little denser but costs O(n²) placements: thousands of frames take minutes.
+//!
+//! **The page count is planned.** Outputs are listed before rendering, when the trimmed sizes
+//! are unknown: [`page_bound`] counts the pages of the same arrangement of whole frames, and
+//! [`arrange`] never uses more. Smaller frames need no more pages in practice; where a packer's
+//! heuristic would, the frames take their whole-frame places instead.
+
+use std::cmp::Reverse;
+
+use binpack2d::Dimension;
+use binpack2d::maxrects::{Heuristic, MaxRectsBin};
+
+use super::{Layout, Packing};
+use crate::error::{Error, Result};
+
+/// A rectangle to place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Item {
+    /// The cell it shows (its index in the job).
+    pub cell: usize,
+    /// Size.
+    pub w: u32,
+    /// Size.
+    pub h: u32,
+    /// Its row: cells of one (clip, direction) share one.
+    pub row: usize,
+}
+
+/// Where an item went: page, and its top-left corner on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Spot {
+    /// Page index.
+    pub page: usize,
+    /// Pixels from the page's left edge.
+    pub x: u32,
+    /// Pixels from the page's top edge.
+    pub y: u32,
+}
+
+/// The items' spots (in item order) and each page's size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Arranged {
+    /// Where each item went.
+    pub spots: Vec<Spot>,
+    /// Width and height of each page.
+    pub sizes: Vec<(u32, u32)>,
+}
+
+/// Row ids of cells in job order: consecutive cells with the same (clip, direction) share one.
+pub(super) fn row_ids(keys: impl IntoIterator<Item = (usize, u32)>) -> Vec<usize> {
+    let mut last = None;
+    let mut row = 0;
+    keys.into_iter()
+        .map(|key| {
+            if last.is_some_and(|k| k != key) {
+                row += 1;
+            }
+            last = Some(key);
+            row
+        })
+        .collect()
+}
+
+/// The area frames are placed in: `max_size`, or with `pot` the largest powers of two within it.
+fn page_area(layout: &Layout) -> (u32, u32) {
+    let (w, h) = layout.max_size;
+    let floor_pot = |v: u32| if v == 0 { 0 } else { 1 << (31 - v.leading_zeros()) };
+    if layout.pot { (floor_pot(w), floor_pot(h)) } else { (w, h) }
+}
+
+/// Refuses a frame that cannot fit an empty page with the padding around it.
+fn check_fits(frame: (u32, u32), layout: &Layout) -> Result<()> {
+    let (area_w, area_h) = page_area(layout);
+    let pad = 2 * u64::from(layout.padding);
+    let (need_w, need_h) = (u64::from(frame.0) + pad, u64::from(frame.1) + pad);
+    if need_w <= u64::from(area_w) && need_h <= u64::from(area_h) {
+        return Ok(());
+    }
+    let (w, h) = layout.max_size;
+    let pot = if layout.pot { format!(" (with `pot`, pages are at most {area_w}x{area_h})") } else { String::new() };
+    Err(Error::bad_option(
+        "max_size",
+        format!("{w}x{h}"),
+        format!(
+            "must hold one frame: {}x{} with {} px of `padding` on each side needs {need_w}x{need_h}{pot}",
+            frame.0, frame.1, layout.padding
+        ),
+    ))
+}
+
+/// Whole frames, one per cell, in the rows `rows` gives.
+fn whole_frames(rows: &[usize], frame: (u32, u32)) -> Vec<Item> {
+    rows.iter().enumerate().map(|(cell, &row)| Item { cell, w: frame.0, h: frame.1, row }).collect()
+}
+
+/// The most pages a sheet of cells with these (clip, direction) keys (job order) and untrimmed
+/// `frame` size can have: what the plan lists before rendering.
+///
+/// # Errors
+/// A frame that cannot fit one page ([`Error::BadOption`] `max_size`).
+pub fn page_bound(keys: &[(usize, u32)], frame: (u32, u32), layout: &Layout) -> Result<usize> {
+    check_fits(frame, layout)?;
+    Ok(page_count(&place(&whole_frames(&row_ids(keys.iter().copied()), frame), layout)?))
+}
+
+/// Places `items` (the stored ones; a subset of the job's cells, whose rows are `rows`), using
+/// no more pages than [`page_bound`] for the same cells.
+///
+/// # Errors
+/// A frame that cannot fit one page.
+pub(super) fn arrange(items: &[Item], rows: &[usize], frame: (u32, u32), layout: &Layout) -> Result<Arranged> {
+    check_fits(frame, layout)?;
+    let whole = place(&whole_frames(rows, frame), layout)?;
+    let spots = within_bound(place(items, layout)?, &whole, items);
+    let sizes = page_sizes(items, &spots, layout);
+    Ok(Arranged { spots, sizes })
+}
+
+/// `spots`, or when they use more pages than the whole-frame arrangement `whole` (indexed by
+/// cell), each item's whole-frame spot: a kept rectangle always fits its whole frame's place.
+fn within_bound(spots: Vec<Spot>, whole: &[Spot], items: &[Item]) -> Vec<Spot> {
+    if page_count(&spots) <= page_count(whole) {
+        return spots;
+    }
+    items.iter().filter_map(|item| whole.get(item.cell).copied()).collect()
+}
+
+fn page_count(spots: &[Spot]) -> usize {
+    spots.iter().map(|s| s.page + 1).max().unwrap_or(1)
+}
+
+/// Each item's spot, with the layout's packing (every item fits an empty page: see
+/// [`check_fits`]).
+fn place(items: &[Item], layout: &Layout) -> Result<Vec<Spot>> {
+    let area = page_area(layout);
+    match layout.packing {
+        Packing::Rows => Ok(place_rows(items, area, layout.padding)),
+        Packing::Tight => place_tight(items, area, layout.padding, layout.pot),
+    }
+}
+
+/// A line of a row: its items and its height.
+struct Line {
+    items: std::ops::Range<usize>,
+    height: u32,
+}
+
+/// Breaks a row into lines where the next frame would cross the page's right padding.
+fn lines_of(row: &[Item], width: u32, pad: u32) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let (mut start, mut x, mut height) = (0, u64::from(pad), 0);
+    for (i, item) in row.iter().enumerate() {
+        let right = x + u64::from(item.w) + u64::from(pad);
+        if i > start && right > u64::from(width) {
+            lines.push(Line { items: start..i, height });
+            (start, x, height) = (i, u64::from(pad), 0);
+        }
+        x += u64::from(item.w) + u64::from(pad);
+        height = height.max(item.h);
+    }
+    lines.push(Line { items: start..row.len(), height });
+    lines
+}
+
+fn place_rows(items: &[Item], (width, height): (u32, u32), pad: u32) -> Vec<Spot> {
+    let mut spots = Vec::with_capacity(items.len());
+    let (mut page, mut y) = (0, u64::from(pad));
+    let fits = |y: u64, h: u64| y + h + u64::from(pad) <= u64::from(height);
+    for row in items.chunk_by(|a, b| a.row == b.row) {
+        let lines = lines_of(row, width, pad);
+        let row_height: u64 = lines.iter().map(|l| u64::from(l.height) + u64::from(pad)).sum();
+        // A row starts a new page rather than split, unless it is taller than a page.
+        if y > u64::from(pad) && !fits(y, row_height - u64::from(pad)) {
+            (page, y) = (page + 1, u64::from(pad));
+        }
+        for line in lines {
+            if y > u64::from(pad) && !fits(y, u64::from(line.height)) {
+                (page, y) = (page + 1, u64::from(pad));
+            }
+            let mut x = pad;
+            for item in &row[line.items] {
+                spots.push(Spot { page, x, y: y as u32 });
+                x += item.w + pad;
+            }
+            y += u64::from(line.height) + u64::from(pad);
+        }
+    }
+    spots
+}
+
+fn place_tight(items: &[Item], area: (u32, u32), pad: u32, pot: bool) -> Result<Vec<Spot>> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| (Reverse(items[i].h), Reverse(items[i].w)));
+    // Which page each item goes on: the first, at full size, that takes it.
+    let mut bins: Vec<MaxRectsBin> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for &i in &order {
+        let placed = bins.iter_mut().position(|bin| insert(bin, &items[i], i, pad).is_some());
+        let page = match placed {
+            Some(page) => page,
+            None => {
+                let mut bin = bin_of(area, pad);
+                insert(&mut bin, &items[i], i, pad).ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "a {}x{} frame does not fit an empty {}x{} page",
+                        items[i].w, items[i].h, area.0, area.1
+                    ))
+                })?;
+                bins.push(bin);
+                members.push(Vec::new());
+                bins.len() - 1
+            }
+        };
+        members[page].push(i);
+    }
+    // Then each page packed again into the smallest page that holds its items: a full-size
+    // bin spreads a few frames over all of it.
+    let mut spots = vec![Spot { page: 0, x: pad, y: pad }; items.len()];
+    for (page, on_page) in members.iter().enumerate() {
+        let packed = smallest_packing(items, on_page, area, pad, pot)
+            .ok_or_else(|| Error::Invalid(format!("sheet page {page} no longer holds its frames")))?;
+        for (i, (x, y)) in packed {
+            spots[i] = Spot { page, x, y };
+        }
+    }
+    Ok(spots)
+}
+
+/// An empty MaxRects bin for a page of `area`: each item takes its size plus the padding to
+/// its right and below, and the page's left and top padding are outside the bin.
+fn bin_of((width, height): (u32, u32), pad: u32) -> MaxRectsBin {
+    MaxRectsBin::new((width - pad) as i32, (height - pad) as i32)
+}
+
+/// Inserts item `i` into `bin`: its top-left corner on the page, or `None` when it does not fit.
+fn insert(bin: &mut MaxRectsBin, item: &Item, i: usize, pad: u32) -> Option<(u32, u32)> {
+    let dim = Dimension::with_id(i as isize, (item.w + pad) as i32, (item.h + pad) as i32, 0);
+    let rect = bin.insert(&dim, Heuristic::BestShortSideFit)?;
+    Some((pad + rect.x() as u32, pad + rect.y() as u32))
+}
+
+/// Items (by index) with their top-left corners on one page.
+type Corners = Vec<(usize, (u32, u32))>;
+
+/// `members` (in placement order) packed into one page of `size`: each item's index and
+/// corner, or `None` when they do not all fit.
+fn pack_page(items: &[Item], members: &[usize], size: (u32, u32), pad: u32) -> Option<Corners> {
+    let mut bin = bin_of(size, pad);
+    members.iter().map(|&i| insert(&mut bin, &items[i], i, pad).map(|corner| (i, corner))).collect()
+}
+
+/// `members` packed into the smallest page (least area, then squarest) within `area` that holds
+/// them: for a range of widths, the least height found by bisection (powers of two with `pot`).
+/// Never `None` for members first packed into `area` in the same order: that packing recurs.
+fn smallest_packing(items: &[Item], members: &[usize], area: (u32, u32), pad: u32, pot: bool) -> Option<Corners> {
+    const WIDTHS: u32 = 16;
+    let widest = members.iter().map(|&i| items[i].w).max().unwrap_or(0) + 2 * pad;
+    let tallest = members.iter().map(|&i| items[i].h).max().unwrap_or(0) + 2 * pad;
+    // Candidate sides from the largest frame's to the area's.
+    let sides = |from: u32, to: u32| -> Vec<u32> {
+        if pot {
+            (0..32).map(|b| 1u32 << b).filter(|&v| v >= from.min(to) && v <= to).collect()
+        } else {
+            let step = (to.saturating_sub(from) / WIDTHS).max(1);
+            let mut v: Vec<u32> = (0..WIDTHS).map(|k| from.saturating_add(k * step).min(to)).collect();
+            v.push(to);
+            v.dedup();
+            v
+        }
+    };
+    let mut best: Option<((u64, u32), Corners)> = None;
+    for w in sides(widest, area.0) {
+        let heights = sides(tallest, area.1);
+        // The least height in `heights` that holds them at this width (bisection: packing is
+        // nearly monotone in the height, and any height found holds them).
+        let (mut lo, mut hi, mut found) = (0, heights.len(), None);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match pack_page(items, members, (w, heights[mid]), pad) {
+                Some(packed) => (hi, found) = (mid, Some((heights[mid], packed))),
+                None => lo = mid + 1,
+            }
+        }
+        if let Some((h, packed)) = found {
+            let key = (u64::from(w) * u64::from(h), w.max(h));
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, packed));
+            }
+        }
+    }
+    best.map(|(_, packed)| packed)
+}
+
+/// Each page cut down to what is on it (with the padding after it), rounded up to powers of
+/// two with `pot`.
+fn page_sizes(items: &[Item], spots: &[Spot], layout: &Layout) -> Vec<(u32, u32)> {
+    let mut sizes = vec![(0, 0); page_count(spots)];
+    for (item, spot) in items.iter().zip(spots) {
+        let size = &mut sizes[spot.page];
+        size.0 = size.0.max(spot.x + item.w + layout.padding);
+        size.1 = size.1.max(spot.y + item.h + layout.padding);
+    }
+    let round = |v: u32| if layout.pot { v.max(1).next_power_of_two() } else { v.max(1) };
+    sizes.into_iter().map(|(w, h)| (round(w), round(h))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(max: u32, packing: Packing) -> Layout {
+        Layout { padding: 1, max_size: (max, max), packing, ..Layout::default() }
+    }
+
+    fn items(sizes: &[(u32, u32, usize)]) -> Vec<Item> {
+        sizes.iter().enumerate().map(|(cell, &(w, h, row))| Item { cell, w, h, row }).collect()
+    }
+
+    #[test]
+    fn rows_wrap_at_the_page_width_and_break_pages_between_rows() {
+        // Page 13 wide, 10 high, padding 1: three 3x3 frames per line, two lines per page.
+        let l = Layout { max_size: (13, 10), ..layout(13, Packing::Rows) };
+        // Row 0: four frames (wraps), row 1: two frames (does not fit below row 0).
+        let it = items(&[(3, 3, 0), (3, 3, 0), (3, 3, 0), (3, 3, 0), (3, 3, 1), (3, 3, 1)]);
+        let spots = place(&it, &l).unwrap();
+        let at = |s: &Spot| (s.page, s.x, s.y);
+        let got: Vec<_> = spots.iter().map(at).collect();
+        assert_eq!(got, [(0, 1, 1), (0, 5, 1), (0, 9, 1), (0, 1, 5), (1, 1, 1), (1, 5, 1)]);
+        assert_eq!(page_sizes(&it, &spots, &l), [(13, 9), (9, 5)]);
+    }
+
+    #[test]
+    fn a_row_taller_than_a_page_continues_on_the_next() {
+        let l = Layout { max_size: (9, 10), ..layout(9, Packing::Rows) };
+        // Two frames per line (1+3+1+3+1 = 9), two lines per page. Five frames: three lines.
+        let it = items(&[(3, 3, 0); 5]);
+        let pages: Vec<usize> = place(&it, &l).unwrap().iter().map(|s| s.page).collect();
+        assert_eq!(pages, [0, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn tight_pages_hold_every_frame_without_overlaps() {
+        let l = layout(64, Packing::Tight);
+        let sizes: Vec<(u32, u32, usize)> = (0..40).map(|i| (5 + (i * 7) % 13, 4 + (i * 5) % 11, i as usize)).collect();
+        let it = items(&sizes);
+        let spots = place(&it, &l).unwrap();
+        let pages = page_sizes(&it, &spots, &l);
+        for (a, (ia, sa)) in it.iter().zip(&spots).enumerate() {
+            let (pw, ph) = pages[sa.page];
+            assert!(sa.x >= 1 && sa.y >= 1 && sa.x + ia.w < pw && sa.y + ia.h < ph, "{a} outside its page");
+            for (ib, sb) in it.iter().zip(&spots).skip(a + 1) {
+                let apart = sa.page != sb.page
+                    || sa.x + ia.w < sb.x
+                    || sb.x + ib.w < sa.x
+                    || sa.y + ia.h < sb.y
+                    || sb.y + ib.h < sa.y;
+                assert!(apart, "{ia:?} at {sa:?} and {ib:?} at {sb:?} overlap or touch");
+            }
+        }
+        // The same input packs the same way.
+        assert_eq!(place(&it, &l).unwrap(), spots);
+    }
+
+    #[test]
+    fn pot_pages_are_powers_of_two_within_the_largest_power_of_two_of_the_limit() {
+        let l = Layout { pot: true, ..layout(100, Packing::Rows) };
+        assert_eq!(page_area(&l), (64, 64));
+        let it = items(&[(20, 10, 0), (20, 10, 0), (20, 10, 1)]);
+        let spots = place(&it, &l).unwrap();
+        assert_eq!(page_sizes(&it, &spots, &l), [(64, 32)]);
+    }
+
+    #[test]
+    fn a_frame_larger_than_a_page_is_refused_with_the_sizes() {
+        let e = check_fits((30, 10), &layout(31, Packing::Rows)).unwrap_err().to_string();
+        assert!(e.contains("max_size") && e.contains("30x10") && e.contains("32x12"), "{e}");
+        assert!(check_fits((29, 10), &layout(31, Packing::Rows)).is_ok());
+        let e = check_fits((40, 10), &Layout { pot: true, ..layout(50, Packing::Rows) }).unwrap_err().to_string();
+        assert!(e.contains("at most 32x32"), "{e}");
+    }
+
+    #[test]
+    fn more_pages_than_planned_fall_back_to_the_whole_frame_places() {
+        let whole = vec![Spot { page: 0, x: 1, y: 1 }, Spot { page: 0, x: 9, y: 1 }];
+        let it = items(&[(3, 3, 0), (2, 2, 0)]);
+        let worse = vec![Spot { page: 0, x: 1, y: 1 }, Spot { page: 1, x: 1, y: 1 }];
+        assert_eq!(within_bound(worse, &whole, &it), whole);
+        let fine = vec![Spot { page: 0, x: 1, y: 1 }, Spot { page: 0, x: 5, y: 1 }];
+        assert_eq!(within_bound(fine.clone(), &whole, &it), fine);
+    }
+
+    #[test]
+    fn row_ids_follow_clip_and_direction_runs() {
+        assert_eq!(row_ids([(0, 0), (0, 0), (0, 1), (1, 0), (1, 0)]), [0, 0, 1, 2, 2]);
+    }
+}
