@@ -317,7 +317,8 @@ impl Baked {
                 _ => Err(Error::bad_option("frame", format!("({} frames)", images.len()), "one image is written")),
             },
             Baked::Sheet { sheet, format, names, maps } => {
-                let mut files = sheet_files(sheet, &path, *format, names)?;
+                let normal_maps = maps.first().is_some_and(|m| m.normal.is_some());
+                let mut files = sheet_files(sheet, &path, *format, names, normal_maps)?;
                 let count = sheet.pages.len();
                 for (i, maps) in maps.iter().enumerate() {
                     files.extend(map_files(&page_path(&path, i, count).to_string_lossy(), maps)?);

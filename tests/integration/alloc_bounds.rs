@@ -128,7 +128,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
         for pattern in [format.default_frame_names(), "{title}-{tag}-{tagframe000}-{duration}"] {
             let names = FrameNames::parse(pattern).unwrap();
             let png = std::path::Path::new("a-sheet-with-a-long-name.png");
-            let peak = peak_during(|| drop(sheet_files(&sheet, png, format, &names).unwrap()));
+            let peak = peak_during(|| drop(sheet_files(&sheet, png, format, &names, false).unwrap()));
             let charged = data_bytes(2000, tag(0).len(), &names);
             // The sheet PNG's encoding is charged with the sheet, not here.
             let png_bytes = 4 * 2000 * 2;

@@ -256,3 +256,50 @@ fn check_compares_every_data_file_of_a_sheet_golden() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_godot4_resource_pairs_each_page_with_its_normal_map_in_a_canvas_texture() {
+    let dir = scratch_in("engine-data", "canvas");
+    // Two pages, each with its normal map.
+    let args = ["--directions", "4", "--size", "24", "--max-size", "120x240", "--maps", "normal"];
+    let png = baked(&dir, "walk", &[&args[..], &["--json-format", "godot"]].concat());
+    assert!(!png.exists(), "two pages expected");
+    let sections = tres::parse(&std::fs::read_to_string(png.with_extension("tres")).unwrap());
+    let of = |tag: &str, kind: &str| -> Vec<&Section> {
+        sections.iter().filter(|s| s.tag == tag && s.attribute("type").str() == kind).collect()
+    };
+    let (textures, canvases, atlases) =
+        (of("ext_resource", "Texture2D"), of("sub_resource", "CanvasTexture"), of("sub_resource", "AtlasTexture"));
+    assert_eq!(sections[0].attribute("load_steps").number() as usize, sections.len() - 2 + 1);
+    let path_of = |ext: &str| {
+        let t = textures.iter().find(|t| id(t.attribute("id")) == ext).unwrap_or_else(|| panic!("no texture {ext}"));
+        t.attribute("path").str().to_string()
+    };
+    // Every page and its map, the map beside its page on disk.
+    let pairs: Vec<(String, String)> = canvases
+        .iter()
+        .map(|c| {
+            let diffuse = path_of(&reference(c.property("diffuse_texture"), "ExtResource"));
+            let normal = path_of(&reference(c.property("normal_texture"), "ExtResource"));
+            (diffuse, normal)
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [("walk-0.png", "walk-0_n.png"), ("walk-1.png", "walk-1_n.png")].map(|(a, b)| (a.into(), b.into()))
+    );
+    for (diffuse, normal) in &pairs {
+        assert!(dir.join(diffuse).is_file() && dir.join(normal).is_file(), "{diffuse} {normal}");
+    }
+    // Every frame is cut from a page's CanvasTexture; both pages have frames.
+    let canvas_ids: Vec<String> = canvases.iter().map(|c| id(c.attribute("id"))).collect();
+    let used: std::collections::BTreeSet<String> =
+        atlases.iter().map(|a| reference(a.property("atlas"), "SubResource")).collect();
+    assert_eq!(atlases.len(), 64);
+    assert_eq!(used.into_iter().collect::<Vec<_>>(), canvas_ids);
+    // Without maps, the frames are cut from the pages themselves.
+    let plain = baked(&dir, "plain", &[&args[..6], &["--json-format", "godot"]].concat());
+    let text = std::fs::read_to_string(plain.with_extension("tres")).unwrap();
+    assert!(!text.contains("CanvasTexture"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -56,7 +56,7 @@ fn ortho(mut j: Job<'_>) -> Job<'_> {
 /// The data files of `sheet` written as `walk.png` in `format`, with its default frame names.
 fn data_files(sheet: &Sheet, format: JsonFormat) -> Vec<Vec<u8>> {
     let names = FrameNames::parse(format.default_frame_names()).unwrap();
-    let files = sheet_files(sheet, Path::new("walk.png"), format, &names).unwrap();
+    let files = sheet_files(sheet, Path::new("walk.png"), format, &names, false).unwrap();
     files.into_iter().skip(1).map(|(_, bytes)| bytes).collect()
 }
 

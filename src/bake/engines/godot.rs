@@ -11,6 +11,11 @@
 //!   `region.size + margin.size`), and the pivot stays put. `filter_clip` keeps filtering from
 //!   reading the neighbours' pixels.
 //! * `resource_name` is the frame's name (the editor shows it).
+//! * With a normal map (`--maps normal`), Godot 4's resource pairs each page with its map in a
+//!   `CanvasTexture` (`diffuse_texture`, `normal_texture`) and the frames' `AtlasTexture`s cut
+//!   from that, so 2D lights use the map with no setup (TexturePacker's Godot importer does the
+//!   same; an `AtlasTexture` *inside* a `CanvasTexture` loses its region in Godot 4,
+//!   godot#67936). Godot 3's `SpriteFrames` has no normal maps: set `normal_map` on the node.
 //! * Timing: `speed` is the tag's rate in frames per second; Godot 4 adds each frame's
 //!   `duration` relative to it (1.0 unless frames differ), Godot 3 has only the rate. `loop`
 //!   is false for transitions.
@@ -35,8 +40,12 @@ pub(super) enum Version {
 pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
     let v4 = version == Version::Godot4;
     let mut out = String::new();
+    // Each page's normal map (Godot 4), loaded after the pages, and its CanvasTexture.
+    let normals: Vec<&str> = atlas.pages.iter().filter_map(|p| p.normal).filter(|_| v4).collect();
+    let canvas = normals.len() == atlas.pages.len() && !normals.is_empty();
     // `load_steps` counts the resources the file loads: external, internal, and itself.
-    let steps = atlas.pages.len() + atlas.frames.len() + 1;
+    let extra = if canvas { 2 * normals.len() } else { 0 };
+    let steps = atlas.pages.len() + atlas.frames.len() + extra + 1;
     let format = if v4 { 3 } else { 2 };
     // Writing to a String cannot fail.
     let _ = writeln!(out, "[gd_resource type=\"SpriteFrames\" load_steps={steps} format={format}]\n");
@@ -47,13 +56,27 @@ pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
             Version::Godot3 => writeln!(out, "[ext_resource path={path} type=\"Texture\" id={id}]"),
         };
     }
+    let pages = atlas.pages.len();
+    for (i, normal) in normals.iter().enumerate().filter(|_| canvas) {
+        let _ = writeln!(out, "[ext_resource type=\"Texture2D\" path={} id=\"{}\"]", quoted(normal), pages + i + 1);
+    }
+    for i in (0..pages).filter(|_| canvas) {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "[sub_resource type=\"CanvasTexture\" id=\"CanvasTexture_{}\"]", i + 1);
+        let _ = writeln!(out, "diffuse_texture = ExtResource(\"{}\")", i + 1);
+        let _ = writeln!(out, "normal_texture = ExtResource(\"{}\")", pages + i + 1);
+    }
     let (fw, fh) = atlas.frame_size;
     for (i, frame) in atlas.frames.iter().enumerate() {
         let p = frame.placement;
         let _ = writeln!(out);
         let _ = writeln!(out, "[sub_resource type=\"AtlasTexture\" id={}]", sub_id(version, i));
         let _ = writeln!(out, "resource_name = {}", quoted(&frame.name));
-        let _ = writeln!(out, "atlas = {}", call(version, "ExtResource", &ext_id(version, frame.page)));
+        let texture = match canvas {
+            true => format!("SubResource(\"CanvasTexture_{}\")", frame.page + 1),
+            false => call(version, "ExtResource", &ext_id(version, frame.page)),
+        };
+        let _ = writeln!(out, "atlas = {texture}");
         let _ = writeln!(out, "region = {}", rect2(version, [p.x, p.y, p.w, p.h]));
         if (p.w, p.h) != (fw, fh) {
             let margin = [p.source_x, p.source_y, fw.saturating_sub(p.w), fh.saturating_sub(p.h)];

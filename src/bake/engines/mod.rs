@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 pub use names::{FrameFacts, FrameNames};
 
+use super::maps::{self, MapKind};
 use super::{Placement, Sheet};
 use crate::error::{Error, Result};
 use crate::output::{OutputFormat, encode_png};
@@ -96,6 +97,8 @@ pub struct Page<'a> {
     pub image: &'a str,
     /// Its size in pixels.
     pub size: (u32, u32),
+    /// Its normal map's file name (`--maps normal`), which Godot 4's resource pairs with it.
+    pub normal: Option<&'a str>,
     /// The frames on it, in cell order.
     pub placements: &'a [Placement],
 }
@@ -242,6 +245,9 @@ pub fn duration_ms(p: &Placement) -> u32 {
 /// ([`JsonFormat::sheet_data_files`]), encoded. The JSON of a page of several lists the other
 /// pages' JSON in `meta.related_multi_packs` (TexturePacker's multipack).
 ///
+/// With `normal_maps` each page has a normal map beside it ([`maps::output_of`]), which
+/// Godot 4's resource names with the page (a `CanvasTexture`).
+///
 /// # Errors
 /// Encoding fails; frame names that collide (see [`Atlas::new`]); an Aseprite layout over
 /// several pages.
@@ -250,6 +256,7 @@ pub fn sheet_files(
     png: &Path,
     format: JsonFormat,
     names: &FrameNames,
+    normal_maps: bool,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>> {
     let count = sheet.pages.len();
     if count > 1 && format == JsonFormat::Aseprite {
@@ -262,11 +269,18 @@ pub fn sheet_files(
     let title = file_stem(png);
     let pngs: Vec<PathBuf> = (0..count).map(|i| page_path(png, i, count)).collect();
     let image_names: Vec<String> = pngs.iter().map(|p| file_name(p)).collect();
+    let normal_names: Vec<String> =
+        image_names.iter().map(|name| maps::output_of(name, MapKind::Normal)).filter(|_| normal_maps).collect();
     let pages: Vec<Page> = sheet
         .pages
         .iter()
-        .zip(&image_names)
-        .map(|(page, image)| Page { image, size: (page.image.width, page.image.height), placements: &page.placements })
+        .enumerate()
+        .map(|(i, page)| Page {
+            image: &image_names[i],
+            size: (page.image.width, page.image.height),
+            placements: &page.placements,
+            normal: normal_names.get(i).map(String::as_str),
+        })
         .collect();
     let atlas = Atlas::new(&title, &pages, sheet.frame_size, names)?;
     let pretty = |value: &serde_json::Value| {
@@ -366,7 +380,7 @@ mod tests {
             placement("a->b_0", 0.125, false),
             placement("b_0", 0.125, true),
         ];
-        let pages = [Page { image: "s.png", size: (16, 4), placements: &placements }];
+        let pages = [Page { image: "s.png", size: (16, 4), placements: &placements, normal: None }];
         let atlas = atlas(&pages, "{tag}_{tagframe}").unwrap();
         let names: Vec<&str> = atlas.frames.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["a->b_0_0", "a->b_0_1", "a->b_0_2", "b_0_0"]);
@@ -393,13 +407,13 @@ mod tests {
     #[test]
     fn names_and_tags_that_collide_are_refused() {
         let twice = [placement("a", 0.1, true), placement("b", 0.1, true), placement("a", 0.1, true)];
-        let pages = [Page { image: "s.png", size: (12, 4), placements: &twice }];
+        let pages = [Page { image: "s.png", size: (12, 4), placements: &twice, normal: None }];
         let e = atlas(&pages, "{frame}").unwrap_err().to_string();
         assert!(e.starts_with("two animations of the sheet are named 'a'"), "{e}");
         // a_1's frame 10 and a_11's frame 0 are both `a_110` without a separator.
         let run: Vec<Placement> =
             (0..11).map(|_| placement("a_1", 0.1, true)).chain([placement("a_11", 0.1, true)]).collect();
-        let pages = [Page { image: "s.png", size: (48, 4), placements: &run }];
+        let pages = [Page { image: "s.png", size: (48, 4), placements: &run, normal: None }];
         assert!(atlas(&pages, "{tag}_{tagframe}").is_ok());
         let e = atlas(&pages, "{tag}{tagframe}").unwrap_err().to_string();
         assert!(e.starts_with("`filename_format` = \"{tag}{tagframe}\": names two frames 'a_110'"), "{e}");
