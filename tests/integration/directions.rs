@@ -11,6 +11,7 @@ use spritebake::golden::Tolerance;
 use crate::common::boxes::{Box3, write_boxes};
 use crate::common::cli::{WrittenSheet, assert_refused, names_in, printed, scratch_in};
 use crate::common::golden::assert_golden;
+use crate::common::robot;
 
 fn scratch(name: &str) -> PathBuf {
     scratch_in("directions", name)
@@ -18,10 +19,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn spritebake(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).current_dir(dir).output().unwrap()
-}
-
-fn robot(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(file).display().to_string()
 }
 
 /// A grey block 1 wide, 2 tall and 1 deep with a red nose sticking out of its front (+Z, the

@@ -9,11 +9,8 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 use crate::common::cli::{assert_refused, names_in, printed, scratch_in};
+use crate::common::robot;
 use crate::common::tres::{self, Section, Variant};
-
-fn robot(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(file).to_string_lossy().into_owned()
-}
 
 /// The robot's walk in 4 directions, trimmed, with a transition row (plays once), at 24 px.
 const ROBOT: &[&str] = &["--directions", "4", "--trim", "--transition", "walk->walk:0.3", "--size", "24"];

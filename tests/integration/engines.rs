@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::cli::{printed, scratch_in};
 use crate::common::engines;
-
-fn robot(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(file).to_string_lossy().into_owned()
-}
+use crate::common::robot;
 
 /// `spritebake sheet` of the robot's walk in `dir` with `args` (at 24 px): the JSON's path
 /// and contents.

@@ -17,6 +17,7 @@ use spritebake::spec::{Fit, LookSpec, MapKind};
 
 use super::common;
 use super::common::cli::{assert_refused, names_in, printed};
+use super::common::robot;
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("maps", name)
@@ -29,10 +30,6 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
 fn run_ok(dir: &Path, args: &[&str]) {
     let o = run_in(dir, args);
     assert!(o.status.success(), "{args:?}: {}", printed(&o));
-}
-
-fn robot(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(name).to_str().unwrap().to_string()
 }
 
 fn png(dir: &Path, name: &str) -> Image {

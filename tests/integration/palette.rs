@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 
 use super::common;
 use super::common::cli::{assert_refused, printed};
+use super::common::robot;
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("palette", name)
@@ -15,10 +16,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).current_dir(dir).output().expect("run spritebake")
-}
-
-fn robot(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(name).to_str().unwrap().to_string()
 }
 
 /// A small robot walk sheet with pixel art, plus `extra` flags; the PNG's bytes and the JSON.

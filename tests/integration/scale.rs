@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 
 use crate::common::boxes::{Box3, write_boxes};
 use crate::common::cli::{WrittenSheet, assert_refused, names_in, printed, scratch_in};
+use crate::common::robot;
 
 fn scratch(name: &str) -> PathBuf {
     scratch_in("scale", name)
@@ -14,10 +15,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn spritebake(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).current_dir(dir).output().unwrap()
-}
-
-fn robot(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(file).display().to_string()
 }
 
 /// Bakes a sheet in `dir` and reads it back.

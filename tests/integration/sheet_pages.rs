@@ -14,10 +14,7 @@ use spritebake::output::read_png;
 use crate::common::cli::{assert_refused, names_in, printed, scratch_in};
 use crate::common::engines;
 use crate::common::golden::Goldens;
-
-fn robot(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(file).to_string_lossy().into_owned()
-}
+use crate::common::robot;
 
 /// `spritebake sheet` of the robot's walk (`anim`: an animation file), 24-pixel cells, in `dir`
 /// as `s.png`, with `args`.

@@ -124,6 +124,12 @@ pub fn uv_sphere(rings: u32, segments: u32, material: Material) -> TestMesh {
     TestMesh { positions, normals, uvs, indices, material }
 }
 
+/// The path of a file of the example robot shipped in the repo (`examples/assets/robot/`), as
+/// text for a command line.
+pub fn robot(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot").join(file).to_string_lossy().into_owned()
+}
+
 /// The variable that turns a missing corpus folder from a skip into a failure: with
 /// `SPRITEBAKE_REQUIRE_CORPUS=1` (as CI sets it), no corpus test can pass by skipping.
 pub const REQUIRE_CORPUS: &str = "SPRITEBAKE_REQUIRE_CORPUS";
