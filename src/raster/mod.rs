@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Every draw runs the same stages into one kind of output pixel, chosen by type
-//! ([`resolve::Resolve`]) and by the fragment output ([`shade::FragmentOutput`]): the colour
+//! (`resolve::Resolve`) and by the fragment output (`shade::FragmentOutput`): the colour
 //! image ([`Renderer::render`]) or, only when asked, the surface maps of 2D lighting — view-space
 //! normals ([`Renderer::render_normals`]) and linear view depth ([`Renderer::render_depth`]).
 //! A map is a second draw of the same scene, so its coverage, alpha testing and sample choices
