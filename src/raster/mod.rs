@@ -35,8 +35,13 @@
 
 pub mod camera;
 mod color;
+mod context;
+mod count;
+mod coverage;
 mod deferred;
+mod forward;
 mod image;
+mod interpolate;
 mod lanes;
 mod resolve;
 mod scene;
@@ -44,6 +49,7 @@ mod setup;
 mod shade;
 pub mod texture;
 mod tile;
+mod visibility;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -59,10 +65,11 @@ pub use texture::{Filter, MipChain};
 
 use crate::error::{Error, Result};
 use crate::model::{Material, Texture};
+use context::DrawContext;
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
 use setup::{ATTRS, ClipVertex, Triangle};
 use shade::{DrawMaterial, FragmentOutput, Shader};
-use tile::{DrawContext, TileBuffers, TileRect};
+use tile::TileRect;
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
 /// output pixels so its sample buffers stay the same size.
@@ -184,7 +191,7 @@ impl Renderer {
                 if let (Some(&rect), Some(bin)) = (rects.get(tile), bins.get(tile))
                     && !bin.is_empty()
                 {
-                    TileBuffers::draw_and_resolve(rect, bin, &ctx, resolver, &mut band);
+                    tile::draw_and_resolve(rect, bin, &ctx, resolver, &mut band);
                 }
             }
         });
@@ -207,9 +214,7 @@ impl Renderer {
         let (sw, sh) = (target.width as usize, target.height as usize);
         let mut counts = vec![0u16; sw * sh];
         for (rect, bin) in target.tile_rects().into_iter().zip(&bins) {
-            let mut buffers = TileBuffers::counting(rect);
-            buffers.draw(bin, &ctx);
-            for (row, src) in buffers.counts().chunks_exact(rect.w as usize).enumerate() {
+            for (row, src) in count::count(rect, bin, &ctx).chunks_exact(rect.w as usize).enumerate() {
                 let start = (rect.y0 as usize + row) * sw + rect.x0 as usize;
                 if let Some(dst) = counts.get_mut(start..start + rect.w as usize) {
                     dst.copy_from_slice(src);

@@ -1,0 +1,169 @@
+//! Which samples a triangle covers, found the same way by every pass.
+//!
+//! Coverage is tested hierarchically: the triangle's rectangle within the tile, then 8×8
+//! blocks, are classified against each edge by their extreme corners (an edge function is
+//! affine, so its minimum over a rectangle is at a corner). Fully covered rectangles and blocks
+//! skip the per-sample edge tests; blocks outside any edge are skipped entirely.
+//!
+//! Inside a rectangle, [`RowStepper`] steps the edge functions and the depth along each row of
+//! samples. The forward pass, the deferred visibility pass and the coverage count all find their
+//! samples through it, so for the same triangles the deferred path keeps exactly the samples
+//! that drawing in order keeps (the incremental depth differs from a depth evaluated per sample
+//! in the last bits, so two copies of this loop would have to stay identical by hand).
+
+use super::setup::{Edge, Triangle};
+
+/// Block size for hierarchical coverage tests, in samples.
+const BLOCK: i32 = 8;
+
+/// Walks the inclusive sample rectangle `bounds` of a triangle hierarchically and calls
+/// `fill(rect, test)` for every part that may be covered: `test` is false for parts the
+/// triangle covers entirely (no per-sample edge tests needed).
+#[inline(always)]
+pub(super) fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 4], bool)) {
+    let [x0, y0, x1, y1] = bounds;
+    // A triangle within one block's area is cheaper to test sample by sample than to classify.
+    if (x1 - x0 + 1) * (y1 - y0 + 1) <= BLOCK * BLOCK {
+        fill(bounds, true);
+        return;
+    }
+    match classify(&tri.edges, x0, y0, x1, y1) {
+        Coverage::Outside => {}
+        Coverage::Full => fill(bounds, false),
+        Coverage::Partial => {
+            // Walk 8×8 blocks aligned to the sample grid.
+            let mut by = y0 - y0.rem_euclid(BLOCK);
+            while by <= y1 {
+                let (ry0, ry1) = (by.max(y0), (by + BLOCK - 1).min(y1));
+                let mut bx = x0 - x0.rem_euclid(BLOCK);
+                while bx <= x1 {
+                    let (rx0, rx1) = (bx.max(x0), (bx + BLOCK - 1).min(x1));
+                    match classify(&tri.edges, rx0, ry0, rx1, ry1) {
+                        Coverage::Outside => {}
+                        Coverage::Full => fill([rx0, ry0, rx1, ry1], false),
+                        Coverage::Partial => fill([rx0, ry0, rx1, ry1], true),
+                    }
+                    bx += BLOCK;
+                }
+                by += BLOCK;
+            }
+        }
+    }
+}
+
+enum Coverage {
+    Outside,
+    Partial,
+    Full,
+}
+
+/// Classifies an inclusive sample rectangle against the three edges.
+#[inline]
+fn classify(edges: &[Edge; 3], x0: i32, y0: i32, x1: i32, y1: i32) -> Coverage {
+    let mut full = true;
+    for e in edges {
+        let base = e.at(x0, y0);
+        let (sx, sy) = (e.dx * (x1 - x0) as i64, e.dy * (y1 - y0) as i64);
+        let max = base + sx.max(0) + sy.max(0);
+        let min = base + sx.min(0) + sy.min(0);
+        if max < 0 {
+            return Coverage::Outside;
+        }
+        full &= min >= 0;
+    }
+    if full { Coverage::Full } else { Coverage::Partial }
+}
+
+/// One triangle's edge functions and depth over an inclusive sample rectangle, stepped row by
+/// row and sample by sample: the one loop that decides which samples a pass draws.
+pub(super) struct RowStepper<'t> {
+    tri: &'t Triangle,
+    rect: [i32; 4],
+}
+
+impl<'t> RowStepper<'t> {
+    /// A stepper over the rectangle `rect` of `tri`.
+    #[inline(always)]
+    pub(super) fn new(tri: &'t Triangle, rect: [i32; 4]) -> RowStepper<'t> {
+        RowStepper { tri, rect }
+    }
+
+    /// Calls `visit(row)` for each row of the rectangle, top to bottom.
+    #[inline(always)]
+    pub(super) fn rows(&self, mut visit: impl FnMut(Row<'t>)) {
+        let tri = self.tri;
+        let [x0, y0, _, y1] = self.rect;
+        let [e0, e1, e2] = tri.edges;
+        let mut edges = [e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0)];
+        let ox0 = (x0 - tri.bbox[0]) as f32;
+        for y in y0..=y1 {
+            let oy = (y - tri.bbox[1]) as f32;
+            visit(Row { tri, y, edges, ox0, oy });
+            edges = [edges[0] + e0.dy, edges[1] + e1.dy, edges[2] + e2.dy];
+        }
+    }
+}
+
+/// One row of a [`RowStepper`]'s rectangle.
+#[derive(Clone, Copy)]
+pub(super) struct Row<'t> {
+    tri: &'t Triangle,
+    /// Sample row.
+    pub(super) y: i32,
+    /// The edge functions at the row's first sample.
+    edges: [i64; 3],
+    /// Column offset of the row's first sample from the triangle's bounding-box origin.
+    ox0: f32,
+    /// Row offset from the triangle's bounding-box origin, for attribute interpolation.
+    pub(super) oy: f32,
+}
+
+impl Row<'_> {
+    /// Column offset of the row's sample `i` from the triangle's bounding-box origin, for
+    /// attribute interpolation.
+    #[inline(always)]
+    pub(super) fn ox(&self, i: usize) -> f32 {
+        self.ox0 + i as f32
+    }
+
+    /// Steps along the row, one sample per item of `samples`, calling `visit(item, inside, z)`
+    /// with whether the sample is inside all three edges (without `TEST`, always: the caller
+    /// knows the triangle covers the whole rectangle) and the triangle's depth there.
+    #[inline(always)]
+    pub(super) fn step<const TEST: bool, I: Iterator>(self, samples: I, mut visit: impl FnMut(I::Item, bool, f32)) {
+        let [e0, e1, e2] = self.tri.edges;
+        let [mut v0, mut v1, mut v2] = self.edges;
+        // Depth steps incrementally along the row; other attributes are evaluated only for
+        // the samples a pass keeps.
+        let mut z = self.tri.z.at(self.ox0, self.oy);
+        for item in samples {
+            // All three non-negative ⇔ the sign bit of their OR is clear.
+            let inside = !TEST || (v0 | v1 | v2) >= 0;
+            let zi = z;
+            v0 += e0.dx;
+            v1 += e1.dx;
+            v2 += e2.dx;
+            z += self.tri.z.dx;
+            visit(item, inside, zi);
+        }
+    }
+
+    /// Steps along the row over its stored `depths` and the items of `other` beside them (a
+    /// buffer's row, or more), calling `visit(z, depth, item)` for the samples inside the
+    /// triangle that pass the depth test (nearer than stored, not beyond the far plane); the
+    /// visitor decides whether to write.
+    #[inline(always)]
+    pub(super) fn visible<const TEST: bool, I: Iterator>(
+        self,
+        depths: &mut [f32],
+        other: I,
+        mut visit: impl FnMut(f32, &mut f32, I::Item),
+    ) {
+        self.step::<TEST, _>(depths.iter_mut().zip(other), |(depth, item), inside, z| {
+            // z > 1 is beyond the far plane; false for NaN too.
+            if inside && z < *depth && z <= 1.0 {
+                visit(z, depth, item);
+            }
+        });
+    }
+}
