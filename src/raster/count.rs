@@ -12,21 +12,22 @@ pub(super) fn count(tile: TileRect, bin: &[u32], ctx: &DrawContext) -> Vec<u16> 
     for &i in bin {
         let Some(tri) = ctx.triangles.get(i as usize) else { continue };
         let Some(bounds) = tile.clip(tri) else { continue };
-        walk(tri, bounds, |rect @ [x0, _, x1, _], test| {
+        walk(tri, bounds, |[x0, y0, x1, y1], test| {
+            let stepper = RowStepper::new(tri, x0);
             let width = (x1 - x0 + 1) as usize;
-            RowStepper::new(tri, rect).rows(|row| {
-                let start = tile.index(x0, row.y);
-                let Some(counts) = counts.get_mut(start..start + width) else { return };
+            for y in y0..=y1 {
+                let row = tile.index(x0, y);
+                let Some(row) = counts.get_mut(row..row + width) else { continue };
                 let add = |c: &mut u16, inside: bool, _| {
                     if inside {
                         *c = c.saturating_add(1);
                     }
                 };
                 match test {
-                    true => row.step::<true, _>(counts.iter_mut(), add),
-                    false => row.step::<false, _>(counts.iter_mut(), add),
+                    true => stepper.step::<true, _>(y, row.iter_mut(), add),
+                    false => stepper.step::<false, _>(y, row.iter_mut(), add),
                 }
-            });
+            }
         });
     }
     counts

@@ -34,19 +34,21 @@ fn fill_rect<const TEST: bool>(
 ) {
     let r = buffers.rect;
     let blend = material.alpha == AlphaMode::Blend;
+    let stepper = RowStepper::new(tri, x0);
     let width = (x1 - x0 + 1) as usize;
-    RowStepper::new(tri, [x0, y0, x1, y1]).rows(|row| {
-        let (oy, start) = (row.oy, r.index(x0, row.y));
+    for y in y0..=y1 {
+        let oy = (y - tri.bbox[1]) as f32;
+        let row = r.index(x0, y);
         let (Some(depths), Some(colors)) =
-            (buffers.depth.get_mut(start..start + width), buffers.color.get_mut(start..start + width))
+            (buffers.depth.get_mut(row..row + width), buffers.color.get_mut(row..row + width))
         else {
-            return;
+            continue;
         };
-        row.visible::<TEST, _>(depths, colors.iter_mut().enumerate(), |z, depth, (i, dst)| {
+        stepper.visible::<TEST, _>(y, depths, colors.iter_mut().enumerate(), |z, depth, (i, dst)| {
             let src = match needs.constant {
                 Some(c) => c,
                 None => {
-                    let ox = row.ox(i);
+                    let ox = stepper.ox(i);
                     let fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
                     let clip_z = || clip_z_lanes(tri, [ox], oy);
                     let Some(src) = shader.shade(material, &fragment, clip_z) else { return };
@@ -62,5 +64,5 @@ fn fill_rect<const TEST: bool>(
                 *depth = z;
             }
         });
-    });
+    }
 }

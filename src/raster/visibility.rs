@@ -24,17 +24,18 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
 #[inline(always)]
 fn visibility_rect<const TEST: bool>(buffers: &mut TileBuffers, tri: &Triangle, id: u32, [x0, y0, x1, y1]: [i32; 4]) {
     let r = buffers.rect;
+    let stepper = RowStepper::new(tri, x0);
     let width = (x1 - x0 + 1) as usize;
-    RowStepper::new(tri, [x0, y0, x1, y1]).rows(|row| {
-        let start = r.index(x0, row.y);
+    for y in y0..=y1 {
+        let row = r.index(x0, y);
         let (Some(depths), Some(ids)) =
-            (buffers.depth.get_mut(start..start + width), buffers.ids.get_mut(start..start + width))
+            (buffers.depth.get_mut(row..row + width), buffers.ids.get_mut(row..row + width))
         else {
-            return;
+            continue;
         };
-        row.visible::<TEST, _>(depths, ids.iter_mut(), |z, depth, sample_id| {
+        stepper.visible::<TEST, _>(y, depths, ids.iter_mut(), |z, depth, sample_id| {
             *depth = z;
             *sample_id = id;
         });
-    });
+    }
 }
