@@ -148,3 +148,78 @@ impl<'t> RowStepper<'t> {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
+    use glam::Vec4;
+
+    /// A triangle spanning many 8×8 blocks of a 64×64 sample grid, so the walk meets outside,
+    /// partial and full blocks.
+    fn big_triangle() -> Triangle {
+        let vertex = |x: f32, y: f32, z: f32| ClipVertex { pos: Vec4::new(x, y, z, 1.0), attrs: [0.0; ATTRS] };
+        let mut out = Vec::new();
+        let v = [vertex(-0.9, -0.8, 0.2), vertex(0.85, -0.3, 0.5), vertex(-0.2, 0.95, 0.8)];
+        setup_triangle(v, (64, 64), 0, false, &mut out);
+        out.pop().expect("the triangle is on screen")
+    }
+
+    #[test]
+    fn walk_and_stepper_visit_each_covered_sample_once_and_nothing_else() {
+        let tri = big_triangle();
+        let [bx0, by0, bx1, by1] = tri.bbox;
+        let (w, h) = ((bx1 - bx0 + 1) as usize, (by1 - by0 + 1) as usize);
+        let mut visits = vec![0u32; w * h];
+        walk(&tri, tri.bbox, |[x0, y0, x1, y1], test| {
+            let stepper = RowStepper::new(&tri, x0);
+            for y in y0..=y1 {
+                let row = (x0..=x1).map(|x| (y - by0) as usize * w + (x - bx0) as usize);
+                let mut count = |i: usize, inside: bool, _| visits[i] += inside as u32;
+                match test {
+                    true => stepper.step::<true, _>(y, row, &mut count),
+                    false => stepper.step::<false, _>(y, row, &mut count),
+                }
+            }
+        });
+        let mut covered = 0;
+        for y in by0..=by1 {
+            for x in bx0..=bx1 {
+                let inside = tri.edges.iter().all(|e| e.at(x, y) >= 0);
+                covered += inside as u32;
+                assert_eq!(visits[(y - by0) as usize * w + (x - bx0) as usize], inside as u32, "sample ({x}, {y})");
+            }
+        }
+        assert!(covered > 500, "the triangle covers {covered} samples");
+    }
+
+    #[test]
+    fn visible_keeps_the_inside_samples_strictly_nearer_than_stored() {
+        let tri = big_triangle();
+        let y = (tri.bbox[1] + tri.bbox[3]) / 2;
+        let x0 = tri.bbox[0];
+        let width = (tri.bbox[2] - x0 + 1) as usize;
+        let stepper = RowStepper::new(&tri, x0);
+        let mut zs = vec![f32::NAN; width];
+        let mut inside = vec![false; width];
+        stepper.step::<true, _>(y, zs.iter_mut().zip(&mut inside), |(z, i), is_inside, zi| (*z, *i) = (zi, is_inside));
+        // Stored depths alternate nearer and farther than the triangle; one inside sample's
+        // stored depth equals the triangle's (equal depths keep the first triangle drawn).
+        let mut depths: Vec<f32> =
+            zs.iter().enumerate().map(|(i, z)| if i % 2 == 0 { z + 0.1 } else { z - 0.1 }).collect();
+        let equal = inside.iter().position(|&i| i).expect("the row crosses the triangle");
+        depths[equal] = zs[equal];
+        let before = depths.clone();
+        let mut kept = vec![false; width];
+        stepper.visible::<true, _>(y, &mut depths, kept.iter_mut(), |z, depth, kept| {
+            *depth = z;
+            *kept = true;
+        });
+        for i in 0..width {
+            let expected = inside[i] && zs[i] < before[i] && zs[i] <= 1.0;
+            assert_eq!(kept[i], expected, "sample {i}");
+            assert_eq!(depths[i].to_bits(), if expected { zs[i] } else { before[i] }.to_bits(), "sample {i}");
+        }
+        assert!(kept.iter().any(|&k| k) && inside.iter().zip(&kept).any(|(&i, &k)| i && !k));
+    }
+}

@@ -4,9 +4,14 @@
 //!
 //! ```text
 //! vertex (model → clip, normals → view) → clip + setup (setup.rs) → bin (tile.rs)
-//!   → raster per tile, in parallel: opaque bins visibility then shading (deferred.rs),
-//!     other bins in submission order (tile.rs) → fragment (shade.rs) → resolve (resolve.rs)
+//!   → raster per tile, in parallel: opaque bins visibility (visibility.rs) then shading
+//!     (deferred.rs), other bins in submission order (forward.rs)
+//!   → fragment (interpolate.rs, shade.rs) → resolve (resolve.rs)
 //! ```
+//!
+//! The tile buffers (tile.rs) are plain data; each pass is a function over them in its own
+//! module, and every pass finds the samples a triangle covers through the one hierarchical
+//! walk and row stepper of coverage.rs.
 //!
 //! Every draw runs the same stages into one kind of output pixel, chosen by type
 //! (`resolve::Resolve`) and by the fragment output (`shade::FragmentOutput`): the colour
@@ -19,7 +24,8 @@
 //! * **Determinism.** Setup runs in parallel but collects in submission order; each tile draws
 //!   its triangles in that order into buffers it owns. No pixel is shared between threads, no
 //!   atomics, no `unsafe`, so any thread count gives the same bytes. The deferred path keeps
-//!   the same sample as in-order drawing would (the first of equal depths).
+//!   the same sample as in-order drawing would (the first of equal depths): both take their
+//!   samples, depths and depth test from the same row stepper.
 //! * **Work per pixel.** Opaque samples are shaded once, after visibility is known; with
 //!   supersampling, once per pixel and triangle by default ([`ShadingRate`]).
 //! * **Fill rule.** Fixed-point edge functions (8 sub-pixel bits) with the top-left rule: two
