@@ -1,248 +1,202 @@
-//! Deferred drawing of opaque bins: a visibility pass, then shading straight into output
-//! pixels.
-//!
-//! The visibility pass depth-tests every triangle of the bin in submission order and records,
-//! per sample, the triangle the test keeps — the first of equal depths, exactly as drawing in
-//! order would. The shading pass then shades each visible sample once (or, with
+//! Deferred shading of opaque bins: after the visibility pass (`visibility.rs`) has kept one
+//! triangle per sample, each visible sample is shaded once (or, with
 //! [`ShadingRate::Pixel`](super::ShadingRate::Pixel) and supersampling, each triangle once per
-//! pixel) and resolves it to output bytes without going through the colour buffer. The
-//! colours are those of drawing in order, without shading samples a later triangle covers.
+//! pixel) and resolved to output bytes without going through the colour buffer. The colours
+//! are those of drawing in order, without shading samples a later triangle covers.
 //!
 //! Rejected alternative: sorting triangles front to back before drawing in order. It saves
 //! shading too, but changes which of two equally deep triangles wins, so renders would depend
 //! on the sort.
 
-use super::resolve::{MemoEncoder, OutputBand, PixelRect, Resolve, average};
+use super::context::{DrawContext, FragmentNeeds};
+use super::interpolate::{clip_z_lanes, interpolate_lanes};
+use super::resolve::{MemoEncoder, OutputBand, PixelRect, Resolve, average, resolve_colors};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
-use super::tile::{DrawContext, FragmentNeeds, NO_TRIANGLE, TileBuffers, clip_z_lanes, interpolate_lanes, walk};
+use super::tile::{NO_TRIANGLE, TileBuffers};
 
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
 
-impl TileBuffers {
-    /// Visibility pass, then shading and resolve of the visible samples.
-    pub(super) fn draw_deferred<R: Resolve>(
-        &mut self,
-        bin: &[u32],
-        ctx: &DrawContext,
-        resolver: &R,
-        out: &mut OutputBand<R::Pixel>,
-    ) {
-        for &i in bin {
-            let Some(tri) = ctx.triangles.get(i as usize) else { continue };
-            let Some(bounds) = self.clip_to_tile(tri) else { continue };
-            walk(tri, bounds, |[x0, y0, x1, y1], test| match test {
-                true => self.visibility_rect::<true>(tri, i, x0, y0, x1, y1),
-                false => self.visibility_rect::<false>(tri, i, x0, y0, x1, y1),
-            });
-        }
-        match (ctx.ssaa, ctx.shading_block) {
-            (1, _) => self.shade_samples_to_pixels(ctx, resolver, out),
-            (s, block) if block == s => self.shade_pixels(ctx, resolver, out),
-            (s, _) => {
-                self.shade_samples_to_colors(ctx);
-                self.resolve_colors(s, resolver, out);
-            }
+/// Shades and resolves the samples the visibility pass kept.
+pub(super) fn shade<R: Resolve>(
+    buffers: &mut TileBuffers,
+    ctx: &DrawContext,
+    resolver: &R,
+    out: &mut OutputBand<R::Pixel>,
+) {
+    match (ctx.ssaa, ctx.shading_block) {
+        (1, _) => shade_samples_to_pixels(buffers, ctx, resolver, out),
+        (s, block) if block == s => shade_pixels(buffers, ctx, resolver, out),
+        (s, _) => {
+            shade_samples_to_colors(buffers, ctx);
+            resolve_colors(buffers, s, resolver, out);
         }
     }
+}
 
-    /// Depth-tests the samples of an inclusive rectangle (with `TEST`, only those inside all
-    /// edges) and records the triangle `id` where it is nearest so far.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn visibility_rect<const TEST: bool>(&mut self, tri: &Triangle, id: u32, x0: i32, y0: i32, x1: i32, y1: i32) {
-        let r = self.rect;
-        let [e0, e1, e2] = tri.edges;
-        let (mut row0, mut row1, mut row2) = (e0.at(x0, y0), e1.at(x0, y0), e2.at(x0, y0));
-        let ox0 = (x0 - tri.bbox[0]) as f32;
-        let width = (x1 - x0 + 1) as usize;
-        for y in y0..=y1 {
-            let (mut v0, mut v1, mut v2) = (row0, row1, row2);
-            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
-            let (Some(depths), Some(ids)) = (self.depth.get_mut(row..row + width), self.ids.get_mut(row..row + width))
-            else {
-                continue;
-            };
-            // The same incremental depth as the forward path, so both keep the same samples.
-            let mut z = tri.z.at(ox0, (y - tri.bbox[1]) as f32);
-            for (depth, sample_id) in depths.iter_mut().zip(ids.iter_mut()) {
-                let inside = !TEST || (v0 | v1 | v2) >= 0;
-                let zi = z;
-                v0 += e0.dx;
-                v1 += e1.dx;
-                v2 += e2.dx;
-                z += tri.z.dx;
-                if inside && zi < *depth && zi <= 1.0 {
-                    *depth = zi;
-                    *sample_id = id;
+/// One sample per pixel: each visible sample shaded and encoded, row by row in runs of
+/// samples of one triangle (looked up once, its row terms kept in registers).
+fn shade_samples_to_pixels<R: Resolve>(
+    buffers: &TileBuffers,
+    ctx: &DrawContext,
+    resolver: &R,
+    out: &mut OutputBand<R::Pixel>,
+) {
+    let Some([x0, y0, x1, y1]) = buffers.dirty else { return };
+    let r = buffers.rect;
+    let width = (x1 - x0 + 1) as usize;
+    let mut encoder = MemoEncoder::new(resolver);
+    let mut shader = VisibleShader { ctx, current: None };
+    for y in y0..=y1 {
+        let row = r.index(x0, y);
+        let (Some(ids), Some(out_row)) =
+            (buffers.ids.get(row..row + width), out.pixels(x0 as usize, y as usize, width))
+        else {
+            continue;
+        };
+        let mut i = 0;
+        while let Some(&id) = ids.get(i) {
+            let run = ids[i..].iter().take_while(|&&other| other == id).count();
+            let Some(pixels) = out_row.get_mut(i..i + run) else { break };
+            if let Some(color) = shader.constant(id) {
+                // Empty samples and flat colours: one encode for the whole run.
+                pixels.fill(encoder.encode(color));
+            } else {
+                for (s, span) in pixels.chunks_mut(SPAN).enumerate() {
+                    let x = x0 + (i + s * SPAN) as i32;
+                    // Lanes past the span are computed and dropped: short spans (small
+                    // triangles) take fewer lanes.
+                    match span.len() {
+                        ..=4 => shader.shade_and_encode::<4, R>(id, x, y, resolver, span),
+                        5..=8 => shader.shade_and_encode::<8, R>(id, x, y, resolver, span),
+                        _ => shader.shade_and_encode::<SPAN, R>(id, x, y, resolver, span),
+                    }
                 }
             }
-            row0 += e0.dy;
-            row1 += e1.dy;
-            row2 += e2.dy;
+            i += run;
         }
     }
+}
 
-    /// One sample per pixel: each visible sample shaded and encoded, row by row in runs of
-    /// samples of one triangle (looked up once, its row terms kept in registers).
-    fn shade_samples_to_pixels<R: Resolve>(&self, ctx: &DrawContext, resolver: &R, out: &mut OutputBand<R::Pixel>) {
-        let Some([x0, y0, x1, y1]) = self.dirty else { return };
-        let r = self.rect;
-        let width = (x1 - x0 + 1) as usize;
-        let mut encoder = MemoEncoder::new(resolver);
-        let mut shader = VisibleShader { ctx, current: None };
-        for y in y0..=y1 {
-            let row = ((y - r.y0) * r.w + (x0 - r.x0)) as usize;
-            let (Some(ids), Some(out_row)) =
-                (self.ids.get(row..row + width), out.pixels(x0 as usize, y as usize, width))
-            else {
-                continue;
-            };
-            let mut i = 0;
-            while let Some(&id) = ids.get(i) {
-                let run = ids[i..].iter().take_while(|&&other| other == id).count();
-                let Some(pixels) = out_row.get_mut(i..i + run) else { break };
-                if let Some(color) = shader.constant(id) {
-                    // Empty samples and flat colours: one encode for the whole run.
-                    pixels.fill(encoder.encode(color));
+/// Supersampling shaded per sample: visible samples shaded into the colour buffer, to be
+/// averaged by the resolve.
+fn shade_samples_to_colors(buffers: &mut TileBuffers, ctx: &DrawContext) {
+    let Some([x0, y0, x1, y1]) = buffers.dirty else { return };
+    buffers.color_dirty = true;
+    let r = buffers.rect;
+    let mut shader = VisibleShader { ctx, current: None };
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let i = r.index(x, y);
+            let (Some(&id), Some(dst)) = (buffers.ids.get(i), buffers.color.get_mut(i)) else { continue };
+            if id != NO_TRIANGLE {
+                *dst = shader.shade(id, x as f32, y as f32, 1.0);
+            }
+        }
+    }
+}
+
+/// Supersampling shaded per pixel: each triangle that won samples of a pixel is shaded once,
+/// at the centroid of those samples — always inside the triangle, so textures are never
+/// read beyond its uv island — and counts for the samples it won. Runs of pixels one
+/// triangle covers whole (most pixels) are shaded together in lanes.
+fn shade_pixels<R: Resolve>(buffers: &TileBuffers, ctx: &DrawContext, resolver: &R, out: &mut OutputBand<R::Pixel>) {
+    let Some(rect) = PixelRect::covering(buffers.dirty, ctx.ssaa) else { return };
+    let grid = PixelGrid::new(ctx.ssaa);
+    let mut shader = VisibleShader { ctx, current: None };
+    for oy in 0..rect.height {
+        let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
+        let py = rect.sy0 + oy as i32 * grid.s;
+        for (chunk, pixels) in row.chunks_mut(SPAN).enumerate() {
+            let count = pixels.len();
+            let px0 = rect.sx0 + (chunk * SPAN) as i32 * grid.s;
+            // The triangle covering each pixel whole (NO_TRIANGLE: none covers any of it),
+            // and the colours of the pixels whose samples differ.
+            let mut whole = [None; SPAN];
+            let mut colors = [[0.0f32; 4]; SPAN];
+            for k in 0..count {
+                let px = px0 + k as i32 * grid.s;
+                let ids = pixel_ids(buffers, &grid, px, py);
+                if ids[1..grid.n].iter().all(|&id| id == ids[0]) {
+                    whole[k] = Some(ids[0]);
                 } else {
-                    for (s, span) in pixels.chunks_mut(SPAN).enumerate() {
-                        let x = x0 + (i + s * SPAN) as i32;
-                        // Lanes past the span are computed and dropped: short spans (small
-                        // triangles) take fewer lanes.
-                        match span.len() {
-                            ..=4 => shader.shade_and_encode::<4, R>(id, x, y, resolver, span),
-                            5..=8 => shader.shade_and_encode::<8, R>(id, x, y, resolver, span),
-                            _ => shader.shade_and_encode::<SPAN, R>(id, x, y, resolver, span),
-                        }
-                    }
-                }
-                i += run;
-            }
-        }
-    }
-
-    /// Supersampling shaded per sample: visible samples shaded into the colour buffer, to be
-    /// averaged by the resolve.
-    fn shade_samples_to_colors(&mut self, ctx: &DrawContext) {
-        let Some([x0, y0, x1, y1]) = self.dirty else { return };
-        self.color_dirty = true;
-        let r = self.rect;
-        let mut shader = VisibleShader { ctx, current: None };
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let i = ((y - r.y0) * r.w + (x - r.x0)) as usize;
-                let (Some(&id), Some(dst)) = (self.ids.get(i), self.color.get_mut(i)) else { continue };
-                if id != NO_TRIANGLE {
-                    *dst = shader.shade(id, x as f32, y as f32, 1.0);
+                    colors[k] = shade_mixed_pixel(&mut shader, &grid, &ids, px, py);
                 }
             }
-        }
-    }
-
-    /// Supersampling shaded per pixel: each triangle that won samples of a pixel is shaded once,
-    /// at the centroid of those samples — always inside the triangle, so textures are never
-    /// read beyond its uv island — and counts for the samples it won. Runs of pixels one
-    /// triangle covers whole (most pixels) are shaded together in lanes.
-    fn shade_pixels<R: Resolve>(&self, ctx: &DrawContext, resolver: &R, out: &mut OutputBand<R::Pixel>) {
-        let Some(rect) = PixelRect::covering(self.dirty, ctx.ssaa) else { return };
-        let grid = PixelGrid::new(ctx.ssaa);
-        let mut shader = VisibleShader { ctx, current: None };
-        for oy in 0..rect.height {
-            let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
-            let py = rect.sy0 + oy as i32 * grid.s;
-            for (chunk, pixels) in row.chunks_mut(SPAN).enumerate() {
-                let count = pixels.len();
-                let px0 = rect.sx0 + (chunk * SPAN) as i32 * grid.s;
-                // The triangle covering each pixel whole (NO_TRIANGLE: none covers any of it),
-                // and the colours of the pixels whose samples differ.
-                let mut whole = [None; SPAN];
-                let mut colors = [[0.0f32; 4]; SPAN];
-                for k in 0..count {
+            let mut k = 0;
+            while let Some(&w) = whole[..count].get(k) {
+                let run = whole[k..count].iter().take_while(|&&other| other == w).count();
+                if let Some(id) = w.filter(|&id| id != NO_TRIANGLE) {
                     let px = px0 + k as i32 * grid.s;
-                    let ids = self.pixel_ids(&grid, px, py);
-                    if ids[1..grid.n].iter().all(|&id| id == ids[0]) {
-                        whole[k] = Some(ids[0]);
-                    } else {
-                        colors[k] = self.shade_mixed_pixel(&mut shader, &grid, &ids, px, py);
+                    let colors = &mut colors[k..k + run];
+                    match run {
+                        ..=4 => shader.shade_whole_pixels::<4>(id, px, py, &grid, colors),
+                        5..=8 => shader.shade_whole_pixels::<8>(id, px, py, &grid, colors),
+                        _ => shader.shade_whole_pixels::<SPAN>(id, px, py, &grid, colors),
                     }
                 }
-                let mut k = 0;
-                while let Some(&w) = whole[..count].get(k) {
-                    let run = whole[k..count].iter().take_while(|&&other| other == w).count();
-                    if let Some(id) = w.filter(|&id| id != NO_TRIANGLE) {
-                        let px = px0 + k as i32 * grid.s;
-                        let colors = &mut colors[k..k + run];
-                        match run {
-                            ..=4 => shader.shade_whole_pixels::<4>(id, px, py, &grid, colors),
-                            5..=8 => shader.shade_whole_pixels::<8>(id, px, py, &grid, colors),
-                            _ => shader.shade_whole_pixels::<SPAN>(id, px, py, &grid, colors),
-                        }
-                    }
-                    k += run;
-                }
-                for (px, encoded) in pixels.iter_mut().zip(resolver.encode_lanes(&colors)) {
-                    *px = encoded;
-                }
+                k += run;
+            }
+            for (px, encoded) in pixels.iter_mut().zip(resolver.encode_lanes(&colors)) {
+                *px = encoded;
             }
         }
     }
+}
 
-    /// The triangles kept at the samples of the pixel whose first sample is (`px`, `py`), in
-    /// the grid's order.
-    #[inline(always)]
-    fn pixel_ids(&self, grid: &PixelGrid, px: i32, py: i32) -> [u32; MAX_SSAA * MAX_SSAA] {
-        let r = self.rect;
-        let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
-        for (id, &(dx, dy)) in ids.iter_mut().zip(&grid.offsets).take(grid.n) {
-            let (x, y) = (px + dx, py + dy);
-            *id = self.ids.get(((y - r.y0) * r.w + (x - r.x0)) as usize).copied().unwrap_or(NO_TRIANGLE);
-        }
-        ids
+/// The triangles kept at the samples of the pixel whose first sample is (`px`, `py`), in
+/// the grid's order.
+#[inline(always)]
+fn pixel_ids(buffers: &TileBuffers, grid: &PixelGrid, px: i32, py: i32) -> [u32; MAX_SSAA * MAX_SSAA] {
+    let r = buffers.rect;
+    let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
+    for (id, &(dx, dy)) in ids.iter_mut().zip(&grid.offsets).take(grid.n) {
+        let (x, y) = (px + dx, py + dy);
+        *id = buffers.ids.get(r.index(x, y)).copied().unwrap_or(NO_TRIANGLE);
     }
+    ids
+}
 
-    /// The colour of a pixel whose samples several triangles (or a triangle and the
-    /// background) share.
-    fn shade_mixed_pixel(
-        &self,
-        shader: &mut VisibleShader,
-        grid: &PixelGrid,
-        ids: &[u32; MAX_SSAA * MAX_SSAA],
-        px: i32,
-        py: i32,
-    ) -> [f32; 4] {
-        let n = grid.n;
-        // The distinct triangles of the pixel in order of first sample, each with the sums
-        // of its samples' coordinates and their count; which one each sample has.
-        let mut triangles = [(NO_TRIANGLE, 0i32, 0i32, 0i32); MAX_SSAA * MAX_SSAA];
-        let mut distinct = 0;
-        let mut slots = [usize::MAX; MAX_SSAA * MAX_SSAA];
-        for (j, (&id, &(dx, dy))) in ids.iter().zip(&grid.offsets).enumerate().take(n) {
-            if id == NO_TRIANGLE {
-                continue;
+/// The colour of a pixel whose samples several triangles (or a triangle and the
+/// background) share.
+fn shade_mixed_pixel(
+    shader: &mut VisibleShader,
+    grid: &PixelGrid,
+    ids: &[u32; MAX_SSAA * MAX_SSAA],
+    px: i32,
+    py: i32,
+) -> [f32; 4] {
+    let n = grid.n;
+    // The distinct triangles of the pixel in order of first sample, each with the sums
+    // of its samples' coordinates and their count; which one each sample has.
+    let mut triangles = [(NO_TRIANGLE, 0i32, 0i32, 0i32); MAX_SSAA * MAX_SSAA];
+    let mut distinct = 0;
+    let mut slots = [usize::MAX; MAX_SSAA * MAX_SSAA];
+    for (j, (&id, &(dx, dy))) in ids.iter().zip(&grid.offsets).enumerate().take(n) {
+        if id == NO_TRIANGLE {
+            continue;
+        }
+        let t = match triangles[..distinct].iter().position(|t| t.0 == id) {
+            Some(t) => t,
+            None => {
+                triangles[distinct].0 = id;
+                distinct += 1;
+                distinct - 1
             }
-            let t = match triangles[..distinct].iter().position(|t| t.0 == id) {
-                Some(t) => t,
-                None => {
-                    triangles[distinct].0 = id;
-                    distinct += 1;
-                    distinct - 1
-                }
-            };
-            let (_, sum_x, sum_y, count) = &mut triangles[t];
-            (*sum_x, *sum_y, *count) = (*sum_x + px + dx, *sum_y + py + dy, *count + 1);
-            slots[j] = t;
-        }
-        // Each triangle shaded once, at the centroid of its samples in the pixel.
-        let mut shaded = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
-        for (color, &(id, sum_x, sum_y, count)) in shaded.iter_mut().zip(&triangles[..distinct]) {
-            *color = shader.shade(id, sum_x as f32 / count as f32, sum_y as f32 / count as f32, grid.derivative_scale);
-        }
-        const TRANSPARENT: [f32; 4] = [0.0; 4];
-        let colors = slots[..n].iter().map(|&t| shaded.get(t).unwrap_or(&TRANSPARENT));
-        average(colors, grid.scale)
+        };
+        let (_, sum_x, sum_y, count) = &mut triangles[t];
+        (*sum_x, *sum_y, *count) = (*sum_x + px + dx, *sum_y + py + dy, *count + 1);
+        slots[j] = t;
     }
+    // Each triangle shaded once, at the centroid of its samples in the pixel.
+    let mut shaded = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
+    for (color, &(id, sum_x, sum_y, count)) in shaded.iter_mut().zip(&triangles[..distinct]) {
+        *color = shader.shade(id, sum_x as f32 / count as f32, sum_y as f32 / count as f32, grid.derivative_scale);
+    }
+    const TRANSPARENT: [f32; 4] = [0.0; 4];
+    let colors = slots[..n].iter().map(|&t| shaded.get(t).unwrap_or(&TRANSPARENT));
+    average(colors, grid.scale)
 }
 
 /// The samples of one pixel when supersampling shades per pixel.

@@ -4,9 +4,14 @@
 //!
 //! ```text
 //! vertex (model → clip, normals → view) → clip + setup (setup.rs) → bin (tile.rs)
-//!   → raster per tile, in parallel: opaque bins visibility then shading (deferred.rs),
-//!     other bins in submission order (tile.rs) → fragment (shade.rs) → resolve (resolve.rs)
+//!   → raster per tile, in parallel: opaque bins visibility (visibility.rs) then shading
+//!     (deferred.rs), other bins in submission order (forward.rs)
+//!   → fragment (interpolate.rs, shade.rs) → resolve (resolve.rs)
 //! ```
+//!
+//! The tile buffers (tile.rs) are plain data; each pass is a function over them in its own
+//! module, and every pass finds the samples a triangle covers through the one hierarchical
+//! walk and row stepper of coverage.rs.
 //!
 //! Every draw runs the same stages into one kind of output pixel, chosen by type
 //! (`resolve::Resolve`) and by the fragment output (`shade::FragmentOutput`): the colour
@@ -19,7 +24,8 @@
 //! * **Determinism.** Setup runs in parallel but collects in submission order; each tile draws
 //!   its triangles in that order into buffers it owns. No pixel is shared between threads, no
 //!   atomics, no `unsafe`, so any thread count gives the same bytes. The deferred path keeps
-//!   the same sample as in-order drawing would (the first of equal depths).
+//!   the same sample as in-order drawing would (the first of equal depths): both take their
+//!   samples, depths and depth test from the same row stepper.
 //! * **Work per pixel.** Opaque samples are shaded once, after visibility is known; with
 //!   supersampling, once per pixel and triangle by default ([`ShadingRate`]).
 //! * **Fill rule.** Fixed-point edge functions (8 sub-pixel bits) with the top-left rule: two
@@ -35,8 +41,13 @@
 
 pub mod camera;
 mod color;
+mod context;
+mod count;
+mod coverage;
 mod deferred;
+mod forward;
 mod image;
+mod interpolate;
 mod lanes;
 mod resolve;
 mod scene;
@@ -44,6 +55,7 @@ mod setup;
 mod shade;
 pub mod texture;
 mod tile;
+mod visibility;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -59,10 +71,11 @@ pub use texture::{Filter, MipChain};
 
 use crate::error::{Error, Result};
 use crate::model::{Material, Texture};
+use context::DrawContext;
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
 use setup::{ATTRS, ClipVertex, Triangle};
 use shade::{DrawMaterial, FragmentOutput, Shader};
-use tile::{DrawContext, TileBuffers, TileRect};
+use tile::TileRect;
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
 /// output pixels so its sample buffers stay the same size.
@@ -184,7 +197,7 @@ impl Renderer {
                 if let (Some(&rect), Some(bin)) = (rects.get(tile), bins.get(tile))
                     && !bin.is_empty()
                 {
-                    TileBuffers::draw_and_resolve(rect, bin, &ctx, resolver, &mut band);
+                    tile::draw_and_resolve(rect, bin, &ctx, resolver, &mut band);
                 }
             }
         });
@@ -207,9 +220,7 @@ impl Renderer {
         let (sw, sh) = (target.width as usize, target.height as usize);
         let mut counts = vec![0u16; sw * sh];
         for (rect, bin) in target.tile_rects().into_iter().zip(&bins) {
-            let mut buffers = TileBuffers::counting(rect);
-            buffers.draw(bin, &ctx);
-            for (row, src) in buffers.counts().chunks_exact(rect.w as usize).enumerate() {
+            for (row, src) in count::count(rect, bin, &ctx).chunks_exact(rect.w as usize).enumerate() {
                 let start = (rect.y0 as usize + row) * sw + rect.x0 as usize;
                 if let Some(dst) = counts.get_mut(start..start + rect.w as usize) {
                     dst.copy_from_slice(src);

@@ -121,28 +121,31 @@ impl<'a, R: Resolve> MemoEncoder<'a, R> {
     }
 }
 
-impl TileBuffers {
-    /// Averages the colour samples of the dirty rectangle into output pixels.
-    pub(super) fn resolve_colors<R: Resolve>(&self, ssaa: i32, resolver: &R, out: &mut OutputBand<R::Pixel>) {
-        let Some(rect) = PixelRect::covering(self.dirty, ssaa) else { return };
-        let r = self.rect;
-        let s = ssaa as usize;
-        let scale = 1.0 / (s * s) as f32;
-        let mut encoder = MemoEncoder::new(resolver);
-        for oy in 0..rect.height {
-            let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
-            let y = rect.sy0 + oy as i32 * ssaa;
-            for (ox, px) in row.iter_mut().enumerate() {
-                let x = rect.sx0 + ox as i32 * ssaa;
-                let first = ((y - r.y0) * r.w + (x - r.x0)) as usize;
-                let color = if s == 1 {
-                    self.color.get(first).copied().unwrap_or([0.0; 4])
-                } else {
-                    let rows = (0..s).map(|sy| first + sy * r.w as usize);
-                    average(rows.flat_map(|row| self.color.get(row..row + s).unwrap_or(&[])), scale)
-                };
-                *px = encoder.encode(color);
-            }
+/// Averages the colour samples of the tile's dirty rectangle into output pixels.
+pub(super) fn resolve_colors<R: Resolve>(
+    buffers: &TileBuffers,
+    ssaa: i32,
+    resolver: &R,
+    out: &mut OutputBand<R::Pixel>,
+) {
+    let Some(rect) = PixelRect::covering(buffers.dirty, ssaa) else { return };
+    let r = buffers.rect;
+    let s = ssaa as usize;
+    let scale = 1.0 / (s * s) as f32;
+    let mut encoder = MemoEncoder::new(resolver);
+    for oy in 0..rect.height {
+        let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
+        let y = rect.sy0 + oy as i32 * ssaa;
+        for (ox, px) in row.iter_mut().enumerate() {
+            let x = rect.sx0 + ox as i32 * ssaa;
+            let first = r.index(x, y);
+            let color = if s == 1 {
+                buffers.color.get(first).copied().unwrap_or([0.0; 4])
+            } else {
+                let rows = (0..s).map(|sy| first + sy * r.w as usize);
+                average(rows.flat_map(|row| buffers.color.get(row..row + s).unwrap_or(&[])), scale)
+            };
+            *px = encoder.encode(color);
         }
     }
 }

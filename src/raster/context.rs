@@ -1,0 +1,70 @@
+//! What every tile needs to draw one render: the set-up triangles, their materials and what
+//! the fragment stage needs of each.
+
+use super::scene::{RenderOptions, ShadingRate};
+use super::setup::Triangle;
+use super::shade::{DrawMaterial, Fragments, Shader};
+
+/// What every tile needs to draw.
+pub struct DrawContext<'a> {
+    /// All set-up triangles.
+    pub triangles: &'a [Triangle],
+    /// Materials indexed by `Triangle::material`.
+    pub materials: &'a [DrawMaterial],
+    /// Fragment stage.
+    pub shader: &'a Shader,
+    /// Samples per pixel side.
+    pub ssaa: i32,
+    /// Side in samples of the square that opaque triangles shade once: `ssaa` when shading per
+    /// pixel, 1 when shading every sample.
+    pub shading_block: i32,
+    /// What the fragment stage needs of each material, decided once per render.
+    needs: Vec<FragmentNeeds>,
+}
+
+impl<'a> DrawContext<'a> {
+    /// The context of one render.
+    pub fn new(
+        triangles: &'a [Triangle],
+        materials: &'a [DrawMaterial],
+        shader: &'a Shader,
+        options: &RenderOptions,
+    ) -> DrawContext<'a> {
+        let shading_block = match options.shading_rate {
+            ShadingRate::Pixel => options.ssaa as i32,
+            ShadingRate::Sample => 1,
+        };
+        let needs = materials.iter().map(|m| FragmentNeeds::of(shader, m)).collect();
+        DrawContext { triangles, materials, shader, ssaa: options.ssaa as i32, shading_block, needs }
+    }
+
+    /// Triangle `id` with its material and what shading that material needs.
+    #[inline]
+    pub(super) fn triangle(&self, id: u32) -> Option<(&'a Triangle, &'a DrawMaterial, FragmentNeeds)> {
+        let tri = self.triangles.get(id as usize)?;
+        let m = tri.material as usize;
+        Some((tri, self.materials.get(m)?, *self.needs.get(m)?))
+    }
+}
+
+/// What the fragment stage of one material needs.
+#[derive(Clone, Copy)]
+pub(super) struct FragmentNeeds {
+    pub(super) uv: bool,
+    pub(super) normals: bool,
+    pub(super) derivatives: bool,
+    /// An untextured, unlit material has one colour for the whole triangle.
+    pub(super) constant: Option<[f32; 4]>,
+}
+
+impl FragmentNeeds {
+    #[inline]
+    pub(super) fn of(shader: &Shader, material: &DrawMaterial) -> FragmentNeeds {
+        let uv = material.texture.is_some();
+        let normals = shader.needs_normals();
+        let flat = Fragments::default();
+        let varies = uv || normals || shader.needs_depth();
+        let constant = (!varies).then(|| shader.shade(material, &flat, || [0.0])).flatten();
+        FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), constant }
+    }
+}

@@ -1,0 +1,68 @@
+//! The forward pass: bins holding alpha-tested or blended triangles, drawn in submission order
+//! into the tile's colour and depth, each sample shaded as its triangle reaches it.
+
+use super::context::{DrawContext, FragmentNeeds};
+use super::coverage::{RowStepper, walk};
+use super::interpolate::{clip_z_lanes, interpolate};
+use super::setup::Triangle;
+use super::shade::{DrawMaterial, Shader};
+use super::tile::TileBuffers;
+use crate::model::AlphaMode;
+
+/// Draws the binned triangles in submission order into the colour buffer.
+pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
+    buffers.color_dirty = true;
+    for &i in bin {
+        let Some((tri, material, needs)) = ctx.triangle(i) else { continue };
+        let Some(bounds) = buffers.touch(tri) else { continue };
+        let shading = (material, needs, ctx.shader);
+        walk(tri, bounds, |rect, test| match test {
+            true => fill_rect::<true>(buffers, tri, shading, rect),
+            false => fill_rect::<false>(buffers, tri, shading, rect),
+        });
+    }
+}
+
+/// Shades the samples of an inclusive rectangle that pass the depth test; with `TEST` only
+/// those inside all edges.
+#[inline(always)]
+fn fill_rect<const TEST: bool>(
+    buffers: &mut TileBuffers,
+    tri: &Triangle,
+    (material, needs, shader): (&DrawMaterial, FragmentNeeds, &Shader),
+    [x0, y0, x1, y1]: [i32; 4],
+) {
+    let r = buffers.rect;
+    let blend = material.alpha == AlphaMode::Blend;
+    let stepper = RowStepper::new(tri, x0);
+    let width = (x1 - x0 + 1) as usize;
+    for y in y0..=y1 {
+        let oy = (y - tri.bbox[1]) as f32;
+        let row = r.index(x0, y);
+        let (Some(depths), Some(colors)) =
+            (buffers.depth.get_mut(row..row + width), buffers.color.get_mut(row..row + width))
+        else {
+            continue;
+        };
+        stepper.visible::<TEST, _>(y, depths, colors.iter_mut().enumerate(), |z, depth, (i, dst)| {
+            let src = match needs.constant {
+                Some(c) => c,
+                None => {
+                    let ox = stepper.ox(i);
+                    let fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+                    let clip_z = || clip_z_lanes(tri, [ox], oy);
+                    let Some(src) = shader.shade(material, &fragment, clip_z) else { return };
+                    src
+                }
+            };
+            if blend {
+                // Premultiplied "over"; blended surfaces do not occlude what comes later.
+                let k = 1.0 - src[3];
+                *dst = [src[0] + dst[0] * k, src[1] + dst[1] * k, src[2] + dst[2] * k, src[3] + dst[3] * k];
+            } else {
+                *dst = src;
+                *depth = z;
+            }
+        });
+    }
+}
