@@ -3,7 +3,7 @@
 //! draw with, in a buffer of its own (rendering carries no counter).
 
 use super::context::DrawContext;
-use super::coverage::{RowStepper, walk};
+use super::coverage::{BLOCK, RowStepper, walk};
 use super::tile::TileRect;
 
 /// Coverage counts of the binned triangles over `tile`, row-major.
@@ -12,8 +12,8 @@ pub(super) fn count(tile: TileRect, bin: &[u32], ctx: &DrawContext) -> Vec<u16> 
     for &i in bin {
         let Some(tri) = ctx.triangles.get(i as usize) else { continue };
         let Some(bounds) = tile.clip(tri) else { continue };
-        walk(tri, bounds, |[x0, y0, x1, y1], test| {
-            let stepper = RowStepper::new(tri, x0);
+        walk(tri, bounds, BLOCK, |[x0, y0, x1, y1], test| {
+            let stepper = RowStepper::new(tri, x0, ctx.ssaa);
             let width = (x1 - x0 + 1) as usize;
             for y in y0..=y1 {
                 let row = tile.index(x0, y);

@@ -5,25 +5,27 @@
 //! affine, so its minimum over a rectangle is at a corner). Fully covered rectangles and blocks
 //! skip the per-sample edge tests; blocks outside any edge are skipped entirely.
 //!
-//! Inside a rectangle, [`RowStepper`] steps the edge functions and the depth along each row of
-//! samples. The forward pass, the deferred visibility pass and the coverage count all find their
-//! samples through it, so for the same triangles the deferred path keeps exactly the samples
-//! that drawing in order keeps (the incremental depth differs from a depth evaluated per sample
-//! in the last bits, so two copies of this loop would have to stay identical by hand).
+//! Inside a rectangle, [`RowStepper`] steps the edge functions along each row of samples and
+//! gives each sample its depth. The forward pass, the sample visibility pass and the coverage
+//! count all find their samples through it; the pixel visibility pass (`msaa.rs`) tests a
+//! pixel's samples at once with the same integer edge functions and the same
+//! [`SampleDepth`]. So for the same triangles every path keeps exactly the samples that drawing
+//! in order keeps, by construction rather than by keeping copies of a loop identical.
 
-use super::setup::{Edge, Triangle};
+use super::setup::{Edge, Plane, Triangle};
 
-/// Block size for hierarchical coverage tests, in samples.
-const BLOCK: i32 = 8;
+/// Block size for hierarchical coverage tests of the sample passes, in samples.
+pub(super) const BLOCK: i32 = 8;
 
-/// Walks the inclusive sample rectangle `bounds` of a triangle hierarchically and calls
-/// `fill(rect, test)` for every part that may be covered: `test` is false for parts the
-/// triangle covers entirely (no per-sample edge tests needed).
+/// Walks the inclusive sample rectangle `bounds` of a triangle hierarchically in blocks of
+/// `block` samples aligned to the sample grid, and calls `fill(rect, test)` for every part that
+/// may be covered: `test` is false for parts the triangle covers entirely (no per-sample edge
+/// tests needed).
 #[inline(always)]
-pub(super) fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 4], bool)) {
+pub(super) fn walk(tri: &Triangle, bounds: [i32; 4], block: i32, mut fill: impl FnMut([i32; 4], bool)) {
     let [x0, y0, x1, y1] = bounds;
     // A triangle within one block's area is cheaper to test sample by sample than to classify.
-    if (x1 - x0 + 1) * (y1 - y0 + 1) <= BLOCK * BLOCK {
+    if (x1 - x0 + 1) * (y1 - y0 + 1) <= block * block {
         fill(bounds, true);
         return;
     }
@@ -31,21 +33,21 @@ pub(super) fn walk(tri: &Triangle, bounds: [i32; 4], mut fill: impl FnMut([i32; 
         Coverage::Outside => {}
         Coverage::Full => fill(bounds, false),
         Coverage::Partial => {
-            // Walk 8×8 blocks aligned to the sample grid.
-            let mut by = y0 - y0.rem_euclid(BLOCK);
+            // Walk blocks aligned to the sample grid.
+            let mut by = y0 - y0.rem_euclid(block);
             while by <= y1 {
-                let (ry0, ry1) = (by.max(y0), (by + BLOCK - 1).min(y1));
-                let mut bx = x0 - x0.rem_euclid(BLOCK);
+                let (ry0, ry1) = (by.max(y0), (by + block - 1).min(y1));
+                let mut bx = x0 - x0.rem_euclid(block);
                 while bx <= x1 {
-                    let (rx0, rx1) = (bx.max(x0), (bx + BLOCK - 1).min(x1));
+                    let (rx0, rx1) = (bx.max(x0), (bx + block - 1).min(x1));
                     match classify(&tri.edges, rx0, ry0, rx1, ry1) {
                         Coverage::Outside => {}
                         Coverage::Full => fill([rx0, ry0, rx1, ry1], false),
                         Coverage::Partial => fill([rx0, ry0, rx1, ry1], true),
                     }
-                    bx += BLOCK;
+                    bx += block;
                 }
-                by += BLOCK;
+                by += block;
             }
         }
     }
@@ -74,8 +76,50 @@ fn classify(edges: &[Edge; 3], x0: i32, y0: i32, x1: i32, y1: i32) -> Coverage {
     if full { Coverage::Full } else { Coverage::Partial }
 }
 
-/// One triangle's edge functions and depth, stepped sample by sample along rows that start at
-/// sample column `x0`: the one loop that decides which samples a pass draws.
+/// The depth of a triangle's samples, the same in every pass: the depth plane evaluated at the
+/// first sample of the sample's pixel, plus the sample's fixed offset within the pixel. Per
+/// pixel that is one plane evaluation and one add per sample, which the pixel visibility pass
+/// does for all of a pixel's samples in lanes, and the per-pixel minimum and maximum are exact
+/// (rounding `base + offset` is monotonic in the offset).
+#[derive(Clone, Copy)]
+pub(super) struct SampleDepth<'t> {
+    tri: &'t Triangle,
+    /// Samples per pixel side.
+    s: i32,
+}
+
+impl<'t> SampleDepth<'t> {
+    /// The sample depths of `tri` with `s` samples per pixel side.
+    #[inline(always)]
+    pub(super) fn new(tri: &'t Triangle, s: i32) -> SampleDepth<'t> {
+        SampleDepth { tri, s }
+    }
+
+    /// The depth at the pixel whose first sample is (`px`, `py`).
+    #[inline(always)]
+    pub(super) fn pixel_base(&self, px: i32, py: i32) -> f32 {
+        self.tri.z.at((px - self.tri.bbox[0]) as f32, (py - self.tri.bbox[1]) as f32)
+    }
+
+    /// What sample (`i`, `j`) of a pixel adds to [`SampleDepth::pixel_base`].
+    #[inline(always)]
+    pub(super) fn offset(&self, i: i32, j: i32) -> f32 {
+        depth_offset(&self.tri.z, i, j)
+    }
+}
+
+/// See [`SampleDepth::offset`].
+#[inline(always)]
+fn depth_offset(z: &Plane, i: i32, j: i32) -> f32 {
+    z.dx * i as f32 + z.dy * j as f32
+}
+
+/// The most samples a pixel side has (`ssaa` 4).
+const MAX_SIDE: usize = 4;
+
+/// One triangle's edge functions, stepped sample by sample along rows that start at sample
+/// column `x0`, with each sample's [`SampleDepth`]: the one loop that decides which samples the
+/// sample passes draw.
 ///
 /// Each row starts from the edge functions evaluated at its first sample rather than from the
 /// previous row's: the same integers, and measured faster than carrying them from row to row.
@@ -85,13 +129,14 @@ pub(super) struct RowStepper<'t> {
     x0: i32,
     /// Column offset of `x0` from the triangle's bounding-box origin.
     ox0: f32,
+    depth: SampleDepth<'t>,
 }
 
 impl<'t> RowStepper<'t> {
-    /// A stepper for rows of `tri` starting at column `x0`.
+    /// A stepper for rows of `tri` starting at column `x0`, with `s` samples per pixel side.
     #[inline(always)]
-    pub(super) fn new(tri: &'t Triangle, x0: i32) -> RowStepper<'t> {
-        RowStepper { tri, x0, ox0: (x0 - tri.bbox[0]) as f32 }
+    pub(super) fn new(tri: &'t Triangle, x0: i32, s: i32) -> RowStepper<'t> {
+        RowStepper { tri, x0, ox0: (x0 - tri.bbox[0]) as f32, depth: SampleDepth::new(tri, s) }
     }
 
     /// Column offset of the row's sample `i` from the triangle's bounding-box origin, for
@@ -113,18 +158,31 @@ impl<'t> RowStepper<'t> {
     ) {
         let [e0, e1, e2] = self.tri.edges;
         let (mut v0, mut v1, mut v2) = (e0.at(self.x0, y), e1.at(self.x0, y), e2.at(self.x0, y));
-        // Depth steps incrementally along the row; other attributes are evaluated only for
-        // the samples a pass keeps.
-        let mut z = self.tri.z.at(self.ox0, (y - self.tri.bbox[1]) as f32);
+        let s = self.depth.s;
+        let (j, py) = (y.rem_euclid(s), y - y.rem_euclid(s));
+        // The row's offsets within a pixel, and the depth at the first sample of each pixel
+        // the row enters.
+        let mut offsets = [0.0f32; MAX_SIDE];
+        for (i, offset) in offsets.iter_mut().enumerate().take(s as usize) {
+            *offset = self.depth.offset(i as i32, j);
+        }
+        let mut i = self.x0.rem_euclid(s);
+        let mut px = self.x0 - i;
+        let mut base = self.depth.pixel_base(px, py);
         for item in samples {
             // All three non-negative ⇔ the sign bit of their OR is clear.
             let inside = !TEST || (v0 | v1 | v2) >= 0;
-            let zi = z;
+            let z = base + offsets[i as usize & (MAX_SIDE - 1)];
             v0 += e0.dx;
             v1 += e1.dx;
             v2 += e2.dx;
-            z += self.tri.z.dx;
-            visit(item, inside, zi);
+            i += 1;
+            if i == s {
+                i = 0;
+                px += s;
+                base = self.depth.pixel_base(px, py);
+            }
+            visit(item, inside, z);
         }
     }
 
@@ -141,12 +199,25 @@ impl<'t> RowStepper<'t> {
         mut visit: impl FnMut(f32, &mut f32, I::Item),
     ) {
         self.step::<TEST, _>(y, depths.iter_mut().zip(other), |(depth, item), inside, z| {
-            // z > 1 is beyond the far plane; false for NaN too.
-            if inside && z < *depth && z <= 1.0 {
+            if passes_depth(inside, z, *depth) {
                 visit(z, depth, item);
             }
         });
     }
+}
+
+/// The depth test of every pass: inside the triangle, strictly nearer than stored (equal depths
+/// keep the first triangle drawn) and not beyond the far plane (z > 1; false for NaN too).
+#[inline(always)]
+pub(super) fn passes_depth(inside: bool, z: f32, stored: f32) -> bool {
+    inside & (depth_mask(z, stored) != 0)
+}
+
+/// The depth part of [`passes_depth`] as a lane mask, all ones where it passes: lane loops
+/// select with it and compile to vector instructions.
+#[inline(always)]
+pub(super) fn depth_mask(z: f32, stored: f32) -> u32 {
+    (((z < stored) & (z <= 1.0)) as u32).wrapping_neg()
 }
 
 #[cfg(test)]
@@ -171,8 +242,8 @@ mod tests {
         let [bx0, by0, bx1, by1] = tri.bbox;
         let (w, h) = ((bx1 - bx0 + 1) as usize, (by1 - by0 + 1) as usize);
         let mut visits = vec![0u32; w * h];
-        walk(&tri, tri.bbox, |[x0, y0, x1, y1], test| {
-            let stepper = RowStepper::new(&tri, x0);
+        walk(&tri, tri.bbox, BLOCK, |[x0, y0, x1, y1], test| {
+            let stepper = RowStepper::new(&tri, x0, 1);
             for y in y0..=y1 {
                 let row = (x0..=x1).map(|x| (y - by0) as usize * w + (x - bx0) as usize);
                 let mut count = |i: usize, inside: bool, _| visits[i] += inside as u32;
@@ -199,7 +270,7 @@ mod tests {
         let y = (tri.bbox[1] + tri.bbox[3]) / 2;
         let x0 = tri.bbox[0];
         let width = (tri.bbox[2] - x0 + 1) as usize;
-        let stepper = RowStepper::new(&tri, x0);
+        let stepper = RowStepper::new(&tri, x0, 1);
         let mut zs = vec![f32::NAN; width];
         let mut inside = vec![false; width];
         stepper.step::<true, _>(y, zs.iter_mut().zip(&mut inside), |(z, i), is_inside, zi| (*z, *i) = (zi, is_inside));

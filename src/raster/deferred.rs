@@ -10,7 +10,8 @@
 
 use super::context::{DrawContext, FragmentNeeds};
 use super::interpolate::{clip_z_lanes, interpolate_lanes};
-use super::resolve::{MemoEncoder, OutputBand, PixelRect, Resolve, average, resolve_colors};
+use super::msaa;
+use super::resolve::{MemoEncoder, OutputBand, PixelRect, Resolve, resolve_colors};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
 use super::tile::{NO_TRIANGLE, TileBuffers};
@@ -18,17 +19,17 @@ use super::tile::{NO_TRIANGLE, TileBuffers};
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
 
-/// Shades and resolves the samples the visibility pass kept.
+/// Shades and resolves the samples the sample visibility pass kept (in rows, see
+/// `tile::SampleOrder`): one sample per pixel, or supersampling shaded per sample.
 pub(super) fn shade<R: Resolve>(
     buffers: &mut TileBuffers,
     ctx: &DrawContext,
     resolver: &R,
     out: &mut OutputBand<R::Pixel>,
 ) {
-    match (ctx.ssaa, ctx.shading_block) {
-        (1, _) => shade_samples_to_pixels(buffers, ctx, resolver, out),
-        (s, block) if block == s => shade_pixels(buffers, ctx, resolver, out),
-        (s, _) => {
+    match ctx.ssaa {
+        1 => shade_samples_to_pixels(buffers, ctx, resolver, out),
+        s => {
             shade_samples_to_colors(buffers, ctx);
             resolve_colors(buffers, s, resolver, out);
         }
@@ -97,33 +98,47 @@ fn shade_samples_to_colors(buffers: &mut TileBuffers, ctx: &DrawContext) {
     }
 }
 
-/// Supersampling shaded per pixel: each triangle that won samples of a pixel is shaded once,
-/// at the centroid of those samples — always inside the triangle, so textures are never
-/// read beyond its uv island — and counts for the samples it won. Runs of pixels one
-/// triangle covers whole (most pixels) are shaded together in lanes.
-fn shade_pixels<R: Resolve>(buffers: &TileBuffers, ctx: &DrawContext, resolver: &R, out: &mut OutputBand<R::Pixel>) {
+/// Supersampling shaded per pixel, after the pixel visibility pass (`msaa.rs`; `N` samples a
+/// pixel, pixel-major): each triangle that won samples of a pixel is shaded once, at the
+/// centroid of those samples — always inside the triangle, so textures are never read beyond
+/// its uv island — and weighs as the share of samples it won. Runs of pixels one triangle
+/// covers whole (most pixels) are shaded together in lanes, and so are the triangles of the
+/// pixels whose samples differ ([`MixedFragments`]).
+pub(super) fn shade_pixels<const N: usize, R: Resolve>(
+    buffers: &TileBuffers,
+    ctx: &DrawContext,
+    resolver: &R,
+    out: &mut OutputBand<R::Pixel>,
+) {
     let Some(rect) = PixelRect::covering(buffers.dirty, ctx.ssaa) else { return };
     let grid = PixelGrid::new(ctx.ssaa);
+    let r = buffers.rect;
+    let pixels_wide = (r.w / grid.s) as usize;
     let mut shader = VisibleShader { ctx, current: None };
+    let mut mixed = MixedFragments::new();
     for oy in 0..rect.height {
         let Some(row) = out.pixels(rect.x0, rect.y0 + oy, rect.width) else { continue };
         let py = rect.sy0 + oy as i32 * grid.s;
-        for (chunk, pixels) in row.chunks_mut(SPAN).enumerate() {
+        let first = ((py - r.y0) / grid.s) as usize * pixels_wide + ((rect.sx0 - r.x0) / grid.s) as usize;
+        let Some(row_ids) = buffers.ids.get(first * N..(first + rect.width) * N) else { continue };
+        for ((chunk, pixels), chunk_ids) in row.chunks_mut(SPAN).enumerate().zip(row_ids.chunks(SPAN * N)) {
             let count = pixels.len();
             let px0 = rect.sx0 + (chunk * SPAN) as i32 * grid.s;
             // The triangle covering each pixel whole (NO_TRIANGLE: none covers any of it),
             // and the colours of the pixels whose samples differ.
             let mut whole = [None; SPAN];
             let mut colors = [[0.0f32; 4]; SPAN];
-            for k in 0..count {
-                let px = px0 + k as i32 * grid.s;
-                let ids = pixel_ids(buffers, &grid, px, py);
-                if ids[1..grid.n].iter().all(|&id| id == ids[0]) {
+            for (k, ids) in msaa::by_pixel::<N, _>(chunk_ids).enumerate() {
+                if ids.iter().all(|&id| id == ids[0]) {
                     whole[k] = Some(ids[0]);
                 } else {
-                    colors[k] = shade_mixed_pixel(&mut shader, &grid, &ids, px, py);
+                    if mixed.len + N > MIXED_CAPACITY {
+                        mixed.shade_into(&mut shader, &grid, &mut colors);
+                    }
+                    mixed.add_pixel(k, ids, &grid, px0 + k as i32 * grid.s, py);
                 }
             }
+            mixed.shade_into(&mut shader, &grid, &mut colors);
             let mut k = 0;
             while let Some(&w) = whole[..count].get(k) {
                 let run = whole[k..count].iter().take_while(|&&other| other == w).count();
@@ -145,58 +160,149 @@ fn shade_pixels<R: Resolve>(buffers: &TileBuffers, ctx: &DrawContext, resolver: 
     }
 }
 
-/// The triangles kept at the samples of the pixel whose first sample is (`px`, `py`), in
-/// the grid's order.
-#[inline(always)]
-fn pixel_ids(buffers: &TileBuffers, grid: &PixelGrid, px: i32, py: i32) -> [u32; MAX_SSAA * MAX_SSAA] {
-    let r = buffers.rect;
-    let mut ids = [NO_TRIANGLE; MAX_SSAA * MAX_SSAA];
-    for (id, &(dx, dy)) in ids.iter_mut().zip(&grid.offsets).take(grid.n) {
-        let (x, y) = (px + dx, py + dy);
-        *id = buffers.ids.get(r.index(x, y)).copied().unwrap_or(NO_TRIANGLE);
-    }
-    ids
+/// Most fragments [`MixedFragments`] holds: four pixels' worth at 4×4 samples (a row of
+/// pixels shades what it has collected whenever the next pixel might not fit).
+const MIXED_CAPACITY: usize = 64;
+
+/// The triangles of the pixels whose samples several triangles (or a triangle and the
+/// background) share, collected over a run of pixels: each is one fragment, at the centroid
+/// of the samples it won, weighing as their share of the pixel. Neighbouring mixed pixels
+/// mostly share their triangles (an edge crosses several of them), so the fragments of one
+/// triangle are shaded together in lanes like a run of whole pixels.
+struct MixedFragments {
+    len: usize,
+    ids: [u32; MIXED_CAPACITY],
+    xs: [f32; MIXED_CAPACITY],
+    ys: [f32; MIXED_CAPACITY],
+    weights: [f32; MIXED_CAPACITY],
+    /// The pixel of the run each fragment colours.
+    pixels: [u8; MIXED_CAPACITY],
 }
 
-/// The colour of a pixel whose samples several triangles (or a triangle and the
-/// background) share.
-fn shade_mixed_pixel(
-    shader: &mut VisibleShader,
-    grid: &PixelGrid,
-    ids: &[u32; MAX_SSAA * MAX_SSAA],
-    px: i32,
-    py: i32,
-) -> [f32; 4] {
-    let n = grid.n;
-    // The distinct triangles of the pixel in order of first sample, each with the sums
-    // of its samples' coordinates and their count; which one each sample has.
-    let mut triangles = [(NO_TRIANGLE, 0i32, 0i32, 0i32); MAX_SSAA * MAX_SSAA];
-    let mut distinct = 0;
-    let mut slots = [usize::MAX; MAX_SSAA * MAX_SSAA];
-    for (j, (&id, &(dx, dy))) in ids.iter().zip(&grid.offsets).enumerate().take(n) {
-        if id == NO_TRIANGLE {
-            continue;
+impl MixedFragments {
+    fn new() -> MixedFragments {
+        MixedFragments {
+            len: 0,
+            ids: [NO_TRIANGLE; MIXED_CAPACITY],
+            xs: [0.0; MIXED_CAPACITY],
+            ys: [0.0; MIXED_CAPACITY],
+            weights: [0.0; MIXED_CAPACITY],
+            pixels: [0; MIXED_CAPACITY],
         }
-        let t = match triangles[..distinct].iter().position(|t| t.0 == id) {
-            Some(t) => t,
-            None => {
-                triangles[distinct].0 = id;
-                distinct += 1;
-                distinct - 1
+    }
+
+    /// Adds the fragments of pixel `k` of the run, whose samples have triangles `ids` and whose
+    /// first sample is (`px`, `py`): the distinct triangles in order of first sample, with the
+    /// centroid and share of their samples (samples of no triangle add nothing: transparent).
+    fn add_pixel<const N: usize>(&mut self, k: usize, ids: &[u32; N], grid: &PixelGrid, px: i32, py: i32) {
+        let start = self.len;
+        // Sums of the samples' coordinates and their count, per distinct triangle.
+        let mut sums = [(0i32, 0i32, 0i32); MAX_SSAA * MAX_SSAA];
+        for (&id, &(dx, dy)) in ids.iter().zip(&grid.offsets) {
+            if id == NO_TRIANGLE {
+                continue;
             }
-        };
-        let (_, sum_x, sum_y, count) = &mut triangles[t];
-        (*sum_x, *sum_y, *count) = (*sum_x + px + dx, *sum_y + py + dy, *count + 1);
-        slots[j] = t;
+            let t = match self.ids[start..self.len].iter().position(|&other| other == id) {
+                Some(t) => t,
+                None => {
+                    let Some(slot) = self.ids.get_mut(self.len) else { return };
+                    *slot = id;
+                    self.len += 1;
+                    self.len - start - 1
+                }
+            };
+            let (sum_x, sum_y, count) = &mut sums[t];
+            (*sum_x, *sum_y, *count) = (*sum_x + px + dx, *sum_y + py + dy, *count + 1);
+        }
+        for (f, &(sum_x, sum_y, count)) in (start..self.len).zip(&sums) {
+            self.xs[f] = sum_x as f32 / count as f32;
+            self.ys[f] = sum_y as f32 / count as f32;
+            self.weights[f] = count as f32 / N as f32;
+            self.pixels[f] = k as u8;
+        }
     }
-    // Each triangle shaded once, at the centroid of its samples in the pixel.
-    let mut shaded = [[0.0f32; 4]; MAX_SSAA * MAX_SSAA];
-    for (color, &(id, sum_x, sum_y, count)) in shaded.iter_mut().zip(&triangles[..distinct]) {
-        *color = shader.shade(id, sum_x as f32 / count as f32, sum_y as f32 / count as f32, grid.derivative_scale);
+
+    /// Shades the fragments, each triangle's together, adds each weighted colour to its pixel's
+    /// in `colors`, and empties the list.
+    fn shade_into(&mut self, shader: &mut VisibleShader, grid: &PixelGrid, colors: &mut [[f32; 4]; SPAN]) {
+        let mut done = [false; MIXED_CAPACITY];
+        for start in 0..self.len {
+            if done[start] {
+                continue;
+            }
+            let id = self.ids[start];
+            let mut group = [start; SPAN];
+            let mut size = 0;
+            for (f, done) in done.iter_mut().enumerate().take(self.len).skip(start) {
+                if !*done && self.ids[f] == id {
+                    *done = true;
+                    group[size] = f;
+                    size += 1;
+                    if size == SPAN {
+                        self.shade_group(shader, grid, id, &group, size, colors);
+                        size = 0;
+                    }
+                }
+            }
+            if size > 0 {
+                self.shade_group(shader, grid, id, &group, size, colors);
+            }
+        }
+        self.len = 0;
     }
-    const TRANSPARENT: [f32; 4] = [0.0; 4];
-    let colors = slots[..n].iter().map(|&t| shaded.get(t).unwrap_or(&TRANSPARENT));
-    average(colors, grid.scale)
+
+    /// Shades the first `size` fragments of `group` (all of triangle `id`) in lanes.
+    fn shade_group(
+        &self,
+        shader: &mut VisibleShader,
+        grid: &PixelGrid,
+        id: u32,
+        group: &[usize; SPAN],
+        size: usize,
+        colors: &mut [[f32; 4]; SPAN],
+    ) {
+        if let Some(color) = shader.constant(id) {
+            self.add_weighted(&group[..size], &[color; SPAN], colors);
+            return;
+        }
+        // Groups are small where triangles are (a pixel or two of a model's edge): no lanes
+        // are computed for nothing there.
+        match size {
+            ..=1 => self.shade_lanes::<1>(shader, grid, id, group, size, colors),
+            2 => self.shade_lanes::<2>(shader, grid, id, group, size, colors),
+            3..=4 => self.shade_lanes::<4>(shader, grid, id, group, size, colors),
+            5..=8 => self.shade_lanes::<8>(shader, grid, id, group, size, colors),
+            _ => self.shade_lanes::<SPAN>(shader, grid, id, group, size, colors),
+        }
+    }
+
+    #[inline(always)]
+    fn shade_lanes<const L: usize>(
+        &self,
+        shader: &mut VisibleShader,
+        grid: &PixelGrid,
+        id: u32,
+        group: &[usize; SPAN],
+        size: usize,
+        colors: &mut [[f32; 4]; SPAN],
+    ) {
+        // Lanes past `size` repeat the group's first fragment: computed and dropped.
+        let xs = std::array::from_fn(|l| self.xs[group[l]]);
+        let ys = std::array::from_fn(|l| self.ys[group[l]]);
+        let shaded = shader.shade_span::<L>(id, xs, ys, grid.derivative_scale, size);
+        self.add_weighted(&group[..size], &shaded, colors);
+    }
+
+    /// Adds the colours of fragments `group`, each weighted, to their pixels in `colors`.
+    #[inline(always)]
+    fn add_weighted(&self, group: &[usize], shaded: &[[f32; 4]], colors: &mut [[f32; 4]; SPAN]) {
+        for (&f, color) in group.iter().zip(shaded) {
+            let (w, pixel) = (self.weights[f], &mut colors[self.pixels[f] as usize]);
+            for c in 0..4 {
+                pixel[c] += color[c] * w;
+            }
+        }
+    }
 }
 
 /// The samples of one pixel when supersampling shades per pixel.
@@ -205,8 +311,6 @@ struct PixelGrid {
     s: i32,
     /// Samples per pixel.
     n: usize,
-    /// One over `n`.
-    scale: f32,
     /// Sample offsets within the pixel, row-major (no divisions per pixel).
     offsets: [(i32, i32); MAX_SSAA * MAX_SSAA],
     /// The sum of the offsets' x over the pixel's samples.
@@ -223,7 +327,7 @@ impl PixelGrid {
         let n = (s * s) as usize;
         let offsets: [(i32, i32); MAX_SSAA * MAX_SSAA] = std::array::from_fn(|k| (k as i32 % s, k as i32 / s));
         let (sum_dx, sum_dy) = offsets[..n].iter().fold((0, 0), |(sx, sy), (dx, dy)| (sx + dx, sy + dy));
-        PixelGrid { s, n, scale: 1.0 / n as f32, offsets, sum_dx, sum_dy, derivative_scale: s as f32 * 0.5 }
+        PixelGrid { s, n, offsets, sum_dx, sum_dy, derivative_scale: s as f32 * 0.5 }
     }
 
     /// A coordinate of the centroid of all of a pixel's samples, from its first sample's
@@ -274,13 +378,14 @@ impl<'a> VisibleShader<'a> {
         if let Some(c) = self.constant(id) {
             return c;
         }
-        let [color] = self.shade_span::<1>(id, [x], y, derivative_scale, 1);
+        let [color] = self.shade_span::<1>(id, [x], [y], derivative_scale, 1);
         color
     }
 
-    /// The colours of the first `count` of `L` samples of triangle `id` in one sample row `y`,
-    /// at columns `xs`, with uv derivatives scaled by `derivative_scale` (the other lanes
-    /// transparent); each lane's arithmetic is that of the sample shaded alone. Interpolation, texture coordinates and lighting run on all lanes at once (vector
+    /// The colours of the first `count` of `L` samples of triangle `id` at (`xs`, `ys`) in
+    /// sample coordinates, with uv derivatives scaled by `derivative_scale` (the other lanes
+    /// transparent); each lane's arithmetic is that of the sample shaded alone.
+    /// Interpolation, texture coordinates and lighting run on all lanes at once (vector
     /// instructions), texel reads lane by lane in their own loop, so the CPU overlaps the
     /// samples' loads.
     #[inline(always)]
@@ -288,12 +393,12 @@ impl<'a> VisibleShader<'a> {
         &mut self,
         id: u32,
         xs: [f32; L],
-        y: f32,
+        ys: [f32; L],
         derivative_scale: f32,
         count: usize,
     ) -> [[f32; 4]; L] {
         let Some((tri, material, needs)) = self.select(id) else { return [[0.0; 4]; L] };
-        let oy = y - tri.bbox[1] as f32;
+        let oy = ys.map(|y| y - tri.bbox[1] as f32);
         let ox = xs.map(|x| x - tri.bbox[0] as f32);
         let mut fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
         if derivative_scale != 1.0 {
@@ -316,7 +421,7 @@ impl<'a> VisibleShader<'a> {
         pixels: &mut [R::Pixel],
     ) {
         let xs = std::array::from_fn(|k| (x + k as i32) as f32);
-        let colors = self.shade_span::<L>(id, xs, y as f32, 1.0, pixels.len());
+        let colors = self.shade_span::<L>(id, xs, [y as f32; L], 1.0, pixels.len());
         for (px, encoded) in pixels.iter_mut().zip(resolver.encode_lanes(&colors)) {
             *px = encoded;
         }
@@ -324,8 +429,7 @@ impl<'a> VisibleShader<'a> {
 
     /// The colours of `colors.len()` (at most `L`) neighbouring pixels that triangle `id`
     /// covers whole, the first one's first sample at (`px`, `py`): each shaded once at the
-    /// centroid of its samples and counted for all of them, as a pixel with mixed samples
-    /// counts each triangle.
+    /// centroid of its samples, with all of the pixel's weight.
     #[inline(always)]
     fn shade_whole_pixels<const L: usize>(
         &mut self,
@@ -337,9 +441,92 @@ impl<'a> VisibleShader<'a> {
     ) {
         let xs = std::array::from_fn(|k| grid.centroid(px + k as i32 * grid.s, grid.sum_dx));
         let y = grid.centroid(py, grid.sum_dy);
-        let shaded = self.shade_span::<L>(id, xs, y, grid.derivative_scale, colors.len());
-        for (color, one) in colors.iter_mut().zip(&shaded) {
-            *color = average(std::iter::repeat_n(one, grid.n), grid.scale);
+        let shaded = self.shade_span::<L>(id, xs, [y; L], grid.derivative_scale, colors.len());
+        colors.copy_from_slice(&shaded[..colors.len()]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::AlphaMode;
+    use crate::raster::scene::RenderOptions;
+    use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
+    use crate::raster::shade::FragmentOutput;
+    use glam::{Vec2, Vec4};
+
+    #[test]
+    fn mixed_pixels_weigh_each_triangle_shaded_once_by_its_share_of_samples() {
+        // Three lit triangles whose normals vary across them, so no colour is constant.
+        let vertex = |x: f32, y: f32, n: [f32; 3]| ClipVertex {
+            pos: Vec4::new(x, y, 0.5, 1.0),
+            attrs: [0.0, 0.0, n[0], n[1], n[2]],
+        };
+        let mut tris = Vec::new();
+        for (k, tilt) in [0.0f32, 0.4, -0.7].into_iter().enumerate() {
+            let n = |dx: f32| [tilt + dx, 0.3 - dx, 1.0];
+            let x = k as f32 * 0.1;
+            let v = [vertex(-1.0 + x, 1.0, n(0.0)), vertex(-0.9, -1.0, n(-0.5)), vertex(1.0, 0.8 - x, n(0.5))];
+            setup_triangle(v, (64, 64), 0, false, &mut tris);
         }
+        assert_eq!((tris.len(), ATTRS), (3, 5));
+        let options = RenderOptions { ssaa: 4, ..RenderOptions::default() };
+        let shader = Shader::new(&options, FragmentOutput::Color);
+        let material = DrawMaterial {
+            base: [0.8, 0.5, 0.2, 1.0],
+            texture: None,
+            texture_size: Vec2::ONE,
+            alpha: AlphaMode::Opaque,
+            nearest: false,
+        };
+        let materials = [material];
+        let ctx = DrawContext::new(&tris, &materials, &shader, &options);
+        let grid = PixelGrid::new(4);
+        const E: u32 = NO_TRIANGLE;
+        // Pixels of a run: two triangles, a triangle and the background, three triangles,
+        // and the first pair again (so one triangle's fragments from several pixels share lanes).
+        let pixels: [[u32; 16]; 4] = [
+            [0, 0, 0, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1],
+            [E, E, 2, 2, E, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+            [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 1, 1, 2, 2, 2, 1],
+            [1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1],
+        ];
+        let mut mixed = MixedFragments::new();
+        let mut shader_state = VisibleShader { ctx: &ctx, current: None };
+        let first = |k: usize| (8 + 4 * k as i32, 12);
+        for (k, ids) in pixels.iter().enumerate() {
+            let (px, py) = first(k);
+            mixed.add_pixel(k, ids, &grid, px, py);
+        }
+        assert_eq!(mixed.len, 2 + 1 + 3 + 2);
+        let mut colors = [[0.0f32; 4]; SPAN];
+        mixed.shade_into(&mut shader_state, &grid, &mut colors);
+        assert_eq!(mixed.len, 0);
+        for (k, ids) in pixels.iter().enumerate() {
+            let (px, py) = first(k);
+            // Each triangle alone, at the centroid of its samples, times its share.
+            let mut expected = [0.0f32; 4];
+            for id in 0..3u32 {
+                let samples: Vec<(i32, i32)> =
+                    ids.iter().zip(&grid.offsets).filter(|(i, _)| **i == id).map(|(_, &o)| o).collect();
+                if samples.is_empty() {
+                    continue;
+                }
+                let count = samples.len() as f32;
+                let cx = samples.iter().map(|s| px + s.0).sum::<i32>() as f32 / count;
+                let cy = samples.iter().map(|s| py + s.1).sum::<i32>() as f32 / count;
+                let color = shader_state.shade(id, cx, cy, grid.derivative_scale);
+                for c in 0..4 {
+                    expected[c] += color[c] * (count / 16.0);
+                }
+            }
+            for c in 0..4 {
+                assert!((colors[k][c] - expected[c]).abs() < 1e-6, "pixel {k}: {:?} != {expected:?}", colors[k]);
+            }
+            // The background's share stays transparent.
+            let covered = ids.iter().filter(|&&id| id != E).count() as f32 / 16.0;
+            assert!((colors[k][3] - covered).abs() < 1e-6, "pixel {k} alpha {}", colors[k][3]);
+        }
+        assert!(colors[0] != colors[3] && colors[2][0] > 0.0, "{colors:?}");
     }
 }

@@ -2,7 +2,7 @@
 //! into the tile's colour and depth, each sample shaded as its triangle reaches it.
 
 use super::context::{DrawContext, FragmentNeeds};
-use super::coverage::{RowStepper, walk};
+use super::coverage::{BLOCK, RowStepper, walk};
 use super::interpolate::{clip_z_lanes, interpolate};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
@@ -16,25 +16,26 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
         let Some((tri, material, needs)) = ctx.triangle(i) else { continue };
         let Some(bounds) = buffers.touch(tri) else { continue };
         let shading = (material, needs, ctx.shader);
-        walk(tri, bounds, |rect, test| match test {
-            true => fill_rect::<true>(buffers, tri, shading, rect),
-            false => fill_rect::<false>(buffers, tri, shading, rect),
+        walk(tri, bounds, BLOCK, |rect, test| match test {
+            true => fill_rect::<true>(buffers, tri, shading, ctx.ssaa, rect),
+            false => fill_rect::<false>(buffers, tri, shading, ctx.ssaa, rect),
         });
     }
 }
 
 /// Shades the samples of an inclusive rectangle that pass the depth test; with `TEST` only
-/// those inside all edges.
+/// those inside all edges (`ssaa` samples per pixel side).
 #[inline(always)]
 fn fill_rect<const TEST: bool>(
     buffers: &mut TileBuffers,
     tri: &Triangle,
     (material, needs, shader): (&DrawMaterial, FragmentNeeds, &Shader),
+    ssaa: i32,
     [x0, y0, x1, y1]: [i32; 4],
 ) {
     let r = buffers.rect;
     let blend = material.alpha == AlphaMode::Blend;
-    let stepper = RowStepper::new(tri, x0);
+    let stepper = RowStepper::new(tri, x0, ssaa);
     let width = (x1 - x0 + 1) as usize;
     for y in y0..=y1 {
         let oy = (y - tri.bbox[1]) as f32;
@@ -50,7 +51,7 @@ fn fill_rect<const TEST: bool>(
                 None => {
                     let ox = stepper.ox(i);
                     let fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
-                    let clip_z = || clip_z_lanes(tri, [ox], oy);
+                    let clip_z = || clip_z_lanes(tri, [ox], [oy]);
                     let Some(src) = shader.shade(material, &fragment, clip_z) else { return };
                     src
                 }

@@ -8,17 +8,18 @@ use super::shade::Fragments;
 /// bounding-box origin; only what the shader will use is computed.
 #[inline(always)]
 pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragments<1> {
-    interpolate_lanes(tri, [ox], oy, uv, normal, derivatives)
+    interpolate_lanes(tri, [ox], [oy], uv, normal, derivatives)
 }
 
-/// [`interpolate`] for `L` samples of one row at once (offsets `ox`, row offset `oy`): the same
-/// arithmetic per sample, in loops over lanes that compile to vector instructions.
+/// [`interpolate`] for `L` samples at once (offsets `ox`, `oy`; a row of samples, or the
+/// centroids of mixed pixels' triangles): the same arithmetic per sample, in loops over lanes
+/// that compile to vector instructions.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane loops index several arrays in step
 pub(super) fn interpolate_lanes<const L: usize>(
     tri: &Triangle,
     ox: [f32; L],
-    oy: f32,
+    oy: [f32; L],
     uv: bool,
     normal: bool,
     derivatives: bool,
@@ -29,9 +30,9 @@ pub(super) fn interpolate_lanes<const L: usize>(
         // Attributes were interpolated as a/w; dividing by the interpolated 1/w restores them.
         let mut w = [0.0; L];
         for k in 0..L {
-            w[k] = 1.0 / q.at(ox[k], oy);
-            f.u[k] = a.at(ox[k], oy) * w[k];
-            f.v[k] = b.at(ox[k], oy) * w[k];
+            w[k] = 1.0 / q.at(ox[k], oy[k]);
+            f.u[k] = a.at(ox[k], oy[k]) * w[k];
+            f.v[k] = b.at(ox[k], oy[k]) * w[k];
         }
         if derivatives {
             // d(a/w ÷ 1/w)/dx = (d(a/w)/dx − a · d(1/w)/dx) · w, likewise for y.
@@ -46,19 +47,19 @@ pub(super) fn interpolate_lanes<const L: usize>(
     if normal {
         // Normals skip the division: they are renormalised, and a/w is parallel to a.
         for k in 0..L {
-            f.nx[k] = tri.attrs[2].at(ox[k], oy);
-            f.ny[k] = tri.attrs[3].at(ox[k], oy);
-            f.nz[k] = tri.attrs[4].at(ox[k], oy);
+            f.nx[k] = tri.attrs[2].at(ox[k], oy[k]);
+            f.ny[k] = tri.attrs[3].at(ox[k], oy[k]);
+            f.nz[k] = tri.attrs[4].at(ox[k], oy[k]);
         }
     }
     f
 }
 
-/// Clip z of `L` samples of one row (offsets as [`interpolate_lanes`]): depth z/w and 1/w are
-/// both affine in screen space, and their ratio is clip z. Only the depth map asks for it.
+/// Clip z of `L` samples (offsets as [`interpolate_lanes`]): depth z/w and 1/w are both affine
+/// in screen space, and their ratio is clip z. Only the depth map asks for it.
 #[inline(always)]
-pub(super) fn clip_z_lanes<const L: usize>(tri: &Triangle, ox: [f32; L], oy: f32) -> [f32; L] {
-    std::array::from_fn(|k| tri.z.at(ox[k], oy) / tri.inv_w.at(ox[k], oy))
+pub(super) fn clip_z_lanes<const L: usize>(tri: &Triangle, ox: [f32; L], oy: [f32; L]) -> [f32; L] {
+    std::array::from_fn(|k| tri.z.at(ox[k], oy[k]) / tri.inv_w.at(ox[k], oy[k]))
 }
 
 #[cfg(test)]
@@ -86,16 +87,17 @@ mod tests {
             back_facing: true,
         };
         let ox: [f32; 8] = std::array::from_fn(|k| 2.0 + k as f32);
-        let lanes = interpolate_lanes(&tri, ox, 7.0, true, true, true);
-        for (k, &x) in ox.iter().enumerate() {
-            let one = interpolate(&tri, x, 7.0, true, true, true);
+        let oy: [f32; 8] = std::array::from_fn(|k| 7.0 + (k % 3) as f32 * 0.25);
+        let lanes = interpolate_lanes(&tri, ox, oy, true, true, true);
+        for (k, (&x, &y)) in ox.iter().zip(&oy).enumerate() {
+            let one = interpolate(&tri, x, y, true, true, true);
             let bits = |f: &Fragments<8>, k: usize| {
                 [f.u[k], f.v[k], f.du_dx[k], f.dv_dx[k], f.du_dy[k], f.dv_dy[k], f.nx[k], f.ny[k], f.nz[k]]
                     .map(f32::to_bits)
             };
             let one_bits = [one.u, one.v, one.du_dx, one.dv_dx, one.du_dy, one.dv_dy, one.nx, one.ny, one.nz]
                 .map(|[x]| x.to_bits());
-            assert_eq!(clip_z_lanes(&tri, ox, 7.0)[k].to_bits(), clip_z_lanes(&tri, [x], 7.0)[0].to_bits());
+            assert_eq!(clip_z_lanes(&tri, ox, oy)[k].to_bits(), clip_z_lanes(&tri, [x], [y])[0].to_bits());
             assert_eq!(bits(&lanes, k), one_bits, "lane {k}");
             assert!(one.back_facing);
         }

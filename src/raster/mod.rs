@@ -4,8 +4,9 @@
 //!
 //! ```text
 //! vertex (model → clip, normals → view) → clip + setup (setup.rs) → bin (tile.rs)
-//!   → raster per tile, in parallel: opaque bins visibility (visibility.rs) then shading
-//!     (deferred.rs), other bins in submission order (forward.rs)
+//!   → raster per tile, in parallel: opaque bins visibility then shading (deferred.rs) —
+//!     per sample (visibility.rs) or, supersampled and shaded per pixel, per pixel as
+//!     multisampling does it (msaa.rs) — other bins in submission order (forward.rs)
 //!   → fragment (interpolate.rs, shade.rs) → resolve (resolve.rs)
 //! ```
 //!
@@ -49,6 +50,7 @@ mod forward;
 mod image;
 mod interpolate;
 mod lanes;
+mod msaa;
 mod resolve;
 mod scene;
 mod setup;

@@ -15,9 +15,9 @@
 //! caller fills once.
 
 use super::context::DrawContext;
-use super::resolve::{OutputBand, Resolve};
+use super::resolve::{OutputBand, PixelRect, Resolve};
 use super::setup::Triangle;
-use super::{deferred, forward, resolve, visibility};
+use super::{deferred, forward, msaa, resolve, visibility};
 use crate::model::AlphaMode;
 
 /// Visibility-buffer entry of a sample no triangle covers.
@@ -71,16 +71,31 @@ pub fn bin(triangles: &[Triangle], tile_size: i32, tiles_x: usize, tiles_y: usiz
     bins
 }
 
+/// How a tile's sample buffers are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SampleOrder {
+    /// Rows of samples: sample (x, y) at [`TileRect::index`].
+    Rows,
+    /// Pixel after pixel, each pixel's samples together (the pixel visibility pass, `msaa.rs`).
+    Pixels,
+}
+
 /// A tile's sample buffers: plain data that the passes read and write.
 ///
-/// Between uses, depth is infinite and the visibility buffer empty everywhere, and colour is
-/// transparent black everywhere (the deferred path reads colour only where it wrote it).
+/// Between uses, depth is infinite and the visibility buffer empty everywhere, the depth
+/// bounds infinite, and colour is transparent black everywhere (the deferred path reads colour
+/// only where it wrote it).
 pub struct TileBuffers {
     pub(super) rect: TileRect,
+    /// The layout of `depth` and `ids` since the buffers were last clean (colour is always in
+    /// rows).
+    pub(super) order: SampleOrder,
     pub(super) color: Vec<[f32; 4]>,
     pub(super) depth: Vec<f32>,
     /// Visibility buffer of the deferred path: the triangle kept at each sample.
     pub(super) ids: Vec<u32>,
+    /// Per pixel, the nearest and farthest depth its samples may hold (`SampleOrder::Pixels`).
+    pub(super) depth_bounds: Vec<[f32; 2]>,
     /// Inclusive sample rectangle `[x0, y0, x1, y1]` that triangles may have drawn into since
     /// the buffers were last clean; `None` while untouched.
     pub(super) dirty: Option<[i32; 4]>,
@@ -96,13 +111,16 @@ thread_local! {
 
 impl TileBuffers {
     /// Cleared buffers: transparent black, depth at infinity.
-    fn new(rect: TileRect) -> TileBuffers {
+    pub(super) fn new(rect: TileRect) -> TileBuffers {
         let n = (rect.w * rect.h) as usize;
         TileBuffers {
             rect,
+            order: SampleOrder::Rows,
             color: vec![[0.0; 4]; n],
             depth: vec![f32::INFINITY; n],
             ids: vec![NO_TRIANGLE; n],
+            // A pixel has at least one sample.
+            depth_bounds: vec![[f32::INFINITY; 2]; n],
             dirty: None,
             color_dirty: false,
         }
@@ -115,12 +133,17 @@ impl TileBuffers {
             self.color.resize(n, [0.0; 4]);
             self.depth.resize(n, f32::INFINITY);
             self.ids.resize(n, NO_TRIANGLE);
+            self.depth_bounds.resize(n, [f32::INFINITY; 2]);
         }
         self.rect = rect;
     }
 
     /// Restores the dirty rectangle to the clean state.
-    fn clear_dirty(&mut self) {
+    pub(super) fn clear_dirty(&mut self, ssaa: i32) {
+        if self.order == SampleOrder::Pixels {
+            self.clear_dirty_pixels(ssaa);
+            return;
+        }
         let Some([x0, y0, x1, y1]) = self.dirty.take() else { return };
         let width = (x1 - x0 + 1) as usize;
         for y in y0..=y1 {
@@ -138,6 +161,29 @@ impl TileBuffers {
             }
         }
         self.color_dirty = false;
+    }
+
+    /// As [`TileBuffers::clear_dirty`] in pixel-major order: each row of dirty pixels is one
+    /// run of each buffer.
+    fn clear_dirty_pixels(&mut self, ssaa: i32) {
+        self.order = SampleOrder::Rows;
+        let Some(pixels) = PixelRect::covering(self.dirty.take(), ssaa) else { return };
+        let r = self.rect;
+        let (n, wide) = ((ssaa * ssaa) as usize, (r.w / ssaa) as usize);
+        let (x0, y0) = (pixels.x0 - (r.x0 / ssaa) as usize, pixels.y0 - (r.y0 / ssaa) as usize);
+        for y in y0..y0 + pixels.height {
+            let first = y * wide + x0;
+            let run = first..first + pixels.width;
+            if let Some(d) = self.depth.get_mut(run.start * n..run.end * n) {
+                d.fill(f32::INFINITY);
+            }
+            if let Some(ids) = self.ids.get_mut(run.start * n..run.end * n) {
+                ids.fill(NO_TRIANGLE);
+            }
+            if let Some(bounds) = self.depth_bounds.get_mut(run) {
+                bounds.fill([f32::INFINITY; 2]);
+            }
+        }
     }
 
     /// The triangle's bounding box within the tile, marked dirty; `None` when they do not meet.
@@ -162,15 +208,34 @@ pub fn draw_and_resolve<R: Resolve>(
     // does not call rayon) would find it empty and use fresh buffers instead of panicking.
     let mut buffers = SCRATCH.with(|cell| cell.borrow_mut().take()).unwrap_or_else(|| TileBuffers::new(rect));
     buffers.place(rect);
-    if all_opaque(bin, ctx) {
-        visibility::draw(&mut buffers, bin, ctx);
-        deferred::shade(&mut buffers, ctx, resolver, out);
-    } else {
+    if !all_opaque(bin, ctx) {
         forward::draw(&mut buffers, bin, ctx);
         resolve::resolve_colors(&buffers, ctx.ssaa, resolver, out);
+    } else if ctx.shading_block == ctx.ssaa && ctx.ssaa > 1 {
+        // Supersampled and shaded per pixel: visibility per pixel, as multisampling.
+        match ctx.ssaa {
+            2 => draw_pixels::<4, R>(&mut buffers, bin, ctx, resolver, out),
+            3 => draw_pixels::<9, R>(&mut buffers, bin, ctx, resolver, out),
+            _ => draw_pixels::<16, R>(&mut buffers, bin, ctx, resolver, out),
+        }
+    } else {
+        visibility::draw(&mut buffers, bin, ctx);
+        deferred::shade(&mut buffers, ctx, resolver, out);
     }
-    buffers.clear_dirty();
+    buffers.clear_dirty(ctx.ssaa);
     SCRATCH.with(|cell| *cell.borrow_mut() = Some(buffers));
+}
+
+/// The pixel visibility pass and per-pixel deferred shading, `N` samples a pixel.
+fn draw_pixels<const N: usize, R: Resolve>(
+    buffers: &mut TileBuffers,
+    bin: &[u32],
+    ctx: &DrawContext,
+    resolver: &R,
+    out: &mut OutputBand<R::Pixel>,
+) {
+    msaa::draw::<N>(buffers, bin, ctx);
+    deferred::shade_pixels::<N, R>(buffers, ctx, resolver, out);
 }
 
 /// True when every triangle of the bin is opaque: alpha-tested and blended samples show what

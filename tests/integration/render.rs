@@ -62,26 +62,30 @@ fn fan_of_sixteen_triangles_covers_interior_once() {
     assert!(interior > 1800, "{interior}");
 }
 
-fn lit_sphere_scene_image() -> Image {
+fn lit_sphere_scene_image(ssaa: u32) -> Image {
     let sphere = uv_sphere(24, 48, textured(checker_texture(8, 4)));
     let camera = Camera::fit(
         &spritebake::raster::OrbitView { yaw_degrees: 30.0, pitch_degrees: 20.0, ..Default::default() },
         &sphere.positions,
         1.0,
     );
-    let options = RenderOptions { width: 150, height: 150, ssaa: 2, ..RenderOptions::default() };
+    let options = RenderOptions { width: 150, height: 150, ssaa, ..RenderOptions::default() };
     render_meshes(&[&sphere], camera, &options)
 }
 
+/// Every visibility path: samples one per pixel (ssaa 1) and pixels of 4, 9 and 16 samples.
 #[test]
 fn identical_bytes_for_1_2_and_7_threads() {
-    let render_with = |threads: usize| {
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(lit_sphere_scene_image)
-    };
-    let one = render_with(1);
-    assert!(one.covered_pixels() > 5000);
-    assert_eq!(one, render_with(2));
-    assert_eq!(one, render_with(7));
+    for ssaa in 1..=4 {
+        let render_with = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| lit_sphere_scene_image(ssaa))
+        };
+        let one = render_with(1);
+        assert!(one.covered_pixels() > 5000);
+        assert_eq!(one, render_with(2), "ssaa {ssaa}");
+        assert_eq!(one, render_with(7), "ssaa {ssaa}");
+    }
 }
 
 #[test]
