@@ -134,17 +134,68 @@ pub fn crop(image: &Image, x: u32, y: u32, w: u32, h: u32) -> Image {
 /// Blits `src` into `dst` at (`x`, `y`), repeating its edge pixels `extrude` pixels outward
 /// (so texture filtering in the engine never samples a neighbour's pixels).
 pub fn blit_extruded(dst: &mut Image, src: &Image, x: u32, y: u32, extrude: u32) {
-    let e = extrude as i64;
-    for dy in -e..src.height as i64 + e {
-        for dx in -e..src.width as i64 + e {
-            let sx = dx.clamp(0, src.width as i64 - 1) as u32;
-            let sy = dy.clamp(0, src.height as i64 - 1) as u32;
-            let (tx, ty) = (x as i64 + dx, y as i64 + dy);
-            if tx < 0 || ty < 0 {
-                continue;
+    let blit = Blit { src, rect: (0, 0, src.width, src.height), at: (x, y) };
+    blit.draw_rows(&mut dst.rgba, dst.width, 0, extrude);
+}
+
+/// The kept rectangle `(x, y, w, h)` of a source image and the page position of its top left
+/// corner: one frame drawn on a sheet page, straight from the cell (no cropped copy).
+#[derive(Debug, Clone, Copy)]
+pub struct Blit<'a> {
+    /// The whole source image.
+    pub src: &'a Image,
+    /// The rectangle of `src` drawn.
+    pub rect: (u32, u32, u32, u32),
+    /// Where its top left corner goes.
+    pub at: (u32, u32),
+}
+
+/// Sets pixel `x` of an RGBA row (nothing outside it).
+fn put(row: &mut [u8], x: usize, pixel: &[u8]) {
+    if let Some(d) = row.get_mut(x * 4..x * 4 + 4) {
+        d.copy_from_slice(pixel);
+    }
+}
+
+impl Blit<'_> {
+    /// Draws the rows of this blit (its rectangle with `extrude` edge pixels repeated outward)
+    /// that fall in `rows`: RGBA rows `width` pixels wide, the first of them row `first_row`
+    /// of the page. Parts outside the page are dropped. Drawing a page in bands of rows, each
+    /// band every blit in one order, gives the bytes of drawing it whole in that order.
+    pub fn draw_rows(&self, rows: &mut [u8], width: u32, first_row: u32, extrude: u32) {
+        let (rx, ry, rw, rh) = self.rect;
+        let (sw, width) = (self.src.width as usize, width as usize);
+        if rw == 0 || rh == 0 || width == 0 || rx + rw > self.src.width || ry + rh > self.src.height {
+            return;
+        }
+        let (x, y, e) = (i64::from(self.at.0), i64::from(self.at.1), i64::from(extrude));
+        let band_end = i64::from(first_row) + (rows.len() / (width * 4)) as i64;
+        let (top, bottom) = ((y - e).max(i64::from(first_row)), (y + i64::from(rh) + e).min(band_end));
+        // Destination columns: extrusion left, the rectangle, extrusion right, within the page.
+        let (left, right) = ((x - e).max(0) as usize, ((x + i64::from(rw) + e) as usize).min(width));
+        let (x, rw) = (x as usize, rw as usize);
+        for ty in top..bottom {
+            // Rows above and below the rectangle repeat its first and last row.
+            let sy = (ty - y).clamp(0, i64::from(rh) - 1) as usize + ry as usize;
+            let src_start = (sy * sw + rx as usize) * 4;
+            let Some(src) = self.src.rgba.get(src_start..src_start + rw * 4) else { continue };
+            let dst_start = (ty - i64::from(first_row)) as usize * width * 4;
+            let Some(dst) = rows.get_mut(dst_start..dst_start + width * 4) else { continue };
+            let (Some(first), Some(last)) = (src.get(..4), src.get(src.len() - 4..)) else { continue };
+            // Left extrusion, the rectangle's row copied whole, right extrusion.
+            let (middle_start, middle_end) = (x.min(right), (x + rw).min(right));
+            for tx in left..middle_start {
+                put(dst, tx, first);
             }
-            if let (Some(p), Some(d)) = (src.pixel(sx, sy), dst.pixel_mut(tx as u32, ty as u32)) {
-                d.copy_from_slice(&p);
+            // Empty when the rectangle starts right of the page; else it starts at `x`.
+            if middle_start < middle_end {
+                let n = (middle_end - middle_start) * 4;
+                if let (Some(d), Some(s)) = (dst.get_mut(middle_start * 4..middle_start * 4 + n), src.get(..n)) {
+                    d.copy_from_slice(s);
+                }
+            }
+            for tx in (x + rw).max(middle_start)..right {
+                put(dst, tx, last);
             }
         }
     }
