@@ -314,10 +314,11 @@ impl<'a> Job<'a> {
         let (width, height) = framing.as_ref().map_or((self.options.width, self.options.height), |f| f.size);
         let options = RenderOptions { width, height, ..self.options.clone() };
         let aspect = width as f32 / height.max(1) as f32;
-        self.work()
-            .par_iter()
-            .map(|&(c, d, i, f, duration)| {
-                let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
+        let directions = self.directions.count().max(1);
+        // Each frame is posed once and rendered from every direction.
+        let render_frame = |&(c, i, f, duration): &(usize, usize, f32, f32)| {
+            let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
+            let render_cell = |d: u32| {
                 let (camera, pivot) = match &framing {
                     Some(framing) => {
                         // One camera per direction of `work`.
@@ -345,9 +346,14 @@ impl<'a> Job<'a> {
                 let maps = Maps::default();
                 let cell = Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera, maps };
                 Ok((cell, surfaces))
-            })
-            .collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
-            .map(|rendered| {
+            };
+            (0..directions).into_par_iter().map(render_cell).collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
+        };
+        self.frames(&rows).par_iter().map(render_frame).collect::<Result<Vec<Vec<(Cell, SurfaceMaps)>>>>().map(
+            |rendered| {
+                // Frames came in frame order; cells go out in the order of `work`.
+                let mut rendered: Vec<(Cell, SurfaceMaps)> = rendered.into_iter().flatten().collect();
+                rendered.sort_by_key(|(cell, _)| (cell.clip, cell.direction, cell.frame));
                 let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
                 let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();
                 let maps = post::finish_output(&self.look, fixed.as_ref(), &mut images, surfaces);
@@ -355,6 +361,7 @@ impl<'a> Job<'a> {
                     cell.maps = maps;
                 }
                 cells
-            })
+            },
+        )
     }
 }
