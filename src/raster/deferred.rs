@@ -15,6 +15,7 @@ use super::resolve::{MemoEncoder, OutputBand, PixelRect, Resolve, resolve_colors
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
 use super::tile::{NO_TRIANGLE, TileBuffers};
+use wide::{CmpEq, i32x4};
 
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
@@ -195,28 +196,40 @@ impl MixedFragments {
     /// first sample is (`px`, `py`): the distinct triangles in order of first sample, with the
     /// centroid and share of their samples (samples of no triangle add nothing: transparent).
     fn add_pixel<const N: usize>(&mut self, k: usize, ids: &[u32; N], grid: &PixelGrid, px: i32, py: i32) {
-        let start = self.len;
-        // Sums of the samples' coordinates and their count, per distinct triangle.
-        let mut sums = [(0i32, 0i32, 0i32); MAX_SSAA * MAX_SSAA];
-        for (&id, &(dx, dy)) in ids.iter().zip(&grid.offsets) {
+        // The pixel's triangles in vector lanes, four samples a lane group (lanes past N hold
+        // NO_TRIANGLE, which is never shaded).
+        let groups = N.div_ceil(4);
+        let lanes: [i32x4; LANE_GROUPS] = std::array::from_fn(|g| {
+            i32x4::from(std::array::from_fn(|l| ids.get(g * 4 + l).map_or(-1, |&id| id as i32)))
+        });
+        // Samples not yet assigned to a fragment, one bit each (N ≤ 16).
+        let mut remaining = u32::MAX >> (32 - N);
+        while remaining != 0 {
+            let id = ids[remaining.trailing_zeros() as usize];
+            // The samples of `id`, their count and the sums of their offsets, four lanes at a
+            // time: a compare per lane group instead of a search per sample.
+            let key = i32x4::splat(id as i32);
+            let (mut mask, mut count, mut sum_dx, mut sum_dy) = (0u32, i32x4::ZERO, i32x4::ZERO, i32x4::ZERO);
+            for (g, ((lane, &dx), &dy)) in lanes.iter().zip(&grid.dx).zip(&grid.dy).enumerate().take(groups) {
+                // All ones where the sample is `id`'s.
+                let same = lane.cmp_eq(key);
+                mask |= (same.move_mask() as u32) << (4 * g);
+                count -= same;
+                sum_dx += same & dx;
+                sum_dy += same & dy;
+            }
+            let (count, sum_dx, sum_dy) = (count.reduce_add(), sum_dx.reduce_add(), sum_dy.reduce_add());
+            remaining &= !mask;
             if id == NO_TRIANGLE {
                 continue;
             }
-            let t = match self.ids[start..self.len].iter().position(|&other| other == id) {
-                Some(t) => t,
-                None => {
-                    let Some(slot) = self.ids.get_mut(self.len) else { return };
-                    *slot = id;
-                    self.len += 1;
-                    self.len - start - 1
-                }
-            };
-            let (sum_x, sum_y, count) = &mut sums[t];
-            (*sum_x, *sum_y, *count) = (*sum_x + px + dx, *sum_y + py + dy, *count + 1);
-        }
-        for (f, &(sum_x, sum_y, count)) in (start..self.len).zip(&sums) {
-            self.xs[f] = sum_x as f32 / count as f32;
-            self.ys[f] = sum_y as f32 / count as f32;
+            let f = self.len;
+            let Some(slot) = self.ids.get_mut(f) else { return };
+            *slot = id;
+            self.len += 1;
+            // The centroid of the samples, as the sum of their coordinates over their count.
+            self.xs[f] = (px * count + sum_dx) as f32 / count as f32;
+            self.ys[f] = (py * count + sum_dy) as f32 / count as f32;
             self.weights[f] = count as f32 / N as f32;
             self.pixels[f] = k as u8;
         }
@@ -305,14 +318,19 @@ impl MixedFragments {
     }
 }
 
+/// Groups of four vector lanes that hold a pixel's samples.
+const LANE_GROUPS: usize = MAX_SSAA * MAX_SSAA / 4;
+
 /// The samples of one pixel when supersampling shades per pixel.
 struct PixelGrid {
     /// Samples per pixel side.
     s: i32,
     /// Samples per pixel.
     n: usize,
-    /// Sample offsets within the pixel, row-major (no divisions per pixel).
-    offsets: [(i32, i32); MAX_SSAA * MAX_SSAA],
+    /// Sample offsets within the pixel, row-major (no divisions per pixel), x and y apart in
+    /// vector lanes.
+    dx: [i32x4; LANE_GROUPS],
+    dy: [i32x4; LANE_GROUPS],
     /// The sum of the offsets' x over the pixel's samples.
     sum_dx: i32,
     /// The sum of the offsets' y over the pixel's samples.
@@ -325,9 +343,20 @@ struct PixelGrid {
 impl PixelGrid {
     fn new(s: i32) -> PixelGrid {
         let n = (s * s) as usize;
-        let offsets: [(i32, i32); MAX_SSAA * MAX_SSAA] = std::array::from_fn(|k| (k as i32 % s, k as i32 / s));
-        let (sum_dx, sum_dy) = offsets[..n].iter().fold((0, 0), |(sx, sy), (dx, dy)| (sx + dx, sy + dy));
-        PixelGrid { s, n, offsets, sum_dx, sum_dy, derivative_scale: s as f32 * 0.5 }
+        // Sample k's offset in lane k mod 4 of group k div 4; lanes past the pixel's samples
+        // add nothing.
+        let lanes = |offset: fn(i32, i32) -> i32| -> [i32x4; LANE_GROUPS] {
+            std::array::from_fn(|g| {
+                i32x4::from(std::array::from_fn(|l| {
+                    let k = (g * 4 + l) as i32;
+                    if k < n as i32 { offset(k, s) } else { 0 }
+                }))
+            })
+        };
+        let (dx, dy) = (lanes(|k, s| k % s), lanes(|k, s| k / s));
+        let sum = |v: &[i32x4; LANE_GROUPS]| v.iter().map(|g| g.reduce_add()).sum();
+        let (sum_dx, sum_dy) = (sum(&dx), sum(&dy));
+        PixelGrid { s, n, dx, dy, sum_dx, sum_dy, derivative_scale: s as f32 * 0.5 }
     }
 
     /// A coordinate of the centroid of all of a pixel's samples, from its first sample's
@@ -507,8 +536,12 @@ mod tests {
             // Each triangle alone, at the centroid of its samples, times its share.
             let mut expected = [0.0f32; 4];
             for id in 0..3u32 {
-                let samples: Vec<(i32, i32)> =
-                    ids.iter().zip(&grid.offsets).filter(|(i, _)| **i == id).map(|(_, &o)| o).collect();
+                let samples: Vec<(i32, i32)> = ids
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, i)| **i == id)
+                    .map(|(k, _)| (k as i32 % 4, k as i32 / 4))
+                    .collect(); // 4×4 samples
                 if samples.is_empty() {
                     continue;
                 }
