@@ -24,9 +24,9 @@ impl Texture {
     }
 
     /// Bytes a `width`×`height` texture holds once decoded and prepared for rendering: the
-    /// RGBA8 texels plus the renderer's mip chain (linear premultiplied `f32` RGBA, 16 bytes a
-    /// texel, each level half the previous, odd sides rounded down, down to 1×1). About 25
-    /// bytes a texel: what a texture's declared size is charged against a memory budget. The
+    /// RGBA8 texels plus the renderer's mip chain (linear premultiplied RGBA, 16 bits a channel:
+    /// 8 bytes a texel, each level half the previous, odd sides rounded down, down to 1×1).
+    /// About 15 bytes a texel: what a texture's declared size is charged against a memory budget. The
     /// decoder's own buffers are smaller and freed before the chain is built.
     pub fn prepared_bytes(width: u32, height: u32) -> u64 {
         let (mut w, mut h) = (u64::from(width.max(1)), u64::from(height.max(1)));
@@ -35,7 +35,7 @@ impl Texture {
             (w, h) = ((w / 2).max(1), (h / 2).max(1));
             texels += w * h;
         }
-        u64::from(width) * u64::from(height) * 4 + texels * 16
+        u64::from(width) * u64::from(height) * 4 + texels * 8
     }
 
     /// The visible stand-in for a texture that could not be found: a magenta and black checker,

@@ -513,12 +513,12 @@ fn caches_that_outlive_one_model_are_bounded() {
 
 #[test]
 fn attachments_share_one_budget() {
-    // Each attachment loads its own copy of a 2048² texture (101 MiB prepared): any number of
+    // Each attachment loads its own copy of a 2048² texture (59 MiB prepared): any number of
     // them used to get a budget each; together they now fit in one.
     let dir = scratch("attach");
     let flat = spritebake::raster::Image { width: 2048, height: 2048, rgba: [200, 40, 40, 255].repeat(2048 * 2048) };
     spritebake::output::write_png(&dir.join("big.png"), &flat).unwrap();
-    let models: Vec<PathBuf> = (0..4).map(|i| quad(&dir, &format!("p{i}"), "big.png")).collect();
+    let models: Vec<PathBuf> = (0..6).map(|i| quad(&dir, &format!("p{i}"), "big.png")).collect();
     let out = dir.join("out");
     std::fs::create_dir(&out).unwrap();
     let render = |attachments: &[PathBuf]| {
@@ -531,10 +531,10 @@ fn attachments_share_one_budget() {
         run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>())
     };
     let o = render(&models[1..]);
-    assert_refused(&o, &["big.png (2048x2048), with the 203 MiB already loaded,", "over the 256 MiB budget"]);
+    assert_refused(&o, &["big.png (2048x2048), with the 235 MiB already loaded,", "over the 256 MiB budget"]);
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
-    // Two attachments fit.
-    let o = render(&models[1..3]);
+    // Four attachments fit.
+    let o = render(&models[1..5]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(names_in(&out), ["x.png"]);
     std::fs::remove_dir_all(dir).unwrap();
