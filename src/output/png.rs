@@ -1,3 +1,7 @@
+//! PNG files: writing (large images in parallel, see [`stripes`]) and reading.
+
+mod stripes;
+
 use std::path::Path;
 
 use image::ImageEncoder;
@@ -22,9 +26,33 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>> {
 /// # Errors
 /// `rgba` does not hold `width * height` texels, or the encoder fails.
 pub fn encode_rgba_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
+    // The png crate asserts this (a panic): report it instead.
+    let expected = u128::from(width) * u128::from(height) * 4;
+    if rgba.len() as u128 != expected {
+        return Err(Error::Image {
+            path: "<png>".into(),
+            message: format!("{width}x{height} RGBA8 needs {expected} bytes, not {}", rgba.len()),
+        });
+    }
+    if rgba.len() >= PARALLEL_MIN_BYTES {
+        // `None`: an fdeflate whose streams the parallel encoder cannot splice.
+        if let Some(png) = stripes::encode(width, height, rgba, stripes::rows_per_stripe(width)) {
+            return Ok(png);
+        }
+    }
+    encode_serial(width, height, rgba)
+}
+
+/// Images with fewer pixel bytes than this are encoded by the png crate on one thread: they
+/// take under a millisecond, and keep the bytes they always had.
+const PARALLEL_MIN_BYTES: usize = 256 * 1024;
+
+/// [`encode_rgba_png`] by the png crate, on the calling thread.
+fn encode_serial(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     // Fast compression with adaptive filters: sprites are mostly flat areas, which this
-    // already compresses well, at a fraction of the time of the best setting.
+    // already compresses well, at a fraction of the time of the best setting. The parallel
+    // encoder makes the same choices.
     PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
         .write_image(rgba, width, height, image::ExtendedColorType::Rgba8)
         .map_err(|e| Error::Image { path: "<png>".into(), message: e.to_string() })?;
