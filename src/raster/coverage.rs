@@ -76,8 +76,9 @@ fn classify(edges: &[Edge; 3], x0: i32, y0: i32, x1: i32, y1: i32) -> Coverage {
     if full { Coverage::Full } else { Coverage::Partial }
 }
 
-/// The depth of a triangle's samples, the same in every pass: the depth plane evaluated at the
-/// first sample of the sample's pixel, plus the sample's fixed offset within the pixel. Per
+/// The depth of a triangle's supersamples, the same in every pass: the depth plane evaluated at
+/// the first sample of the sample's pixel, plus the sample's fixed offset within the pixel
+/// (with one sample a pixel, [`RowStepper::step`] steps the plane along the row instead). Per
 /// pixel that is one plane evaluation and one add per sample, which the pixel visibility pass
 /// does for all of a pixel's samples in lanes, and the per-pixel minimum and maximum are exact
 /// (rounding `base + offset` is monotonic in the offset).
@@ -159,6 +160,22 @@ impl<'t> RowStepper<'t> {
         let [e0, e1, e2] = self.tri.edges;
         let (mut v0, mut v1, mut v2) = (e0.at(self.x0, y), e1.at(self.x0, y), e2.at(self.x0, y));
         let s = self.depth.s;
+        if s == 1 {
+            // One sample a pixel: the depth steps along the row, an add per sample (the pixel
+            // pass never runs with one sample, so no pass needs the per-pixel form here, and
+            // evaluating the plane per sample measured 4% slower on a flat fill).
+            let mut z = self.depth.pixel_base(self.x0, y);
+            for item in samples {
+                let inside = !TEST || (v0 | v1 | v2) >= 0;
+                let zi = z;
+                v0 += e0.dx;
+                v1 += e1.dx;
+                v2 += e2.dx;
+                z += self.tri.z.dx;
+                visit(item, inside, zi);
+            }
+            return;
+        }
         let (j, py) = (y.rem_euclid(s), y - y.rem_euclid(s));
         // The row's offsets within a pixel, and the depth at the first sample of each pixel
         // the row enters.
