@@ -478,11 +478,10 @@ impl<'a> VisibleShader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::AlphaMode;
     use crate::raster::scene::RenderOptions;
     use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
     use crate::raster::shade::FragmentOutput;
-    use glam::{Vec2, Vec4};
+    use glam::Vec4;
 
     #[test]
     fn mixed_pixels_weigh_each_triangle_shaded_once_by_its_share_of_samples() {
@@ -501,13 +500,7 @@ mod tests {
         assert_eq!((tris.len(), ATTRS), (3, 5));
         let options = RenderOptions { ssaa: 4, ..RenderOptions::default() };
         let shader = Shader::new(&options, FragmentOutput::Color);
-        let material = DrawMaterial {
-            base: [0.8, 0.5, 0.2, 1.0],
-            texture: None,
-            texture_size: Vec2::ONE,
-            alpha: AlphaMode::Opaque,
-            nearest: false,
-        };
+        let material = DrawMaterial::opaque([0.8, 0.5, 0.2, 1.0]);
         let materials = [material];
         let ctx = DrawContext::new(&tris, &materials, &shader, &options);
         let grid = PixelGrid::new(4);

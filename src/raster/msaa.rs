@@ -269,13 +269,12 @@ fn test_pixel<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::AlphaMode;
     use crate::raster::scene::RenderOptions;
     use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
     use crate::raster::shade::{DrawMaterial, FragmentOutput, Shader};
     use crate::raster::tile::{NO_TRIANGLE, TileRect};
     use crate::raster::visibility;
-    use glam::{Vec2, Vec4};
+    use glam::Vec4;
 
     /// Triangles over a 64×64-sample tile at the top left of a `side`² sample target: a fan of
     /// small and large triangles at many depths, two that cross each other, two coincident
@@ -327,13 +326,7 @@ mod tests {
             assert!(tris.len() > 60, "{} triangles", tris.len());
             let options = RenderOptions { ssaa, ..RenderOptions::default() };
             let shader = Shader::new(&options, FragmentOutput::Color);
-            let material = DrawMaterial {
-                base: [1.0; 4],
-                texture: None,
-                texture_size: Vec2::ONE,
-                alpha: AlphaMode::Opaque,
-                nearest: false,
-            };
+            let material = DrawMaterial::opaque([1.0; 4]);
             let materials = [material];
             let ctx = DrawContext::new(&tris, &materials, &shader, &options);
             let s = ssaa as i32;

@@ -29,6 +29,14 @@ pub struct DrawMaterial {
     pub nearest: bool,
 }
 
+#[cfg(test)]
+impl DrawMaterial {
+    /// An untextured opaque material of colour `base` (tests).
+    pub(super) fn opaque(base: [f32; 4]) -> DrawMaterial {
+        DrawMaterial { base, texture: None, texture_size: Vec2::ONE, alpha: AlphaMode::Opaque, nearest: false }
+    }
+}
+
 /// What the fragment stage writes for each fragment, before the resolve averages it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FragmentOutput {
