@@ -26,7 +26,9 @@
 //!   its triangles in that order into buffers it owns. No pixel is shared between threads, no
 //!   atomics, no `unsafe`, so any thread count gives the same bytes. The deferred path keeps
 //!   the same sample as in-order drawing would (the first of equal depths): both take their
-//!   samples, depths and depth test from the same row stepper.
+//!   samples, depths and depth test from coverage.rs — the row stepper, and for the pixel pass
+//!   of supersampled bins (msaa.rs) the same integer edge functions, sample depths and depth
+//!   test a pixel at a time (a unit test checks it keeps the stepper's samples bit for bit).
 //! * **Work per pixel.** Opaque samples are shaded once, after visibility is known; with
 //!   supersampling, once per pixel and triangle by default ([`ShadingRate`]).
 //! * **Fill rule.** Fixed-point edge functions (8 sub-pixel bits) with the top-left rule: two
