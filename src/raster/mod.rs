@@ -98,9 +98,23 @@ const SETUP_CHUNK: usize = 512;
 #[derive(Debug, Default)]
 pub struct Renderer {
     textures: Mutex<HashMap<TextureKey, PreparedTexture>>,
-    /// Set-up triangle buffers of finished renders, reused by the next ones: a dense mesh sets
-    /// up megabytes of triangles per frame, and fresh memory costs a page fault per 4 KiB.
-    triangle_buffers: Mutex<Vec<Vec<Triangle>>>,
+    /// The buffers of finished draws, reused by the next ones.
+    frame_buffers: Mutex<Vec<FrameBuffers>>,
+}
+
+/// What one draw fills before its tiles run, kept for the next draw: a sprite job draws
+/// hundreds of small frames, and a dense mesh sets up megabytes of triangles per frame, so
+/// fresh buffers would cost an allocation per tile and a page fault per 4 KiB every frame.
+#[derive(Debug, Default)]
+struct FrameBuffers {
+    /// The set-up triangles, in submission order.
+    triangles: Vec<Triangle>,
+    /// One per part, in the order of the parts.
+    materials: Vec<DrawMaterial>,
+    /// The current part's vertices after the vertex stage.
+    vertices: Vec<ClipVertex>,
+    /// Per tile, the indices of the triangles that touch it.
+    bins: Vec<Vec<u32>>,
 }
 
 /// A texture's address and its wrap mode.
@@ -186,26 +200,25 @@ impl Renderer {
         resolver: &R,
         pixels: &mut [R::Pixel],
     ) {
-        let mut triangles = self.triangle_buffer();
-        let materials = self.prepare(scene, options, target, &mut triangles);
+        let mut frame = self.frame_buffers();
+        self.prepare(scene, options, target, &mut frame);
         let shader = Shader::new(options, output);
-        let ctx = DrawContext::new(&triangles, &materials, &shader, options);
-        let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
-        let rects = target.tile_rects();
+        let FrameBuffers { triangles, materials, bins, .. } = &mut frame;
+        tile::bin_into(bins, triangles, target.tile as i32, target.tiles_x, target.tiles_y);
+        let ctx = DrawContext::new(triangles, materials, &shader, options);
         // A row of tiles resolves into its own band of image rows.
         let (band_rows, width) = ((target.tile / options.ssaa) as usize, options.width as usize);
         pixels.par_chunks_mut(band_rows * width).enumerate().for_each(|(ty, pixels)| {
             let mut band = OutputBand { pixels, width, first_row: ty * band_rows };
             for tx in 0..target.tiles_x {
-                let tile = ty * target.tiles_x + tx;
-                if let (Some(&rect), Some(bin)) = (rects.get(tile), bins.get(tile))
+                if let Some(bin) = bins.get(ty * target.tiles_x + tx)
                     && !bin.is_empty()
                 {
-                    tile::draw_and_resolve(rect, bin, &ctx, resolver, &mut band);
+                    tile::draw_and_resolve(target.tile_rect(tx, ty), bin, &ctx, resolver, &mut band);
                 }
             }
         });
-        self.recycle_triangle_buffer(triangles);
+        self.recycle_frame_buffers(frame);
     }
 
     /// How many triangles cover each sample (row-major, `width·ssaa × height·ssaa`), ignoring
@@ -216,14 +229,17 @@ impl Renderer {
     /// As [`Renderer::render`].
     pub fn coverage(&self, scene: &Scene, options: &RenderOptions) -> Result<Vec<u16>> {
         let target = Target::new(options)?;
-        let mut triangles = Vec::new();
-        let materials = self.prepare(scene, options, &target, &mut triangles);
+        let mut frame = FrameBuffers::default();
+        self.prepare(scene, options, &target, &mut frame);
         let shader = Shader::new(options, FragmentOutput::Color);
-        let ctx = DrawContext::new(&triangles, &materials, &shader, options);
-        let bins = tile::bin(&triangles, target.tile as i32, target.tiles_x, target.tiles_y);
+        let FrameBuffers { triangles, materials, bins, .. } = &mut frame;
+        tile::bin_into(bins, triangles, target.tile as i32, target.tiles_x, target.tiles_y);
+        let ctx = DrawContext::new(triangles, materials, &shader, options);
         let (sw, sh) = (target.width as usize, target.height as usize);
         let mut counts = vec![0u16; sw * sh];
-        for (rect, bin) in target.tile_rects().into_iter().zip(&bins) {
+        let target = &target;
+        let tiles = (0..target.tiles_y).flat_map(|ty| (0..target.tiles_x).map(move |tx| target.tile_rect(tx, ty)));
+        for (rect, bin) in tiles.zip(bins.iter()) {
             for (row, src) in count::count(rect, bin, &ctx).chunks_exact(rect.w as usize).enumerate() {
                 let start = (rect.y0 as usize + row) * sw + rect.x0 as usize;
                 if let Some(dst) = counts.get_mut(start..start + rect.w as usize) {
@@ -234,33 +250,31 @@ impl Renderer {
         Ok(counts)
     }
 
-    /// An empty triangle buffer, reused from an earlier render when one is free.
-    fn triangle_buffer(&self) -> Vec<Triangle> {
-        let mut pool = self.triangle_buffers.lock().unwrap_or_else(|e| e.into_inner());
+    /// Empty frame buffers, reused from an earlier draw when some are free.
+    fn frame_buffers(&self) -> FrameBuffers {
+        let mut pool = self.frame_buffers.lock().unwrap_or_else(|e| e.into_inner());
         pool.pop().unwrap_or_default()
     }
 
-    /// Returns a buffer for later renders; the pool keeps one per thread that may render.
-    fn recycle_triangle_buffer(&self, mut triangles: Vec<Triangle>) {
-        triangles.clear();
-        let mut pool = self.triangle_buffers.lock().unwrap_or_else(|e| e.into_inner());
+    /// Empties `frame` (dropping its materials' textures) and keeps it for later draws; the
+    /// pool keeps one per thread that may draw.
+    fn recycle_frame_buffers(&self, mut frame: FrameBuffers) {
+        frame.triangles.clear();
+        frame.materials.clear();
+        frame.vertices.clear();
+        let mut pool = self.frame_buffers.lock().unwrap_or_else(|e| e.into_inner());
         if pool.len() <= rayon::current_num_threads() {
-            pool.push(triangles);
+            pool.push(frame);
         }
     }
 
-    /// Vertex stage, clipping and setup for every object into `triangles`; returns the
+    /// Vertex stage, clipping and setup for every object into `frame`'s triangles, with its
     /// material table.
-    fn prepare(
-        &self,
-        scene: &Scene,
-        options: &RenderOptions,
-        target: &Target,
-        triangles: &mut Vec<Triangle>,
-    ) -> Vec<DrawMaterial> {
+    fn prepare(&self, scene: &Scene, options: &RenderOptions, target: &Target, frame: &mut FrameBuffers) {
         let world_to_clip = scene.camera.world_to_clip();
         let size = (target.width, target.height);
-        let mut materials = Vec::new();
+        let FrameBuffers { triangles, materials, vertices, .. } = frame;
+        materials.clear();
         for object in &scene.objects {
             let model_to_clip = world_to_clip * object.model_to_world;
             // Normals go to view space for lights defined there; the inverse transpose keeps
@@ -270,43 +284,43 @@ impl Renderer {
             for part in &object.posed.parts {
                 let material_index = materials.len() as u32;
                 materials.push(self.draw_material(part.material));
-                let vertices: Vec<ClipVertex> = (0..part.positions.len())
-                    .into_par_iter()
-                    .with_min_len(4096)
-                    .map(|i| {
-                        let uv = part.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
-                        let n = normal_matrix * part.normals.get(i).copied().unwrap_or(glam::Vec3::Z);
-                        let attrs: [f32; ATTRS] = [uv.x, uv.y, n.x, n.y, n.z];
-                        let pos = model_to_clip * part.positions[i].extend(1.0);
-                        // Setup drops triangles with a non-finite vertex by its position alone.
-                        let finite = pos.is_finite() && attrs.iter().all(|a| a.is_finite());
-                        ClipVertex { pos: if finite { pos } else { glam::Vec4::NAN }, attrs }
-                    })
-                    .collect();
-                let chunks: Vec<Vec<Triangle>> = part
-                    .indices
-                    .par_chunks(SETUP_CHUNK)
-                    .map(|chunk| {
-                        let mut out = Vec::with_capacity(chunk.len());
-                        for tri in chunk {
-                            let fetch = |i: u32| vertices.get(i as usize).copied();
-                            if let (Some(a), Some(b), Some(c)) = (fetch(tri[0]), fetch(tri[1]), fetch(tri[2])) {
-                                setup::setup_triangle(
-                                    [a, b, c],
-                                    size,
-                                    material_index,
-                                    options.cull_back_faces,
-                                    &mut out,
-                                );
-                            }
+                vertices.clear();
+                let vertex_stage = (0..part.positions.len()).into_par_iter().with_min_len(4096).map(|i| {
+                    let uv = part.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
+                    let n = normal_matrix * part.normals.get(i).copied().unwrap_or(glam::Vec3::Z);
+                    let attrs: [f32; ATTRS] = [uv.x, uv.y, n.x, n.y, n.z];
+                    let pos = model_to_clip * part.positions[i].extend(1.0);
+                    // Setup drops triangles with a non-finite vertex by its position alone.
+                    let finite = pos.is_finite() && attrs.iter().all(|a| a.is_finite());
+                    ClipVertex { pos: if finite { pos } else { glam::Vec4::NAN }, attrs }
+                });
+                vertices.par_extend(vertex_stage);
+                let vertices = &*vertices;
+                let setup_chunk = |chunk: &[[u32; 3]], out: &mut Vec<Triangle>| {
+                    for tri in chunk {
+                        let fetch = |i: u32| vertices.get(i as usize).copied();
+                        if let (Some(a), Some(b), Some(c)) = (fetch(tri[0]), fetch(tri[1]), fetch(tri[2])) {
+                            setup::setup_triangle([a, b, c], size, material_index, options.cull_back_faces, out);
                         }
-                        out
-                    })
-                    .collect();
-                triangles.extend(chunks.into_iter().flatten());
+                    }
+                };
+                if part.indices.len() <= SETUP_CHUNK {
+                    // One job's worth: straight into the frame's buffer.
+                    setup_chunk(part.indices, triangles);
+                } else {
+                    let chunks: Vec<Vec<Triangle>> = part
+                        .indices
+                        .par_chunks(SETUP_CHUNK)
+                        .map(|chunk| {
+                            let mut out = Vec::with_capacity(chunk.len());
+                            setup_chunk(chunk, &mut out);
+                            out
+                        })
+                        .collect();
+                    triangles.extend(chunks.into_iter().flatten());
+                }
             }
         }
-        materials
     }
 
     fn draw_material(&self, material: &Material) -> DrawMaterial {
@@ -387,16 +401,11 @@ impl Target {
         })
     }
 
-    fn tile_rects(&self) -> Vec<TileRect> {
+    /// The sample rectangle of tile (`tx`, `ty`): whole tiles, cut at the right and bottom.
+    fn tile_rect(&self, tx: usize, ty: usize) -> TileRect {
         let t = self.tile as i32;
-        let mut rects = Vec::with_capacity(self.tiles_x * self.tiles_y);
-        for ty in 0..self.tiles_y as i32 {
-            for tx in 0..self.tiles_x as i32 {
-                let (x0, y0) = (tx * t, ty * t);
-                rects.push(TileRect { x0, y0, w: t.min(self.width as i32 - x0), h: t.min(self.height as i32 - y0) });
-            }
-        }
-        rects
+        let (x0, y0) = (tx as i32 * t, ty as i32 * t);
+        TileRect { x0, y0, w: t.min(self.width as i32 - x0), h: t.min(self.height as i32 - y0) }
     }
 }
 

@@ -55,9 +55,13 @@ impl TileRect {
     }
 }
 
-/// Per-tile lists of triangle indices, in submission order.
-pub fn bin(triangles: &[Triangle], tile_size: i32, tiles_x: usize, tiles_y: usize) -> Vec<Vec<u32>> {
-    let mut bins = vec![Vec::new(); tiles_x * tiles_y];
+/// Fills `bins` with per-tile lists of triangle indices, in submission order (the lists of an
+/// earlier frame are emptied and reused).
+pub fn bin_into(bins: &mut Vec<Vec<u32>>, triangles: &[Triangle], tile_size: i32, tiles_x: usize, tiles_y: usize) {
+    bins.resize_with(tiles_x * tiles_y, Vec::new);
+    for bin in bins.iter_mut() {
+        bin.clear();
+    }
     for (i, t) in triangles.iter().enumerate() {
         let [x0, y0, x1, y1] = t.bbox;
         let (tx0, ty0) = ((x0 / tile_size) as usize, (y0 / tile_size) as usize);
@@ -68,7 +72,6 @@ pub fn bin(triangles: &[Triangle], tile_size: i32, tiles_x: usize, tiles_y: usiz
             }
         }
     }
-    bins
 }
 
 /// How a tile's sample buffers are laid out.
