@@ -12,7 +12,7 @@
 //! [`SampleDepth`]. So for the same triangles every path keeps exactly the samples that drawing
 //! in order keeps, by construction rather than by keeping copies of a loop identical.
 
-use super::setup::{Edge, Plane, Triangle};
+use super::setup::{Edge, Triangle};
 
 /// Block size for hierarchical coverage tests of the sample passes, in samples.
 pub(super) const BLOCK: i32 = 8;
@@ -85,15 +85,13 @@ fn classify(edges: &[Edge; 3], x0: i32, y0: i32, x1: i32, y1: i32) -> Coverage {
 #[derive(Clone, Copy)]
 pub(super) struct SampleDepth<'t> {
     tri: &'t Triangle,
-    /// Samples per pixel side.
-    s: i32,
 }
 
 impl<'t> SampleDepth<'t> {
-    /// The sample depths of `tri` with `s` samples per pixel side.
+    /// The sample depths of `tri`.
     #[inline(always)]
-    pub(super) fn new(tri: &'t Triangle, s: i32) -> SampleDepth<'t> {
-        SampleDepth { tri, s }
+    pub(super) fn new(tri: &'t Triangle) -> SampleDepth<'t> {
+        SampleDepth { tri }
     }
 
     /// The depth at the pixel whose first sample is (`px`, `py`).
@@ -105,14 +103,8 @@ impl<'t> SampleDepth<'t> {
     /// What sample (`i`, `j`) of a pixel adds to [`SampleDepth::pixel_base`].
     #[inline(always)]
     pub(super) fn offset(&self, i: i32, j: i32) -> f32 {
-        depth_offset(&self.tri.z, i, j)
+        self.tri.z.dx * i as f32 + self.tri.z.dy * j as f32
     }
-}
-
-/// See [`SampleDepth::offset`].
-#[inline(always)]
-fn depth_offset(z: &Plane, i: i32, j: i32) -> f32 {
-    z.dx * i as f32 + z.dy * j as f32
 }
 
 /// The most samples a pixel side has (`ssaa` 4).
@@ -130,6 +122,8 @@ pub(super) struct RowStepper<'t> {
     x0: i32,
     /// Column offset of `x0` from the triangle's bounding-box origin.
     ox0: f32,
+    /// Samples per pixel side.
+    s: i32,
     depth: SampleDepth<'t>,
 }
 
@@ -137,7 +131,7 @@ impl<'t> RowStepper<'t> {
     /// A stepper for rows of `tri` starting at column `x0`, with `s` samples per pixel side.
     #[inline(always)]
     pub(super) fn new(tri: &'t Triangle, x0: i32, s: i32) -> RowStepper<'t> {
-        RowStepper { tri, x0, ox0: (x0 - tri.bbox[0]) as f32, depth: SampleDepth::new(tri, s) }
+        RowStepper { tri, x0, ox0: (x0 - tri.bbox[0]) as f32, s, depth: SampleDepth::new(tri) }
     }
 
     /// Column offset of the row's sample `i` from the triangle's bounding-box origin, for
@@ -155,26 +149,20 @@ impl<'t> RowStepper<'t> {
         &self,
         y: i32,
         samples: I,
-        mut visit: impl FnMut(I::Item, bool, f32),
+        visit: impl FnMut(I::Item, bool, f32),
     ) {
-        let [e0, e1, e2] = self.tri.edges;
-        let (mut v0, mut v1, mut v2) = (e0.at(self.x0, y), e1.at(self.x0, y), e2.at(self.x0, y));
-        let s = self.depth.s;
+        let s = self.s;
         if s == 1 {
             // One sample a pixel: the depth steps along the row, an add per sample (the pixel
             // pass never runs with one sample, so no pass needs the per-pixel form here, and
             // evaluating the plane per sample measured 4% slower on a flat fill).
             let mut z = self.depth.pixel_base(self.x0, y);
-            for item in samples {
-                let inside = !TEST || (v0 | v1 | v2) >= 0;
+            let next_z = || {
                 let zi = z;
-                v0 += e0.dx;
-                v1 += e1.dx;
-                v2 += e2.dx;
                 z += self.tri.z.dx;
-                visit(item, inside, zi);
-            }
-            return;
+                zi
+            };
+            return self.step_edges::<TEST, _>(y, samples, next_z, visit);
         }
         let (j, py) = (y.rem_euclid(s), y - y.rem_euclid(s));
         // The row's offsets within a pixel, and the depth at the first sample of each pixel
@@ -186,19 +174,37 @@ impl<'t> RowStepper<'t> {
         let mut i = self.x0.rem_euclid(s);
         let mut px = self.x0 - i;
         let mut base = self.depth.pixel_base(px, py);
-        for item in samples {
-            // All three non-negative ⇔ the sign bit of their OR is clear.
-            let inside = !TEST || (v0 | v1 | v2) >= 0;
+        let next_z = || {
             let z = base + offsets[i as usize & (MAX_SIDE - 1)];
-            v0 += e0.dx;
-            v1 += e1.dx;
-            v2 += e2.dx;
             i += 1;
             if i == s {
                 i = 0;
                 px += s;
                 base = self.depth.pixel_base(px, py);
             }
+            z
+        };
+        self.step_edges::<TEST, _>(y, samples, next_z, visit);
+    }
+
+    /// The edge stepping of [`RowStepper::step`], with each sample's depth from `next_z`.
+    #[inline(always)]
+    fn step_edges<const TEST: bool, I: Iterator>(
+        &self,
+        y: i32,
+        samples: I,
+        mut next_z: impl FnMut() -> f32,
+        mut visit: impl FnMut(I::Item, bool, f32),
+    ) {
+        let [e0, e1, e2] = self.tri.edges;
+        let (mut v0, mut v1, mut v2) = (e0.at(self.x0, y), e1.at(self.x0, y), e2.at(self.x0, y));
+        for item in samples {
+            // All three non-negative ⇔ the sign bit of their OR is clear.
+            let inside = !TEST || (v0 | v1 | v2) >= 0;
+            let z = next_z();
+            v0 += e0.dx;
+            v1 += e1.dx;
+            v2 += e2.dx;
             visit(item, inside, z);
         }
     }

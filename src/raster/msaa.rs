@@ -126,7 +126,7 @@ impl<'t, const N: usize> PixelLanes<'t, N> {
         let fits = edge_range.iter().all(|&(lo, hi)| lo > -LANE_LIMIT && hi < LANE_LIMIT);
         // Both steps fit then: |step| · (s − 1) < LANE_LIMIT.
         let edge_lanes = fits.then(|| tri.edges.map(|e| per_sample(|i, j| e.dx as i32 * i + e.dy as i32 * j)));
-        let depth = SampleDepth::new(tri, s);
+        let depth = SampleDepth::new(tri);
         let depth_offsets = per_sample(|i, j| depth.offset(i, j));
         // Each term of an offset is monotonic in its sample coordinate, and so is rounding:
         // the extremes are at the corners the steps' signs pick.

@@ -1,9 +1,10 @@
 //! Texture sampling: nearest, bilinear and mipmapped trilinear, with wrap or clamp.
 //!
 //! A [`MipChain`] is built once per texture: texels are converted to **linear light,
-//! premultiplied alpha**, stored in 16 bits a channel, so bilinear weights and mip averaging mix light (not sRGB bytes)
-//! and transparent texels do not bleed their colour into opaque neighbours. Each level halves
-//! the previous one with a 2×2 box filter (odd sizes clamp the last row/column).
+//! premultiplied alpha**, stored in 16 bits a channel, so bilinear weights and mip averaging
+//! mix light (not sRGB bytes) and transparent texels do not bleed their colour into opaque
+//! neighbours. Each level halves the previous one with a 2×2 box filter (odd sizes clamp the
+//! last row/column).
 
 use glam::{Vec2, Vec4};
 
