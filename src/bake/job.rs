@@ -27,7 +27,7 @@ use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
 use super::framing::{self, Framing, cylinder};
-use super::maps::{self, Maps, SurfaceMaps};
+use super::maps::{self, MapKind, Maps, SurfaceMaps};
 use super::{Directions, palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bake;
@@ -283,85 +283,242 @@ impl<'a> Job<'a> {
         frames.saturating_mul(self.directions.count().max(1) as usize)
     }
 
-    /// Charges the finished cells to `budget`, before anything is rendered: every cell's image
-    /// is held until the output is written, and the sheet or GIF made of them is as large again;
-    /// likewise each map the look asks for ([`maps::bytes_per_pixel`]). An auto size is charged
-    /// at its largest (the cell size is known only once every frame is posed).
-    ///
-    /// # Errors
-    /// [`crate::Error::Budget`]: the clip lengths, directions and cell size need more.
-    pub fn charge(&self, budget: &MemoryBudget) -> Result<()> {
-        let (w, h) = (self.options.width, self.options.height);
-        let cells = self.cell_count();
-        let pixels = (cells as u64).saturating_mul(u64::from(w) * u64::from(h));
-        let bytes = bytes_for(cells as u64, size_of::<Cell>())
-            .saturating_add(bytes_for(pixels, 2 * 4))
-            .saturating_add(maps::bytes_for_images(&self.look.maps, pixels));
-        budget.charge(bytes, || format!("{cells} frames of {w}x{h}"))
-    }
-
-    /// As [`Job::render`], calling `progress` once per finished cell (from any thread), the
-    /// cells charged to `budget` first ([`Job::charge`]).
+    /// As [`Job::render`], calling `progress` once per finished cell (from any thread), every
+    /// cell held at once and charged to `budget` first ([`Prepared::charge_held`]).
     ///
     /// # Errors
     /// Invalid render options; the cells would go over the budget.
     pub fn render_with_progress(&self, budget: &MemoryBudget, progress: &(dyn Fn() + Sync)) -> Result<Vec<Cell>> {
-        self.charge(budget)?;
-        let fixed = palette::load(&self.look)?;
-        let renderer = Renderer::new();
+        let prepared = self.prepare(budget)?;
+        prepared.charge_held(budget)?;
+        let mut cells = Vec::with_capacity(prepared.cell_count());
+        prepared.render_waves(prepared.cell_count(), progress, &mut |wave| {
+            cells.extend(wave);
+            Ok(())
+        })?;
+        Ok(cells)
+    }
+
+    /// Refuses a row of more than [`bounds::FRAMES`] frames: cells stream, so memory no longer
+    /// stops a clip whose file claims hours (a keyed clip's length is its latest key time),
+    /// and such a row is never what a sprite is made of. Sampling it (`frames`,
+    /// `sample_fps`) is capped at the same bound.
+    ///
+    /// # Errors
+    /// [`crate::Error::BadOption`] `frames`, naming the row and its frame count.
+    fn check_row_lengths(&self) -> Result<()> {
+        for motion in self.motions() {
+            let frames = self.sampling.motion_count(&motion);
+            if frames > bounds::FRAMES.max {
+                let expected = format!(
+                    "at most {} frames a row; sample the clip with `frames` or `sample_fps`",
+                    bounds::FRAMES.max
+                );
+                return Err(crate::Error::bad_option(
+                    "frames",
+                    format!("({frames} frames of '{}')", motion.name()),
+                    expected,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Poses every frame to frame the job ([`Framing`]) and reads the look's palette file:
+    /// what has to be known before the first cell renders, the cell size included. The posed
+    /// points of every frame are held while the job is framed: charged to `budget` first.
+    ///
+    /// # Errors
+    /// A palette file that cannot be read; the posed points over the budget.
+    pub fn prepare(&self, budget: &MemoryBudget) -> Result<Prepared<'_, 'a>> {
+        self.check_row_lengths()?;
+        let palette = palette::load(&self.look)?;
         let rows = self.rows();
+        let frames = self.frames(&rows).len();
+        let points = (frames as u64).saturating_mul(self.model.vertex_count() as u64);
+        budget.charge(bytes_for(points, size_of::<Vec3>()), || format!("the posed points of {frames} frames"))?;
         let framing = self.framing(&rows)?;
         let (width, height) = framing.as_ref().map_or((self.options.width, self.options.height), |f| f.size);
         let options = RenderOptions { width, height, ..self.options.clone() };
+        Ok(Prepared { job: self, work: self.work(), rows, framing, options, palette })
+    }
+}
+
+/// A frame of a job to pose: row, frame index, frame position, duration.
+type FrameKey = (usize, usize, f32, f32);
+
+/// Cell bytes a wave holds at most when cells stream ([`Prepared::wave_len`]): enough cells
+/// for every core to render several at sprite sizes (512 cells of 128², 32 of 512²), small
+/// beside a 4096² page (64 MiB).
+const WAVE_BYTES: u64 = 32 << 20;
+
+/// A job framed and ready to render: its cell size is known, nothing is rendered yet.
+///
+/// Cells render in **waves** of consecutive cells (job order), each wave in parallel, and are
+/// handed to the caller wave by wave in job order, so a caller that puts each wave in its page,
+/// GIF or file and lets it go holds one wave at a time, not the job. Every cell renders alone,
+/// so the bytes do not depend on the waves (nor on the thread count) — except where the look
+/// makes one decision over every image of the output ([`Prepared::needs_every_cell`]).
+pub struct Prepared<'j, 'a> {
+    job: &'j Job<'a>,
+    work: Vec<(usize, u32, usize, f32, f32)>,
+    rows: Vec<Animation<'a>>,
+    framing: Option<Framing>,
+    /// The render options at the framed render size.
+    options: RenderOptions,
+    palette: Option<palette::Palette>,
+}
+
+impl Prepared<'_, '_> {
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.work.len()
+    }
+
+    /// The size of the finished cells (the render size, divided by the pixel-art scale).
+    pub fn cell_size(&self) -> (u32, u32) {
+        let scale = self.job.look.pixel_art.unwrap_or(1).max(1);
+        (self.options.width / scale, self.options.height / scale)
+    }
+
+    /// Whether the look decides something from every cell of the output together — a palette
+    /// for pixel art, the depth range of depth maps — so every cell is held until the last
+    /// one is rendered.
+    pub fn needs_every_cell(&self) -> bool {
+        palette::wanted(&self.job.look) || self.job.look.maps.contains(&MapKind::Depth)
+    }
+
+    /// Bytes one finished cell holds: its image and its maps, as rendered and as finished.
+    pub fn cell_bytes(&self) -> u64 {
+        let (w, h) = self.cell_size();
+        let pixels = u64::from(w) * u64::from(h);
+        (size_of::<Cell>() as u64)
+            .saturating_add(bytes_for(pixels, 4))
+            .saturating_add(maps::bytes_for_images(&self.job.look.maps, pixels))
+    }
+
+    /// Cells a wave renders: every cell when [`Prepared::needs_every_cell`], else as many as
+    /// fit [`WAVE_BYTES`] (at least one).
+    pub fn wave_len(&self) -> usize {
+        if self.needs_every_cell() {
+            return self.cell_count().max(1);
+        }
+        usize::try_from(WAVE_BYTES / self.cell_bytes().max(1)).unwrap_or(usize::MAX).clamp(1, self.cell_count().max(1))
+    }
+
+    /// Charges every cell held at once, and a sheet or GIF as large again made of them, to
+    /// `budget` (for callers that keep the cells: `check`, [`Job::render`]).
+    ///
+    /// # Errors
+    /// [`crate::Error::Budget`]: the clip lengths, directions and cell size need more.
+    pub fn charge_held(&self, budget: &MemoryBudget) -> Result<()> {
+        let (w, h) = self.cell_size();
+        let cells = self.cell_count() as u64;
+        let bytes = cells
+            .saturating_mul(self.cell_bytes())
+            .saturating_add(bytes_for(cells.saturating_mul(u64::from(w) * u64::from(h)), 4));
+        budget.charge(bytes, || format!("{cells} frames of {w}x{h}"))
+    }
+
+    /// Charges one wave of `wave` cells to `budget` (for callers that stream the cells).
+    ///
+    /// # Errors
+    /// [`crate::Error::Budget`]: one wave of cells needs more.
+    pub fn charge_wave(&self, wave: usize, budget: &MemoryBudget) -> Result<()> {
+        let (w, h) = self.cell_size();
+        let cells = wave.min(self.cell_count());
+        budget.charge(bytes_for(cells as u64, self.cell_bytes() as usize), || {
+            format!("{cells} frames of {w}x{h} rendered at once")
+        })
+    }
+
+    /// Renders every cell in waves of `wave` cells and hands each wave, finished and in job
+    /// order (clip, direction, frame), to `sink` before the next wave renders. `progress` is
+    /// called once per finished cell, from any thread.
+    ///
+    /// # Errors
+    /// Invalid render options; whatever `sink` returns.
+    pub fn render_waves(
+        &self,
+        wave: usize,
+        progress: &(dyn Fn() + Sync),
+        sink: &mut dyn FnMut(Vec<Cell>) -> Result<()>,
+    ) -> Result<()> {
+        let renderer = Renderer::new();
+        // A wave of everything when the look decides over every cell.
+        let wave = if self.needs_every_cell() { self.work.len() } else { wave }.max(1);
+        for cells in self.work.chunks(wave) {
+            let rendered = self.render_cells(&renderer, cells, progress)?;
+            let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
+            let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();
+            let maps = post::finish_output(&self.job.look, self.palette.as_ref(), &mut images, surfaces);
+            for (cell, maps) in cells.iter_mut().zip(maps) {
+                cell.maps = maps;
+            }
+            sink(cells)?;
+        }
+        Ok(())
+    }
+
+    /// Renders `cells` (consecutive entries of the job's work) in parallel, each frame posed
+    /// once for all its directions in the wave, and returns them in job order.
+    fn render_cells(
+        &self,
+        renderer: &Renderer,
+        cells: &[(usize, u32, usize, f32, f32)],
+        progress: &(dyn Fn() + Sync),
+    ) -> Result<Vec<(Cell, SurfaceMaps)>> {
+        let job = self.job;
+        let (width, height) = (self.options.width, self.options.height);
         let aspect = width as f32 / height.max(1) as f32;
-        let directions = self.directions.count().max(1);
-        // Each frame is posed once and rendered from every direction.
-        let render_frame = |&(c, i, f, duration): &(usize, usize, f32, f32)| {
-            let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
-            let render_cell = |d: u32| {
-                let (camera, pivot) = match &framing {
+        // The wave's frames, in (row, frame) order, each with its directions.
+        let mut frames: Vec<(FrameKey, Vec<u32>)> = Vec::new();
+        let mut sorted: Vec<&(usize, u32, usize, f32, f32)> = cells.iter().collect();
+        sorted.sort_by_key(|&&(c, d, i, _, _)| (c, i, d));
+        for &(c, d, i, f, duration) in sorted {
+            match frames.last_mut() {
+                Some(((lc, li, _, _), dirs)) if (*lc, *li) == (c, i) => dirs.push(d),
+                _ => frames.push(((c, i, f, duration), vec![d])),
+            }
+        }
+        let render_frame = |((c, i, f, duration), directions): &(FrameKey, Vec<u32>)| {
+            let (c, i, f, duration) = (*c, *i, *f, *duration);
+            let posed = anim::animate(job.model, &self.rows[c], FrameTime::Frame(f));
+            let render_cell = |&d: &u32| {
+                let (camera, pivot) = match &self.framing {
                     Some(framing) => {
                         // One camera per direction of `work`.
                         let camera = framing.cameras[d as usize];
                         (camera, framing.pivot.unwrap_or_else(|| camera.world_to_pixel(framing.ground, width, height)))
                     }
                     None => {
-                        let view = OrbitView { yaw_degrees: self.yaw(d), ..self.view };
-                        let points = bake::world_points(self.model, &posed);
+                        let view = OrbitView { yaw_degrees: job.yaw(d), ..job.view };
+                        let points = bake::world_points(job.model, &posed);
                         let (centre, _, y0, _) = cylinder(&points);
                         let camera = Camera::fit(&view, &points, aspect);
                         (camera, camera.world_to_pixel(Vec3::new(centre.x, y0, centre.y), width, height))
                     }
                 };
-                let image = bake::render_posed(&renderer, self.model, &posed, camera, &options)?;
-                let scene = bake::scene(self.model, &posed, camera);
-                let mut surfaces = SurfaceMaps::render(&renderer, &scene, &options, &self.look.maps)?;
+                let image = bake::render_posed(renderer, job.model, &posed, camera, &self.options)?;
+                let scene = bake::scene(job.model, &posed, camera);
+                let mut surfaces = SurfaceMaps::render(renderer, &scene, &self.options, &job.look.maps)?;
                 let joints = || {
-                    let request = bake::FrameRequest { animation: rows[c].clone(), time: FrameTime::Frame(f) };
-                    bake::joint_pixels(self.model, &request, &camera, width, height)
+                    let request = bake::FrameRequest { animation: self.rows[c].clone(), time: FrameTime::Frame(f) };
+                    bake::joint_pixels(job.model, &request, &camera, width, height)
                 };
-                let (image, pivot) = post::finish(&self.look, image, pivot, joints, &mut surfaces);
+                let (image, pivot) = post::finish(&job.look, image, pivot, joints, &mut surfaces);
                 progress();
-                let looping = !matches!(rows[c].motion, Motion::Transition(_));
+                let looping = !matches!(self.rows[c].motion, Motion::Transition(_));
                 let maps = Maps::default();
                 let cell = Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera, maps };
                 Ok((cell, surfaces))
             };
-            (0..directions).into_par_iter().map(render_cell).collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
+            directions.par_iter().map(render_cell).collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
         };
-        self.frames(&rows).par_iter().map(render_frame).collect::<Result<Vec<Vec<(Cell, SurfaceMaps)>>>>().map(
-            |rendered| {
-                // Frames came in frame order; cells go out in the order of `work`.
-                let mut rendered: Vec<(Cell, SurfaceMaps)> = rendered.into_iter().flatten().collect();
-                rendered.sort_by_key(|(cell, _)| (cell.clip, cell.direction, cell.frame));
-                let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
-                let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();
-                let maps = post::finish_output(&self.look, fixed.as_ref(), &mut images, surfaces);
-                for (cell, maps) in cells.iter_mut().zip(maps) {
-                    cell.maps = maps;
-                }
-                cells
-            },
-        )
+        let rendered = frames.par_iter().map(render_frame).collect::<Result<Vec<Vec<(Cell, SurfaceMaps)>>>>()?;
+        // Frames came in frame order; cells go out in the order of `work`.
+        let mut rendered: Vec<(Cell, SurfaceMaps)> = rendered.into_iter().flatten().collect();
+        rendered.sort_by_key(|(cell, _)| (cell.clip, cell.direction, cell.frame));
+        Ok(rendered)
     }
 }

@@ -28,7 +28,6 @@ use std::collections::VecDeque;
 
 use glam::Vec3;
 
-use super::{Cell, Layout, Page, Sheet};
 use crate::budget::bytes_for;
 use crate::error::Result;
 use crate::raster::{DepthImage, DepthPixel, Image, RenderOptions, Renderer, Scene};
@@ -81,28 +80,10 @@ pub fn output_of(output: &str, kind: MapKind) -> String {
     format!("{}{}{}", &output[..at], suffix(kind), &output[at..])
 }
 
-/// The maps of a packed sheet, one per page: each cell's map placed exactly as its colour frame
-/// ([`Sheet::blit_like`]). The padding is the empty pixel of each map.
-///
-/// # Errors
-/// A sheet too large to allocate.
-pub fn sheet_maps(sheet: &Sheet, cells: &[Cell], layout: Layout) -> Result<Vec<Maps>> {
-    sheet.pages.iter().map(|page| page_maps(sheet, page, cells, layout)).collect()
-}
-
-/// The maps of one page of `sheet` ([`sheet_maps`]).
-fn page_maps(sheet: &Sheet, page: &Page, cells: &[Cell], layout: Layout) -> Result<Maps> {
-    let blit = |kind: MapKind| -> Result<Option<Image>> {
-        let Some(images) = cells.iter().map(|c| c.maps.get(kind)).collect::<Option<Vec<&Image>>>() else {
-            return Ok(None);
-        };
-        let mut image = sheet.blit_like(page, &images, layout)?;
-        if kind == MapKind::Normal {
-            image.rgba.chunks_exact_mut(4).filter(|p| p[3] == 0).for_each(|p| p.copy_from_slice(&EMPTY_NORMAL));
-        }
-        Ok(Some(image))
-    };
-    Ok(Maps { normal: blit(MapKind::Normal)?, depth: blit(MapKind::Depth)? })
+/// Gives every uncovered pixel of a sheet page's normal map (padding, gaps) the flat normal,
+/// as TexturePacker fills its normal-map sheets.
+pub(super) fn fill_empty_normals(image: &mut Image) {
+    image.rgba.chunks_exact_mut(4).filter(|p| p[3] == 0).for_each(|p| p.copy_from_slice(&EMPTY_NORMAL));
 }
 
 /// Bytes the maps add per pixel of every image of an output, held until it is written: the

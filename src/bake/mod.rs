@@ -14,6 +14,7 @@ mod job;
 mod load;
 pub mod maps;
 pub mod palette;
+pub mod pipeline;
 pub mod post;
 pub mod products;
 pub mod project;
@@ -24,11 +25,13 @@ use glam::{Mat4, Vec3};
 
 pub use directions::Directions;
 pub use engines::{FrameNames, JsonFormat};
-pub use job::{Cell, Job, JobInfo, Sampling};
+pub use job::{Cell, Job, JobInfo, Prepared, Sampling};
 pub use load::{Loaded, load};
 pub use maps::{MapKind, Maps};
 pub use products::{Baked, Product};
-pub use sheet::{DEFAULT_MAX_PAGE, Layout, Packing, Page, Placement, Sheet, pack, page_bound};
+pub use sheet::{
+    DEFAULT_MAX_PAGE, FinishedPage, Layout, Packed, Packing, Page, Placement, Sheet, SheetBuilder, pack, page_bound,
+};
 
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::{Error, Result};

@@ -24,8 +24,8 @@ use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
 use crate::raster::{Camera, Image, RenderOptions, Renderer};
 use crate::spec::Resolved;
 
-use super::engines::{self, FrameNames, JsonFormat, file_name, page_path, sheet_files};
-use super::{Cell, Directions, Sheet, framing, pack, page_bound};
+use super::engines::{self, FrameNames, JsonFormat, check_pages, file_name, page_path, sheet_data_files};
+use super::{Cell, Directions, Packed, Sheet, framing, pack, page_bound};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -53,17 +53,15 @@ pub enum Baked {
         /// Their maps, one per image.
         maps: Vec<Maps>,
     },
-    /// A packed sheet and the engine data to describe it with.
+    /// A packed sheet with its page images and maps (written as [`maps::output_of`] each
+    /// page's file), and the engine data to describe it with.
     Sheet {
         /// The sheet.
-        sheet: Sheet,
+        packed: Packed,
         /// Its engine data.
         format: JsonFormat,
         /// Its frames' names.
         names: FrameNames,
-        /// Its maps, one per page in the page's layout (written as [`maps::output_of`] the
-        /// page's file).
-        maps: Vec<Maps>,
     },
     /// An encoded GIF.
     Gif {
@@ -228,9 +226,8 @@ pub fn bake(
             let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
             let data = engines::data_bytes(cells.len(), longest_tag, &resolved.frame_names);
             budget.charge(data, || format!("the sheet data of {} frames", cells.len()))?;
-            let sheet = pack(&cells, &info, resolved.layout, budget)?;
-            let maps = maps::sheet_maps(&sheet, &cells, resolved.layout)?;
-            Ok(Baked::Sheet { sheet, format: resolved.json_format, names: resolved.frame_names.clone(), maps })
+            let packed = pack(&cells, &info, resolved.layout, budget)?;
+            Ok(Baked::Sheet { packed, format: resolved.json_format, names: resolved.frame_names.clone() })
         }
         Product::Gif => {
             let job = loaded.gif_job(resolved)?;
@@ -316,27 +313,26 @@ impl Baked {
                 }
                 _ => Err(Error::bad_option("frame", format!("({} frames)", images.len()), "one image is written")),
             },
-            Baked::Sheet { sheet, format, names, maps } => {
-                let normal_maps = maps.first().is_some_and(|m| m.normal.is_some());
-                let mut files = sheet_files(sheet, &path, *format, names, normal_maps)?;
-                let count = sheet.pages.len();
-                for (i, maps) in maps.iter().enumerate() {
+            Baked::Sheet { packed, format, names } => {
+                let count = packed.images.len();
+                check_pages(*format, count)?;
+                // Pages, data, then maps: `check` pairs a sheet's images with its pages in order.
+                let mut files = Vec::new();
+                for (i, image) in packed.images.iter().enumerate() {
+                    files.push((page_path(&path, i, count), encode_png(image)?));
+                }
+                let normal_maps = packed.maps.first().is_some_and(|m| m.normal.is_some());
+                files.extend(sheet_data_files(&packed.sheet, &path, *format, names, normal_maps)?);
+                for (i, maps) in packed.maps.iter().enumerate() {
                     files.extend(map_files(&page_path(&path, i, count).to_string_lossy(), maps)?);
                 }
                 Ok(files)
             }
             Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
             Baked::Frames { cells, rows, directions } => {
-                let pattern = FramePattern::parse(output)?;
                 let mut files = Vec::with_capacity(cells.len());
-                for c in cells {
-                    let row = rows.get(c.clip).map_or("rest", String::as_str);
-                    let direction = directions.name(c.direction);
-                    files.push((pattern.path(row, c.direction, &direction, c.frame), encode_png(&c.image)?));
-                    for (kind, map) in c.maps.iter() {
-                        let pattern = FramePattern::parse(&maps::output_of(output, kind))?;
-                        files.push((pattern.path(row, c.direction, &direction, c.frame), encode_png(map)?));
-                    }
+                for cell in cells {
+                    files.extend(frame_files(output, cell, rows, directions)?);
                 }
                 Ok(files)
             }
@@ -344,39 +340,12 @@ impl Baked {
     }
 
     /// Files beside a sheet written to `output` that an earlier run left and this one did not
-    /// write: page files (`NAME-0.png`, `NAME-0.json`, ... up to the first index with neither)
-    /// and the single-page pair when this sheet has pages. They are left alone (a reader that
-    /// follows the JSON never sees them: it lists exactly the pages written); a caller names
-    /// them so nobody takes them for part of this sheet.
+    /// write ([`sheet_leftovers`]); none for other products.
     pub fn leftovers(&self, output: &str) -> Vec<PathBuf> {
-        let Baked::Sheet { sheet, format, .. } = self else { return Vec::new() };
-        let path = Path::new(output);
-        let count = sheet.pages.len();
-        let written: Vec<PathBuf> = (0..count).map(|i| page_path(path, i, count)).collect();
-        let beside = |png: &Path| {
-            let data = format.page_files(png).into_iter().map(|(p, _)| p);
-            let maps =
-                [MapKind::Normal, MapKind::Depth].map(|m| PathBuf::from(maps::output_of(&png.to_string_lossy(), m)));
-            data.chain(maps).collect::<Vec<_>>()
-        };
-        let mut candidates = vec![path.to_path_buf()];
-        for i in 0.. {
-            let page = page_path(path, i, 2);
-            if !page.exists() && !beside(&page).iter().any(|p| p.exists()) {
-                break;
-            }
-            candidates.push(page);
+        match self {
+            Baked::Sheet { packed, format, .. } => sheet_leftovers(output, *format, packed.images.len()),
+            _ => Vec::new(),
         }
-        candidates
-            .into_iter()
-            .filter(|png| !written.contains(png))
-            .flat_map(|png| {
-                let mut files = beside(&png);
-                files.push(png);
-                files
-            })
-            .filter(|p| p.is_file())
-            .collect()
     }
 
     /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
@@ -384,32 +353,13 @@ impl Baked {
         match self {
             Baked::Images { images, maps } => {
                 let (w, h) = images.first().map_or((0, 0), |i| (i.width, i.height));
-                format!("{output}: {w}x{h}{}", maps_note(output, maps.first()))
+                let kinds: Vec<MapKind> = maps.first().into_iter().flat_map(Maps::iter).map(|(k, _)| k).collect();
+                format!("{output}: {w}x{h}{}", maps_note(output, &kinds))
             }
-            Baked::Sheet { sheet, maps, .. } => {
-                let frames: usize = sheet.pages.iter().map(|p| p.placements.len()).sum();
-                let shared = match sheet.duplicates {
-                    0 => String::new(),
-                    d => format!(" ({d} duplicates stored once)"),
-                };
-                let size = |page: &super::Page| format!("{}x{}", page.image.width, page.image.height);
-                let path = Path::new(output);
-                let count = sheet.pages.len();
-                let pages: Vec<String> = sheet
-                    .pages
-                    .iter()
-                    .zip(maps)
-                    .enumerate()
-                    .map(|(i, (p, maps))| {
-                        let png = page_path(path, i, count).to_string_lossy().into_owned();
-                        let name = if count > 1 { format!("{} ", file_name(Path::new(&png))) } else { String::new() };
-                        format!("{name}{}{}", size(p), maps_note(&png, Some(maps)))
-                    })
-                    .collect();
-                match count {
-                    1 => format!("{output}: {frames} frames{shared}, {}", pages.join("")),
-                    _ => format!("{output}: {frames} frames{shared} on {count} pages: {}", pages.join(", ")),
-                }
+            Baked::Sheet { packed, .. } => {
+                let kinds: Vec<MapKind> =
+                    packed.maps.first().into_iter().flat_map(Maps::iter).map(|(k, _)| k).collect();
+                sheet_summary(output, &packed.sheet, &kinds)
             }
             Baked::Gif { frames, dropped, .. } => match dropped {
                 0 => format!("{output}: {frames} frames"),
@@ -419,7 +369,9 @@ impl Baked {
                 ),
             },
             Baked::Frames { cells, .. } => {
-                format!("{output}: {} frames written{}", cells.len(), maps_note(output, cells.first().map(|c| &c.maps)))
+                let kinds: Vec<MapKind> =
+                    cells.first().into_iter().flat_map(|c| c.maps.iter()).map(|(k, _)| k).collect();
+                frames_summary(output, cells.len(), &kinds)
             }
         }
     }
@@ -431,8 +383,111 @@ fn map_files(output: &str, maps: &Maps) -> Result<Vec<(PathBuf, Vec<u8>)>> {
 }
 
 /// ` (+ walk_n.png, walk_depth.png)` for a summary line; empty without maps.
-fn maps_note(output: &str, maps: Option<&Maps>) -> String {
-    let names: Vec<String> =
-        maps.into_iter().flat_map(Maps::iter).map(|(kind, _)| maps::output_of(output, kind)).collect();
+fn maps_note(output: &str, kinds: &[MapKind]) -> String {
+    let names: Vec<String> = kinds.iter().map(|&kind| maps::output_of(output, kind)).collect();
     if names.is_empty() { String::new() } else { format!(" (+ {})", names.join(", ")) }
+}
+
+/// The files of page `index` of `count` of a sheet written as `png`: its image and its maps,
+/// encoded.
+///
+/// # Errors
+/// Encoding fails.
+pub(super) fn page_files(
+    png: &Path,
+    index: usize,
+    count: usize,
+    image: &Image,
+    maps: &Maps,
+) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let path = page_path(png, index, count);
+    let mut files = vec![(path.clone(), encode_png(image)?)];
+    files.extend(map_files(&path.to_string_lossy(), maps)?);
+    Ok(files)
+}
+
+/// The files of one cell of a frames product written to the pattern `output`: its image and
+/// its maps, encoded, named by its row (`rows`), direction and frame.
+///
+/// # Errors
+/// A pattern that does not parse; encoding fails.
+pub(super) fn frame_files(
+    output: &str,
+    cell: &Cell,
+    rows: &[String],
+    directions: &Directions,
+) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let row = rows.get(cell.clip).map_or("rest", String::as_str);
+    let direction = directions.name(cell.direction);
+    let pattern = FramePattern::parse(output)?;
+    let mut files = vec![(pattern.path(row, cell.direction, &direction, cell.frame), encode_png(&cell.image)?)];
+    for (kind, map) in cell.maps.iter() {
+        let pattern = FramePattern::parse(&maps::output_of(output, kind))?;
+        files.push((pattern.path(row, cell.direction, &direction, cell.frame), encode_png(map)?));
+    }
+    Ok(files)
+}
+
+/// `walk_*.png: 64 frames written (+ ...)`.
+pub(super) fn frames_summary(output: &str, frames: usize, kinds: &[MapKind]) -> String {
+    format!("{output}: {frames} frames written{}", maps_note(output, kinds))
+}
+
+/// One line saying what a sheet written to `output` holds, its pages with the maps of `kinds`
+/// (`walk.png: 64 frames, 1042x2084`).
+pub(super) fn sheet_summary(output: &str, sheet: &Sheet, kinds: &[MapKind]) -> String {
+    let frames: usize = sheet.pages.iter().map(|p| p.placements.len()).sum();
+    let shared = match sheet.duplicates {
+        0 => String::new(),
+        d => format!(" ({d} duplicates stored once)"),
+    };
+    let path = Path::new(output);
+    let count = sheet.pages.len();
+    let pages: Vec<String> = sheet
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let png = page_path(path, i, count).to_string_lossy().into_owned();
+            let name = if count > 1 { format!("{} ", file_name(Path::new(&png))) } else { String::new() };
+            format!("{name}{}x{}{}", p.size.0, p.size.1, maps_note(&png, kinds))
+        })
+        .collect();
+    match count {
+        1 => format!("{output}: {frames} frames{shared}, {}", pages.join("")),
+        _ => format!("{output}: {frames} frames{shared} on {count} pages: {}", pages.join(", ")),
+    }
+}
+
+/// Files beside a sheet of `count` pages written to `output` that an earlier run left and this
+/// one did not write: page files (`NAME-0.png`, `NAME-0.json`, ... up to the first index with
+/// neither) and the single-page pair when this sheet has pages. They are left alone (a reader
+/// that follows the JSON never sees them: it lists exactly the pages written); a caller names
+/// them so nobody takes them for part of this sheet.
+pub fn sheet_leftovers(output: &str, format: JsonFormat, count: usize) -> Vec<PathBuf> {
+    let path = Path::new(output);
+    let written: Vec<PathBuf> = (0..count).map(|i| page_path(path, i, count)).collect();
+    let beside = |png: &Path| {
+        let data = format.page_files(png).into_iter().map(|(p, _)| p);
+        let maps = [MapKind::Normal, MapKind::Depth].map(|m| PathBuf::from(maps::output_of(&png.to_string_lossy(), m)));
+        data.chain(maps).collect::<Vec<_>>()
+    };
+    let mut candidates = vec![path.to_path_buf()];
+    for i in 0.. {
+        let page = page_path(path, i, 2);
+        if !page.exists() && !beside(&page).iter().any(|p| p.exists()) {
+            break;
+        }
+        candidates.push(page);
+    }
+    candidates
+        .into_iter()
+        .filter(|png| !written.contains(png))
+        .flat_map(|png| {
+            let mut files = beside(&png);
+            files.push(png);
+            files
+        })
+        .filter(|p| p.is_file())
+        .collect()
 }

@@ -351,8 +351,9 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
             let folder = is_golden_folder(&case.golden);
             actual.golden_files = render_golden_files(&case.golden, images, folder, columns)?;
         }
-        Baked::Sheet { sheet, .. } => {
-            actual.frames = sheet.pages.iter().map(|p| p.image.clone()).collect();
+        Baked::Sheet { packed, .. } => {
+            let sheet = &packed.sheet;
+            actual.frames = packed.images.clone();
             actual.labels = match sheet.pages.len() {
                 1 => vec!["sheet".into()],
                 n => (0..n).map(|i| format!("page {i}")).collect(),

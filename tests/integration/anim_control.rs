@@ -397,7 +397,7 @@ fn golden_transition_sheet() {
         &MemoryBudget::default(),
     )
     .unwrap();
-    assert_golden(&sheet.pages[0].image, Tolerance { channel: 1, max_pixels: 12 });
+    assert_golden(&sheet.images[0], Tolerance { channel: 1, max_pixels: 12 });
 }
 
 #[test]

@@ -47,5 +47,6 @@ mod sheet_pages;
 mod smd_retarget;
 mod spec;
 mod sprites;
+mod streaming;
 mod textures;
 mod thumbnail;

@@ -396,9 +396,9 @@ fn maps_are_charged_to_the_memory_budget_before_rendering() {
     // 16 cells of 256² at 8 bytes a pixel is 8 MiB; the maps add 24 bytes a pixel.
     let budget = || MemoryBudget::new(12 << 20);
     job.look.maps = Vec::new();
-    job.charge(&budget()).unwrap();
+    job.prepare(&budget()).unwrap().charge_held(&budget()).unwrap();
     job.look.maps = vec![MapKind::Normal, MapKind::Depth];
-    let e = job.charge(&budget()).unwrap_err().to_string();
+    let e = job.prepare(&budget()).unwrap().charge_held(&budget()).unwrap_err().to_string();
     assert!(e.contains("16 frames of 256x256"), "{e}");
 }
 
@@ -432,10 +432,10 @@ fn golden_robot_walk_normal_map_sheet() {
     let job = golden_job(&model);
     let cells = job.render().unwrap();
     let layout = bake::Layout { padding: 2, extrude: 0, trim: false, ..bake::Layout::default() };
-    let sheet = pack(&cells, &job.info(), layout, &MemoryBudget::default()).unwrap();
-    let [maps] = bake::maps::sheet_maps(&sheet, &cells, layout).unwrap().try_into().unwrap();
+    let packed = pack(&cells, &job.info(), layout, &MemoryBudget::default()).unwrap();
+    let [maps] = packed.maps.try_into().unwrap();
     let normals = maps.normal.expect("a normal map");
-    assert_eq!(alpha(&normals), alpha(&sheet.pages[0].image));
+    assert_eq!(alpha(&normals), alpha(&packed.images[0]));
     assert!(maps.depth.is_none());
     common::golden::assert_golden(&normals, Tolerance { channel: 2, max_pixels: 20 });
 }

@@ -6,7 +6,7 @@ use std::process::Command;
 use spritebake::MemoryBudget;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
-use spritebake::bake::engines::sheet_files;
+use spritebake::bake::engines::sheet_data_files;
 use spritebake::bake::{Cell, Directions, Job, Sampling, post};
 use spritebake::bake::{FrameNames, JsonFormat, Layout, Sheet, pack};
 use spritebake::golden::Tolerance;
@@ -56,8 +56,8 @@ fn ortho(mut j: Job<'_>) -> Job<'_> {
 /// The data files of `sheet` written as `walk.png` in `format`, with its default frame names.
 fn data_files(sheet: &Sheet, format: JsonFormat) -> Vec<Vec<u8>> {
     let names = FrameNames::parse(format.default_frame_names()).unwrap();
-    let files = sheet_files(sheet, Path::new("walk.png"), format, &names, false).unwrap();
-    files.into_iter().skip(1).map(|(_, bytes)| bytes).collect()
+    let files = sheet_data_files(sheet, Path::new("walk.png"), format, &names, false).unwrap();
+    files.into_iter().map(|(_, bytes)| bytes).collect()
 }
 
 fn json_of(sheet: &Sheet, format: JsonFormat) -> serde_json::Value {
@@ -91,8 +91,9 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
         &MemoryBudget::default(),
     )
     .unwrap();
-    let json = json_of(&sheet, JsonFormat::TexturePacker);
-    assert_eq!(json["meta"]["size"]["w"], sheet.pages[0].image.width);
+    let (page, sheet) = (&sheet.images[0], &sheet.sheet);
+    let json = json_of(sheet, JsonFormat::TexturePacker);
+    assert_eq!(json["meta"]["size"]["w"], page.width);
     assert_eq!(json["meta"]["image"], "walk.png");
     let renderer = Renderer::new();
     for (i, cell) in cells.iter().enumerate() {
@@ -110,7 +111,7 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
             f["frame"]["h"].as_u64().unwrap() as u32,
         );
         assert_eq!((w, h), (48, 48));
-        assert_eq!(post::crop(&sheet.pages[0].image, x, y, w, h), cell.image, "{name}");
+        assert_eq!(post::crop(page, x, y, w, h), cell.image, "{name}");
         assert_eq!(f["rotated"], false);
         assert!((f["pivot"]["x"].as_f64().unwrap() - (cell.pivot.x / 48.0) as f64).abs() < 1e-6);
         assert_eq!(f["anchor"], f["pivot"]);
@@ -129,9 +130,9 @@ fn sheet_cells_equal_independent_renders_and_json_agrees() {
     let first = &json["frames"]["walk_S_000"]["frame"];
     let (x, y) = (first["x"].as_u64().unwrap() as u32, first["y"].as_u64().unwrap() as u32);
     for row in 0..48 {
-        assert_eq!(sheet.pages[0].image.pixel(x - 1, y + row), sheet.pages[0].image.pixel(x, y + row));
+        assert_eq!(page.pixel(x - 1, y + row), page.pixel(x, y + row));
     }
-    let aseprite = json_of(&sheet, JsonFormat::Aseprite);
+    let aseprite = json_of(sheet, JsonFormat::Aseprite);
     assert_eq!(aseprite["meta"]["frameTags"][2]["from"], 32);
     assert_eq!(aseprite["meta"]["frameTags"][2]["to"], 47);
     // Tags index the frames array in order, the frames named by their number (as Phaser looks
@@ -436,8 +437,8 @@ fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
                 JsonFormat::Godot,
                 JsonFormat::Godot3,
             ];
-            let data: Vec<Vec<Vec<u8>>> = formats.iter().map(|f| data_files(&sheet, *f)).collect();
-            (spritebake::output::encode_png(&sheet.pages[0].image).unwrap(), data, gif)
+            let data: Vec<Vec<Vec<u8>>> = formats.iter().map(|f| data_files(&sheet.sheet, *f)).collect();
+            (spritebake::output::encode_png(&sheet.images[0]).unwrap(), data, gif)
         })
     };
     let one = bake_all(1);

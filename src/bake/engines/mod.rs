@@ -11,7 +11,7 @@
 //! A sheet of several images is several [`Page`]s: Godot's resource names one texture per
 //! page and Phaser's animations span them (one texture key, as Phaser's multi-atlas has);
 //! TexturePacker's JSON describes one page (one file per page); Aseprite's layout has one
-//! image. [`sheet_files`] writes today's sheets, which are one page.
+//! image. [`sheet_data_files`] writes the data of a sheet of any number of pages.
 //!
 //! Timing: a tag's rate is its first frame's (the clip's fps, or the resampled rate); engines
 //! that keep per-frame times (Aseprite, Phaser, Godot 4) get each frame's own, Godot 3 has only
@@ -32,7 +32,7 @@ pub use names::{FrameFacts, FrameNames};
 use super::maps::{self, MapKind};
 use super::{Placement, Sheet};
 use crate::error::{Error, Result};
-use crate::output::{OutputFormat, encode_png};
+use crate::output::OutputFormat;
 
 /// Which engine data a sheet gets beside its image (`--json-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -82,7 +82,7 @@ impl JsonFormat {
     }
 
     /// The data files beside a sheet of one page written as `png`, in the order
-    /// [`sheet_files`] gives them.
+    /// [`sheet_data_files`] gives them.
     pub fn files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
         let mut files = self.page_files(png);
         files.extend(self.sheet_data_files(png));
@@ -240,8 +240,8 @@ pub fn duration_ms(p: &Placement) -> u32 {
     (p.duration * 1000.0).round() as u32
 }
 
-/// Every file of a sheet written at `png`: each page's image and data ([`JsonFormat::page_files`],
-/// a sheet of several pages at [`page_path`]), then the sheet's data
+/// The engine data of a sheet written at `png` (its pages' images are written by the caller,
+/// at [`page_path`]): each page's data ([`JsonFormat::page_files`]), then the sheet's
 /// ([`JsonFormat::sheet_data_files`]), encoded. The JSON of a page of several lists the other
 /// pages' JSON in `meta.related_multi_packs` (TexturePacker's multipack).
 ///
@@ -251,7 +251,7 @@ pub fn duration_ms(p: &Placement) -> u32 {
 /// # Errors
 /// Encoding fails; frame names that collide (see [`Atlas::new`]); an Aseprite layout over
 /// several pages.
-pub fn sheet_files(
+pub fn sheet_data_files(
     sheet: &Sheet,
     png: &Path,
     format: JsonFormat,
@@ -259,13 +259,7 @@ pub fn sheet_files(
     normal_maps: bool,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>> {
     let count = sheet.pages.len();
-    if count > 1 && format == JsonFormat::Aseprite {
-        let expected = format!(
-            "describes one image, and this sheet needs {count} pages within `max_size`: raise `max_size`, \
-             pack `tight`, or use texturepacker or phaser (one JSON per page)"
-        );
-        return Err(Error::bad_option("json_format", "aseprite", expected));
-    }
+    check_pages(format, count)?;
     let title = file_stem(png);
     let pngs: Vec<PathBuf> = (0..count).map(|i| page_path(png, i, count)).collect();
     let image_names: Vec<String> = pngs.iter().map(|p| file_name(p)).collect();
@@ -277,7 +271,7 @@ pub fn sheet_files(
         .enumerate()
         .map(|(i, page)| Page {
             image: &image_names[i],
-            size: (page.image.width, page.image.height),
+            size: page.size,
             placements: &page.placements,
             normal: normal_names.get(i).map(String::as_str),
         })
@@ -291,8 +285,7 @@ pub fn sheet_files(
     let page_jsons: Vec<String> =
         pngs.iter().flat_map(|p| format.page_files(p)).map(|(path, _)| file_name(&path)).collect();
     let mut files = Vec::new();
-    for (i, (page, png)) in sheet.pages.iter().zip(&pngs).enumerate() {
-        files.push((png.clone(), encode_png(&page.image)?));
+    for (i, png) in pngs.iter().enumerate() {
         for (path, _) in format.page_files(png) {
             let mut json = match format {
                 JsonFormat::Aseprite => aseprite::to_json(&atlas),
@@ -317,6 +310,22 @@ pub fn sheet_files(
         files.push((path, data));
     }
     Ok(files)
+}
+
+/// Refuses a layout of `pages` pages that `format` cannot describe: Aseprite's JSON describes
+/// one image. Checked before a sheet's pages are written.
+///
+/// # Errors
+/// [`Error::BadOption`] `json_format`.
+pub fn check_pages(format: JsonFormat, pages: usize) -> Result<()> {
+    if pages > 1 && format == JsonFormat::Aseprite {
+        let expected = format!(
+            "describes one image, and this sheet needs {pages} pages within `max_size`: raise `max_size`, \
+             pack `tight`, or use texturepacker or phaser (one JSON per page)"
+        );
+        return Err(Error::bad_option("json_format", "aseprite", expected));
+    }
+    Ok(())
 }
 
 /// The PNG of page `index` of a sheet of `pages` pages written as `png`: `png` itself when

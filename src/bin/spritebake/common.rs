@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use anyhow::{Context, Result};
-use spritebake::bake::{self, Loaded, Product};
+use spritebake::bake::{self, Loaded, Product, pipeline};
 use spritebake::output::Transaction;
 use spritebake::spec::{BakeSpec, Resolved};
 
@@ -54,18 +54,15 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
         }
     };
     // The finished images get a budget of their own, besides the model's.
-    let baked = bake::products::bake(product, &loaded, &resolved, &spec.limits.budget(), &tick)?;
+    let mut transaction = Transaction::new();
+    let written = pipeline::write(product, &loaded, &resolved, output, &spec.limits.budget(), &tick, &mut transaction)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let mut transaction = Transaction::new();
-    for (path, bytes) in baked.files(output)? {
-        transaction.stage(&path, &bytes)?;
-    }
     transaction.commit()?;
     if !run.quiet && product != Product::Render {
-        eprintln!("{}", spritebake::text::escape_control(&baked.summary(output)));
-        let stale: Vec<String> = baked.leftovers(output).iter().map(|p| p.display().to_string()).collect();
+        eprintln!("{}", spritebake::text::escape_control(&written.summary));
+        let stale: Vec<String> = written.leftovers.iter().map(|p| p.display().to_string()).collect();
         if !stale.is_empty() {
             let list = stale.join(", ");
             eprintln!(

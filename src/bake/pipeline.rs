@@ -1,0 +1,200 @@
+//! The one road from a resolved spec to files: plan → render → stage. Every command that
+//! writes a product (`render`, `sheet`, `gif`, `frames`, `thumbnail`, the entries of `bake`)
+//! calls [`write`] with a loaded model, and commits what it staged (a [`Transaction`]).
+//!
+//! **Cells stream.** A sprite job renders in waves ([`super::Prepared::render_waves`]) and
+//! each wave leaves memory as soon as it is in its page or on disk:
+//!
+//! * frames: each cell is encoded and staged as its wave finishes;
+//! * a sheet whose layout is known before rendering (whole frames, no `dedupe`): every cell is
+//!   drawn into its page as it arrives ([`SheetBuilder`]), and a page is encoded and staged
+//!   the moment its last frame is on it, so memory holds the pages in progress and one wave;
+//! * a trimmed or deduplicated sheet, a GIF (one palette from every frame), and any output
+//!   whose look decides over every cell (a built palette, depth maps) hold their cells until
+//!   the last one is rendered, as [`super::products::bake`] does.
+//!
+//! Every byte is the same as the held road's: cells render alone, and pages are drawn in job
+//! order either way (the integration tests compare both).
+//!
+//! [`Transaction`]: crate::output::Transaction
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::engines::{self, check_pages, sheet_data_files};
+use super::products::{self, Product, frame_files, frames_summary, page_files, sheet_leftovers, sheet_summary};
+use super::{FinishedPage, Loaded, MapKind, SheetBuilder};
+use crate::budget::MemoryBudget;
+use crate::error::Result;
+use crate::output::Transaction;
+use crate::spec::Resolved;
+
+/// Where a bake's files go as they are made. A [`Transaction`] writes each to a temporary
+/// file at once (its bytes leave memory) and renames them all into place on commit.
+pub trait Stage {
+    /// Takes the file `path` with its content.
+    ///
+    /// # Errors
+    /// The file cannot be staged (a folder cannot be created, the disk is full).
+    fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()>;
+}
+
+impl Stage for Transaction {
+    fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        Transaction::stage(self, path, bytes)
+    }
+}
+
+/// What [`write`] staged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// Every file staged, in the order staged.
+    pub files: Vec<PathBuf>,
+    /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
+    pub summary: String,
+    /// Files of a sheet that an earlier run left beside it and this one did not write
+    /// ([`sheet_leftovers`]); empty for other products.
+    pub leftovers: Vec<PathBuf>,
+}
+
+/// Renders `product` of `loaded` as `resolved` says and stages every file for `output` (a
+/// file, or a frame pattern) in `stage`, cells streaming where the product allows (see the
+/// module notes). The caller has checked the product's plan ([`Product::plan`]) against its
+/// inputs; what streams and what is held is charged to `budget` before anything renders.
+/// `progress` is called once per finished image, from any thread.
+///
+/// # Errors
+/// As [`super::products::bake`]; a file that cannot be staged.
+pub fn write(
+    product: Product,
+    loaded: &Loaded,
+    resolved: &Resolved,
+    output: &str,
+    budget: &MemoryBudget,
+    progress: &(dyn Fn() + Sync),
+    stage: &mut dyn Stage,
+) -> Result<Written> {
+    product.maps(resolved)?;
+    let mut staged = Staged { stage, files: Vec::new(), pages: 0 };
+    match product {
+        Product::Frames => {
+            let summary = write_frames(loaded, resolved, output, budget, progress, &mut staged)?;
+            Ok(staged.written(summary, Vec::new()))
+        }
+        Product::Sheet if streams(resolved) => {
+            let summary = write_sheet(loaded, resolved, output, budget, progress, &mut staged)?;
+            let count = staged.pages;
+            Ok(staged.written(summary, sheet_leftovers(output, resolved.json_format, count)))
+        }
+        Product::Render | Product::Gif | Product::Sheet => {
+            let baked = products::bake(product, loaded, resolved, budget, progress)?;
+            for (path, bytes) in baked.files(output)? {
+                staged.stage(&path, &bytes)?;
+            }
+            Ok(staged.written(baked.summary(output), baked.leftovers(output)))
+        }
+    }
+}
+
+/// Whether a sheet's layout is known before its cells render: whole frames (no `trim`), each
+/// stored (no `dedupe`).
+fn streams(resolved: &Resolved) -> bool {
+    !resolved.layout.trim && !resolved.layout.dedupe
+}
+
+/// A [`Stage`] that remembers what it staged (and, for a sheet, its page count).
+struct Staged<'s> {
+    stage: &'s mut dyn Stage,
+    files: Vec<PathBuf>,
+    pages: usize,
+}
+
+impl Staged<'_> {
+    fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        self.stage.stage(path, bytes)?;
+        self.files.push(path.to_path_buf());
+        Ok(())
+    }
+
+    fn written(self, summary: String, leftovers: Vec<PathBuf>) -> Written {
+        Written { files: self.files, summary, leftovers }
+    }
+}
+
+/// Frames: each wave's cells encoded in parallel, then staged in job order.
+fn write_frames(
+    loaded: &Loaded,
+    resolved: &Resolved,
+    output: &str,
+    budget: &MemoryBudget,
+    progress: &(dyn Fn() + Sync),
+    staged: &mut Staged,
+) -> Result<String> {
+    let job = loaded.job(resolved)?;
+    let prepared = job.prepare(budget)?;
+    let wave = prepared.wave_len();
+    prepared.charge_wave(wave, budget)?;
+    let (rows, directions) = (job.row_names(), job.directions.clone());
+    let mut kinds: Vec<MapKind> = Vec::new();
+    prepared.render_waves(wave, progress, &mut |cells| {
+        if let Some(first) = cells.first() {
+            kinds = first.maps.iter().map(|(kind, _)| kind).collect();
+        }
+        let encoded =
+            cells.par_iter().map(|cell| frame_files(output, cell, &rows, &directions)).collect::<Result<Vec<_>>>()?;
+        for (path, bytes) in encoded.iter().flatten() {
+            staged.stage(path, bytes)?;
+        }
+        Ok(())
+    })?;
+    Ok(frames_summary(output, prepared.cell_count(), &kinds))
+}
+
+/// A sheet whose layout is fixed before rendering: pages drawn as cells arrive, each staged
+/// when complete, then the engine data.
+fn write_sheet(
+    loaded: &Loaded,
+    resolved: &Resolved,
+    output: &str,
+    budget: &MemoryBudget,
+    progress: &(dyn Fn() + Sync),
+    staged: &mut Staged,
+) -> Result<String> {
+    let job = loaded.job(resolved)?;
+    let prepared = job.prepare(budget)?;
+    let (fw, fh) = prepared.cell_size();
+    let keys: Vec<(usize, u32)> = job.cell_keys().into_iter().map(|(row, dir, _)| (row, dir)).collect();
+    let whole = vec![(0, 0, fw, fh); keys.len()];
+    let stored: Vec<usize> = (0..keys.len()).collect();
+    let kinds = resolved.look.maps.clone();
+    let info = job.info();
+    let mut builder = SheetBuilder::new((fw, fh), &whole, &stored, &keys, info.clone(), resolved.layout, &kinds)?;
+    let count = builder.page_sizes().len();
+    check_pages(resolved.json_format, count)?;
+    // What is held at once: a wave of cells, the pages in progress, and the engine data.
+    let wave = prepared.wave_len();
+    prepared.charge_wave(wave, budget)?;
+    budget.charge(builder.live_page_bytes(wave), || format!("the sheet pages of {} frames in progress", keys.len()))?;
+    let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
+    let data = engines::data_bytes(keys.len(), longest_tag, &resolved.frame_names);
+    budget.charge(data, || format!("the sheet data of {} frames", keys.len()))?;
+    let png = PathBuf::from(output);
+    prepared.render_waves(wave, progress, &mut |cells| {
+        builder.add(&cells, &mut |FinishedPage { index, image, maps }| {
+            for (path, bytes) in page_files(&png, index, count, &image, &maps)? {
+                staged.stage(&path, &bytes)?;
+            }
+            Ok(())
+        })
+    })?;
+    let sheet = builder.finish()?;
+    let normal_maps = kinds.contains(&MapKind::Normal);
+    for (path, bytes) in sheet_data_files(&sheet, &png, resolved.json_format, &resolved.frame_names, normal_maps)? {
+        staged.stage(&path, &bytes)?;
+    }
+    staged.pages = count;
+    // Maps in the order a summary names them: normal, then depth.
+    let kinds: Vec<MapKind> = [MapKind::Normal, MapKind::Depth].into_iter().filter(|k| kinds.contains(k)).collect();
+    Ok(sheet_summary(output, &sheet, &kinds))
+}

@@ -1,0 +1,145 @@
+//! Cells that stream: a sheet drawn wave by wave and the pipeline's files are the bytes of the
+//! held road (every cell rendered, then packed and encoded), and an ordinary large job runs
+//! within the default budget and a 1 GiB address space.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use spritebake::bake::pipeline::{self, Stage};
+use spritebake::bake::{Directions, FinishedPage, Job, Layout, MapKind, Sampling, SheetBuilder, pack};
+use spritebake::model::Model;
+use spritebake::raster::{OrbitView, RenderOptions};
+use spritebake::spec::{Fit, LookSpec};
+use spritebake::{BakeSpec, MemoryBudget, Product, bake};
+
+use crate::common;
+
+fn robot() -> Model {
+    let options = spritebake::formats::LoadOptions {
+        animations: vec![PathBuf::from(common::robot("walk.md5anim"))],
+        ..Default::default()
+    };
+    spritebake::formats::load(Path::new(&common::robot("robot.md5mesh")), &options).unwrap()
+}
+
+/// The robot walking in 4 directions, 6 frames each, 40² cells, with normal maps.
+fn job(model: &Model) -> Job<'_> {
+    Job {
+        model,
+        clips: vec![model.clips.first()],
+        transitions: Vec::new(),
+        layers: Default::default(),
+        directions: Directions::compass(4),
+        view: OrbitView { pitch_degrees: 20.0, ..OrbitView::default() },
+        options: RenderOptions { width: 40, height: 40, ssaa: 2, ..RenderOptions::default() },
+        fit: Fit::Shared,
+        pixels_per_unit: None,
+        auto_size: false,
+        sampling: Sampling::Count(6),
+        pose: spritebake::anim::PoseOptions { looping: true, in_place: true },
+        look: LookSpec { maps: vec![MapKind::Normal], ..LookSpec::default() },
+    }
+}
+
+#[test]
+fn pages_drawn_wave_by_wave_are_the_pages_packed_at_once() {
+    let model = robot();
+    let job = job(&model);
+    let cells = job.render().unwrap();
+    // Pages of two rows of 6 cells (44 px a cell with padding): 2 pages, extruded edges.
+    let layout = Layout { padding: 2, extrude: 1, max_size: (300, 100), ..Layout::default() };
+    let packed = pack(&cells, &job.info(), layout, &MemoryBudget::default()).unwrap();
+    assert_eq!(packed.images.len(), 2);
+    let (w, h) = (cells[0].image.width, cells[0].image.height);
+    let keys: Vec<(usize, u32)> = cells.iter().map(|c| (c.clip, c.direction)).collect();
+    let whole = vec![(0, 0, w, h); cells.len()];
+    let stored: Vec<usize> = (0..cells.len()).collect();
+    for wave in [1, 5, cells.len()] {
+        let mut builder =
+            SheetBuilder::new((w, h), &whole, &stored, &keys, job.info(), layout, &[MapKind::Normal]).unwrap();
+        let mut finished: Vec<(usize, FinishedPage)> = Vec::new();
+        for (i, chunk) in cells.chunks(wave).enumerate() {
+            builder
+                .add(chunk, &mut |page| {
+                    finished.push((i, page));
+                    Ok(())
+                })
+                .unwrap();
+        }
+        let sheet = builder.finish().unwrap();
+        assert_eq!(sheet.pages, packed.sheet.pages, "wave {wave}");
+        assert_eq!(finished.len(), 2, "wave {wave}");
+        for (_, page) in &finished {
+            assert!(page.image == packed.images[page.index], "wave {wave}: page {} differs", page.index);
+            assert!(page.maps.normal == packed.maps[page.index].normal, "wave {wave}: page {} map", page.index);
+        }
+        // The first page leaves as soon as its last cell (the 12th) is drawn, not at the end.
+        let first = finished.iter().find(|(_, p)| p.index == 0).unwrap().0;
+        assert_eq!(first, 11 / wave, "wave {wave}");
+    }
+}
+
+/// A [`Stage`] that keeps every file staged.
+#[derive(Default)]
+struct Kept(BTreeMap<PathBuf, Vec<u8>>);
+
+impl Stage for Kept {
+    fn stage(&mut self, path: &Path, bytes: &[u8]) -> spritebake::Result<()> {
+        assert!(self.0.insert(path.to_path_buf(), bytes.to_vec()).is_none(), "{} staged twice", path.display());
+        Ok(())
+    }
+}
+
+#[test]
+fn the_pipeline_stages_the_bytes_of_the_held_products() {
+    let mut spec = BakeSpec::default();
+    spec.model.model = common::robot("robot.md5mesh").into();
+    spec.anim.anim = vec![common::robot("walk.md5anim")];
+    spec.sprite.directions = 4;
+    spec.sprite.frames = Some(6);
+    spec.view.size = "40".parse().unwrap();
+    spec.look.maps = vec![MapKind::Normal];
+    spec.layout.max_size = "300x100".parse().unwrap();
+    let resolved = spec.resolve().unwrap();
+    let loaded = bake::load(&resolved).unwrap();
+    for (product, output) in [(Product::Sheet, "out/walk.png"), (Product::Frames, "out/{dirname}_{frame}.png")] {
+        let budget = MemoryBudget::default();
+        let held = bake::products::bake(product, &loaded, &resolved, &budget, &|| {}).unwrap();
+        let held: BTreeMap<PathBuf, Vec<u8>> = held.files(output).unwrap().into_iter().collect();
+        let mut streamed = Kept::default();
+        let written =
+            pipeline::write(product, &loaded, &resolved, output, &MemoryBudget::default(), &|| {}, &mut streamed)
+                .unwrap();
+        assert_eq!(streamed.0.keys().collect::<Vec<_>>(), held.keys().collect::<Vec<_>>(), "{product:?}");
+        for (path, bytes) in &held {
+            assert!(&streamed.0[path] == bytes, "{product:?}: {} differs", path.display());
+        }
+        assert_eq!(written.files.len(), held.len());
+        if product == Product::Sheet {
+            // Two pages drawn wave by wave, each with its normal map.
+            assert!(held.contains_key(Path::new("out/walk-1_n.png")), "{:?}", held.keys());
+        }
+    }
+}
+
+#[test]
+fn a_16_direction_512_px_sheet_runs_with_the_default_budget_in_1_gib() {
+    // 256 cells of 512²: 256 MiB of finished cells, which the held road refused by default.
+    let dir = common::cli::scratch_in("streaming", "big-sheet");
+    let out = dir.join("walk.png");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["sheet", &common::robot("robot.md5mesh"), "--anim", &common::robot("walk.md5anim")])
+        .args(["--directions", "16", "--size", "512", "--ssaa", "1", "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("walk-7.json")).unwrap()).unwrap();
+    assert_eq!(json["meta"]["related_multi_packs"].as_array().unwrap().len(), 7);
+    let pages = (0..8).filter(|i| dir.join(format!("walk-{i}.png")).is_file()).count();
+    assert_eq!(pages, 8);
+    std::fs::remove_dir_all(dir).unwrap();
+}
