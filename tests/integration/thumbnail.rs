@@ -183,3 +183,34 @@ fn warnings_are_shown_per_model_and_quiet_leaves_failures_and_the_summary() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn thumbnails_take_the_view_and_render_flags_and_keep_their_own_defaults() {
+    let dir = scratch("view-flags");
+    let robot = crate::common::robot("robot.md2");
+    let shot = |name: &str, flags: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["thumbnail", &robot, "--size", "48", "-o", s(&out)];
+        args.extend(flags);
+        let o = run(&args);
+        assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
+        spritebake::output::read_png(&out).unwrap()
+    };
+    let plain = shot("plain.png", &[]);
+    // The thumbnail's own defaults, given as flags, are the defaults: yaw 35, pitch 20, ssaa 4.
+    assert!(shot("same.png", &["--yaw", "35", "--pitch", "20", "--ssaa", "4"]) == plain);
+    // Each view and render flag takes effect; the ones not given keep the thumbnail's.
+    for (name, flags) in [
+        ("yaw.png", &["--yaw", "-90"][..]),
+        ("pitch.png", &["--pitch", "60"]),
+        ("up.png", &["--up", "+y"]),
+        ("facing.png", &["--facing", "-y"]),
+        ("ortho.png", &["--ortho"]),
+    ] {
+        assert!(shot(name, flags) != plain, "{flags:?} changed nothing");
+    }
+    let on_grey = shot("grey.png", &["--background", "#808080"]);
+    assert_eq!(on_grey.pixel(0, 0), Some([128, 128, 128, 255]));
+    assert_eq!(plain.pixel(0, 0).map(|p| p[3]), Some(0));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -9,7 +9,7 @@ mod orbit;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use spritebake::text::escape_control;
 
 use commands::*;
@@ -55,13 +55,21 @@ fn main() -> ExitCode {
         let _stopped = spritebake::output::stop_writing();
         std::process::exit(130);
     });
-    let result = match Cli::parse().command {
+    let matches = Cli::command().get_matches();
+    // Thumbnails keep their own defaults for the flags not given: the subcommand's matches say
+    // which were.
+    let given = matches.subcommand().map(|(_, m)| m.clone()).unwrap_or_default();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
         Command::Render(args) => render::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Sheet(args) => sprite::sheet(&args),
         Command::Gif(args) => sprite::gif(&args),
         Command::Frames(args) => sprite::frames(&args),
-        Command::Thumbnail(args) => thumbnail::run(&args),
+        Command::Thumbnail(args) => thumbnail::run(&args, &given),
         Command::Compare(args) => compare::run(&args),
         Command::Bake(args) => bake::run(&args),
         Command::Check(args) => check::run(&args),

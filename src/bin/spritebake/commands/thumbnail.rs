@@ -6,11 +6,13 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::Args;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args};
 use rayon::prelude::*;
-use spritebake::bake::{self, Product};
-use spritebake::output::{OutputFormat, OutputPlan, sanitize_component};
-use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, SizeSpec, ViewSpec};
+use spritebake::bake::{self, Product, pipeline};
+use spritebake::model::Axis;
+use spritebake::output::{OutputFormat, OutputPlan, Transaction, sanitize_component};
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, RenderSpec, ViewSpec};
 
 use crate::args::RunArgs;
 use crate::common::set_threads;
@@ -27,10 +29,20 @@ pub struct ThumbnailArgs {
     /// missing) or, for one model file (not a folder or a pattern), a `.png` file.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Thumbnail size in pixels, WxH or one number for a square, each side from 1 to 8192; or
-    /// `auto[:MAX]`: each thumbnail cut to its model, at most MAX (`auto` is `auto:256`).
-    #[arg(long, value_name = "WxH|auto[:MAX]", default_value_t = BakeSpec::thumbnail().view.size)]
-    pub size: SizeSpec,
+    /// Camera and thumbnail size, as `render` takes them; a flag not given keeps the
+    /// thumbnail's default (a three-quarter view: yaw 35, pitch 20).
+    #[command(flatten)]
+    pub view: ViewSpec,
+    /// Rendering, as `render` takes it; a flag not given keeps the thumbnail's default (4×4
+    /// supersampling, a key and a fill light, ambient 0.25).
+    #[command(flatten)]
+    pub render: RenderSpec,
+    /// Every model's front axis in its file, as `render --facing` (default: each format's).
+    #[arg(long, allow_hyphen_values = true)]
+    pub facing: Option<Axis>,
+    /// Every model's up axis in its file, as `render --up` (default: each format's).
+    #[arg(long, allow_hyphen_values = true)]
+    pub up: Option<Axis>,
     /// Clips, attachments, bone overrides, blend, transition (applied to every model; the
     /// default pose is each model's first clip).
     #[command(flatten)]
@@ -44,15 +56,19 @@ pub struct ThumbnailArgs {
 }
 
 impl ThumbnailArgs {
-    /// The bake of every model: the thumbnail defaults with these flags (the model left out).
-    fn spec(&self) -> BakeSpec {
-        let base = BakeSpec::thumbnail();
-        BakeSpec {
-            anim: self.anim.clone(),
-            view: ViewSpec { size: self.size, ..base.view.clone() },
-            limits: self.limits.clone(),
-            ..base
+    /// The bake of every model: the thumbnail defaults with the flags given on the command
+    /// line (`given`: the subcommand's matches) over them, the model left out.
+    fn spec(&self, given: &ArgMatches) -> Result<BakeSpec> {
+        // The view and render flags read as spec keys, those given kept: a flag left at
+        // clap's default (the sprite commands') must not undo the thumbnail's.
+        let mut table = toml::Table::new();
+        for group in [toml::Table::try_from(&self.view), toml::Table::try_from(&self.render)] {
+            table.extend(group.context("reading the view and render flags")?);
         }
+        table.retain(|key, _| given.value_source(key) == Some(ValueSource::CommandLine));
+        let base = BakeSpec::from_table_over(&BakeSpec::thumbnail(), &table, &[])?;
+        let model = ModelSpec { facing: self.facing, up: self.up, ..base.model.clone() };
+        Ok(BakeSpec { model, anim: self.anim.clone(), limits: self.limits.clone(), ..base })
     }
 }
 
@@ -86,10 +102,9 @@ fn one(model_path: &Path, out: &Path, base: &BakeSpec) -> spritebake::Result<Vec
     // they are known, and a clash fails this model only.
     let output = out.to_string_lossy();
     Product::Render.plan(&output, &loaded, &resolved)?.check(&loaded.inputs)?;
-    let baked = bake::products::bake(Product::Render, &loaded, &resolved, &spec.limits.budget(), &|| {})?;
-    for (path, bytes) in baked.files(&output)? {
-        spritebake::output::write_atomic(&path, &bytes)?;
-    }
+    let mut files = Transaction::new();
+    pipeline::write(Product::Render, &loaded, &resolved, &output, &spec.limits.budget(), &|| {}, &mut files)?;
+    files.commit()?;
     Ok(loaded.warnings)
 }
 
@@ -100,11 +115,11 @@ fn without_model<'t>(text: &'t str, model: &Path) -> &'t str {
 }
 
 /// Runs the command: one line per model; failures do not stop the others.
-pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
+pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
     set_threads(args.run.threads)?;
-    let base = args.spec();
+    let base = args.spec(given)?;
     // Every option is checked once, before any model (a model path stands in).
     BakeSpec { model: spritebake::spec::ModelSpec { model: "model".into(), ..base.model.clone() }, ..base.clone() }
         .resolve()?;
