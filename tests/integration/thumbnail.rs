@@ -214,3 +214,23 @@ fn thumbnails_take_the_view_and_render_flags_and_keep_their_own_defaults() {
     assert_eq!(plain.pixel(0, 0).map(|p| p[3]), Some(0));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_thumbnail_never_replaces_a_file_another_model_of_the_batch_reads() {
+    // b's skin is Y/a.png: exactly where a's thumbnail goes when Y is the output folder.
+    let dir = scratch("cross-item");
+    let (x, y) = (dir.join("X"), dir.join("Y"));
+    triangle(&x.join("a.obj"), "");
+    std::fs::create_dir_all(&y).unwrap();
+    std::fs::write(y.join("b.mtl"), "newmtl skin\nmap_Kd a.png\n").unwrap();
+    triangle(&y.join("b.obj"), "mtllib b.mtl\nusemtl skin\n");
+    let skin = spritebake::output::encode_png(&spritebake::Image::new(2, 2).unwrap()).unwrap();
+    std::fs::write(y.join("a.png"), &skin).unwrap();
+    let o = thumbnail(&y, &[s(&x.join("a.obj")), s(&y.join("b.obj"))]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("a.obj would replace a file") && err.contains("b.obj reads"), "{err}");
+    assert_eq!(std::fs::read(y.join("a.png")).unwrap(), skin, "b's skin was overwritten");
+    assert!(!y.join("b.png").exists(), "a thumbnail was rendered before the refusal");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -92,6 +92,57 @@ fn shared_inputs(base: &BakeSpec) -> Vec<PathBuf> {
     base.named_files().into_iter().skip(1).collect()
 }
 
+/// Refuses the batch, before anything renders, when one model's thumbnail would replace a
+/// file another model reads (`thumbnail X/a.obj Y/b.obj -o Y` with b's skin `Y/a.png`). What
+/// a model reads is known once it is loaded, so every model is loaded once here, `at_once` at
+/// a time — only when some thumbnail's file already exists: a file that does not exist yet is
+/// nobody's input. (A model whose own files are in its thumbnail's way fails alone, later.)
+fn check_batch_inputs(
+    args: &ThumbnailArgs,
+    single: bool,
+    models: &[PathBuf],
+    base: &BakeSpec,
+    at_once: usize,
+) -> Result<()> {
+    let outputs: Vec<(&PathBuf, PathBuf)> = models.iter().map(|m| (m, output_for(args, single, m))).collect();
+    if !outputs.iter().any(|(_, out)| out.exists()) {
+        return Ok(());
+    }
+    let inputs_of = |model: &PathBuf| -> Vec<PathBuf> {
+        let mut spec = base.clone();
+        spec.model.model = model.clone();
+        // A model that does not load fails on its own line when the batch runs.
+        let loaded = spec.resolve().and_then(|resolved| bake::load(&resolved));
+        loaded.map(|l| l.inputs).unwrap_or_default()
+    };
+    for chunk in models.chunks(at_once) {
+        let read: Vec<Vec<PathBuf>> = chunk.par_iter().map(inputs_of).collect();
+        for (reader, inputs) in chunk.iter().zip(&read) {
+            let others: Vec<&(&PathBuf, PathBuf)> = outputs.iter().filter(|(m, _)| *m != reader).collect();
+            let mut plan = OutputPlan::new();
+            for (_, out) in &others {
+                plan.add(out, OutputFormat::Png);
+            }
+            if plan.check_distinct(inputs).is_err() {
+                // Rare: the writer is found one output at a time, to name both models.
+                for (writer, out) in others {
+                    let mut one = OutputPlan::new();
+                    one.add(out, OutputFormat::Png);
+                    if let Err(e) = one.check_distinct(inputs) {
+                        anyhow::bail!(
+                            "{}: the thumbnail of {} would replace a file {} reads; nothing was rendered",
+                            crate::common::message(&e),
+                            writer.display(),
+                            reader.display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One model's thumbnail, written to `out`; its warnings.
 fn one(model_path: &Path, out: &Path, base: &BakeSpec) -> spritebake::Result<Vec<String>> {
     let mut spec = base.clone();
@@ -133,15 +184,16 @@ pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
         plan.add(output_for(args, single, m), OutputFormat::Png);
     }
     plan.check_distinct(&models.paths.iter().cloned().chain(shared_inputs(&base)).collect::<Vec<_>>())?;
-    // A batch commits per model, so its folder is made once, up front.
-    if !single {
-        std::fs::create_dir_all(&args.output)?;
-    }
     // However many cores, only a few models (each within its budget, and its attachments
     // within another) are held at once.
     let attachments = if base.anim.attach.is_empty() { 1 } else { 2 };
     let per_model = base.limits.limits().max_memory_bytes.saturating_mul(attachments);
     let at_once = spritebake::budget::models_in_flight(per_model);
+    check_batch_inputs(args, single, &models.paths, &base, at_once)?;
+    // A batch commits per model, so its folder is made once, up front.
+    if !single {
+        std::fs::create_dir_all(&args.output)?;
+    }
     let results: Vec<(PathBuf, PathBuf, spritebake::Result<Vec<String>>)> = models
         .paths
         .chunks(at_once)
