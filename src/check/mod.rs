@@ -191,6 +191,74 @@ pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPl
     (plan, inputs)
 }
 
+/// Refuses a run, before any case renders, in which one case's written files (a blessed
+/// golden, an `--out` image) would replace a file another case reads (a texture, a material
+/// library: known once its model is loaded). Only when some file the run writes already
+/// exists — a file that does not exist yet is nobody's input — or a blessed sheet or frames
+/// golden's files are known only after loading: every selected case is loaded once then,
+/// [`crate::budget::models_in_flight`] at a time. Cases that do not resolve or load are left
+/// out: they fail on their own when run.
+///
+/// # Errors
+/// [`Error::Refused`] naming the file and both cases.
+pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
+    if !options.bless && options.out.is_none() {
+        return Ok(());
+    }
+    let cases: Vec<Case> = selected(manifest, options)
+        .into_iter()
+        .filter_map(|spec| resolve(spec, &manifest.scope, options).ok())
+        .collect();
+    let fixed = |case: &Case| {
+        let mut plan = OutputPlan::new();
+        add_out_files(case, options, &mut plan);
+        if options.bless {
+            for (path, format) in fixed_golden_files(case) {
+                plan.add(path, format);
+            }
+        }
+        plan
+    };
+    let loaded_later = |case: &Case| options.bless && matches!(case.keys.kind, Product::Sheet | Product::Frames);
+    let exists = |case: &Case| fixed(case).outputs().iter().any(|o| o.path.exists());
+    if !cases.iter().any(|c| loaded_later(c) || exists(c)) {
+        return Ok(());
+    }
+    // Each case's written files and read files, from its loaded model.
+    let planned = |case: &Case| -> Option<(OutputPlan, Vec<PathBuf>)> {
+        let loaded = bake::load(&case.resolved).ok()?;
+        let mut plan = fixed(case);
+        if loaded_later(case) {
+            let golden = match case.keys.kind {
+                Product::Frames => frames_pattern(&case.golden),
+                _ => case.golden.to_string_lossy().into_owned(),
+            };
+            for o in case.keys.kind.plan(&golden, &loaded, &case.resolved).ok()?.outputs() {
+                plan.add(&o.path, o.format);
+            }
+        }
+        Some((plan, loaded.inputs))
+    };
+    let per_case = cases.iter().map(|c| c.resolved.limits.max_memory_bytes).max().unwrap_or_default();
+    let at_once = crate::budget::models_in_flight(per_case);
+    let mut known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> = Vec::new();
+    for chunk in cases.chunks(at_once) {
+        let done: Vec<Option<(OutputPlan, Vec<PathBuf>)>> = chunk.par_iter().map(planned).collect();
+        known.extend(chunk.iter().zip(done).filter_map(|(case, p)| p.map(|(plan, inputs)| (case, plan, inputs))));
+    }
+    for (reader, _, inputs) in &known {
+        for (writer, plan, _) in known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name) {
+            plan.check_distinct(inputs).map_err(|e| {
+                Error::Refused(format!(
+                    "{e}: case '{}' would write it and case '{}' reads it; nothing was rendered",
+                    writer.keys.name, reader.keys.name
+                ))
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// The golden files of a case that do not depend on what it renders.
 fn fixed_golden_files(case: &Case) -> Vec<(PathBuf, OutputFormat)> {
     let golden = case.golden.clone();

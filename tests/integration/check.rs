@@ -281,3 +281,44 @@ fn animation_keys_reach_the_case_and_their_errors_name_the_key() {
         assert!(text(&o).contains(expected), "{extra}: {}", text(&o));
     }
 }
+
+/// A one-triangle OBJ `stem.obj` in `dir` skinned by `texture` through `stem.mtl`.
+fn skinned_triangle(dir: &Path, stem: &str, texture: &str) {
+    std::fs::write(dir.join(format!("{stem}.mtl")), format!("newmtl skin\nmap_Kd {texture}\n")).unwrap();
+    let obj = format!("mtllib {stem}.mtl\nusemtl skin\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/1 3/1\n");
+    std::fs::write(dir.join(format!("{stem}.obj")), obj).unwrap();
+}
+
+#[test]
+fn bless_and_out_never_replace_a_file_another_case_reads() {
+    // Case `b`'s skin is `a.png`, case `a`'s golden, and `out/x.actual.png`, case `x`'s
+    // actual image: each only found once b's material library is read.
+    let dir = scratch("cross-case");
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    skinned_triangle(&dir, "a", "a.png");
+    skinned_triangle(&dir, "b", "a.png");
+    skinned_triangle(&dir.join("out"), "c", "x.actual.png");
+    let skin = bar(3);
+    write_png(&dir.join("a.png"), &skin).unwrap();
+    write_png(&dir.join("out/x.actual.png"), &skin).unwrap();
+    let case = |name: &str, model: &str| {
+        format!("[[case]]\nname = \"{name}\"\nmodel = \"{model}\"\ngolden = \"{name}.png\"\nsize = \"8\"\n")
+    };
+    let manifest = dir.join("golden.toml");
+    std::fs::write(&manifest, [case("a", "a.obj"), case("b", "b.obj")].concat()).unwrap();
+    let before = std::fs::read(dir.join("a.png")).unwrap();
+    let o = check(&[p(&manifest), "--bless"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("case 'a' would write it and case 'b' reads it"), "{}", text(&o));
+    assert_eq!(std::fs::read(dir.join("a.png")).unwrap(), before);
+    assert!(!dir.join("b.png").exists(), "a case rendered before the refusal");
+    // --out: case `x`'s actual image is case `c`'s skin.
+    let manifest = dir.join("out.toml");
+    std::fs::write(&manifest, [case("x", "a.obj"), case("c", "out/c.obj")].concat()).unwrap();
+    let before = std::fs::read(dir.join("out/x.actual.png")).unwrap();
+    let o = check(&[p(&manifest), "--out", p(&dir.join("out"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("case 'x' would write it and case 'c' reads it"), "{}", text(&o));
+    assert_eq!(std::fs::read(dir.join("out/x.actual.png")).unwrap(), before);
+    std::fs::remove_dir_all(dir).unwrap();
+}

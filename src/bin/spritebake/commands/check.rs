@@ -103,6 +103,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     }
     inputs.push(args.manifest.clone());
     plan.check(&inputs)?;
+    check::check_batch_outputs(&manifest, &options)?;
     // Cases commit one by one into --out: the folder is made once, up front.
     if let Some(out) = &args.out {
         std::fs::create_dir_all(out)?;
