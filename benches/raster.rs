@@ -56,7 +56,8 @@ fn fill_and_dense_mesh(c: &mut Criterion) {
     let identity = Camera { world_to_view: Mat4::IDENTITY, view_to_clip: Mat4::IDENTITY };
     let fill_scene =
         Scene { objects: vec![SceneObject { posed: &fill, model_to_world: Mat4::IDENTITY }], camera: identity };
-    let flat = RenderOptions { width: 1024, height: 1024, shading: Shading::Unlit, ..RenderOptions::default() };
+    let flat =
+        RenderOptions { width: 1024, height: 1024, shading: Shading::Unlit, ssaa: 1, ..RenderOptions::default() };
 
     let (positions, uvs, indices) = sphere(224, 224);
     let dense = PosedMesh {
@@ -70,7 +71,7 @@ fn fill_and_dense_mesh(c: &mut Criterion) {
     };
     let camera = Camera::fit(&OrbitView::default(), &positions, 1.0);
     let dense_scene = Scene { objects: vec![SceneObject { posed: &dense, model_to_world: Mat4::IDENTITY }], camera };
-    let lit = RenderOptions { width: 1024, height: 1024, ..RenderOptions::default() };
+    let lit = RenderOptions { width: 1024, height: 1024, ssaa: 1, ..RenderOptions::default() };
 
     let renderer = Renderer::new();
     let mut group = c.benchmark_group("fill_1024");

@@ -8,7 +8,7 @@ use spritebake::raster::{OrbitView, RenderOptions, Renderer};
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(mut model) = spritebake::formats::gltf::parse(data, &mut |_| None, &Default::default()) else { return };
     let _ = bake::add_all_clip(&mut model);
-    let options = RenderOptions { width: 24, height: 24, ..RenderOptions::default() };
+    let options = RenderOptions { width: 24, height: 24, ssaa: 1, ..RenderOptions::default() };
     let renderer = Renderer::new();
     let clips: Vec<_> = std::iter::once(None).chain(model.clips.iter().map(Some)).take(4).collect();
     for clip in clips {

@@ -20,7 +20,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         _ => obj::parse(rest, &mut |_| None).ok(),
     };
     let Some(model) = model else { return };
-    let options = RenderOptions { width: 24, height: 24, ..RenderOptions::default() };
+    let options = RenderOptions { width: 24, height: 24, ssaa: 1, ..RenderOptions::default() };
     let renderer = Renderer::new();
     let render = |request: &FrameRequest| {
         let _ = bake::render_frame(&renderer, &model, request, &OrbitView::default(), &options);

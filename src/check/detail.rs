@@ -17,20 +17,40 @@ use super::{Actual, Case, Expected};
 /// cell is outlined on the sheet regardless).
 pub const MAX_CELL_FRAMES: usize = 64;
 
-/// A case's tolerance, as the manifest set it.
+/// How different an image may be from its reference: a `check` case's keys and `compare`'s
+/// flags, with one set of defaults (exact but for YIQ differences up to 0.1).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct Tolerance {
-    /// YIQ colour threshold, 0..1.
+    /// Perceptual colour threshold, from 0 to 1 (pixelmatch's YIQ scale).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = Tolerance::default().threshold, value_parser = crate::bounds::THRESHOLD.parser())
+    )]
     pub threshold: f64,
-    /// Differing pixels allowed per frame.
+    /// Allowed differing pixels (per frame).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = Tolerance::default().max_pixels, conflicts_with = "max_percent"))]
     pub max_pixels: usize,
-    /// Differing pixels allowed per frame, as a percentage of its pixels.
+    /// Allowed differing pixels, as a percentage of the image, from 0 to 100.
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::bounds::MAX_PERCENT.parser()))]
     pub max_percent: Option<f64>,
-    /// Anti-aliasing pixels are not counted.
+    /// Do not count pixels that differ only by anti-aliasing.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub ignore_aa: bool,
 }
 
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance { threshold: 0.1, max_pixels: 0, max_percent: None, ignore_aa: false }
+    }
+}
+
 impl Tolerance {
+    /// The comparison these limits judge.
+    pub fn perceptual(&self) -> crate::golden::PerceptualOptions {
+        crate::golden::PerceptualOptions { threshold: self.threshold, alpha_threshold: 0, ignore_aa: self.ignore_aa }
+    }
+
     /// Pixels allowed to differ in a frame of `total` pixels: the larger of both limits.
     pub fn allowed(&self, total: usize) -> usize {
         let by_percent = self.max_percent.map_or(0, |p| (p / 100.0 * total as f64).floor() as usize);
@@ -168,12 +188,13 @@ impl CaseDetail {
     }
 }
 
-pub(super) fn tolerance_of(case: &Case) -> Tolerance {
+/// The tolerance a case's keys set.
+pub(super) fn tolerance_of(keys: &super::CaseKeys) -> Tolerance {
     Tolerance {
-        threshold: case.keys.threshold,
-        max_pixels: case.keys.max_pixels,
-        max_percent: case.keys.max_percent,
-        ignore_aa: case.keys.ignore_aa,
+        threshold: keys.threshold,
+        max_pixels: keys.max_pixels,
+        max_percent: keys.max_percent,
+        ignore_aa: keys.ignore_aa,
     }
 }
 
@@ -205,7 +226,7 @@ pub(super) fn new_case(case: &Case, actual: &Actual, images: bool) -> Result<Cas
         .collect::<Result<_>>()?;
     Ok(CaseDetail {
         kind: case.keys.kind,
-        tolerance: tolerance_of(case),
+        tolerance: tolerance_of(&case.keys),
         frames,
         cells: Vec::new(),
         expected_delays: None,
@@ -253,7 +274,7 @@ pub(super) fn failed_case(
     reports: &[PerceptualReport],
     images: bool,
 ) -> Result<CaseDetail> {
-    let tolerance = tolerance_of(case);
+    let tolerance = tolerance_of(&case.keys);
     let mut frames = Vec::with_capacity(actual.frames.len());
     for (((a, e), report), label) in actual.frames.iter().zip(&expected.frames).zip(reports).zip(&actual.labels) {
         frames.push(frame_result(label, a, e, report, &tolerance, images)?);

@@ -51,7 +51,7 @@ fn render() -> Product {
 }
 
 fn threshold() -> f64 {
-    0.1
+    super::Tolerance::default().threshold
 }
 
 fn columns() -> u32 {

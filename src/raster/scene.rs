@@ -58,7 +58,9 @@ pub struct RenderOptions {
     pub width: u32,
     /// Output height in pixels.
     pub height: u32,
-    /// Supersampling: `ssaa × ssaa` samples per pixel, 1..=4. The default is 1.
+    /// Supersampling: `ssaa × ssaa` samples per pixel, 1..=4. The default is 4, as every
+    /// command's: smooth edges, and with [`ShadingRate::Pixel`] each pixel still shades once per
+    /// triangle.
     pub ssaa: u32,
     /// How often fragments are shaded when `ssaa > 1`. The default is [`ShadingRate::Pixel`].
     pub shading_rate: ShadingRate,
@@ -81,7 +83,7 @@ impl Default for RenderOptions {
         RenderOptions {
             width: 256,
             height: 256,
-            ssaa: 1,
+            ssaa: 4,
             shading_rate: ShadingRate::Pixel,
             filter: Filter::Trilinear,
             shading: Shading::Lambert,

@@ -338,7 +338,7 @@ mod tests {
         let ny = [0.9, 0.5, 0.0, 0.0, -0.5, 0.0, 0.01, -0.9];
         let nz = [0.1, 2.0, 0.0, 0.0, 0.5, 1.0, -3.0, -0.2];
         for shading in [Shading::Lambert, Shading::Toon { bands: 3 }, Shading::Unlit] {
-            let options = RenderOptions { shading, lights: lights.clone(), ..RenderOptions::default() };
+            let options = RenderOptions { shading, lights: lights.clone(), ssaa: 1, ..RenderOptions::default() };
             let shader = Shader::new(&options, FragmentOutput::Color);
             for back_facing in [false, true] {
                 let lanes = shader.light(nx, ny, nz, back_facing);

@@ -299,7 +299,7 @@ pub struct SpriteSpec {
     #[serde(deserialize_with = "one_or_many")]
     pub direction_names: Vec<String>,
     /// Framing: one for the whole job, or per frame.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Fit::Shared))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = SpriteSpec::default().fit))]
     pub fit: Fit,
     /// Fixed scale: exactly P pixels per model unit, from 0.0001 to 100000, the same for every
     /// model baked with it, the ground point under the model's origin on one pixel of every
@@ -321,7 +321,7 @@ impl Default for SpriteSpec {
         SpriteSpec {
             directions: 1,
             direction_names: Vec::new(),
-            fit: Fit::Shared,
+            fit: Fit::default(),
             pixels_per_unit: None,
             sample_fps: None,
             frames: None,
@@ -380,13 +380,13 @@ pub struct RenderSpec {
     pub ssaa: u32,
     /// With --ssaa above 1: `pixel` shades each pixel once per triangle (coverage and depth stay
     /// per sample, as GPU multisampling), `sample` shades every sample.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = ShadingRateName::Pixel))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = RenderSpec::default().shading_rate))]
     pub shading_rate: ShadingRateName,
     /// Texture filter.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = FilterName::Trilinear))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = RenderSpec::default().filter))]
     pub filter: FilterName,
     /// Shading model.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = ShadingName::Lambert))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = RenderSpec::default().shading))]
     pub shading: ShadingName,
     /// Brightness bands for --shading toon, from 2 to 64.
     #[cfg_attr(feature = "cli", arg(long, default_value_t = RenderSpec::default().bands, value_parser = bounds::BANDS.parser()))]
@@ -412,14 +412,17 @@ pub struct RenderSpec {
 
 impl Default for RenderSpec {
     fn default() -> Self {
+        // The renderer's own defaults, so a spec and `RenderOptions::default()` render alike
+        // (held equal by `every_default_is_the_librarys`).
+        let options = crate::raster::RenderOptions::default();
         RenderSpec {
-            ssaa: 4,
-            shading_rate: ShadingRateName::Pixel,
-            filter: FilterName::Trilinear,
-            shading: ShadingName::Lambert,
+            ssaa: options.ssaa,
+            shading_rate: ShadingRateName::default(),
+            filter: FilterName::default(),
+            shading: ShadingName::default(),
             bands: 3,
             light: Vec::new(),
-            ambient: 0.3,
+            ambient: options.ambient,
             background: None,
             two_sided: false,
         }
@@ -486,7 +489,7 @@ pub struct LookSpec {
     pub maps: Vec<MapKind>,
     /// Which way the normal map's y (green) points: `up` for Godot 4 and Unity, `down` for
     /// Godot 3's 2D lights. Needs `--maps normal`.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = NormalY::Up))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = LookSpec::default().normal_y))]
     pub normal_y: NormalY,
 }
 
@@ -501,7 +504,7 @@ impl Default for LookSpec {
             outline_color: Color([0, 0, 0, 255]),
             skeleton: false,
             maps: Vec::new(),
-            normal_y: NormalY::Up,
+            normal_y: NormalY::default(),
         }
     }
 }
@@ -554,7 +557,7 @@ pub struct LayoutSpec {
     #[cfg_attr(feature = "cli", arg(long))]
     pub trim: bool,
     /// Engine data beside the sheet, same stem.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = JsonFormatName::Texturepacker))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = LayoutSpec::default().json_format))]
     pub json_format: JsonFormatName,
     /// Frame names, like Aseprite's --filename-format: {title} (the sheet's file name without
     /// extension), {tag} (clip and direction), {frame} (number in the sheet), {tagframe}
@@ -573,7 +576,7 @@ pub struct LayoutSpec {
     #[cfg_attr(feature = "cli", arg(long))]
     pub pot: bool,
     /// Frame placement: rows (one per clip and direction) or tight.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = PackName::Rows))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = LayoutSpec::default().pack))]
     pub pack: PackName,
     /// Store identical frames (same kept pixels at the same offset) once; every frame name
     /// stays in the JSON, pointing at the shared rectangle.
@@ -587,11 +590,11 @@ impl Default for LayoutSpec {
             padding: 2,
             extrude: 0,
             trim: false,
-            json_format: JsonFormatName::Texturepacker,
+            json_format: JsonFormatName::default(),
             filename_format: None,
             max_size: PageSize(Size::square(crate::bake::DEFAULT_MAX_PAGE)),
             pot: false,
-            pack: PackName::Rows,
+            pack: PackName::default(),
             dedupe: false,
         }
     }
@@ -625,7 +628,7 @@ pub struct GifSpec {
     #[cfg_attr(feature = "cli", arg(long, default_value_t = GifSpec::default().alpha_threshold))]
     pub alpha_threshold: u8,
     /// Palette strategy.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = GifPaletteName::Global))]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = GifSpec::default().gif_palette))]
     pub gif_palette: GifPaletteName,
 }
 
@@ -635,7 +638,7 @@ impl Default for GifSpec {
             direction: DirectionRef::Index(0),
             dither: false,
             alpha_threshold: 128,
-            gif_palette: GifPaletteName::Global,
+            gif_palette: GifPaletteName::default(),
         }
     }
 }
@@ -852,7 +855,7 @@ impl BakeSpec {
         let light = [crate::raster::Light::KEY, crate::raster::Light::FILL].map(|l| LightDirection(l.direction));
         BakeSpec {
             view: ViewSpec { yaw: 35.0, pitch: 20.0, ..ViewSpec::default() },
-            render: RenderSpec { ssaa: 4, light: light.to_vec(), ambient: 0.25, ..RenderSpec::default() },
+            render: RenderSpec { light: light.to_vec(), ambient: 0.25, ..RenderSpec::default() },
             ..BakeSpec::default()
         }
     }

@@ -70,7 +70,7 @@ fn the_robot_faces_the_camera_and_stands_upright() {
         &model,
         &FrameRequest::default(),
         &OrbitView { pitch_degrees: 0.0, ..OrbitView::default() },
-        &RenderOptions { width: 64, height: 64, ..RenderOptions::default() },
+        &RenderOptions { width: 64, height: 64, ssaa: 1, ..RenderOptions::default() },
     )
     .unwrap();
     let visor_rows: Vec<u32> = (0..64)

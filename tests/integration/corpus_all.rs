@@ -74,7 +74,7 @@ fn every_corpus_model_loads_poses_and_renders() {
             &model,
             &request,
             &OrbitView { pitch_degrees: 0.0, ..OrbitView::default() },
-            &RenderOptions { width: 48, height: 48, ..RenderOptions::default() },
+            &RenderOptions { width: 48, height: 48, ssaa: 1, ..RenderOptions::default() },
         )
         .unwrap();
         assert!(image.covered_pixels() > 50, "{file}: frame 0 renders {} pixels", image.covered_pixels());

@@ -55,7 +55,7 @@ fn every_corpus_gltf_model_poses_at_every_key_and_renders() {
         }
         for clip in [None, model.clips.first(), model.clip("all")] {
             let request = FrameRequest::clip(clip, FrameTime::Seconds(0.3), PoseOptions::default());
-            let options = RenderOptions { width: 48, height: 48, ..RenderOptions::default() };
+            let options = RenderOptions { width: 48, height: 48, ssaa: 1, ..RenderOptions::default() };
             let image = bake::render_frame(
                 &renderer,
                 &model,

@@ -32,7 +32,7 @@ fn spider_resolves_backslash_textures_and_renders() {
         &model,
         &FrameRequest::default(),
         &OrbitView { yaw_degrees: 30.0, pitch_degrees: 25.0, ..OrbitView::default() },
-        &RenderOptions { width: 96, height: 96, ..RenderOptions::default() },
+        &RenderOptions { width: 96, height: 96, ssaa: 1, ..RenderOptions::default() },
     )
     .unwrap();
     assert!(image.covered_pixels() > 600, "{}", image.covered_pixels());
@@ -56,7 +56,7 @@ fn every_good_corpus_obj_loads_and_renders() {
             &model,
             &FrameRequest::default(),
             &OrbitView { pitch_degrees: 0.0, ..OrbitView::default() },
-            &RenderOptions { width: 48, height: 48, cull_back_faces: false, ..RenderOptions::default() },
+            &RenderOptions { width: 48, height: 48, cull_back_faces: false, ssaa: 1, ..RenderOptions::default() },
         )
         .unwrap();
         assert!(image.covered_pixels() > 100, "{file}: {} pixels", image.covered_pixels());

@@ -85,7 +85,7 @@ fn mask(image: &Image) -> Vec<bool> {
 }
 
 fn small() -> RenderOptions {
-    RenderOptions { width: 48, height: 48, ..RenderOptions::default() }
+    RenderOptions { width: 48, height: 48, ssaa: 1, ..RenderOptions::default() }
 }
 
 #[test]

@@ -193,7 +193,8 @@ fn maps_have_the_colour_alpha_on_every_drawing_path() {
         }
     }
     // A background colours the image, never the maps.
-    let options = RenderOptions { width: 47, height: 40, background: Some([9, 9, 9, 255]), ..RenderOptions::default() };
+    let options =
+        RenderOptions { width: 47, height: 40, background: Some([9, 9, 9, 255]), ssaa: 1, ..RenderOptions::default() };
     assert!(renderer.render(&scene, &options).unwrap().rgba.chunks_exact(4).all(|p| p[3] == 255));
     let normals = renderer.render_normals(&scene, &options).unwrap();
     assert_eq!(normals.pixel(0, 0), Some([128, 128, 255, 0]));

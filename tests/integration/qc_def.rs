@@ -222,7 +222,7 @@ fn attachment_points_mount_like_their_joint_and_offset() {
         let clip = model.clip("walk2");
         let animation = rig::animation(&model, &props, &controls, clip, PoseOptions::default()).unwrap();
         let view = OrbitView { yaw_degrees: 60.0, pitch_degrees: 20.0, ..OrbitView::default() };
-        let options = RenderOptions { width: 64, height: 64, ..RenderOptions::default() };
+        let options = RenderOptions { width: 64, height: 64, ssaa: 1, ..RenderOptions::default() };
         let request = FrameRequest { animation, time: FrameTime::Frame(3.0) };
         bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap()
     };

@@ -361,7 +361,8 @@ fn deferred_shading_of_opaque_tiles_matches_drawing_in_order() {
         let (red, green) = (quad(0.3, [1.0, 0.0, 0.0]), quad(0.3, [0.0, 1.0, 0.0]));
         let view = spritebake::raster::OrbitView { yaw_degrees: 20.0, pitch_degrees: 10.0, ..Default::default() };
         let camera = Camera::fit(&view, &sphere.positions, 1.0);
-        let options = RenderOptions { width: 120, height: 120, cull_back_faces: false, ..RenderOptions::default() };
+        let options =
+            RenderOptions { width: 120, height: 120, cull_back_faces: false, ssaa: 1, ..RenderOptions::default() };
         render_meshes(&[&sphere, &red, &green], camera, &options)
     };
     let deferred = scene(AlphaMode::Opaque);

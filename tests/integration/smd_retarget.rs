@@ -250,7 +250,7 @@ fn the_combine_soldier_stands_and_leans() {
     // Seen from the side, the opaque part of the image is taller than wide.
     let request = FrameRequest::clip(Some(clip), FrameTime::Frame(3.0), PoseOptions::default());
     let view = OrbitView { yaw_degrees: 90.0, ..OrbitView::default() };
-    let options = RenderOptions { width: 96, height: 96, ..RenderOptions::default() };
+    let options = RenderOptions { width: 96, height: 96, ssaa: 1, ..RenderOptions::default() };
     let image = bake::render_frame(&Renderer::new(), &model, &request, &view, &options).unwrap();
     let (_, _, w, h) = image.opaque_bounds().expect("the soldier renders");
     assert!(h > w, "side view {w}x{h}: the soldier does not stand");

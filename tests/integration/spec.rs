@@ -725,3 +725,72 @@ fn the_same_options_bake_the_same_sheet() {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+/// Every option group of the command line, as clap parses it with nothing given.
+#[derive(Debug, clap::Parser)]
+struct AllFlags {
+    #[command(flatten)]
+    model: spritebake::spec::ModelSpec,
+    #[command(flatten)]
+    anim: spritebake::spec::AnimSpec,
+    #[command(flatten)]
+    moment: spritebake::spec::MomentSpec,
+    #[command(flatten)]
+    view: spritebake::spec::ViewSpec,
+    #[command(flatten)]
+    sprite: spritebake::spec::SpriteSpec,
+    #[command(flatten)]
+    render: spritebake::spec::RenderSpec,
+    #[command(flatten)]
+    look: spritebake::spec::LookSpec,
+    #[command(flatten)]
+    layout: spritebake::spec::LayoutSpec,
+    #[command(flatten)]
+    gif: spritebake::spec::GifSpec,
+    #[command(flatten)]
+    limits: spritebake::spec::LimitsSpec,
+    #[command(flatten)]
+    tolerance: spritebake::check::Tolerance,
+}
+
+#[test]
+fn every_default_is_the_librarys() {
+    use clap::Parser;
+    // clap's defaults are the spec's.
+    let flags = AllFlags::try_parse_from(["spritebake", "m.obj"]).unwrap();
+    let parsed = BakeSpec {
+        model: flags.model,
+        anim: flags.anim,
+        moment: flags.moment,
+        view: flags.view,
+        sprite: flags.sprite,
+        render: flags.render,
+        look: flags.look,
+        layout: flags.layout,
+        gif: flags.gif,
+        limits: flags.limits,
+    };
+    let mut spec = BakeSpec::default();
+    spec.model.model = "m.obj".into();
+    assert_eq!(parsed, spec);
+    // A manifest or project entry naming only its model is the same spec.
+    let table: toml::Table = toml::from_str("model = \"m.obj\"").unwrap();
+    assert_eq!(BakeSpec::from_table(&table, &[]).unwrap(), spec);
+    // `compare`'s flags and a case's keys are one tolerance, with one default.
+    assert_eq!(flags.tolerance, spritebake::check::Tolerance::default());
+    let case: spritebake::check::CaseKeys = toml::from_str("name = \"c\"\ngolden = \"g.png\"").unwrap();
+    let keys = (case.threshold, case.max_pixels, case.max_percent, case.ignore_aa);
+    let default = spritebake::check::Tolerance::default();
+    assert_eq!(keys, (default.threshold, default.max_pixels, default.max_percent, default.ignore_aa));
+    // The spec resolves to the library's own defaults, group by group.
+    let resolved = spec.resolve().unwrap();
+    let options = spritebake::RenderOptions::default();
+    assert_eq!(resolved.options, options);
+    assert_eq!(resolved.view, spritebake::OrbitView::default());
+    assert_eq!(resolved.layout, spritebake::bake::Layout::default());
+    assert_eq!(resolved.json_format, spritebake::bake::JsonFormat::default());
+    assert_eq!(resolved.gif, spritebake::output::gif::GifOptions::default());
+    assert_eq!(resolved.sampling, spritebake::bake::Sampling::default());
+    assert_eq!(resolved.fit, spritebake::spec::Fit::default());
+    assert_eq!(resolved.directions.count(), 1);
+}

@@ -75,7 +75,14 @@ pub fn pixel_camera(w: f32, h: f32) -> Camera {
 }
 
 pub fn unlit(width: u32, height: u32) -> RenderOptions {
-    RenderOptions { width, height, shading: Shading::Unlit, cull_back_faces: false, ..RenderOptions::default() }
+    RenderOptions {
+        width,
+        height,
+        shading: Shading::Unlit,
+        cull_back_faces: false,
+        ssaa: 1,
+        ..RenderOptions::default()
+    }
 }
 
 pub fn render_meshes(meshes: &[&TestMesh], camera: Camera, options: &RenderOptions) -> Image {

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use spritebake::budget::bytes_for;
-use spritebake::golden::{PerceptualOptions, compare_perceptual, perceptual_diff_image};
+use spritebake::check::Tolerance;
+use spritebake::golden::{compare_perceptual, perceptual_diff_image};
 use spritebake::output::{OutputFormat, OutputPlan, decode_png_within, write_png};
 
 /// `spritebake compare`.
@@ -20,18 +21,9 @@ pub struct CompareArgs {
     /// Write a diff image (differences red, anti-aliasing yellow, over a faded copy).
     #[arg(long)]
     pub diff: Option<PathBuf>,
-    /// Perceptual colour threshold, from 0 to 1 (pixelmatch's YIQ scale).
-    #[arg(long, default_value_t = 0.1, value_parser = spritebake::bounds::THRESHOLD.parser())]
-    pub threshold: f64,
-    /// Allowed differing pixels.
-    #[arg(long, default_value_t = 0, conflicts_with = "max_percent")]
-    pub max_pixels: usize,
-    /// Allowed differing pixels, as a percentage of the image, from 0 to 100.
-    #[arg(long, value_parser = spritebake::bounds::MAX_PERCENT.parser())]
-    pub max_percent: Option<f64>,
-    /// Do not count pixels that differ only by anti-aliasing.
-    #[arg(long)]
-    pub ignore_aa: bool,
+    /// How different the images may be (the keys of a `check` case).
+    #[command(flatten)]
+    pub tolerance: Tolerance,
     /// Memory budget for both images and the comparison, MiB, from 1 to 1048576.
     #[arg(
         long,
@@ -61,13 +53,13 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let (actual, expected) = (read(&args.actual)?, read(&args.expected)?);
     let (w, h) = (actual.width, actual.height);
     budget.charge(bytes_for(u64::from(w) * u64::from(h), 5), || format!("comparing {w}x{h} images"))?;
-    let options = PerceptualOptions { threshold: args.threshold, alpha_threshold: 0, ignore_aa: args.ignore_aa };
-    let r = compare_perceptual(&actual, &expected, &options)?;
+    let tolerance = &args.tolerance;
+    let r = compare_perceptual(&actual, &expected, &tolerance.perceptual())?;
     if r.identical {
         writeln!(stdout, "identical ({}x{})", actual.width, actual.height)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let allowed = args.max_percent.map_or(args.max_pixels, |p| (p / 100.0 * r.total_pixels as f64).floor() as usize);
+    let allowed = tolerance.allowed(r.total_pixels);
     writeln!(
         stdout,
         "{} of {} pixels differ ({:.3}%): {} in colour (YIQ > {}), {} in alpha; max channel delta {} (alpha {}); {} anti-aliasing pixels{}",
@@ -75,12 +67,12 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         r.total_pixels,
         r.differing_percent(),
         r.color_pixels,
-        args.threshold,
+        tolerance.threshold,
         r.alpha_pixels,
         r.max_color_delta,
         r.max_alpha_delta,
         r.aa_pixels,
-        if args.ignore_aa { " ignored" } else { "" }
+        if tolerance.ignore_aa { " ignored" } else { "" }
     )?;
     if let Some(path) = &args.diff {
         write_png(path, &perceptual_diff_image(&expected, &r))?;
