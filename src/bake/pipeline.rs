@@ -24,7 +24,8 @@ use rayon::prelude::*;
 
 use super::engines::{self, check_pages, sheet_data_files};
 use super::products::{self, Product, frame_files, frames_summary, page_files, sheet_leftovers, sheet_summary};
-use super::{FinishedPage, Loaded, MapKind, SheetBuilder};
+use super::sheet::{crop_cell, kept_rect, pack_kept};
+use super::{FinishedPage, Loaded, MapKind, Sheet, SheetBuilder};
 use crate::budget::MemoryBudget;
 use crate::error::Result;
 use crate::output::Transaction;
@@ -82,12 +83,15 @@ pub fn write(
             let summary = write_frames(loaded, resolved, output, budget, progress, &mut staged)?;
             Ok(staged.written(summary, Vec::new()))
         }
-        Product::Sheet if streams(resolved) => {
-            let summary = write_sheet(loaded, resolved, output, budget, progress, &mut staged)?;
+        Product::Sheet => {
+            let summary = match streams(resolved) {
+                true => write_sheet(loaded, resolved, output, budget, progress, &mut staged)?,
+                false => write_kept_sheet(loaded, resolved, output, budget, progress, &mut staged)?,
+            };
             let count = staged.pages;
             Ok(staged.written(summary, sheet_leftovers(output, resolved.json_format, count)))
         }
-        Product::Render | Product::Gif | Product::Sheet => {
+        Product::Render | Product::Gif => {
             let baked = products::bake(product, loaded, resolved, budget, progress)?;
             for (path, bytes) in baked.files(output)? {
                 staged.stage(&path, &bytes)?;
@@ -114,6 +118,14 @@ impl Staged<'_> {
     fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
         self.stage.stage(path, bytes)?;
         self.files.push(path.to_path_buf());
+        Ok(())
+    }
+
+    /// Stages a finished page of a sheet written as `png`, with its maps.
+    fn stage_page(&mut self, png: &Path, page: FinishedPage) -> Result<()> {
+        for (path, bytes) in page_files(png, page.index, page.count, &page.image, &page.maps)? {
+            self.stage(&path, &bytes)?;
+        }
         Ok(())
     }
 
@@ -180,21 +192,70 @@ fn write_sheet(
     let data = engines::data_bytes(keys.len(), longest_tag, &resolved.frame_names);
     budget.charge(data, || format!("the sheet data of {} frames", keys.len()))?;
     let png = PathBuf::from(output);
-    prepared.render_waves(wave, progress, &mut |cells| {
-        builder.add(&cells, &mut |FinishedPage { index, image, maps }| {
-            for (path, bytes) in page_files(&png, index, count, &image, &maps)? {
-                staged.stage(&path, &bytes)?;
-            }
-            Ok(())
-        })
-    })?;
+    prepared
+        .render_waves(wave, progress, &mut |cells| builder.add(&cells, &mut |page| staged.stage_page(&png, page)))?;
     let sheet = builder.finish()?;
+    finish_sheet(&sheet, resolved, output, staged)
+}
+
+/// A sheet whose layout needs every frame first (`trim`, `dedupe`): each cell is cut to what
+/// the sheet keeps of it as it arrives (with `trim`, its opaque pixels) and held so, charged
+/// as it comes; then the pages are laid out and drawn one at a time, each staged and let go.
+fn write_kept_sheet(
+    loaded: &Loaded,
+    resolved: &Resolved,
+    output: &str,
+    budget: &MemoryBudget,
+    progress: &(dyn Fn() + Sync),
+    staged: &mut Staged,
+) -> Result<String> {
+    let job = loaded.job(resolved)?;
+    let prepared = job.prepare(budget)?;
+    let frame = prepared.cell_size();
+    let layout = resolved.layout;
+    let wave = prepared.wave_len();
+    prepared.charge_wave(wave, budget)?;
+    let info = job.info();
+    let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
+    let count = prepared.cell_count();
+    budget.charge(engines::data_bytes(count, longest_tag, &resolved.frame_names), || {
+        format!("the sheet data of {count} frames")
+    })?;
+    let (mut kept, mut rects) = (Vec::with_capacity(count), Vec::with_capacity(count));
+    prepared.render_waves(wave, progress, &mut |cells| {
+        for cell in cells {
+            let rect = kept_rect(&cell, layout);
+            let cell = if layout.trim { crop_cell(cell, rect) } else { cell };
+            let bytes = (cell.image.rgba.len() as u64).saturating_mul(1 + cell.maps.iter().count() as u64);
+            budget.charge(bytes, || format!("{count} frames of {}x{}, as the sheet keeps them", frame.0, frame.1))?;
+            kept.push(cell);
+            rects.push(rect);
+        }
+        Ok(())
+    })?;
+    let png = PathBuf::from(output);
+    let charge = |sizes: &[(u32, u32)]| {
+        check_pages(resolved.json_format, sizes.len())?;
+        // One page (and its maps) is drawn at a time.
+        let largest = sizes.iter().map(|&(w, h)| u64::from(w) * u64::from(h)).max().unwrap_or(0);
+        let maps = resolved.look.maps.len() as u64;
+        budget.charge(largest.saturating_mul(4 * (1 + maps)), || format!("a sheet page of {largest} pixels"))
+    };
+    let mut done = |page| staged.stage_page(&png, page);
+    let sheet = pack_kept(&kept, &rects, frame, &info, layout, charge, &mut done)?;
+    finish_sheet(&sheet, resolved, output, staged)
+}
+
+/// Stages a sheet's engine data once its pages are staged, and says what was made.
+fn finish_sheet(sheet: &Sheet, resolved: &Resolved, output: &str, staged: &mut Staged) -> Result<String> {
+    let kinds = &resolved.look.maps;
     let normal_maps = kinds.contains(&MapKind::Normal);
-    for (path, bytes) in sheet_data_files(&sheet, &png, resolved.json_format, &resolved.frame_names, normal_maps)? {
+    let png = PathBuf::from(output);
+    for (path, bytes) in sheet_data_files(sheet, &png, resolved.json_format, &resolved.frame_names, normal_maps)? {
         staged.stage(&path, &bytes)?;
     }
-    staged.pages = count;
+    staged.pages = sheet.pages.len();
     // Maps in the order a summary names them: normal, then depth.
     let kinds: Vec<MapKind> = [MapKind::Normal, MapKind::Depth].into_iter().filter(|k| kinds.contains(k)).collect();
-    Ok(sheet_summary(output, &sheet, &kinds))
+    Ok(sheet_summary(output, sheet, &kinds))
 }

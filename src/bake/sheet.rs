@@ -17,7 +17,7 @@ pub use pack::page_bound;
 use rayon::prelude::*;
 
 use super::maps::{self, MapKind, Maps};
-use super::post::Blit;
+use super::post::{Blit, crop};
 use super::{Cell, JobInfo};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
@@ -137,9 +137,9 @@ pub struct Packed {
     pub maps: Vec<Maps>,
 }
 
-/// Packs `cells` (in job order: clip, direction, frame; every one of them held) into a sheet,
-/// naming them after `job`'s rows and directions, and draws its pages and their maps. The
-/// pages beyond the cells' own size are charged to `budget` before they exist.
+/// Packs `cells` (in job order: clip, direction, frame; every one of them held, whole) into a
+/// sheet, naming them after `job`'s rows and directions, and draws its pages and their maps.
+/// The pages beyond the cells' own size are charged to `budget` before they exist.
 ///
 /// # Errors
 /// No cells, a frame larger than a page ([`Error::BadOption`] `max_size`), pages over the
@@ -147,33 +147,74 @@ pub struct Packed {
 pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout, budget: &MemoryBudget) -> Result<Packed> {
     let first = cells.first().ok_or_else(|| Error::Invalid("no frames to put in a sheet".into()))?;
     let frame = (first.image.width, first.image.height);
-    let (fw, fh) = frame;
-    // The kept rectangle of each cell.
-    let rects: Vec<(u32, u32, u32, u32)> = cells
-        .iter()
-        .map(|c| if layout.trim { c.image.opaque_bounds().unwrap_or((0, 0, 1, 1)) } else { (0, 0, fw, fh) })
-        .collect();
-    // The cell whose pixels each cell shows: itself, or an earlier identical one.
-    let stored: Vec<usize> = if layout.dedupe { dedupe::originals(cells, &rects) } else { (0..cells.len()).collect() };
-    let keys: Vec<(usize, u32)> = cells.iter().map(|c| (c.clip, c.direction)).collect();
-    let kinds: Vec<MapKind> = first.maps.iter().map(|(kind, _)| kind).collect();
-    let mut builder = SheetBuilder::new(frame, &rects, &stored, &keys, job.clone(), layout, &kinds)?;
+    let rects: Vec<(u32, u32, u32, u32)> = cells.iter().map(|c| kept_rect(c, layout)).collect();
+    let cropped: Vec<Cell>;
+    let kept = if layout.trim {
+        cropped = cells.iter().zip(&rects).map(|(c, &rect)| crop_cell(c.clone(), rect)).collect();
+        &cropped
+    } else {
+        cells
+    };
     // The cells were charged with a sheet as large as themselves; pages may be larger
     // (padding, rows that end short, powers of two).
-    let page_pixels: u64 = builder.pages.iter().map(|p| u64::from(p.size.0) * u64::from(p.size.1)).sum();
-    let cell_pixels = (cells.len() as u64).saturating_mul(u64::from(fw) * u64::from(fh));
-    budget.charge(bytes_for(page_pixels.saturating_sub(cell_pixels), 4), || {
-        format!("{} sheet pages ({page_pixels} pixels)", builder.pages.len())
-    })?;
+    let cell_pixels = (cells.len() as u64).saturating_mul(u64::from(frame.0) * u64::from(frame.1));
+    let charge = |sizes: &[(u32, u32)]| {
+        let pixels: u64 = sizes.iter().map(|&(w, h)| u64::from(w) * u64::from(h)).sum();
+        let count = sizes.len();
+        budget.charge(bytes_for(pixels.saturating_sub(cell_pixels), 4), || {
+            format!("{count} sheet pages ({pixels} pixels)")
+        })
+    };
     let mut pages: Vec<FinishedPage> = Vec::new();
-    builder.add(cells, &mut |page| {
+    let sheet = pack_kept(kept, &rects, frame, job, layout, charge, &mut |page| {
         pages.push(page);
         Ok(())
     })?;
-    let sheet = builder.finish()?;
     pages.sort_by_key(|p| p.index);
     let (images, maps) = pages.into_iter().map(|p| (p.image, p.maps)).unzip();
     Ok(Packed { sheet, images, maps })
+}
+
+/// The rectangle of a cell a sheet keeps: with `trim` its opaque pixels (one transparent pixel
+/// of an empty frame), else the whole frame.
+pub fn kept_rect(cell: &Cell, layout: Layout) -> (u32, u32, u32, u32) {
+    let whole = (0, 0, cell.image.width, cell.image.height);
+    if layout.trim { cell.image.opaque_bounds().unwrap_or((0, 0, 1, 1)) } else { whole }
+}
+
+/// `cell` with its image and maps cut to `rect` (what a trimmed sheet keeps of it).
+pub fn crop_cell(mut cell: Cell, (x, y, w, h): (u32, u32, u32, u32)) -> Cell {
+    cell.image = crop(&cell.image, x, y, w, h);
+    cell.maps.normal = cell.maps.normal.map(|m| crop(&m, x, y, w, h));
+    cell.maps.depth = cell.maps.depth.map(|m| crop(&m, x, y, w, h));
+    cell
+}
+
+/// Packs cells whose images (and maps) are their kept rectangles, `rects[i]` where cell `i`'s
+/// lies in its `frame`: stores identical ones once with `dedupe`, lays the sheet out, calls
+/// `charge` with the pages' sizes before any is drawn, and hands each page to `done` as it is
+/// finished (pages are drawn one after another).
+///
+/// # Errors
+/// No cells, a frame larger than a page, what `charge` or `done` return.
+pub fn pack_kept(
+    kept: &[Cell],
+    rects: &[(u32, u32, u32, u32)],
+    frame: (u32, u32),
+    job: &JobInfo,
+    layout: Layout,
+    charge: impl FnOnce(&[(u32, u32)]) -> Result<()>,
+    done: &mut dyn FnMut(FinishedPage) -> Result<()>,
+) -> Result<Sheet> {
+    let first = kept.first().ok_or_else(|| Error::Invalid("no frames to put in a sheet".into()))?;
+    // The cell whose pixels each cell shows: itself, or an earlier identical one.
+    let stored: Vec<usize> = if layout.dedupe { dedupe::originals(kept, rects) } else { (0..kept.len()).collect() };
+    let keys: Vec<(usize, u32)> = kept.iter().map(|c| (c.clip, c.direction)).collect();
+    let kinds: Vec<MapKind> = first.maps.iter().map(|(kind, _)| kind).collect();
+    let mut builder = SheetBuilder::new(frame, rects, &stored, &keys, job.clone(), layout, &kinds)?;
+    charge(&builder.page_sizes())?;
+    builder.add(kept, done)?;
+    builder.finish()
 }
 
 /// A page whose every frame is drawn: its image and its maps.
@@ -181,6 +222,8 @@ pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout, budget: &MemoryBudget
 pub struct FinishedPage {
     /// Its index in the sheet.
     pub index: usize,
+    /// How many pages the sheet has.
+    pub count: usize,
     /// The page.
     pub image: Image,
     /// Its maps, in its layout.
@@ -302,9 +345,10 @@ impl SheetBuilder {
             .unwrap_or(0)
     }
 
-    /// Places the next `cells` (in job order, continuing where the last call stopped) and
-    /// draws them; every page that is now complete goes to `done`, finished (an empty normal
-    /// pixel is the flat normal).
+    /// Places the next `cells` (in job order, continuing where the last call stopped; each
+    /// image and map is the cell's kept rectangle: the whole frame unless trimmed) and draws
+    /// them; every page that is now complete goes to `done`, finished (an empty normal pixel
+    /// is the flat normal).
     ///
     /// # Errors
     /// More cells than planned; a page too large to allocate; whatever `done` returns.
@@ -351,16 +395,16 @@ impl SheetBuilder {
             let target_of = |k: usize| self.targets[self.arrived - cells.len() + k];
             let on_page: Vec<usize> = blits.iter().filter(|(page, _)| *page == p).map(|&(_, k)| k).collect();
             let page = &mut self.pages[p];
-            let colour: Vec<Blit> = on_page
-                .iter()
-                .map(|&k| Blit { src: &cells[k].image, rect: target_of(k).rect, at: target_of(k).at })
-                .collect();
+            // Each image is its kept rectangle, drawn whole.
+            let kept = |k: usize| (0, 0, target_of(k).rect.2, target_of(k).rect.3);
+            let colour: Vec<Blit> =
+                on_page.iter().map(|&k| Blit { src: &cells[k].image, rect: kept(k), at: target_of(k).at }).collect();
             draw(&mut page.image, page.size, &colour, extrude)?;
             for &kind in &self.kinds {
                 let maps: Vec<Blit> = on_page
                     .iter()
                     .filter_map(|&k| {
-                        cells[k].maps.get(kind).map(|src| Blit { src, rect: target_of(k).rect, at: target_of(k).at })
+                        cells[k].maps.get(kind).map(|src| Blit { src, rect: kept(k), at: target_of(k).at })
                     })
                     .collect();
                 let image = match kind {
@@ -376,7 +420,7 @@ impl SheetBuilder {
                     maps::fill_empty_normals(normal);
                 }
                 let maps = Maps { normal, depth: page.depth.take() };
-                done(FinishedPage { index: p, image, maps })?;
+                done(FinishedPage { index: p, count: self.pages.len(), image, maps })?;
             }
         }
         Ok(())

@@ -11,17 +11,9 @@ use std::collections::HashMap;
 
 use super::super::Cell;
 
-/// The pixel rows of `cell`'s kept rectangle.
-fn kept_rows<'a>(cell: &'a Cell, (x, y, w, h): (u32, u32, u32, u32)) -> impl Iterator<Item = &'a [u8]> + 'a {
-    let stride = cell.image.width as usize * 4;
-    (y..y + h).map(move |row| {
-        let start = row as usize * stride + x as usize * 4;
-        cell.image.rgba.get(start..start + w as usize * 4).unwrap_or(&[])
-    })
-}
-
-/// For each cell, the index of the first cell with the same kept rectangle (offset, size and
-/// pixels): itself when there is none earlier. `rects[i]` is cell `i`'s (x, y, w, h).
+/// For each cell, the index of the first cell with the same kept rectangle (offset and size
+/// in the frame, and pixels): itself when there is none earlier. Each cell's image is its kept
+/// rectangle, `rects[i]` where it lies in cell `i`'s frame.
 pub(super) fn originals(cells: &[Cell], rects: &[(u32, u32, u32, u32)]) -> Vec<usize> {
     let mut seen: HashMap<[u8; 32], Vec<usize>> = HashMap::new();
     let mut stored = Vec::with_capacity(cells.len());
@@ -30,12 +22,9 @@ pub(super) fn originals(cells: &[Cell], rects: &[(u32, u32, u32, u32)]) -> Vec<u
         for v in [rect.0, rect.1, rect.2, rect.3] {
             hasher.update(&v.to_le_bytes());
         }
-        for row in kept_rows(cell, rect) {
-            hasher.update(row);
-        }
+        hasher.update(&cell.image.rgba);
         let same = seen.entry(*hasher.finalize().as_bytes()).or_default();
-        let first =
-            same.iter().copied().find(|&j| rects[j] == rect && kept_rows(&cells[j], rect).eq(kept_rows(cell, rect)));
+        let first = same.iter().copied().find(|&j| rects[j] == rect && cells[j].image.rgba == cell.image.rgba);
         match first {
             Some(j) => stored.push(j),
             None => {
