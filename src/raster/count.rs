@@ -2,9 +2,9 @@
 //! depth and shading. It checks the fill rule with the same walk and row stepper the passes
 //! draw with, in a buffer of its own (rendering carries no counter).
 
+use super::buffers::TileRect;
 use super::context::DrawContext;
 use super::coverage::{BLOCK, RowStepper, walk};
-use super::tile::TileRect;
 
 /// Coverage counts of the binned triangles over `tile`, row-major.
 pub(super) fn count(tile: TileRect, bin: &[u32], ctx: &DrawContext) -> Vec<u16> {

@@ -8,20 +8,21 @@
 //! shading too, but changes which of two equally deep triangles wins, so renders would depend
 //! on the sort.
 
+use super::buffers::PixelRect;
+use super::buffers::{NO_TRIANGLE, TileBuffers};
 use super::context::{DrawContext, FragmentNeeds};
 use super::interpolate::{clip_z_lanes, interpolate_lanes};
 use super::msaa;
-use super::resolve::{MemoEncoder, OutputBand, PixelRect, Resolve, resolve_colors};
+use super::resolve::{MemoEncoder, OutputBand, Resolve, resolve_colors};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
-use super::tile::{NO_TRIANGLE, TileBuffers};
 use wide::{CmpEq, i32x4};
 
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
 
 /// Shades and resolves the samples the sample visibility pass kept (in rows, see
-/// `tile::SampleOrder`): one sample per pixel, or supersampling shaded per sample.
+/// `buffers::SampleOrder`): one sample per pixel, or supersampling shaded per sample.
 pub(super) fn shade<R: Resolve>(
     buffers: &mut TileBuffers,
     ctx: &DrawContext,

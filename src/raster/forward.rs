@@ -1,12 +1,12 @@
 //! The forward pass: bins holding alpha-tested or blended triangles, drawn in submission order
 //! into the tile's colour and depth, each sample shaded as its triangle reaches it.
 
+use super::buffers::TileBuffers;
 use super::context::{DrawContext, FragmentNeeds};
 use super::coverage::{BLOCK, RowStepper, walk};
 use super::interpolate::{clip_z_lanes, interpolate};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
-use super::tile::TileBuffers;
 use crate::model::AlphaMode;
 
 /// Draws the binned triangles in submission order into the colour buffer.

@@ -10,7 +10,8 @@
 //!   → fragment (interpolate.rs, shade.rs) → resolve (resolve.rs)
 //! ```
 //!
-//! The tile buffers (tile.rs) are plain data; each pass is a function over them in its own
+//! The tile buffers (buffers.rs) are plain data that tile.rs hands to the passes; each pass is
+//! a function over them in its own
 //! module, and every pass finds the samples a triangle covers through the one hierarchical
 //! walk and row stepper of coverage.rs.
 //!
@@ -42,6 +43,7 @@
 //! and depth beside colour in every sample): one pass instead of three, but every tile buffer
 //! and every resolve path would carry eight channels instead of four, on the colour path too.
 
+mod buffers;
 pub mod camera;
 mod color;
 mod context;
@@ -75,11 +77,11 @@ pub use texture::{Filter, MipChain};
 
 use crate::error::{Error, Result};
 use crate::model::{Material, Texture};
+use buffers::TileRect;
 use context::DrawContext;
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
 use setup::{ATTRS, ClipVertex, Triangle};
 use shade::{DrawMaterial, FragmentOutput, Shader};
-use tile::TileRect;
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
 /// output pixels so its sample buffers stay the same size.

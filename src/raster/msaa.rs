@@ -20,10 +20,10 @@
 //! in `depth`), sample `k` at offset (`k mod s`, `k div s`) in the pixel, so the deferred
 //! shading reads a pixel's triangles as one contiguous array.
 
+use super::buffers::{SampleOrder, TileBuffers};
 use super::context::DrawContext;
 use super::coverage::{BLOCK, SampleDepth, depth_mask, walk};
 use super::setup::{Edge, Triangle};
-use super::tile::{SampleOrder, TileBuffers};
 
 /// Fills the tile's depth and visibility buffers (pixel-major, `N` = `ssaa`² samples a pixel)
 /// with the binned triangles.
@@ -269,10 +269,10 @@ fn test_pixel<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::raster::buffers::{NO_TRIANGLE, TileRect};
     use crate::raster::scene::RenderOptions;
     use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
     use crate::raster::shade::{DrawMaterial, FragmentOutput, Shader};
-    use crate::raster::tile::{NO_TRIANGLE, TileRect};
     use crate::raster::visibility;
     use glam::Vec4;
 

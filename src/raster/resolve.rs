@@ -7,9 +7,9 @@
 //! Averaging is the same for all three; the draw is generic over it, so the colour path
 //! compiles to the code it would be without the others.
 
+use super::buffers::{PixelRect, TileBuffers};
 use super::color::{SrgbEncoder, srgb_to_linear, unorm_to_byte};
 use super::image::DepthPixel;
-use super::tile::TileBuffers;
 
 /// Turns an averaged sample (premultiplied, as the fragment stage wrote it) into an output
 /// pixel.
@@ -45,41 +45,6 @@ impl<P> OutputBand<'_, P> {
     pub(super) fn pixels(&mut self, x0: usize, y: usize, count: usize) -> Option<&mut [P]> {
         let start = y.checked_sub(self.first_row)? * self.width + x0;
         self.pixels.get_mut(start..start + count)
-    }
-}
-
-/// The output pixels covering an inclusive sample rectangle, widened to whole pixels.
-pub(super) struct PixelRect {
-    /// Sample column of the first pixel's first sample.
-    pub(super) sx0: i32,
-    /// Sample row of the first pixel's first sample.
-    pub(super) sy0: i32,
-    /// Image column of the first pixel.
-    pub(super) x0: usize,
-    /// Image row of the first pixel.
-    pub(super) y0: usize,
-    /// Pixels a row.
-    pub(super) width: usize,
-    /// Rows.
-    pub(super) height: usize,
-}
-
-impl PixelRect {
-    /// The pixels covering `dirty` at `ssaa` samples per pixel side; `None` when clean.
-    pub(super) fn covering(dirty: Option<[i32; 4]>, ssaa: i32) -> Option<PixelRect> {
-        let [x0, y0, x1, y1] = dirty?;
-        // Tiles start on pixel boundaries, so rounding to multiples of `ssaa` in sample
-        // coordinates stays inside the tile.
-        let (sx0, sy0) = (x0 - x0.rem_euclid(ssaa), y0 - y0.rem_euclid(ssaa));
-        let (sx1, sy1) = (x1 - x1.rem_euclid(ssaa) + ssaa - 1, y1 - y1.rem_euclid(ssaa) + ssaa - 1);
-        Some(PixelRect {
-            sx0,
-            sy0,
-            x0: (sx0 / ssaa) as usize,
-            y0: (sy0 / ssaa) as usize,
-            width: ((sx1 - sx0 + 1) / ssaa) as usize,
-            height: ((sy1 - sy0 + 1) / ssaa) as usize,
-        })
     }
 }
 

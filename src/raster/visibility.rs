@@ -2,10 +2,10 @@
 //! sample the triangle the test keeps recorded — the first of equal depths, exactly as drawing
 //! in order would (both find their samples through the same [`RowStepper`]).
 
+use super::buffers::TileBuffers;
 use super::context::DrawContext;
 use super::coverage::{BLOCK, RowStepper, walk};
 use super::setup::Triangle;
-use super::tile::TileBuffers;
 
 /// Fills the tile's depth and visibility buffers with the binned triangles.
 pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
