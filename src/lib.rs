@@ -62,6 +62,8 @@ pub mod budget;
 pub mod check;
 mod error;
 pub mod formats;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod golden;
 pub mod model;
 pub mod output;

@@ -1,15 +1,12 @@
 #![no_main]
-//! MD5 anim parsing against the example robot's skeleton must never panic.
+//! MD5 anim parsing against the example robot's skeleton (see `spritebake::fuzzing::md5_anim`).
 use std::sync::LazyLock;
 
-use spritebake::formats::md5;
 use spritebake::model::Skeleton;
 
 static SKELETON: LazyLock<Skeleton> = LazyLock::new(|| {
     let text = include_str!("../../examples/assets/robot/robot.md5mesh");
-    md5::parse_mesh(text).ok().and_then(|m| m.skeleton).unwrap_or_default()
+    spritebake::fuzzing::Skeletons::parse(text, "").md5
 });
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let _ = md5::parse_anim(&String::from_utf8_lossy(data), "fuzz", &SKELETON);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::md5_anim(data, &SKELETON));

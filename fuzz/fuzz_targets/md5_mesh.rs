@@ -1,5 +1,3 @@
 #![no_main]
-//! MD5 mesh parsing must never panic.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let _ = spritebake::formats::md5::parse_mesh(&String::from_utf8_lossy(data));
-});
+//! MD5 mesh parsing (see `spritebake::fuzzing::md5_mesh`).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::md5_mesh(data));

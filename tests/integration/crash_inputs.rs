@@ -1,45 +1,51 @@
 //! Replays every input kept under `tests/fixtures/crash/<target>/` (inputs that once crashed
-//! or hung a fuzz target) through the same code as that target: each must now return, with an
-//! error or a model, without panicking.
+//! or hung a fuzz target) through that target's own code (`spritebake::fuzzing`): each must
+//! now return without panicking.
 
 use std::path::Path;
 
-use spritebake::formats::{gltf, md2, md5, obj, resolve, smd};
+use spritebake::fuzzing::{self, Skeletons, TARGETS};
 
-fn replay(target: &str, data: &[u8]) {
-    let text = String::from_utf8_lossy(data);
-    match target {
-        "md2" => drop(md2::parse(data)),
-        "md5_mesh" => drop(md5::parse_mesh(&text)),
-        "smd" => {
-            let model = smd::parse_reference(&text);
-            if let Ok(model) = &model {
-                let skeleton = model.skeleton.clone().unwrap_or_default();
-                let _ = smd::parse_sequence(&text, "crash", &skeleton);
-            }
-        }
-        "md5_anim" | "pose_render" => {
-            let _ = md5::parse_mesh(&text);
-            let _ = smd::parse_reference(&text);
-        }
-        "obj" => drop(obj::parse(data, &mut |_| Some(data.to_vec()))),
-        "gltf" => drop(gltf::parse(data, &mut |_| None, &Default::default())),
-        "texture" => drop(resolve::decode_image(data, Path::new("crash.tga"))),
-        "manifest" => drop(spritebake::check::Manifest::parse(&text, Path::new("crash.toml"))),
-        other => panic!("unknown fuzz target folder '{other}'"),
+/// Kept crash inputs: a fixture that goes missing, or a folder that is no longer read, fails
+/// the count. Raise it with each fixture added.
+const KEPT_INPUTS: usize = 5;
+
+fn root() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+#[test]
+fn every_fuzz_target_is_replayable() {
+    // The fuzz crate's binaries are exactly the targets the replay knows.
+    let mut binaries: Vec<String> = std::fs::read_dir(root().join("fuzz/fuzz_targets"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().strip_suffix(".rs").map(str::to_string))
+        .collect();
+    binaries.sort();
+    assert_eq!(binaries, TARGETS);
+    for target in TARGETS {
+        assert!(fuzzing::run(target, b"", &Skeletons::default()), "{target} is not replayed");
     }
+    assert!(!fuzzing::run("no-such-target", b"", &Skeletons::default()));
 }
 
 #[test]
 fn kept_crash_inputs_no_longer_crash() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crash");
+    let robot = |name: &str| std::fs::read_to_string(root().join("examples/assets/robot").join(name)).unwrap();
+    let skeletons = Skeletons::parse(&robot("robot.md5mesh"), &robot("robot.smd"));
+    assert!(!skeletons.md5.joints.is_empty() && !skeletons.smd.joints.is_empty());
     let mut replayed = 0;
-    for target in std::fs::read_dir(&root).into_iter().flatten().flatten().filter(|e| e.path().is_dir()) {
-        let name = target.file_name().to_string_lossy().into_owned();
-        for input in std::fs::read_dir(target.path()).into_iter().flatten().flatten() {
-            replay(&name, &std::fs::read(input.path()).unwrap());
+    for folder in std::fs::read_dir(root().join("tests/fixtures/crash")).unwrap().flatten() {
+        if !folder.path().is_dir() {
+            continue;
+        }
+        let target = folder.file_name().to_string_lossy().into_owned();
+        for input in std::fs::read_dir(folder.path()).unwrap().flatten() {
+            let data = std::fs::read(input.path()).unwrap();
+            assert!(fuzzing::run(&target, &data, &skeletons), "'{target}' is no fuzz target");
             replayed += 1;
         }
     }
-    eprintln!("replayed {replayed} kept crash inputs");
+    assert_eq!(replayed, KEPT_INPUTS, "kept crash inputs replayed");
 }
