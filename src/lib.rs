@@ -6,7 +6,9 @@
 //!
 //! A bake is described by one [`BakeSpec`] — the same options, with the same defaults, as the
 //! command line's flags and the keys of `check` manifests and `bake` project files. Resolve it
-//! (every option checked), load what it names, and make a [`Product`]:
+//! (every option checked), load what it names, and write a [`Product`] through the one
+//! pipeline every command uses ([`bake::pipeline::write`]: cells stream into their pages and
+//! files, so memory holds a page and the cells in flight, not the job):
 //!
 //! ```
 //! use spritebake::{BakeSpec, MemoryBudget, Product, bake};
@@ -19,15 +21,11 @@
 //! spec.view.size = "64".parse().map_err(spritebake::Error::Invalid)?;
 //! spec.view.ortho = true;
 //!
-//! let resolved = spec.resolve()?;
+//! let (resolved, out) = (spec.resolve()?, std::env::temp_dir().join("spritebake-doc-walk.png"));
 //! let loaded = bake::load(&resolved)?;
-//! let baked = bake::products::bake(Product::Sheet, &loaded, &resolved, &MemoryBudget::default(), &|| {})?;
-//! let out = std::env::temp_dir().join("spritebake-doc-walk.png");
-//! // The PNG and its JSON, staged and renamed into place together (or neither).
+//! // The PNG and its JSON, staged as they are made and renamed into place together (or neither).
 //! let mut files = spritebake::output::Transaction::new();
-//! for (path, bytes) in baked.files(&out.to_string_lossy())? {
-//!     files.stage(&path, &bytes)?;
-//! }
+//! bake::pipeline::write(Product::Sheet, &loaded, &resolved, &out.to_string_lossy(), &MemoryBudget::default(), &|| {}, &mut files)?;
 //! files.commit()?;
 //! # Ok(())
 //! # }
@@ -42,7 +40,7 @@
 //! ```text
 //!  file bytes ─► formats::load ─► model::Model ─► anim::animate ─► model::PosedMesh
 //!  PosedMesh + Camera + Lights ─► raster::Renderer ─► raster::Image ─► output::{png, gif}
-//!  spec::BakeSpec ─► resolve ─► bake::{load, Job, products} (the application layer)
+//!  spec::BakeSpec ─► resolve ─► bake::{load, Job, pipeline} (the application layer)
 //!  check: bake products compared with goldens (golden::compare_perceptual)
 //! ```
 //!
