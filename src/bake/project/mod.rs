@@ -539,15 +539,15 @@ impl Project {
         }
         for (entry, path, format) in outputs {
             let location = canonical_lenient(path).unwrap_or_else(|| path.clone());
-            if let Some(other) = owners.insert(location, entry) {
-                if other.index != entry.index {
-                    return Err(self.refused(format!(
-                        "{} and {} both write {}",
-                        other.label(),
-                        entry.label(),
-                        path.display()
-                    )));
-                }
+            if let Some(other) = owners.insert(location, entry)
+                && other.index != entry.index
+            {
+                return Err(self.refused(format!(
+                    "{} and {} both write {}",
+                    other.label(),
+                    entry.label(),
+                    path.display()
+                )));
             }
             plan.add(path, *format);
         }
