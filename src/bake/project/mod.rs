@@ -431,10 +431,11 @@ impl Project {
         }
         raw.sort_by_key(|(line, _, _)| *line);
         let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
+        let mut named: HashMap<String, usize> = HashMap::with_capacity(raw.len());
         for (index, (line, kind, value)) in raw.into_iter().enumerate() {
             let entry = Entry::parse(index, line, kind, value, defaults.as_ref())
                 .map_err(|e| Error::Invalid(format!("{shown}: {e}")))?;
-            if let Some(first) = entries.iter().find(|e| e.name == entry.name) {
+            if let Some(first) = named.insert(entry.name.clone(), index).and_then(|i| entries.get(i)) {
                 return Err(Error::Invalid(format!(
                     "{shown}: {} and {} have the same name (names are unique in a project file)",
                     first.label(),
