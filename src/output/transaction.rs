@@ -14,9 +14,20 @@
 //! without its JSON), removes everything registered and keeps both locks until the process
 //! exits, so nothing new can be staged or committed behind its back.
 //!
+//! Other processes: a commit also holds an exclusive advisory lock (`flock`) on every folder it
+//! renames into, so two spritebake processes writing one output commit one after the other,
+//! never interleaved (never a sheet with pages of both). The locks are taken in one order
+//! (canonical paths, sorted), so two commits never wait for each other in a cycle, and they are
+//! on the folders themselves, so no lock file is left behind. [`Transaction::commit_then`] runs
+//! a step under the same locks, for work that must see the folder as this commit left it
+//! (removing the files an earlier run wrote and this one did not). A folder that cannot be
+//! opened (no read permission; Windows, where folders do not open as files) is committed into
+//! without its lock.
+//!
 //! Missing parent folders are created when the first file is staged into them, for every
 //! command alike (as `mkdir -p` would), and removed again if the transaction is abandoned.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -84,6 +95,25 @@ fn temp_builder() -> tempfile::Builder<'static, 'static> {
     builder
 }
 
+/// The folder a file is written in.
+fn folder_of(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
+/// Exclusive advisory locks on the folders holding `files` (see the module notes), taken in
+/// sorted order of their canonical paths; released when the result is dropped.
+fn lock_folders<'a>(files: impl IntoIterator<Item = &'a Path>) -> Vec<fs::File> {
+    let folders: BTreeSet<PathBuf> = files.into_iter().filter_map(|f| fs::canonicalize(folder_of(f)).ok()).collect();
+    folders
+        .iter()
+        .filter_map(|dir| {
+            let handle = fs::File::open(dir).ok()?;
+            handle.lock().ok()?;
+            Some(handle)
+        })
+        .collect()
+}
+
 /// A temporary file of a transaction: removed and unregistered when dropped.
 struct Staged {
     temp: Option<TempPath>,
@@ -119,7 +149,7 @@ impl Transaction {
     /// # Errors
     /// A folder cannot be created, or the temporary file cannot be created or written.
     pub fn stage(&mut self, dest: &Path, bytes: &[u8]) -> Result<()> {
-        let dir = dest.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = folder_of(dest);
         let mut file = {
             // Folders and file are created and registered under the registry's lock: an
             // interrupt either sees them or stops them from being created, and another
@@ -155,13 +185,26 @@ impl Transaction {
         Ok(())
     }
 
-    /// Renames every staged file into place, under the commit lock.
+    /// Renames every staged file into place, under the commit lock and the locks of their
+    /// folders.
     ///
     /// # Errors
     /// A rename fails (a destination became a folder since it was planned, the disk went away);
     /// the files not yet renamed are removed. Renames already done stay: the plan checked
     /// every destination beforehand, so this is a race with another process.
-    pub fn commit(mut self) -> Result<()> {
+    pub fn commit(self) -> Result<()> {
+        self.commit_then(&[], || ())
+    }
+
+    /// [`Transaction::commit`], then `then` while the locks are still held: the folders of the
+    /// staged files and of the files in `also`, and the commit lock (an interrupt waits for
+    /// `then` to finish too).
+    ///
+    /// # Errors
+    /// As [`Transaction::commit`]; `then` does not run.
+    pub fn commit_then<R>(mut self, also: &[&Path], then: impl FnOnce() -> R) -> Result<R> {
+        let dests: Vec<PathBuf> = self.staged.iter().map(|s| s.dest.clone()).collect();
+        let _folders = lock_folders(dests.iter().map(PathBuf::as_path).chain(also.iter().copied()));
         let _commit = lock(&COMMIT);
         for mut staged in std::mem::take(&mut self.staged) {
             let Some(temp) = staged.temp.take() else { continue };
@@ -177,7 +220,7 @@ impl Transaction {
         for folder in std::mem::take(&mut self.created) {
             unregister(&folder);
         }
-        Ok(())
+        Ok(then())
     }
 }
 
@@ -270,6 +313,44 @@ mod tests {
         assert_eq!(listing(&dir), ["occupied"]);
         write_atomic(&dir.join("ok.bin"), b"data").unwrap();
         assert_eq!(listing(&dir), ["occupied", "ok.bin"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_commit_waits_for_the_lock_on_its_folder() {
+        let dir = scratch("folder-lock");
+        // Another process's commit, as far as flock can tell: a lock through another open file.
+        let held = fs::File::open(&dir).unwrap();
+        held.lock().unwrap();
+        let dest = dir.join("a.png");
+        let writer = {
+            let dest = dest.clone();
+            std::thread::spawn(move || write_atomic(&dest, b"A"))
+        };
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(!dest.exists(), "committed while another held the folder's lock");
+        held.unlock().unwrap();
+        writer.join().unwrap().unwrap();
+        assert_eq!(fs::read(&dest).unwrap(), b"A");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_step_after_the_commit_runs_under_its_locks() {
+        let dir = scratch("then");
+        fs::write(dir.join("old-0.png"), b"old").unwrap();
+        let mut t = Transaction::new();
+        t.stage(&dir.join("new.png"), b"new").unwrap();
+        let removed = t
+            .commit_then(&[], || {
+                // The folder is locked: another open file cannot take it.
+                let other = fs::File::open(&dir).unwrap();
+                assert!(other.try_lock().is_err(), "the folder was not locked");
+                fs::remove_file(dir.join("old-0.png")).is_ok()
+            })
+            .unwrap();
+        assert!(removed);
+        assert_eq!(listing(&dir), ["new.png"]);
         fs::remove_dir_all(dir).unwrap();
     }
 }
