@@ -463,6 +463,65 @@ fn signals_never_leave_partial_output() {
     assert!(interrupted > 0, "no run was stopped by the handler: the sheet was too quick to interrupt");
 }
 
+/// The HOST part of temporary names (see `src/output/transaction.rs`): this boot and PID
+/// namespace.
+fn temp_host() -> String {
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap();
+    let namespace = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(boot.trim().as_bytes());
+    hasher.update(namespace.as_os_str().as_encoded_bytes());
+    let [a, b, c, d, ..] = *hasher.finalize().as_bytes();
+    format!("{:08x}", u32::from_be_bytes([a, b, c, d]))
+}
+
+/// START of process `pid` (field 22 of /proc/PID/stat).
+fn start_time(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    stat.rsplit_once(')').unwrap().1.split_whitespace().nth(19).unwrap().parse().unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn temporaries_of_killed_processes_are_swept_by_the_next_run() {
+    let dir = scratch("sweep");
+    let out = dir.join("out");
+    // The temporaries a process killed with SIGKILL while staging leaves: planted, named as
+    // that process would have named them.
+    let mut child = Command::new("sleep").arg("60").spawn().unwrap();
+    let dead = child.id();
+    let dead_start = start_time(dead);
+    let _ = child.kill();
+    child.wait().unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    let host = temp_host();
+    let me = std::process::id();
+    let dead_owners = [
+        format!(".spritebake-{host}-{dead}-{dead_start}-Ab12Cd.tmp"),
+        // The test's own PID with another start time: a process that had this PID before.
+        format!(".spritebake-{host}-{me}-{}-Ab12Cd.tmp", start_time(me) + 1),
+    ];
+    let kept = [
+        // A live owner: this test.
+        format!(".spritebake-{host}-{me}-{}-Ab12Cd.tmp", start_time(me)),
+        // Another machine or container sharing the folder: cannot be told, so kept.
+        format!(
+            ".spritebake-{}-{dead}-{dead_start}-Ab12Cd.tmp",
+            if host == "00000000" { "00000001" } else { "00000000" }
+        ),
+    ];
+    for name in dead_owners.iter().chain(&kept) {
+        std::fs::write(out.join(name), b"partial").unwrap();
+    }
+    let o = run(&["render", s(&asset("tower.obj")), "--size", "8", "-o", s(&out.join("r.png"))]);
+    assert!(o.status.success(), "{}", printed(&o));
+    let mut expected: Vec<String> = kept.iter().map(|n| format!("out/{n}")).collect();
+    expected.extend(["out".into(), "out/r.png".into()]);
+    expected.sort();
+    assert_eq!(listing(&dir), expected);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn a_commit_waits_for_another_process_holding_its_folder() {
     let dir = scratch("folder-lock");
