@@ -261,7 +261,9 @@ impl Transaction {
         if let Ok(ours) = file.as_file().metadata() {
             sweep(dir, &ours);
         }
-        let written = file.write_all(bytes).and_then(|()| file.flush());
+        // Through the file itself: tempfile's own writer adds the temporary name to errors.
+        let handle = file.as_file_mut();
+        let written = handle.write_all(bytes).and_then(|()| handle.flush());
         // Closed now (a frames job may stage thousands of files), removed on drop.
         let staged = Staged { temp: Some(file.into_temp_path()), dest: dest.to_path_buf() };
         written.map_err(|e| Error::io(dest, e))?;

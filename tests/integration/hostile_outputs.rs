@@ -463,6 +463,31 @@ fn signals_never_leave_partial_output() {
     assert!(interrupted > 0, "no run was stopped by the handler: the sheet was too quick to interrupt");
 }
 
+#[test]
+fn a_write_past_the_file_size_limit_is_an_error_not_a_kill() {
+    let dir = scratch("ulimit");
+    let (mesh, anim) = (asset("robot/robot.md5mesh"), asset("robot/walk.md5anim"));
+    let out = dir.join("walk.png");
+    // 64 blocks (32 or 64 KiB, as the shell counts them); the sheet's PNG is larger. Without
+    // SIGXFSZ blocked the write kills the process, leaving its temporary file.
+    let command = format!(
+        "ulimit -f 64; exec '{}' sheet '{}' --anim '{}' --directions 8 --size 96 --ssaa 1 -o '{}'",
+        env!("CARGO_BIN_EXE_spritebake"),
+        s(&mesh),
+        s(&anim),
+        s(&out)
+    );
+    let o = Command::new("sh").args(["-c", &command]).output().unwrap();
+    assert_refused(&o, &["walk.png", "File too large"]);
+    assert_eq!(listing(&dir), Vec::<String>::new());
+    // Within the limit the same command writes the sheet.
+    let small = command.replace("--size 96", "--size 8").replace("--directions 8", "--directions 1");
+    let o = Command::new("sh").args(["-c", &small]).output().unwrap();
+    assert!(o.status.success(), "{}", printed(&o));
+    assert_eq!(listing(&dir), ["walk.json", "walk.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// The HOST part of temporary names (see `src/output/transaction.rs`): this boot and PID
 /// namespace.
 fn temp_host() -> String {
