@@ -497,3 +497,66 @@ fn a_sheets_engine_data_files_are_outputs_of_its_entry() {
     assert_eq!(entries_with(&o, "up to date"), set(&["a"]), "{}", printed(&o));
     assert!(dir.join("out/other.tres").is_file());
 }
+
+/// `spritebake bake ARGS --json -` in `dir`: the summary, and everything printed.
+fn bake_json(dir: &Path, args: &[&str]) -> (serde_json::Value, String) {
+    let o = bake(dir, &[args, &["--json", "-"]].concat());
+    let summary = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", printed(&o)));
+    (summary, printed(&o))
+}
+
+/// Names of the temporary files left anywhere under `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    files_under(dir).into_keys().filter(|n| n.rsplit('/').next().unwrap().starts_with(".spritebake-")).collect()
+}
+
+#[test]
+fn entries_are_recorded_as_they_commit_so_a_stopped_run_keeps_them() {
+    // A quick entry first, then a sheet that takes seconds: the run is stopped (SIGTERM, as a
+    // CI timeout sends it) once the first entry's file is there.
+    let sheet = |name: &str, size: u32| {
+        format!(
+            "[[sheet]]\nname = \"{name}\"\nmodel = \"assets/robot/robot.md5mesh\"\nanim = [\"assets/robot/walk.md5anim\"]\n\
+             directions = 8\nsize = {size}\nssaa = 4\nmax_size = 8192\noutput = \"out/{name}.png\"\n"
+        )
+    };
+    let text = format!(
+        "[[thumbnail]]\nname = \"first\"\nmodel = \"assets/tower.obj\"\nsize = 16\noutput = \"out/first.png\"\n{}{}",
+        sheet("slow-a", 256),
+        sheet("slow-b", 16)
+    );
+    let dir = project("stopped", &text);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .current_dir(&dir)
+        .args(["bake", "spritebake.toml", "-q"])
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !dir.join("out/first.png").exists() && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "not stopped by the signal (finished first?)");
+    assert!(dir.join("out/first.png").is_file());
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+
+    // What it finished is up to date; what it did not is rebuilt.
+    let (summary, text) = bake_json(&dir, &["spritebake.toml", "--dry-run"]);
+    let finished = |name: &str| ["png", "json"].iter().all(|ext| dir.join(format!("out/{name}.{ext}")).is_file());
+    let mut expected = BTreeMap::from([("first".to_string(), "up-to-date".to_string())]);
+    for name in ["slow-a", "slow-b"] {
+        let status = if finished(name) { "up-to-date" } else { "would-build" };
+        expected.insert(name.into(), status.into());
+    }
+    assert_eq!(statuses(&summary), expected, "{text}");
+    assert!(!text.contains("warning:"), "{text}");
+
+    // The next run builds the rest, writes the state file whole and drops the journal.
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(entries_with(&o, "up to date").contains("first"), "{}", printed(&o));
+    assert!(dir.join(STATE).is_file() && !dir.join("spritebake.toml.state.journal").exists());
+    let (summary, _) = bake_json(&dir, &["spritebake.toml", "--dry-run"]);
+    assert!(statuses(&summary).values().all(|s| s == "up-to-date"), "{summary}");
+}

@@ -41,9 +41,13 @@
 //!    whole run);
 //! 4. bakes the entries to rebuild in parallel (loading each again; at most
 //!    [`crate::budget::models_in_flight`] at once), each writing its files together or none;
-//!    an entry that fails is reported and the others go on;
+//!    an entry that fails is reported and the others go on. In the critical section of its
+//!    commit (see [`crate::output::Transaction::commit_then`]) a built entry's record is
+//!    appended to the state file's journal, so an interrupted run keeps what it finished (see
+//!    `state.rs`);
 //! 5. writes the state file ([`Project::state_path`]) atomically, with a record for every entry
-//!    built or up to date (a failed entry keeps none, so it is rebuilt next time).
+//!    built or up to date (a failed entry keeps none, so it is rebuilt next time), and removes
+//!    the journal.
 //!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
@@ -65,10 +69,10 @@ use crate::error::{Error, Result};
 use crate::formats::Confinement;
 use crate::formats::confine::canonical_lenient;
 use crate::model::UnknownName;
-use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction, write_atomic};
+use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, merged, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved, show};
-use state::{Hashes, Record, State, hash_bytes, read_state, settings_hash};
+use state::{Hashes, Record, State, append_record, hash_bytes, journal_path, read_state, settings_hash};
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
 pub const MAX_PROJECT_BYTES: u64 = MAX_TOML_BYTES;
@@ -534,7 +538,9 @@ impl Project {
     ) -> Result<()> {
         let mut owners: HashMap<PathBuf, &Entry> = HashMap::new();
         let mut plan = OutputPlan::new();
-        plan.add(self.state_path(options.shard), OutputFormat::Json);
+        let state = self.state_path(options.shard);
+        plan.add(journal_path(&state), OutputFormat::Copy);
+        plan.add(state, OutputFormat::Json);
         for extra in &options.extra_outputs {
             plan.add(extra, OutputFormat::Copy);
         }
@@ -614,13 +620,14 @@ impl Project {
         Ok(Planned { resolved, outputs, inputs: loaded.inputs, seconds: start.elapsed().as_secs_f64() })
     }
 
-    /// Step 4 for one entry: bakes and writes it, and returns its record and its model's
-    /// warnings.
+    /// Step 4 for one entry: bakes and writes it, records it in `journal`, and returns its
+    /// record and its model's warnings.
     fn bake(
         &self,
         entry: &Entry,
         planned: &Planned,
         hashes: &Hashes,
+        journal: &Path,
         events: &(dyn Fn(Event) + Sync),
     ) -> Result<(Record, Vec<String>)> {
         let resolved = &planned.resolved;
@@ -643,17 +650,23 @@ impl Project {
         let baked = super::products::bake(product, &loaded, resolved, &budget, &|| events(Event::Rendered))?;
         let files: Vec<(PathBuf, Vec<u8>)> =
             baked.files(&entry.output)?.into_iter().map(|(path, bytes)| (self.joined(path), bytes)).collect();
-        let mut transaction = Transaction::new();
-        for (path, bytes) in &files {
-            transaction.stage(path, bytes)?;
-        }
-        transaction.commit()?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
             inputs: loaded.inputs.iter().map(|p| (self.stored(p), hashes.of(&self.scope, p, max))).collect(),
             outputs: files.iter().map(|(p, bytes)| (self.stored(p), hash_bytes(bytes))).collect(),
         };
-        Ok((record, loaded.warnings))
+        let mut transaction = Transaction::new();
+        for (path, bytes) in &files {
+            transaction.stage(path, bytes)?;
+        }
+        let mut warnings = loaded.warnings;
+        // Recorded in the commit's critical section: an interrupt waits for the record.
+        transaction.commit_then(&[journal], || {
+            if let Err(e) = append_record(journal, &entry.name, &record) {
+                warnings.push(format!("not recorded until the run ends: {e}"));
+            }
+        })?;
+        Ok((record, warnings))
     }
 
     /// Step 3, across entries: every output of the run against every other and against every
@@ -717,6 +730,7 @@ impl Project {
     /// that cannot be written. An entry that fails is not an error: its report says why.
     pub fn run(&self, options: &RunOptions, events: &(dyn Fn(Event) + Sync)) -> Result<Report> {
         let state_path = self.state_path(options.shard);
+        let journal = journal_path(&state_path);
         self.check_fixed(options)?;
         let (state, mut warnings) = read_state(&state_path);
         let selected = self.selected(options.shard);
@@ -751,7 +765,7 @@ impl Project {
             steps = in_batches(&selected, steps, at_once, planned, |entry, step| match step {
                 Step::Planned(reason, planned) => {
                     let start = Instant::now();
-                    let result = self.bake(entry, &planned, &hashes, events);
+                    let result = self.bake(entry, &planned, &hashes, &journal, events);
                     let seconds = planned.seconds + start.elapsed().as_secs_f64();
                     match result {
                         Ok((record, warnings)) => {
@@ -766,7 +780,7 @@ impl Project {
                 }
                 other => other,
             });
-            warnings.extend(self.write_state(&state_path, &state, &selected, &steps));
+            warnings.extend(self.write_state(&state_path, &journal, &state, &selected, &steps));
         }
         let entries =
             selected.iter().zip(steps).map(|(entry, step)| self.report(entry, step, options.dry_run)).collect();
@@ -774,8 +788,16 @@ impl Project {
     }
 
     /// Step 5: the records of every entry built or up to date, written atomically when they
-    /// differ from what was read; a warning when that fails.
-    fn write_state(&self, path: &Path, old: &State, entries: &[&Entry], steps: &[Step]) -> Option<String> {
+    /// differ from what was read or a journal holds records, and the journal removed; a
+    /// warning when that fails.
+    fn write_state(
+        &self,
+        path: &Path,
+        journal: &Path,
+        old: &State,
+        entries: &[&Entry],
+        steps: &[Step],
+    ) -> Option<String> {
         let mut state = State { spritebake: VERSION.into(), entries: BTreeMap::new() };
         for (entry, step) in entries.iter().zip(steps) {
             match step {
@@ -785,12 +807,20 @@ impl Project {
                 _ => {}
             }
         }
-        if state.spritebake == old.spritebake && state.entries == old.entries {
+        let journaled = std::fs::symlink_metadata(journal).is_ok();
+        if !journaled && state.spritebake == old.spritebake && state.entries == old.entries {
             return None;
         }
-        let written = serde_json::to_vec_pretty(&state)
-            .map_err(|e| Error::Invalid(e.to_string()))
-            .and_then(|bytes| write_atomic(path, &bytes));
+        let written = serde_json::to_vec_pretty(&state).map_err(|e| Error::Invalid(e.to_string())).and_then(|bytes| {
+            let mut transaction = Transaction::new();
+            transaction.stage(path, &bytes)?;
+            // In the commit's critical section: an interrupt cannot leave the new state file
+            // with the journal of what it already holds.
+            transaction.commit_then(&[journal], || std::fs::remove_file(journal))?.or_else(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => Ok(()),
+                _ => Err(Error::io(journal, e)),
+            })
+        });
         written
             .err()
             .map(|e| format!("the state file {} was not written: {e}; the next run rebuilds more", path.display()))
