@@ -141,14 +141,19 @@ impl Hashes {
         if let Some(hash) = self.known.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return hash.clone();
         }
-        let mut hasher = blake3::Hasher::new();
-        let read = scope.read_chunks(path, max, &mut |bytes| {
-            hasher.update(bytes);
-        });
-        let hash = read.is_ok().then(|| hasher.finalize().to_hex().to_string());
+        let hash = hash_file(scope, path, max);
         self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(key, hash.clone());
         hash
     }
+}
+
+/// The hash of the file at `path`, read now: as [`Hashes::of`], without remembering it.
+pub(super) fn hash_file(scope: &Confinement, path: &Path, max: u64) -> Option<String> {
+    let mut hasher = blake3::Hasher::new();
+    let read = scope.read_chunks(path, max, &mut |bytes| {
+        hasher.update(bytes);
+    });
+    read.is_ok().then(|| hasher.finalize().to_hex().to_string())
 }
 
 pub(super) fn hash_bytes(bytes: &[u8]) -> String {
