@@ -190,10 +190,11 @@ impl<'a> Motion<'a> {
     /// When to sample `clip` so that it is at the same fraction of its length as this motion
     /// is at `time`. A clip with this clip's frame count and rate gets `time` itself.
     pub fn map_time(&self, time: FrameTime, clip: &Clip) -> FrameTime {
-        if let Motion::Clip(c) = self {
-            if c.frame_count() == clip.frame_count() && c.fps == clip.fps {
-                return time;
-            }
+        if let Motion::Clip(c) = self
+            && c.frame_count() == clip.frame_count()
+            && c.fps == clip.fps
+        {
+            return time;
         }
         let d = self.duration();
         if d <= 0.0 || !d.is_finite() {

@@ -139,7 +139,7 @@ mod tests {
             let sites: Vec<bool> = (0..width * height)
                 .map(|_| {
                     seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                    (seed >> 16) % density == 0
+                    (seed >> 16).is_multiple_of(density)
                 })
                 .collect();
             let want = brute_force(width, height, &sites);

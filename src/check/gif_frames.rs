@@ -47,10 +47,10 @@ pub fn decode_within(bytes: &[u8], path: &Path, budget: &MemoryBudget) -> Result
             (u32::from(frame.left), u32::from(frame.top), u32::from(frame.width), u32::from(frame.height));
         for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
             let (col, row) = (fx + i as u32 % fw.max(1), fy + i as u32 / fw.max(1));
-            if px[3] > 0 {
-                if let Some(p) = canvas.pixel_mut(col, row) {
-                    p.copy_from_slice(px);
-                }
+            if px[3] > 0
+                && let Some(p) = canvas.pixel_mut(col, row)
+            {
+                p.copy_from_slice(px);
             }
         }
         frames.push(canvas.clone());

@@ -482,12 +482,11 @@ impl Parser {
                     while let Some(a) = arg(&mut s) {
                         if a.is("{") {
                             s.skip_block();
-                        } else if let Some(dir) = self.folder_named(a.text, &at) {
-                            if !self.qc.texture_folders.contains(&dir)
-                                && self.room(self.qc.texture_folders.len(), "texture folders")
-                            {
-                                self.qc.texture_folders.push(dir);
-                            }
+                        } else if let Some(dir) = self.folder_named(a.text, &at)
+                            && !self.qc.texture_folders.contains(&dir)
+                            && self.room(self.qc.texture_folders.len(), "texture folders")
+                        {
+                            self.qc.texture_folders.push(dir);
                         }
                     }
                 }

@@ -334,11 +334,11 @@ impl TextureResolver {
         }
         let dir = self.scope.home().to_path_buf();
         // The path as written (any case).
-        if !leaves_folder(path) {
-            if let Some(found) = self.index.lookup(&dir, path) {
-                let exact = found == dir.join(path);
-                return Some((found, if exact { TextureSource::Named } else { TextureSource::ModelFolder }));
-            }
+        if !leaves_folder(path)
+            && let Some(found) = self.index.lookup(&dir, path)
+        {
+            let exact = found == dir.join(path);
+            return Some((found, if exact { TextureSource::Named } else { TextureSource::ModelFolder }));
         }
         for folder in self.search_folders.clone() {
             for base in &bases {

@@ -90,10 +90,10 @@ pub fn is_animation_file(entry: &str) -> bool {
 
 /// The clip an entry names: an animation file's stem, or the entry itself.
 fn clip_name(entry: &str) -> String {
-    if is_animation_file(entry) {
-        if let Some(stem) = Path::new(entry).file_stem() {
-            return stem.to_string_lossy().into_owned();
-        }
+    if is_animation_file(entry)
+        && let Some(stem) = Path::new(entry).file_stem()
+    {
+        return stem.to_string_lossy().into_owned();
     }
     entry.to_string()
 }
@@ -277,11 +277,11 @@ impl BakeSpec {
             return Err(Error::bad_option("model", "(unset)", "a model file is needed"));
         }
         within_opt("fps", m.fps, bounds::FPS)?;
-        if let (Some(facing), Some(up)) = (m.facing, m.up) {
-            if facing.is_parallel(up) {
-                let expected = format!("is parallel to `up` ({up}): a model faces at right angles to its up axis");
-                return Err(Error::bad_option("facing", facing, expected));
-            }
+        if let (Some(facing), Some(up)) = (m.facing, m.up)
+            && facing.is_parallel(up)
+        {
+            let expected = format!("is parallel to `up` ({up}): a model faces at right angles to its up axis");
+            return Err(Error::bad_option("facing", facing, expected));
         }
         if m.model_name.as_deref().is_some_and(|n| n.trim().is_empty()) {
             return Err(Error::bad_option("model_name", "\"\"", "a model declaration's name"));

@@ -22,7 +22,7 @@ struct Builder {
 impl Builder {
     /// Appends `bytes` as a buffer view and an accessor over it; returns the accessor index.
     fn add(&mut self, bytes: &[u8], component: u32, ty: &str, count: usize) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         self.views.push(json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()}));
@@ -175,7 +175,7 @@ fn set_bin(doc: &mut Value, bin: &[u8]) {
 /// Appends float data as a new buffer view and accessor; returns the accessor index.
 fn append_floats(doc: &mut Value, values: &[f32], ty: &str, width: usize) -> usize {
     let mut bin = bin_of(doc);
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let view = doc["bufferViews"].as_array().unwrap().len();
@@ -284,11 +284,11 @@ fn strip_glb() -> Vec<u8> {
     let bin = bin_of(&doc);
     doc["buffers"][0] = json!({"byteLength": bin.len()});
     let mut json = serde_json::to_vec(&doc).unwrap();
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let mut bin = bin;
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let total = 12 + 8 + json.len() + 8 + bin.len();

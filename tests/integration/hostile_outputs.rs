@@ -462,3 +462,164 @@ fn signals_never_leave_partial_output() {
     }
     assert!(interrupted > 0, "no run was stopped by the handler: the sheet was too quick to interrupt");
 }
+
+#[test]
+fn a_write_past_the_file_size_limit_is_an_error_not_a_kill() {
+    let dir = scratch("ulimit");
+    let (mesh, anim) = (asset("robot/robot.md5mesh"), asset("robot/walk.md5anim"));
+    let out = dir.join("walk.png");
+    // 64 blocks (32 or 64 KiB, as the shell counts them); the sheet's PNG is larger. Without
+    // SIGXFSZ blocked the write kills the process, leaving its temporary file.
+    let command = format!(
+        "ulimit -f 64; exec '{}' sheet '{}' --anim '{}' --directions 8 --size 96 --ssaa 1 -o '{}'",
+        env!("CARGO_BIN_EXE_spritebake"),
+        s(&mesh),
+        s(&anim),
+        s(&out)
+    );
+    let o = Command::new("sh").args(["-c", &command]).output().unwrap();
+    assert_refused(&o, &["walk.png", "File too large"]);
+    assert_eq!(listing(&dir), Vec::<String>::new());
+    // Within the limit the same command writes the sheet.
+    let small = command.replace("--size 96", "--size 8").replace("--directions 8", "--directions 1");
+    let o = Command::new("sh").args(["-c", &small]).output().unwrap();
+    assert!(o.status.success(), "{}", printed(&o));
+    assert_eq!(listing(&dir), ["walk.json", "walk.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The HOST part of temporary names (see `src/output/transaction.rs`): this boot and PID
+/// namespace.
+fn temp_host() -> String {
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap();
+    let namespace = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(boot.trim().as_bytes());
+    hasher.update(namespace.as_os_str().as_encoded_bytes());
+    let [a, b, c, d, ..] = *hasher.finalize().as_bytes();
+    format!("{:08x}", u32::from_be_bytes([a, b, c, d]))
+}
+
+/// START of process `pid` (field 22 of /proc/PID/stat).
+fn start_time(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    stat.rsplit_once(')').unwrap().1.split_whitespace().nth(19).unwrap().parse().unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn temporaries_of_killed_processes_are_swept_by_the_next_run() {
+    let dir = scratch("sweep");
+    let out = dir.join("out");
+    // The temporaries a process killed with SIGKILL while staging leaves: planted, named as
+    // that process would have named them.
+    let mut child = Command::new("sleep").arg("60").spawn().unwrap();
+    let dead = child.id();
+    let dead_start = start_time(dead);
+    let _ = child.kill();
+    child.wait().unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    let host = temp_host();
+    let me = std::process::id();
+    let dead_owners = [
+        format!(".spritebake-{host}-{dead}-{dead_start}-Ab12Cd.tmp"),
+        // The test's own PID with another start time: a process that had this PID before.
+        format!(".spritebake-{host}-{me}-{}-Ab12Cd.tmp", start_time(me) + 1),
+    ];
+    let kept = [
+        // A live owner: this test.
+        format!(".spritebake-{host}-{me}-{}-Ab12Cd.tmp", start_time(me)),
+        // Another machine or container sharing the folder: cannot be told, so kept.
+        format!(
+            ".spritebake-{}-{dead}-{dead_start}-Ab12Cd.tmp",
+            if host == "00000000" { "00000001" } else { "00000000" }
+        ),
+    ];
+    for name in dead_owners.iter().chain(&kept) {
+        std::fs::write(out.join(name), b"partial").unwrap();
+    }
+    let o = run(&["render", s(&asset("tower.obj")), "--size", "8", "-o", s(&out.join("r.png"))]);
+    assert!(o.status.success(), "{}", printed(&o));
+    let mut expected: Vec<String> = kept.iter().map(|n| format!("out/{n}")).collect();
+    expected.extend(["out".into(), "out/r.png".into()]);
+    expected.sort();
+    assert_eq!(listing(&dir), expected);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_commit_waits_for_another_process_holding_its_folder() {
+    let dir = scratch("folder-lock");
+    let mesh = asset("robot/robot.md5mesh");
+    let out = dir.join("r.png");
+    // As another spritebake's commit into the folder holds it.
+    let held = std::fs::File::open(&dir).unwrap();
+    held.lock().unwrap();
+    let mut child = spritebake().args(["render", s(&mesh), "--size", "8", "-o", s(&out)]).spawn().unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(child.try_wait().unwrap().is_none() && !out.exists(), "committed into a locked folder");
+    held.unlock().unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(out.is_file());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The pages of the sheet `walk` in `dir` as a reader finds them (`walk-0.json` and the pages
+/// it lists, and the images they name), checked to be one run's: each image the size its JSON
+/// says, every page listing all the others, every frame once.
+fn sheet_pages(dir: &Path) -> Vec<String> {
+    let read =
+        |name: &str| -> serde_json::Value { serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap() };
+    let pages = |json: &serde_json::Value| -> Vec<String> {
+        json["meta"]["related_multi_packs"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().into()).collect()
+    };
+    let mut jsons = vec!["walk-0.json".to_string()];
+    jsons.extend(pages(&read("walk-0.json")));
+    let mut files = Vec::new();
+    let mut frames = Vec::new();
+    for name in &jsons {
+        let json = read(name);
+        let image_name = json["meta"]["image"].as_str().unwrap().to_string();
+        let image = spritebake::output::read_png(&dir.join(&image_name)).unwrap();
+        let size = (json["meta"]["size"]["w"].as_u64(), json["meta"]["size"]["h"].as_u64());
+        assert_eq!(size, (Some(image.width as u64), Some(image.height as u64)), "{image_name}: another run's image");
+        let mut all = pages(&json);
+        all.push(name.clone());
+        all.sort();
+        let mut expected = jsons.clone();
+        expected.sort();
+        assert_eq!(all, expected, "{name}: pages of another run");
+        frames.extend(json["frames"].as_object().unwrap().keys().cloned());
+        files.extend([name.clone(), image_name]);
+    }
+    let count = frames.len();
+    frames.sort();
+    frames.dedup();
+    assert_eq!(frames.len(), count, "a frame on two pages");
+    files
+}
+
+#[test]
+fn concurrent_sheets_on_one_output_commit_one_after_the_other() {
+    let dir = scratch("race");
+    let (mesh, anim) = (asset("robot/robot.md5mesh"), asset("robot/walk.md5anim"));
+    let sheet = |size: &str, max_size: &str| {
+        spritebake()
+            .args(["sheet", s(&mesh), "--anim", s(&anim), "--directions", "8", "--frames", "16", "--size", size])
+            .args(["--ssaa", "1", "--max-size", max_size, "-q", "-o", s(&dir.join("walk.png"))])
+            .spawn()
+            .unwrap()
+    };
+    // The same work in cells of two sizes (a cell a page: both commit about 256 files at about
+    // the same moment), then two page counts.
+    let rounds = [[("24", "40"), ("23", "40")]; 16].into_iter().chain([[("24", "40"), ("24", "110")]; 4]);
+    for (round, [one, other]) in rounds.enumerate() {
+        let (mut a, mut b) = (sheet(one.0, one.1), sheet(other.0, other.1));
+        assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
+        let listed = sheet_pages(&dir);
+        let present = listing(&dir);
+        assert!(listed.iter().all(|f| present.contains(f)), "round {round}: {listed:?} in {present:?}");
+        assert!(!present.iter().any(|n| n.starts_with(".spritebake-")), "round {round}: {present:?}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -41,9 +41,18 @@
 //!    whole run);
 //! 4. bakes the entries to rebuild in parallel (loading each again; at most
 //!    [`crate::budget::models_in_flight`] at once), each writing its files together or none;
-//!    an entry that fails is reported and the others go on;
+//!    an entry that fails is reported and the others go on. Under the same locks as its commit
+//!    (see [`crate::output::Transaction::commit_then`]), a built entry removes the files its
+//!    last record says it wrote and this run did not (pages of a sheet that now has fewer,
+//!    frames no longer made), and its record is appended to the state file's journal, so an
+//!    interrupted run keeps what it finished (see `state.rs`);
 //! 5. writes the state file ([`Project::state_path`]) atomically, with a record for every entry
-//!    built or up to date (a failed entry keeps none, so it is rebuilt next time).
+//!    built or up to date (a failed entry keeps none, so it is rebuilt next time), and removes
+//!    the journal.
+//!
+//! A file an earlier run wrote is removed only when the state file records it for that entry,
+//! its content is still what was written (else it is left, with a warning: someone changed
+//! it), it is inside the allowed folders and it is no file this run writes or reads.
 //!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
@@ -51,7 +60,7 @@
 
 mod state;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -65,10 +74,10 @@ use crate::error::{Error, Result};
 use crate::formats::Confinement;
 use crate::formats::confine::canonical_lenient;
 use crate::model::UnknownName;
-use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction, write_atomic};
+use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, merged, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved, show};
-use state::{Hashes, Record, State, hash_bytes, read_state, settings_hash};
+use state::{Hashes, Record, State, append_record, hash_bytes, hash_file, journal_path, read_state, settings_hash};
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
 pub const MAX_PROJECT_BYTES: u64 = MAX_TOML_BYTES;
@@ -274,8 +283,11 @@ pub struct EntryReport {
     pub error: Option<String>,
     /// Why it was (or would be) rebuilt: `new`, `forced`, `settings changed`, `FILE changed`...
     pub reason: Option<String>,
-    /// Warnings of its model.
+    /// Warnings of its model, and about files of an earlier run it left.
     pub warnings: Vec<String>,
+    /// Files an earlier run of it wrote that this one did not, removed (as paths from the
+    /// working folder).
+    pub removed: Vec<PathBuf>,
 }
 
 impl EntryReport {
@@ -342,9 +354,30 @@ enum Step {
     /// To rebuild, planned.
     Planned(String, Box<Planned>),
     /// Built: its new record.
-    Built { reason: String, record: Record, warnings: Vec<String>, outputs: Vec<PathBuf>, seconds: f64 },
+    Built { reason: String, record: Record, notes: Notes, outputs: Vec<PathBuf>, seconds: f64 },
     /// Failed: why it was to be rebuilt, why it failed, seconds spent.
     Failed { reason: String, error: String, seconds: f64 },
+}
+
+/// What baking an entry did besides writing its outputs.
+struct Notes {
+    /// Its model's warnings, and warnings about files of an earlier run left in place.
+    warnings: Vec<String>,
+    /// Files of an earlier run removed.
+    removed: Vec<PathBuf>,
+}
+
+/// What a run must leave alone and where it records entries, for [`Project::bake`].
+struct Ledger<'a> {
+    /// The entries' last records.
+    old: &'a State,
+    /// Every file the run writes or reads, by canonical location, with the entry of this run
+    /// that writes it (`None`: read, or written by no entry being built): never removed as an
+    /// earlier run's, but by the entry that writes it (a sheet plans more pages than it
+    /// writes).
+    keep: HashMap<PathBuf, Option<usize>>,
+    /// The state file's journal.
+    journal: PathBuf,
 }
 
 /// Runs `work` on the steps `busy` selects, at most `at_once` at a time, each batch in
@@ -431,10 +464,11 @@ impl Project {
         }
         raw.sort_by_key(|(line, _, _)| *line);
         let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
+        let mut named: HashMap<String, usize> = HashMap::with_capacity(raw.len());
         for (index, (line, kind, value)) in raw.into_iter().enumerate() {
             let entry = Entry::parse(index, line, kind, value, defaults.as_ref())
                 .map_err(|e| Error::Invalid(format!("{shown}: {e}")))?;
-            if let Some(first) = entries.iter().find(|e| e.name == entry.name) {
+            if let Some(first) = named.insert(entry.name.clone(), index).and_then(|i| entries.get(i)) {
                 return Err(Error::Invalid(format!(
                     "{shown}: {} and {} have the same name (names are unique in a project file)",
                     first.label(),
@@ -533,21 +567,23 @@ impl Project {
     ) -> Result<()> {
         let mut owners: HashMap<PathBuf, &Entry> = HashMap::new();
         let mut plan = OutputPlan::new();
-        plan.add(self.state_path(options.shard), OutputFormat::Json);
+        let state = self.state_path(options.shard);
+        plan.add(journal_path(&state), OutputFormat::Copy);
+        plan.add(state, OutputFormat::Json);
         for extra in &options.extra_outputs {
             plan.add(extra, OutputFormat::Copy);
         }
         for (entry, path, format) in outputs {
             let location = canonical_lenient(path).unwrap_or_else(|| path.clone());
-            if let Some(other) = owners.insert(location, entry) {
-                if other.index != entry.index {
-                    return Err(self.refused(format!(
-                        "{} and {} both write {}",
-                        other.label(),
-                        entry.label(),
-                        path.display()
-                    )));
-                }
+            if let Some(other) = owners.insert(location, entry)
+                && other.index != entry.index
+            {
+                return Err(self.refused(format!(
+                    "{} and {} both write {}",
+                    other.label(),
+                    entry.label(),
+                    path.display()
+                )));
             }
             plan.add(path, *format);
         }
@@ -613,15 +649,16 @@ impl Project {
         Ok(Planned { resolved, outputs, inputs: loaded.inputs, seconds: start.elapsed().as_secs_f64() })
     }
 
-    /// Step 4 for one entry: bakes and writes it, and returns its record and its model's
-    /// warnings.
+    /// Step 4 for one entry: bakes and writes it, removes what its last run wrote and this one
+    /// did not, records it in the journal, and returns its record.
     fn bake(
         &self,
         entry: &Entry,
         planned: &Planned,
         hashes: &Hashes,
+        ledger: &Ledger,
         events: &(dyn Fn(Event) + Sync),
-    ) -> Result<(Record, Vec<String>)> {
+    ) -> Result<(Record, Notes)> {
         let resolved = &planned.resolved;
         let max = resolved.limits.max_file_bytes;
         // Inputs are hashed before they are read again: a file that changes during the bake
@@ -642,38 +679,124 @@ impl Project {
         let baked = super::products::bake(product, &loaded, resolved, &budget, &|| events(Event::Rendered))?;
         let files: Vec<(PathBuf, Vec<u8>)> =
             baked.files(&entry.output)?.into_iter().map(|(path, bytes)| (self.joined(path), bytes)).collect();
-        let mut transaction = Transaction::new();
-        for (path, bytes) in &files {
-            transaction.stage(path, bytes)?;
-        }
-        transaction.commit()?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
             inputs: loaded.inputs.iter().map(|p| (self.stored(p), hashes.of(&self.scope, p, max))).collect(),
             outputs: files.iter().map(|(p, bytes)| (self.stored(p), hash_bytes(bytes))).collect(),
         };
-        Ok((record, loaded.warnings))
+        let old = ledger.old.entries.get(&entry.name).map(|r| &r.outputs);
+        let stale: Vec<(&String, &String)> =
+            old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p)).collect();
+        let stale_paths: Vec<PathBuf> = stale.iter().map(|(p, _)| self.recorded(p)).collect();
+        let mut transaction = Transaction::new();
+        for (path, bytes) in &files {
+            transaction.stage(path, bytes)?;
+        }
+        let mut notes = Notes { warnings: loaded.warnings, removed: Vec::new() };
+        // Removed and recorded under the commit's locks: another spritebake writing there waits
+        // for the folder as this entry leaves it, and an interrupt waits for the record.
+        let also: Vec<&Path> = stale_paths.iter().map(PathBuf::as_path).chain([ledger.journal.as_path()]).collect();
+        transaction.commit_then(&also, || {
+            for ((stored, hash), path) in stale.iter().zip(&stale_paths) {
+                self.remove_stale(entry, stored, path, hash, &ledger.keep, &mut notes);
+            }
+            if let Err(e) = append_record(&ledger.journal, &entry.name, &record) {
+                notes.warnings.push(format!("not recorded until the run ends: {e}"));
+            }
+        })?;
+        Ok((record, notes))
+    }
+
+    /// Removes `path` (`stored` in the state file), which `entry`'s last record says it wrote
+    /// with content `hash` and which it did not write now, unless the run otherwise writes or
+    /// reads it (`keep`), it is outside the allowed folders or not a regular file, or it changed
+    /// since (left, with a warning).
+    fn remove_stale(
+        &self,
+        entry: &Entry,
+        stored: &str,
+        path: &Path,
+        hash: &str,
+        keep: &HashMap<PathBuf, Option<usize>>,
+        notes: &mut Notes,
+    ) {
+        let kept = canonical_lenient(path)
+            .is_none_or(|location| keep.get(&location).is_some_and(|writer| *writer != Some(entry.index)));
+        let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+        if kept || !regular || self.scope.place(path).is_err() {
+            return;
+        }
+        let shown = self.joined(stored);
+        match hash_file(&self.scope, path, u64::MAX) {
+            Some(h) if h == hash => match std::fs::remove_file(path) {
+                Ok(()) => notes.removed.push(shown),
+                Err(e) => notes.warnings.push(format!(
+                    "{}: an earlier run wrote it and this one does not, but it could not be removed: {e}",
+                    shown.display()
+                )),
+            },
+            Some(_) => notes.warnings.push(format!(
+                "{}: an earlier run wrote it and this one does not; left in place because it changed since",
+                shown.display()
+            )),
+            None => {}
+        }
     }
 
     /// Step 3, across entries: every output of the run against every other and against every
-    /// file any entry reads, before anything renders.
-    fn check_planned(&self, entries: &[&Entry], steps: &[Step], options: &RunOptions) -> Result<()> {
+    /// file any entry reads, before anything renders. Returns, when an entry is to be built,
+    /// [`Ledger::keep`]: every file the run writes or reads, with the files that entries
+    /// neither built nor up to date last wrote, the state file's and those of other shards'.
+    fn check_planned(
+        &self,
+        entries: &[&Entry],
+        steps: &[Step],
+        old: &State,
+        options: &RunOptions,
+    ) -> Result<HashMap<PathBuf, Option<usize>>> {
         let mut outputs = Vec::new();
         let mut inputs = vec![self.path.clone()];
+        let mut others = Vec::new();
+        // Of each output, the entry that writes it if it is to be built.
+        let mut writers = Vec::new();
         for (entry, step) in entries.iter().zip(steps) {
             match step {
                 Step::Fresh(record) => {
                     outputs.extend(record.outputs.keys().map(|p| (*entry, self.recorded(p), OutputFormat::Copy)));
+                    writers.resize(outputs.len(), None);
                     inputs.extend(record.inputs.keys().map(|p| self.recorded(p)));
                 }
                 Step::Planned(_, planned) => {
                     outputs.extend(planned.outputs.iter().map(|p| (*entry, p.clone(), OutputFormat::Copy)));
+                    writers.resize(outputs.len(), Some(entry.index));
                     inputs.extend(planned.inputs.iter().cloned());
                 }
-                _ => inputs.extend(entry.spec.named_files().into_iter().map(|p| self.joined(p))),
+                _ => {
+                    inputs.extend(entry.spec.named_files().into_iter().map(|p| self.joined(p)));
+                    let last = old.entries.get(&entry.name).map(|r| &r.outputs);
+                    others.extend(last.into_iter().flat_map(|o| o.keys()).map(|p| self.recorded(p)));
+                }
             }
         }
-        self.check_outputs(&outputs, &inputs, true, options)
+        self.check_outputs(&outputs, &inputs, true, options)?;
+        if !steps.iter().any(|s| matches!(s, Step::Planned(..))) {
+            return Ok(HashMap::new());
+        }
+        let location = |p: &Path| canonical_lenient(p).unwrap_or_else(|| p.to_path_buf());
+        let mut keep: HashMap<PathBuf, Option<usize>> = HashMap::new();
+        for ((_, path, _), writer) in outputs.iter().zip(writers) {
+            keep.insert(location(path), writer);
+        }
+        let state = self.state_path(options.shard);
+        // The outputs of other shards' entries, as far as known without loading them.
+        let selected: HashSet<usize> = entries.iter().map(|e| e.index).collect();
+        let other_shards = self.entries.iter().filter(|e| !selected.contains(&e.index));
+        let fixed = other_shards.flat_map(|e| self.fixed_outputs(e)).map(|(p, _)| p);
+        let rest = inputs.into_iter().chain(others).chain(options.extra_outputs.iter().cloned()).chain(fixed);
+        for path in rest.chain([journal_path(&state), state]) {
+            keep.insert(location(&path), None);
+        }
+        Ok(keep)
     }
 
     /// The report of an entry's last step.
@@ -687,6 +810,7 @@ impl Project {
             error: None,
             reason: None,
             warnings: Vec::new(),
+            removed: Vec::new(),
         };
         match step {
             Step::Fresh(record) => report.outputs = record.outputs.keys().map(|p| self.joined(p)).collect(),
@@ -695,9 +819,9 @@ impl Project {
                 report.status = if dry_run { Status::WouldBuild } else { Status::Failed };
                 report.reason = Some(reason);
             }
-            Step::Built { reason, warnings, outputs, seconds, .. } => {
+            Step::Built { reason, notes, outputs, seconds, .. } => {
                 (report.status, report.reason, report.seconds) = (Status::Built, Some(reason), seconds);
-                (report.outputs, report.warnings) = (outputs, warnings);
+                (report.outputs, report.warnings, report.removed) = (outputs, notes.warnings, notes.removed);
             }
             Step::Failed { reason, error, seconds } => {
                 (report.status, report.reason, report.seconds) = (Status::Failed, Some(reason), seconds);
@@ -716,6 +840,7 @@ impl Project {
     /// that cannot be written. An entry that fails is not an error: its report says why.
     pub fn run(&self, options: &RunOptions, events: &(dyn Fn(Event) + Sync)) -> Result<Report> {
         let state_path = self.state_path(options.shard);
+        let journal = journal_path(&state_path);
         self.check_fixed(options)?;
         let (state, mut warnings) = read_state(&state_path);
         let selected = self.selected(options.shard);
@@ -745,27 +870,28 @@ impl Project {
                 }
                 other => other,
             });
-            self.check_planned(&selected, &steps, options)?;
+            let keep = self.check_planned(&selected, &steps, &state, options)?;
+            let ledger = Ledger { old: &state, keep, journal: journal.clone() };
             let planned = |s: &Step| matches!(s, Step::Planned(..));
             steps = in_batches(&selected, steps, at_once, planned, |entry, step| match step {
                 Step::Planned(reason, planned) => {
                     let start = Instant::now();
-                    let result = self.bake(entry, &planned, &hashes, events);
+                    let result = self.bake(entry, &planned, &hashes, &ledger, events);
                     let seconds = planned.seconds + start.elapsed().as_secs_f64();
                     match result {
-                        Ok((record, warnings)) => {
+                        Ok((record, notes)) => {
                             // What it wrote, in planned order: a sheet writes some of the
                             // pages it planned.
                             let written = |p: &PathBuf| record.outputs.contains_key(&self.stored(p));
                             let outputs = planned.outputs.into_iter().filter(written).collect();
-                            Step::Built { reason, record, warnings, outputs, seconds }
+                            Step::Built { reason, record, notes, outputs, seconds }
                         }
                         Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
                     }
                 }
                 other => other,
             });
-            warnings.extend(self.write_state(&state_path, &state, &selected, &steps));
+            warnings.extend(self.write_state(&state_path, &journal, &state, &selected, &steps));
         }
         let entries =
             selected.iter().zip(steps).map(|(entry, step)| self.report(entry, step, options.dry_run)).collect();
@@ -773,8 +899,16 @@ impl Project {
     }
 
     /// Step 5: the records of every entry built or up to date, written atomically when they
-    /// differ from what was read; a warning when that fails.
-    fn write_state(&self, path: &Path, old: &State, entries: &[&Entry], steps: &[Step]) -> Option<String> {
+    /// differ from what was read or a journal holds records, and the journal removed; a
+    /// warning when that fails.
+    fn write_state(
+        &self,
+        path: &Path,
+        journal: &Path,
+        old: &State,
+        entries: &[&Entry],
+        steps: &[Step],
+    ) -> Option<String> {
         let mut state = State { spritebake: VERSION.into(), entries: BTreeMap::new() };
         for (entry, step) in entries.iter().zip(steps) {
             match step {
@@ -784,12 +918,20 @@ impl Project {
                 _ => {}
             }
         }
-        if state.spritebake == old.spritebake && state.entries == old.entries {
+        let journaled = std::fs::symlink_metadata(journal).is_ok();
+        if !journaled && state.spritebake == old.spritebake && state.entries == old.entries {
             return None;
         }
-        let written = serde_json::to_vec_pretty(&state)
-            .map_err(|e| Error::Invalid(e.to_string()))
-            .and_then(|bytes| write_atomic(path, &bytes));
+        let written = serde_json::to_vec_pretty(&state).map_err(|e| Error::Invalid(e.to_string())).and_then(|bytes| {
+            let mut transaction = Transaction::new();
+            transaction.stage(path, &bytes)?;
+            // In the commit's critical section: an interrupt cannot leave the new state file
+            // with the journal of what it already holds.
+            transaction.commit_then(&[journal], || std::fs::remove_file(journal))?.or_else(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => Ok(()),
+                _ => Err(Error::io(journal, e)),
+            })
+        });
         written
             .err()
             .map(|e| format!("the state file {} was not written: {e}; the next run rebuilds more", path.display()))

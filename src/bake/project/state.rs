@@ -1,5 +1,14 @@
 //! The state file of a project: what each entry read and wrote last time, by content hash, so
 //! a run can tell an up-to-date entry without loading its model.
+//!
+//! Entries are recorded as they commit, not only when the run ends, so a run that is stopped
+//! (Ctrl-C, SIGTERM, a CI timeout, SIGKILL) keeps the records of the entries it finished. The
+//! state file is rewritten whole once per run; in between, each entry's record is appended to a
+//! journal beside it ([`journal_path`]), one line of JSON per entry, in the same critical section
+//! as the entry's commit. A run reads the state file and then the journal, later lines winning,
+//! and after writing the state file anew removes the journal. Appending costs one record, so a
+//! run of N entries writes O(N) bytes of state, not the O(N²) of rewriting every record after
+//! each entry.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -35,20 +44,87 @@ pub(super) struct State {
     pub(super) entries: BTreeMap<String, Record>,
 }
 
-/// Reads the state file: missing is empty; unreadable, too large or corrupt is empty with a
-/// warning (every entry is rebuilt, and the file is written anew).
+/// One line of the journal.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Journaled<'a> {
+    name: std::borrow::Cow<'a, str>,
+    record: std::borrow::Cow<'a, Record>,
+}
+
+/// The journal of the state file at `state`: `NAME.state.json` has `NAME.state.journal`.
+pub(super) fn journal_path(state: &Path) -> PathBuf {
+    state.with_extension("journal")
+}
+
+/// Reads the state file and its journal: missing is empty; unreadable, too large or corrupt is
+/// empty with a warning (its entries are rebuilt, and the file is written anew). Damaged lines
+/// of the journal (a run killed while appending) are skipped.
 pub(super) fn read_state(path: &Path) -> (State, Vec<String>) {
-    if std::fs::symlink_metadata(path).is_err() {
-        return (State::default(), Vec::new());
-    }
-    let parsed = crate::formats::read_file(path, MAX_STATE_BYTES)
-        .and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| Error::Invalid(e.to_string())));
-    match parsed {
-        Ok(state) => (state, Vec::new()),
-        Err(e) => {
-            (State::default(), vec![format!("ignoring the state file {}: {e}; every entry is rebuilt", path.display())])
+    let mut warnings = Vec::new();
+    let mut state = State::default();
+    if std::fs::symlink_metadata(path).is_ok() {
+        let parsed = crate::formats::read_file(path, MAX_STATE_BYTES)
+            .and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| Error::Invalid(e.to_string())));
+        match parsed {
+            Ok(read) => state = read,
+            Err(e) => warnings.push(format!("ignoring the state file {}: {e}; every entry is rebuilt", path.display())),
         }
     }
+    let journal = journal_path(path);
+    if std::fs::symlink_metadata(&journal).is_err() {
+        return (state, warnings);
+    }
+    match crate::formats::read_file(&journal, MAX_STATE_BYTES) {
+        Ok(bytes) => {
+            let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty());
+            let mut damaged = 0;
+            for line in lines {
+                match serde_json::from_slice::<Journaled>(line) {
+                    Ok(j) => {
+                        state.entries.insert(j.name.into_owned(), j.record.into_owned());
+                    }
+                    Err(_) => damaged += 1,
+                }
+            }
+            if damaged > 0 {
+                warnings.push(format!(
+                    "{}: {damaged} damaged lines skipped (a run was killed while writing them); their entries are \
+                     rebuilt",
+                    journal.display()
+                ));
+            }
+        }
+        Err(e) => warnings.push(format!("ignoring {}: {e}; the entries it recorded are rebuilt", journal.display())),
+    }
+    (state, warnings)
+}
+
+/// Appends an entry's record to the journal (see the module notes).
+///
+/// # Errors
+/// The journal cannot be opened (it is a link, a special file) or written.
+pub(super) fn append_record(journal: &Path, name: &str, record: &Record) -> crate::error::Result<()> {
+    use std::borrow::Cow;
+    use std::io::Write;
+    let line = serde_json::to_vec(&Journaled { name: Cow::Borrowed(name), record: Cow::Borrowed(record) })
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    // Never through a planted link, and never blocking on a FIFO.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let io = |e| Error::io(journal, e);
+    let mut file = options.open(journal).map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(Error::Invalid(format!("{}: not a regular file", journal.display())));
+    }
+    // The newline goes first, in the same write: a line torn by a kill stays a line of its own
+    // and never swallows the record appended after it.
+    let mut bytes = Vec::with_capacity(line.len() + 1);
+    bytes.push(b'\n');
+    bytes.extend_from_slice(&line);
+    file.write_all(&bytes).map_err(io)
 }
 
 /// Content hashes of files, each file hashed once per run.
@@ -65,14 +141,19 @@ impl Hashes {
         if let Some(hash) = self.known.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return hash.clone();
         }
-        let mut hasher = blake3::Hasher::new();
-        let read = scope.read_chunks(path, max, &mut |bytes| {
-            hasher.update(bytes);
-        });
-        let hash = read.is_ok().then(|| hasher.finalize().to_hex().to_string());
+        let hash = hash_file(scope, path, max);
         self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(key, hash.clone());
         hash
     }
+}
+
+/// The hash of the file at `path`, read now: as [`Hashes::of`], without remembering it.
+pub(super) fn hash_file(scope: &Confinement, path: &Path, max: u64) -> Option<String> {
+    let mut hasher = blake3::Hasher::new();
+    let read = scope.read_chunks(path, max, &mut |bytes| {
+        hasher.update(bytes);
+    });
+    read.is_ok().then(|| hasher.finalize().to_hex().to_string())
 }
 
 pub(super) fn hash_bytes(bytes: &[u8]) -> String {
@@ -93,4 +174,51 @@ pub(super) fn settings_hash(entry: &Entry) -> Option<String> {
     // Through a `Value`: its maps keep their keys sorted, so the text is canonical.
     let text = serde_json::to_value(&settings).and_then(|v| serde_json::to_string(&v)).ok()?;
     Some(hash_bytes(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(output: &str) -> Record {
+        Record {
+            settings: "s".into(),
+            inputs: BTreeMap::from([("m.obj".into(), Some("h".into()))]),
+            outputs: BTreeMap::from([(output.into(), "o".into())]),
+        }
+    }
+
+    #[test]
+    fn the_journal_is_read_over_the_state_file_later_lines_winning() {
+        let dir = std::env::temp_dir().join(format!("spritebake-state-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.toml.state.json");
+        let state = State { spritebake: VERSION.into(), entries: BTreeMap::from([("a".into(), record("a1.png"))]) };
+        std::fs::write(&path, serde_json::to_vec(&state).unwrap()).unwrap();
+        let journal = journal_path(&path);
+        assert_eq!(journal, dir.join("p.toml.state.journal"));
+        append_record(&journal, "b", &record("b1.png")).unwrap();
+        append_record(&journal, "a", &record("a2.png")).unwrap();
+        // A line torn by a kill, then a record appended by the next run.
+        let mut file = std::fs::OpenOptions::new().append(true).open(&journal).unwrap();
+        std::io::Write::write_all(&mut file, b"\n{\"name\": \"c\", \"rec").unwrap();
+        append_record(&journal, "d", &record("d1.png")).unwrap();
+        let (read, warnings) = read_state(&path);
+        let outputs: Vec<(&str, &str)> =
+            read.entries.iter().map(|(name, r)| (name.as_str(), r.outputs.keys().next().unwrap().as_str())).collect();
+        assert_eq!(outputs, [("a", "a2.png"), ("b", "b1.png"), ("d", "d1.png")]);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("1 damaged lines skipped"), "{warnings:?}");
+        // Never through a link planted at its name.
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(&journal).unwrap();
+            std::fs::write(dir.join("victim"), b"precious").unwrap();
+            std::os::unix::fs::symlink(dir.join("victim"), &journal).unwrap();
+            assert!(append_record(&journal, "e", &record("e.png")).is_err());
+            assert_eq!(std::fs::read(dir.join("victim")).unwrap(), b"precious");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

@@ -49,6 +49,17 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A write past the file size limit (`ulimit -f`) raises SIGXFSZ, whose default action kills
+    // the process and leaves its temporary files. With the signal blocked the write fails with
+    // EFBIG instead: an ordinary I/O error, which names the file and removes them. Blocking (a
+    // safe call) does for the write what ignoring does (SIG_IGN, which only unsafe calls set).
+    // First thing, so that every thread started later inherits the mask.
+    #[cfg(unix)]
+    {
+        let mut file_size = nix::sys::signal::SigSet::empty();
+        file_size.add(nix::sys::signal::Signal::SIGXFSZ);
+        let _ = file_size.thread_block();
+    }
     // SIGINT, SIGTERM, SIGHUP: let a commit in progress finish (never a sheet without its
     // JSON), remove every temporary file, exit as interrupted processes do.
     let _ = ctrlc::set_handler(|| {

@@ -60,7 +60,7 @@ pub fn checker_texture(cells: u32, texels: u32) -> Texture {
     let mut rgba = Vec::with_capacity((n * n * 4) as usize);
     for y in 0..n {
         for x in 0..n {
-            let v = if (x / texels + y / texels) % 2 == 0 { 255 } else { 0 };
+            let v = if (x / texels + y / texels).is_multiple_of(2) { 255 } else { 0 };
             rgba.extend_from_slice(&[v, v, v, 255]);
         }
     }

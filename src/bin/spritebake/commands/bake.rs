@@ -25,8 +25,8 @@ pub struct BakeArgs {
     /// summary).
     #[arg(long)]
     pub dry_run: bool,
-    /// Write a JSON summary (name, kind, outputs, status, seconds, error per entry) to FILE,
-    /// or to standard output with `-` (the lines then go to standard error).
+    /// Write a JSON summary (name, kind, outputs, status, seconds, error, files removed per
+    /// entry) to FILE, or to standard output with `-` (the lines then go to standard error).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Bake one shard: I/N bakes the entries numbered I, I+N, I+2N... in file order over every
@@ -90,7 +90,8 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode> {
 }
 
 /// One line per entry and the totals (on standard error when standard output carries the
-/// JSON); warnings on standard error. `quiet` keeps only failures and warnings.
+/// JSON); warnings and the files of earlier runs removed on standard error. `quiet` keeps only
+/// failures and warnings.
 fn print_report(report: &Report, quiet: bool, json_on_stdout: bool) -> Result<()> {
     let mut out: Box<dyn Write> =
         if json_on_stdout { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout().lock()) };
@@ -103,6 +104,15 @@ fn print_report(report: &Report, quiet: bool, json_on_stdout: bool) -> Result<()
         }
         if !quiet || entry.status == Status::Failed {
             writeln!(out, "{}", entry.line())?;
+        }
+        if !quiet && !entry.removed.is_empty() {
+            let removed: Vec<String> = entry.removed.iter().map(|p| p.display().to_string()).collect();
+            let line = format!(
+                "{}: removed {} (an earlier run wrote them; this one does not)",
+                entry.name,
+                removed.join(", ")
+            );
+            eprintln!("{}", escape_control(&line));
         }
     }
     if !quiet {
