@@ -68,6 +68,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::pipeline::{self, Stage};
 use super::{Loaded, Product};
 use crate::budget::{MemoryBudget, models_in_flight};
 use crate::error::{Error, Result};
@@ -676,22 +677,19 @@ impl Project {
         plan.check(&loaded.inputs)?;
         let budget = MemoryBudget::new(resolved.limits.max_memory_bytes);
         let product = entry.kind.product();
-        let baked = super::products::bake(product, &loaded, resolved, &budget, &|| events(Event::Rendered))?;
-        let files: Vec<(PathBuf, Vec<u8>)> =
-            baked.files(&entry.output)?.into_iter().map(|(path, bytes)| (self.joined(path), bytes)).collect();
+        let mut transaction = Transaction::new();
+        let mut staged = InProject { project: self, transaction: &mut transaction, hashes: Vec::new() };
+        let rendered = || events(Event::Rendered);
+        pipeline::write(product, &loaded, resolved, &entry.output, &budget, &rendered, &mut staged)?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
             inputs: loaded.inputs.iter().map(|p| (self.stored(p), hashes.of(&self.scope, p, max))).collect(),
-            outputs: files.iter().map(|(p, bytes)| (self.stored(p), hash_bytes(bytes))).collect(),
+            outputs: staged.hashes.into_iter().collect(),
         };
         let old = ledger.old.entries.get(&entry.name).map(|r| &r.outputs);
         let stale: Vec<(&String, &String)> =
             old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p)).collect();
         let stale_paths: Vec<PathBuf> = stale.iter().map(|(p, _)| self.recorded(p)).collect();
-        let mut transaction = Transaction::new();
-        for (path, bytes) in &files {
-            transaction.stage(path, bytes)?;
-        }
         let mut notes = Notes { warnings: loaded.warnings, removed: Vec::new() };
         // Removed and recorded under the commit's locks: another spritebake writing there waits
         // for the folder as this entry leaves it, and an interrupt waits for the record.
@@ -935,6 +933,23 @@ impl Project {
         written
             .err()
             .map(|e| format!("the state file {} was not written: {e}; the next run rebuilds more", path.display()))
+    }
+}
+
+/// Stages an entry's files in the project's folder (an entry names its output relative to
+/// it) and keeps each one's name as the state file stores it, with the hash of its content.
+struct InProject<'p, 't> {
+    project: &'p Project,
+    transaction: &'t mut Transaction,
+    hashes: Vec<(String, String)>,
+}
+
+impl Stage for InProject<'_, '_> {
+    fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let path = self.project.joined(path);
+        self.transaction.stage(&path, bytes)?;
+        self.hashes.push((self.project.stored(&path), hash_bytes(bytes)));
+        Ok(())
     }
 }
 
