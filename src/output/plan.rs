@@ -382,7 +382,7 @@ mod tests {
     }
 
     #[test]
-    fn checking_is_linear_in_outputs_and_inputs() {
+    fn twenty_thousand_outputs_are_checked_against_twenty_thousand_inputs() {
         // A `bake` project of 20,000 entries: 2,000 models each read by 10 entries, 20,000
         // outputs. Comparing every output with every input (400 million pairs) took minutes;
         // looked up by location and inode, a tenth of a second.
@@ -396,10 +396,9 @@ mod tests {
         for i in 0..20_000 {
             plan.add(dir.join(format!("out/t{i}.png")), OutputFormat::Png);
         }
-        let start = std::time::Instant::now();
+        // Timed in BENCHMARKS.md (0.1 s here, 14.8 s when every output was compared with every
+        // input); tests assert results, not speed.
         plan.check_distinct(&inputs).unwrap();
-        let seconds = start.elapsed().as_secs_f64();
-        assert!(seconds < 5.0, "{seconds:.1} s: quadratic again?");
         // And the refusal still names the first input that is the output.
         plan.add(dir.join("./m7.obj"), OutputFormat::Copy);
         let m = refusal(&plan, &inputs);

@@ -634,7 +634,7 @@ fn files_an_entry_no_longer_writes_are_removed_and_reported() {
 }
 
 #[test]
-fn a_run_with_nothing_to_do_over_8000_entries_takes_well_under_a_second() {
+fn a_run_with_nothing_to_do_over_8000_entries_finds_every_entry_up_to_date() {
     use std::fmt::Write as _;
     let dir = scratch_in("project", "8000");
     std::fs::write(dir.join("tri.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
@@ -645,12 +645,9 @@ fn a_run_with_nothing_to_do_over_8000_entries_takes_well_under_a_second() {
     std::fs::write(dir.join("spritebake.toml"), text).unwrap();
     let o = bake(&dir, &["spritebake.toml", "-q"]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
-    let start = std::time::Instant::now();
+    // Its time is measured in BENCHMARKS.md (issue 27): 0.5 s in a release build, 5.3 s when
+    // every output was checked against every input (see `OutputPlan::check_distinct`).
     let o = bake(&dir, &["spritebake.toml"]);
-    let seconds = start.elapsed().as_secs_f64();
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 built, 8000 up to date, 0 failed"), "{}", printed(&o));
-    // About 0.6 s on a loaded 2-core machine, unoptimised; 5 s when every output was checked
-    // against every input (see `OutputPlan::check_distinct`).
-    assert!(seconds < 3.0, "{seconds:.1} s: quadratic again?");
     std::fs::remove_dir_all(dir).unwrap();
 }
