@@ -324,7 +324,7 @@ impl<'a> Job<'a> {
         Ok(())
     }
 
-    /// Poses every frame to frame the job ([`Framing`]) and reads the look's palette file:
+    /// Poses every frame to frame the job (`framing.rs`) and reads the look's palette file:
     /// what has to be known before the first cell renders, the cell size included. The posed
     /// points of every frame are held while the job is framed: charged to `budget` first.
     ///
@@ -398,7 +398,7 @@ impl Prepared<'_, '_> {
     }
 
     /// Cells a wave renders: every cell when [`Prepared::needs_every_cell`], else as many as
-    /// fit [`WAVE_BYTES`] (at least one).
+    /// fit 32 MiB of finished cells (at least one).
     pub fn wave_len(&self) -> usize {
         if self.needs_every_cell() {
             return self.cell_count().max(1);

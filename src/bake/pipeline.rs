@@ -1,6 +1,6 @@
 //! The one road from a resolved spec to files: plan → render → stage. Every command that
 //! writes a product (`render`, `sheet`, `gif`, `frames`, `thumbnail`, the entries of `bake`)
-//! calls [`write`] with a loaded model, and commits what it staged (a [`Transaction`]).
+//! calls [`write()`] with a loaded model, and commits what it staged (a [`Transaction`]).
 //!
 //! **Cells stream.** A sprite job renders in waves ([`super::Prepared::render_waves`]) and
 //! each wave leaves memory as soon as it is in its page or on disk:
@@ -47,7 +47,7 @@ impl Stage for Transaction {
     }
 }
 
-/// What [`write`] staged.
+/// What [`write()`] staged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
     /// Every file staged, in the order staged.
