@@ -9,6 +9,7 @@
 mod directions;
 mod distance;
 pub mod engines;
+pub mod export;
 mod framing;
 mod job;
 mod load;
