@@ -338,11 +338,19 @@ impl SheetBuilder {
             first[t.page] = first[t.page].min(w);
             last[t.page] = last[t.page].max(w);
         }
+        // Each page adds its bytes from its first wave to its last: summed over a difference
+        // array, linear in cells, waves and pages.
         let waves = self.targets.len().div_ceil(wave.max(1));
-        (0..waves)
-            .map(|w| (0..self.pages.len()).filter(|&p| first[p] <= w && w <= last[p]).map(bytes).sum::<u64>())
-            .max()
-            .unwrap_or(0)
+        let mut change = vec![0i128; waves + 1];
+        for p in (0..self.pages.len()).filter(|&p| first[p] <= last[p]) {
+            change[first[p]] += i128::from(bytes(p));
+            change[last[p] + 1] -= i128::from(bytes(p));
+        }
+        let live = change.iter().scan(0i128, |sum, d| {
+            *sum += d;
+            Some(*sum)
+        });
+        u64::try_from(live.max().unwrap_or(0)).unwrap_or(u64::MAX)
     }
 
     /// Places the next `cells` (in job order, continuing where the last call stopped; each

@@ -58,6 +58,14 @@ fn pages_drawn_wave_by_wave_are_the_pages_packed_at_once() {
     for wave in [1, 5, cells.len()] {
         let mut builder =
             SheetBuilder::new((w, h), &whole, &stored, &keys, job.info(), layout, &[MapKind::Normal]).unwrap();
+        // What is charged for the pages in progress: one page (and its normal map) at a time
+        // when a wave never spans two, both when one does.
+        let page_bytes: Vec<u64> = builder.page_sizes().iter().map(|&(w, h)| u64::from(w * h) * 8).collect();
+        let expected = match wave {
+            1 => *page_bytes.iter().max().unwrap(),
+            _ => page_bytes.iter().sum(),
+        };
+        assert_eq!(builder.live_page_bytes(wave), expected, "wave {wave}");
         let mut finished: Vec<(usize, FinishedPage)> = Vec::new();
         for (i, chunk) in cells.chunks(wave).enumerate() {
             builder
