@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use super::engines::{self, check_pages, sheet_data_files};
 use super::products::{self, Product, frame_files, frames_summary, page_files, sheet_leftovers, sheet_summary};
 use super::sheet::{crop_cell, kept_rect, pack_kept};
-use super::{FinishedPage, Loaded, MapKind, Sheet, SheetBuilder};
+use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder};
 use crate::budget::MemoryBudget;
 use crate::error::Result;
 use crate::output::Transaction;
@@ -79,15 +79,18 @@ pub fn write(
     product.maps(resolved)?;
     let mut staged = Staged { stage, files: Vec::new(), pages: 0 };
     match product {
-        Product::Frames => {
-            let summary = write_frames(loaded, resolved, output, budget, progress, &mut staged)?;
-            Ok(staged.written(summary, Vec::new()))
-        }
-        Product::Sheet => {
-            let summary = match streams(resolved) {
-                true => write_sheet(loaded, resolved, output, budget, progress, &mut staged)?,
-                false => write_kept_sheet(loaded, resolved, output, budget, progress, &mut staged)?,
-            };
+        Product::Frames | Product::Sheet => {
+            let job = loaded.job(resolved)?;
+            let prepared = job.prepare(budget)?;
+            // One wave of cells is held at a time.
+            let wave = prepared.wave_len();
+            prepared.charge_wave(wave, budget)?;
+            let run = Streamed { job: &job, prepared: &prepared, wave, resolved, output, budget, progress };
+            if product == Product::Frames {
+                let summary = run.frames(&mut staged)?;
+                return Ok(staged.written(summary, Vec::new()));
+            }
+            let summary = if streams(resolved) { run.sheet(&mut staged)? } else { run.kept_sheet(&mut staged)? };
             let count = staged.pages;
             Ok(staged.written(summary, sheet_leftovers(output, resolved.json_format, count)))
         }
@@ -134,116 +137,102 @@ impl Staged<'_> {
     }
 }
 
-/// Frames: each wave's cells encoded in parallel, then staged in job order.
-fn write_frames(
-    loaded: &Loaded,
-    resolved: &Resolved,
-    output: &str,
-    budget: &MemoryBudget,
-    progress: &(dyn Fn() + Sync),
-    staged: &mut Staged,
-) -> Result<String> {
-    let job = loaded.job(resolved)?;
-    let prepared = job.prepare(budget)?;
-    let wave = prepared.wave_len();
-    prepared.charge_wave(wave, budget)?;
-    let (rows, directions) = (job.row_names(), job.directions.clone());
-    let mut kinds: Vec<MapKind> = Vec::new();
-    prepared.render_waves(wave, progress, &mut |cells| {
-        if let Some(first) = cells.first() {
-            kinds = first.maps.iter().map(|(kind, _)| kind).collect();
-        }
-        let encoded =
-            cells.par_iter().map(|cell| frame_files(output, cell, &rows, &directions)).collect::<Result<Vec<_>>>()?;
-        for (path, bytes) in encoded.iter().flatten() {
-            staged.stage(path, bytes)?;
-        }
-        Ok(())
-    })?;
-    Ok(frames_summary(output, prepared.cell_count(), &kinds))
+/// A sprite job framed, one wave of its cells charged: what frames and sheets stream from.
+struct Streamed<'r, 'j, 'a> {
+    job: &'r Job<'a>,
+    prepared: &'r Prepared<'j, 'a>,
+    /// Cells a wave renders.
+    wave: usize,
+    resolved: &'r Resolved,
+    output: &'r str,
+    budget: &'r MemoryBudget,
+    progress: &'r (dyn Fn() + Sync),
 }
 
-/// A sheet whose layout is fixed before rendering: pages drawn as cells arrive, each staged
-/// when complete, then the engine data.
-fn write_sheet(
-    loaded: &Loaded,
-    resolved: &Resolved,
-    output: &str,
-    budget: &MemoryBudget,
-    progress: &(dyn Fn() + Sync),
-    staged: &mut Staged,
-) -> Result<String> {
-    let job = loaded.job(resolved)?;
-    let prepared = job.prepare(budget)?;
-    let (fw, fh) = prepared.cell_size();
-    let keys: Vec<(usize, u32)> = job.cell_keys().into_iter().map(|(row, dir, _)| (row, dir)).collect();
-    let whole = vec![(0, 0, fw, fh); keys.len()];
-    let stored: Vec<usize> = (0..keys.len()).collect();
-    let kinds = resolved.look.maps.clone();
-    let info = job.info();
-    let mut builder = SheetBuilder::new((fw, fh), &whole, &stored, &keys, info.clone(), resolved.layout, &kinds)?;
-    let count = builder.page_sizes().len();
-    check_pages(resolved.json_format, count)?;
-    // What is held at once: a wave of cells, the pages in progress, and the engine data.
-    let wave = prepared.wave_len();
-    prepared.charge_wave(wave, budget)?;
-    budget.charge(builder.live_page_bytes(wave), || format!("the sheet pages of {} frames in progress", keys.len()))?;
-    let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
-    let data = engines::data_bytes(keys.len(), longest_tag, &resolved.frame_names);
-    budget.charge(data, || format!("the sheet data of {} frames", keys.len()))?;
-    let png = PathBuf::from(output);
-    prepared
-        .render_waves(wave, progress, &mut |cells| builder.add(&cells, &mut |page| staged.stage_page(&png, page)))?;
-    let sheet = builder.finish()?;
-    finish_sheet(&sheet, resolved, output, staged)
-}
+impl Streamed<'_, '_, '_> {
+    /// Frames: each wave's cells encoded in parallel, then staged in job order.
+    fn frames(&self, staged: &mut Staged) -> Result<String> {
+        let (rows, directions) = (self.job.row_names(), self.job.directions.clone());
+        let mut kinds: Vec<MapKind> = Vec::new();
+        self.prepared.render_waves(self.wave, self.progress, &mut |cells| {
+            if let Some(first) = cells.first() {
+                kinds = first.maps.iter().map(|(kind, _)| kind).collect();
+            }
+            let encoded = cells
+                .par_iter()
+                .map(|cell| frame_files(self.output, cell, &rows, &directions))
+                .collect::<Result<Vec<_>>>()?;
+            for (path, bytes) in encoded.iter().flatten() {
+                staged.stage(path, bytes)?;
+            }
+            Ok(())
+        })?;
+        Ok(frames_summary(self.output, self.prepared.cell_count(), &kinds))
+    }
 
-/// A sheet whose layout needs every frame first (`trim`, `dedupe`): each cell is cut to what
-/// the sheet keeps of it as it arrives (with `trim`, its opaque pixels) and held so, charged
-/// as it comes; then the pages are laid out and drawn one at a time, each staged and let go.
-fn write_kept_sheet(
-    loaded: &Loaded,
-    resolved: &Resolved,
-    output: &str,
-    budget: &MemoryBudget,
-    progress: &(dyn Fn() + Sync),
-    staged: &mut Staged,
-) -> Result<String> {
-    let job = loaded.job(resolved)?;
-    let prepared = job.prepare(budget)?;
-    let frame = prepared.cell_size();
-    let layout = resolved.layout;
-    let wave = prepared.wave_len();
-    prepared.charge_wave(wave, budget)?;
-    let info = job.info();
-    let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
-    let count = prepared.cell_count();
-    budget.charge(engines::data_bytes(count, longest_tag, &resolved.frame_names), || {
-        format!("the sheet data of {count} frames")
-    })?;
-    let (mut kept, mut rects) = (Vec::with_capacity(count), Vec::with_capacity(count));
-    prepared.render_waves(wave, progress, &mut |cells| {
-        for cell in cells {
-            let rect = kept_rect(&cell, layout);
-            let cell = if layout.trim { crop_cell(cell, rect) } else { cell };
-            let bytes = (cell.image.rgba.len() as u64).saturating_mul(1 + cell.maps.iter().count() as u64);
-            budget.charge(bytes, || format!("{count} frames of {}x{}, as the sheet keeps them", frame.0, frame.1))?;
-            kept.push(cell);
-            rects.push(rect);
-        }
-        Ok(())
-    })?;
-    let png = PathBuf::from(output);
-    let charge = |sizes: &[(u32, u32)]| {
-        check_pages(resolved.json_format, sizes.len())?;
-        // One page (and its maps) is drawn at a time.
-        let largest = sizes.iter().map(|&(w, h)| u64::from(w) * u64::from(h)).max().unwrap_or(0);
-        let maps = resolved.look.maps.len() as u64;
-        budget.charge(largest.saturating_mul(4 * (1 + maps)), || format!("a sheet page of {largest} pixels"))
-    };
-    let mut done = |page| staged.stage_page(&png, page);
-    let sheet = pack_kept(&kept, &rects, frame, &info, layout, charge, &mut done)?;
-    finish_sheet(&sheet, resolved, output, staged)
+    /// A sheet whose layout is fixed before rendering: pages drawn as cells arrive, each
+    /// staged when complete, then the engine data.
+    fn sheet(&self, staged: &mut Staged) -> Result<String> {
+        let (fw, fh) = self.prepared.cell_size();
+        let keys: Vec<(usize, u32)> = self.job.cell_keys().into_iter().map(|(row, dir, _)| (row, dir)).collect();
+        let whole = vec![(0, 0, fw, fh); keys.len()];
+        let stored: Vec<usize> = (0..keys.len()).collect();
+        let (layout, kinds) = (self.resolved.layout, &self.resolved.look.maps);
+        let mut builder = SheetBuilder::new((fw, fh), &whole, &stored, &keys, self.job.info(), layout, kinds)?;
+        check_pages(self.resolved.json_format, builder.page_sizes().len())?;
+        // Held besides the wave: the pages in progress, and the engine data.
+        let frames = keys.len();
+        let live = builder.live_page_bytes(self.wave);
+        self.budget.charge(live, || format!("the sheet pages of {frames} frames in progress"))?;
+        self.charge_sheet_data()?;
+        let png = PathBuf::from(self.output);
+        let mut add = |cells: Vec<Cell>| builder.add(&cells, &mut |page| staged.stage_page(&png, page));
+        self.prepared.render_waves(self.wave, self.progress, &mut add)?;
+        let sheet = builder.finish()?;
+        finish_sheet(&sheet, self.resolved, self.output, staged)
+    }
+
+    /// A sheet whose layout needs every frame first (`trim`, `dedupe`): each cell is cut to
+    /// what the sheet keeps of it as it arrives (with `trim`, its opaque pixels) and held so,
+    /// charged as it comes; then the pages are laid out and drawn one at a time, each staged
+    /// and let go.
+    fn kept_sheet(&self, staged: &mut Staged) -> Result<String> {
+        let (frame, layout, count) = (self.prepared.cell_size(), self.resolved.layout, self.prepared.cell_count());
+        self.charge_sheet_data()?;
+        let (mut kept, mut rects) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        self.prepared.render_waves(self.wave, self.progress, &mut |cells| {
+            for cell in cells {
+                let rect = kept_rect(&cell, layout);
+                let cell = if layout.trim { crop_cell(cell, rect) } else { cell };
+                let bytes = (cell.image.rgba.len() as u64).saturating_mul(1 + cell.maps.iter().count() as u64);
+                self.budget
+                    .charge(bytes, || format!("{count} frames of {}x{}, as the sheet keeps them", frame.0, frame.1))?;
+                kept.push(cell);
+                rects.push(rect);
+            }
+            Ok(())
+        })?;
+        let charge = |sizes: &[(u32, u32)]| {
+            check_pages(self.resolved.json_format, sizes.len())?;
+            // One page (and its maps) is drawn at a time.
+            let largest = sizes.iter().map(|&(w, h)| u64::from(w) * u64::from(h)).max().unwrap_or(0);
+            let maps = self.resolved.look.maps.len() as u64;
+            self.budget.charge(largest.saturating_mul(4 * (1 + maps)), || format!("a sheet page of {largest} pixels"))
+        };
+        let png = PathBuf::from(self.output);
+        let mut done = |page| staged.stage_page(&png, page);
+        let sheet = pack_kept(&kept, &rects, frame, &self.job.info(), layout, charge, &mut done)?;
+        finish_sheet(&sheet, self.resolved, self.output, staged)
+    }
+
+    /// Charges the sheet's engine data, held while it is written.
+    fn charge_sheet_data(&self) -> Result<()> {
+        let info = self.job.info();
+        let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
+        let frames = self.prepared.cell_count();
+        let bytes = engines::data_bytes(frames, longest_tag, &self.resolved.frame_names);
+        self.budget.charge(bytes, || format!("the sheet data of {frames} frames"))
+    }
 }
 
 /// Stages a sheet's engine data once its pages are staged, and says what was made.
