@@ -49,10 +49,21 @@ pub enum Error {
         /// What is accepted, e.g. "must be from 1 to 16" or "needs `pixel_art`".
         expected: String,
     },
-    /// A read or write refused by the security model (an output over an input, two outputs on
-    /// one file, a path leaving the allowed folders, a file that is not a regular file...).
+    /// A read or write refused by the security model (a path leaving the allowed folders, a
+    /// file that is not a regular file, an output that cannot be written...).
     #[error("{0}")]
     Refused(String),
+    /// An output planned on a file the command reads, or on another of its outputs: refused
+    /// before anything is written. A batch names the items involved from `output` and `other`.
+    #[error("{}", clash_message(output, other, *kind))]
+    Clash {
+        /// The output refused.
+        output: PathBuf,
+        /// The input it would overwrite, or the earlier output it would share a file with.
+        other: PathBuf,
+        /// Which of the two.
+        kind: ClashKind,
+    },
     /// Loading or rendering would allocate more than a memory budget allows.
     #[error("{what} needs {} MiB, over the {} MiB budget (raise it with `{option}`)", mib(*needed), mib(*budget))]
     Budget {
@@ -66,6 +77,26 @@ pub enum Error {
         /// names it as its flag.
         option: &'static str,
     },
+}
+
+/// What an output clashes with ([`Error::Clash`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClashKind {
+    /// A file the command reads (a model, texture, animation, manifest...).
+    Input,
+    /// Another output of the command (the same file, however spelled).
+    Output,
+}
+
+fn clash_message(output: &std::path::Path, other: &std::path::Path, kind: ClashKind) -> String {
+    match kind {
+        ClashKind::Input => format!("{}: refusing to overwrite an input file ({})", output.display(), other.display()),
+        ClashKind::Output => format!(
+            "{} and {} are the same file: two outputs of this command would overwrite each other",
+            other.display(),
+            output.display()
+        ),
+    }
 }
 
 /// Bytes as MiB rounded up, for messages.

@@ -77,7 +77,7 @@ mod readme {}
 
 pub use bake::{Baked, Job, Loaded, Product, load};
 pub use budget::MemoryBudget;
-pub use error::{Error, Result};
+pub use error::{ClashKind, Error, Result};
 pub use formats::{LoadOptions, load as load_model};
 pub use model::Model;
 pub use raster::{Image, OrbitView, RenderOptions, Renderer};

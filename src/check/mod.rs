@@ -249,13 +249,29 @@ pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Resul
         known.extend(chunk.iter().zip(done).filter_map(|(case, p)| p.map(|(plan, inputs)| (case, plan, inputs))));
     }
     for (reader, _, inputs) in &known {
-        for (writer, plan, _) in known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name) {
-            plan.check_distinct(inputs).map_err(|e| {
-                Error::Refused(format!(
-                    "{e}: case '{}' would write it and case '{}' reads it; nothing was rendered",
-                    writer.keys.name, reader.keys.name
-                ))
-            })?;
+        let others = known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name);
+        let mut written = OutputPlan::new();
+        let mut writer_of: Vec<(&Path, &str)> = Vec::new();
+        for (writer, plan, _) in others {
+            for o in plan.outputs() {
+                written.add(&o.path, o.format);
+                writer_of.push((&o.path, &writer.keys.name));
+            }
+        }
+        if let Err(e) = written.check_distinct(inputs) {
+            // Two cases writing one file is refused as it is; a case's file over another's input
+            // names both cases.
+            let writer = match &e {
+                Error::Clash { output, kind: crate::ClashKind::Input, .. } => {
+                    writer_of.iter().find(|(p, _)| p == output).map(|(_, name)| *name)
+                }
+                _ => return Err(e),
+            };
+            return Err(Error::Refused(format!(
+                "{e}: case '{}' would write it and case '{}' reads it; nothing was rendered",
+                writer.unwrap_or("?"),
+                reader.keys.name
+            )));
         }
     }
     Ok(())

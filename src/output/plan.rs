@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{ClashKind, Error, Result};
 
 /// What is written into a planned file; decides the extensions it may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,21 +173,21 @@ impl OutputPlan {
             if let Some(input) =
                 input_at.get(&key.location).into_iter().chain(same_inode).min().and_then(|&i| inputs.get(i))
             {
-                return Err(refused(format!(
-                    "{}: refusing to overwrite an input file ({})",
-                    path.display(),
-                    input.display()
-                )));
+                return Err(Error::Clash {
+                    output: path.to_path_buf(),
+                    other: input.to_path_buf(),
+                    kind: ClashKind::Input,
+                });
             }
             let earlier = by_location
                 .insert(key.location.clone(), path)
                 .or_else(|| key.inode.and_then(|i| by_inode.insert(i, path)));
             if let Some(earlier) = earlier {
-                return Err(refused(format!(
-                    "{} and {} are the same file: two outputs of this command would overwrite each other",
-                    earlier.display(),
-                    path.display()
-                )));
+                return Err(Error::Clash {
+                    output: path.to_path_buf(),
+                    other: earlier.to_path_buf(),
+                    kind: ClashKind::Output,
+                });
             }
         }
         Ok(())

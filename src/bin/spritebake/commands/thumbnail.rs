@@ -118,25 +118,21 @@ fn check_batch_inputs(
     for chunk in models.chunks(at_once) {
         let read: Vec<Vec<PathBuf>> = chunk.par_iter().map(inputs_of).collect();
         for (reader, inputs) in chunk.iter().zip(&read) {
-            let others: Vec<&(&PathBuf, PathBuf)> = outputs.iter().filter(|(m, _)| *m != reader).collect();
-            let mut plan = OutputPlan::new();
-            for (_, out) in &others {
-                plan.add(out, OutputFormat::Png);
+            let mut others = OutputPlan::new();
+            for (_, out) in outputs.iter().filter(|(m, _)| *m != reader) {
+                others.add(out, OutputFormat::Png);
             }
-            if plan.check_distinct(inputs).is_err() {
-                // Rare: the writer is found one output at a time, to name both models.
-                for (writer, out) in others {
-                    let mut one = OutputPlan::new();
-                    one.add(out, OutputFormat::Png);
-                    if let Err(e) = one.check_distinct(inputs) {
-                        anyhow::bail!(
-                            "{}: the thumbnail of {} would replace a file {} reads; nothing was rendered",
-                            crate::common::message(&e),
-                            writer.display(),
-                            reader.display()
-                        );
-                    }
-                }
+            if let Err(e) = others.check_distinct(inputs) {
+                let writer = match &e {
+                    spritebake::Error::Clash { output, .. } => outputs.iter().find(|(_, out)| out == output),
+                    _ => None,
+                };
+                let writer = writer.map_or_else(|| "a model".to_string(), |(m, _)| m.display().to_string());
+                anyhow::bail!(
+                    "{}: the thumbnail of {writer} would replace a file {} reads; nothing was rendered",
+                    crate::common::message(&e),
+                    reader.display()
+                );
             }
         }
     }
