@@ -321,7 +321,7 @@ mod tests {
 
     fn refusal(plan: &OutputPlan, inputs: &[PathBuf]) -> String {
         match plan.check(inputs) {
-            Err(Error::Refused(m)) => m,
+            Err(e @ (Error::Refused(_) | Error::Clash { .. })) => e.to_string(),
             other => panic!("expected a refusal, got {other:?}"),
         }
     }
