@@ -6,7 +6,6 @@
 //! The command line, `check` manifests and `bake` project files all go through here; the
 //! layers below know nothing of each other.
 
-mod directions;
 mod distance;
 pub mod engines;
 pub mod export;
@@ -24,20 +23,17 @@ mod sheet;
 
 use glam::{Mat4, Vec3};
 
-pub use directions::Directions;
-pub use engines::{FrameNames, JsonFormat};
-pub use job::{Cell, Job, JobInfo, Prepared, Sampling};
+pub use job::{Cell, Job, JobInfo, Prepared};
 pub use load::{Loaded, load};
 pub use maps::{MapKind, Maps};
 pub use products::{Baked, Product};
-pub use sheet::{
-    DEFAULT_MAX_PAGE, FinishedPage, Layout, Packed, Packing, Page, Placement, Sheet, SheetBuilder, pack, page_bound,
-};
+pub use sheet::{FinishedPage, Packed, Page, Placement, Sheet, SheetBuilder, pack, page_bound};
 
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::{Error, Result};
 use crate::model::{Clip, Model, PosedMesh};
 use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer, Scene, SceneObject};
+pub use crate::sprite::{DEFAULT_MAX_PAGE, Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};
 
 /// Model (file axes) → world (Y up, facing +Z).
 pub fn model_to_world(model: &Model) -> Mat4 {

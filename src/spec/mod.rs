@@ -592,7 +592,7 @@ impl Default for LayoutSpec {
             trim: false,
             json_format: JsonFormatName::default(),
             filename_format: None,
-            max_size: PageSize(Size::square(crate::bake::DEFAULT_MAX_PAGE)),
+            max_size: PageSize(Size::square(crate::sprite::DEFAULT_MAX_PAGE)),
             pot: false,
             pack: PackName::default(),
             dedupe: false,
