@@ -26,11 +26,11 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
+use super::frame::{FrameRequest, joint_pixels, render_posed, scene, world_points};
 use super::framing::{self, Framing, cylinder};
 use super::maps::{self, MapKind, Maps, SurfaceMaps};
 use super::{Directions, palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
-use crate::bake;
 use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
@@ -157,7 +157,7 @@ impl<'a> Job<'a> {
             .par_iter()
             .flat_map_iter(|&(c, _, f, _)| {
                 let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
-                bake::world_points(self.model, &posed)
+                world_points(self.model, &posed)
             })
             .collect();
         let views: Vec<OrbitView> =
@@ -413,18 +413,18 @@ impl Prepared<'_, '_> {
                     }
                     None => {
                         let view = OrbitView { yaw_degrees: job.yaw(d), ..job.view };
-                        let points = bake::world_points(job.model, &posed);
+                        let points = world_points(job.model, &posed);
                         let (centre, _, y0, _) = cylinder(&points);
                         let camera = Camera::fit(&view, &points, aspect);
                         (camera, camera.world_to_pixel(Vec3::new(centre.x, y0, centre.y), width, height))
                     }
                 };
-                let image = bake::render_posed(renderer, job.model, &posed, camera, &self.options)?;
-                let scene = bake::scene(job.model, &posed, camera);
+                let image = render_posed(renderer, job.model, &posed, camera, &self.options)?;
+                let scene = scene(job.model, &posed, camera);
                 let mut surfaces = SurfaceMaps::render(renderer, &scene, &self.options, &job.look.maps)?;
                 let joints = || {
-                    let request = bake::FrameRequest { animation: self.rows[c].clone(), time: FrameTime::Frame(f) };
-                    bake::joint_pixels(job.model, &request, &camera, width, height)
+                    let request = FrameRequest { animation: self.rows[c].clone(), time: FrameTime::Frame(f) };
+                    joint_pixels(job.model, &request, &camera, width, height)
                 };
                 let (image, pivot) = post::finish(&job.look, image, pivot, joints, &mut surfaces);
                 progress();
