@@ -1,6 +1,8 @@
+mod format;
+
 use std::path::PathBuf;
 
-use crate::formats::FormatError;
+pub use format::{FormatError, Location};
 
 /// Everything that can go wrong in spritebake's library calls.
 #[derive(Debug, thiserror::Error)]

@@ -67,6 +67,7 @@ pub mod model;
 pub mod output;
 pub mod raster;
 pub mod spec;
+mod sprite;
 #[doc(hidden)]
 pub mod text;
 

@@ -19,14 +19,11 @@
 //!   are given the body's orientation when loaded, so they need no turn.
 //!
 //! The posed parts borrow from the attachment model (uvs, indices, materials), so one
-//! [`PosedMesh`] holds the body and its attachments as long as all the models outlive it.
+//! [`PosedMesh`](crate::model::PosedMesh) holds the body and its attachments as long as all the models outlive it.
 
-use std::borrow::Cow;
+use glam::{Affine3A, Mat3};
 
-use glam::{Affine3A, Mat3, Vec3};
-
-use super::{Animation, Blend, Layers, Motion, Transition, animate, rest_pose};
-use crate::model::{Model, PosedMesh};
+use crate::model::Model;
 
 /// Where an attachment hangs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,65 +60,4 @@ pub fn shares_key_shapes(body: &Model, attachment: &Model) -> bool {
         m.meshes.iter().all(|mesh| mesh.morph_frames.len() == first).then_some(first)
     };
     count(body).is_some() && count(body) == count(attachment)
-}
-
-/// The attachment's parts posed for `animation` of the body at `time`; `joints` are the body's
-/// animated model-space joint transforms (used by joint mounts).
-pub(super) fn pose_attachment<'a>(
-    body: &Model,
-    animation: &Animation<'a>,
-    attachment: &Attachment<'a>,
-    time: super::FrameTime,
-    joints: &[Affine3A],
-) -> PosedMesh<'a> {
-    let placement = attachment.offset * Affine3A::from_mat3(to_body_axes(body, attachment.model));
-    match attachment.mount {
-        Mount::Lockstep => {
-            let follow = followed(body, attachment.model, animation);
-            transformed(animate(attachment.model, &follow, time), placement)
-        }
-        Mount::Joint(j) => {
-            let joint = joints.get(j).copied().unwrap_or(Affine3A::IDENTITY);
-            transformed(rest_pose(attachment.model), joint * placement)
-        }
-    }
-}
-
-/// What a lockstep attachment plays: the body's motion and blend, on the attachment's key
-/// shapes by index or on its clips of the same names (none of the body's other layers).
-fn followed<'a>(body: &Model, attachment: &'a Model, animation: &Animation<'a>) -> Animation<'a> {
-    let (motion, blend) = if shares_key_shapes(body, attachment) {
-        (animation.motion, animation.layers.blend)
-    } else {
-        let by_name = |name: &str| attachment.clip(name);
-        let motion = match animation.motion {
-            Motion::Rest => Motion::Rest,
-            Motion::Clip(c) => by_name(&c.name).map_or(Motion::Rest, Motion::Clip),
-            Motion::Transition(t) => match (by_name(&t.from.name), by_name(&t.to.name)) {
-                (Some(from), Some(to)) => Motion::Transition(Transition { from, to, seconds: t.seconds }),
-                _ => Motion::Rest,
-            },
-        };
-        let blend =
-            animation.layers.blend.and_then(|b| by_name(&b.clip.name).map(|clip| Blend { clip, weight: b.weight }));
-        (motion, blend)
-    };
-    Animation { motion, layers: Layers { blend, ..Layers::default() }, options: animation.options }
-}
-
-/// Applies `m` to positions and normals (nothing to do, and nothing copied, for the identity).
-fn transformed(mut posed: PosedMesh<'_>, m: Affine3A) -> PosedMesh<'_> {
-    if m == Affine3A::IDENTITY {
-        return posed;
-    }
-    let normal_matrix = Mat3::from(m.matrix3).inverse().transpose();
-    let normal_matrix = if normal_matrix.is_finite() { normal_matrix } else { Mat3::from(m.matrix3) };
-    for part in &mut posed.parts {
-        let positions: Vec<Vec3> = part.positions.iter().map(|p| m.transform_point3(*p)).collect();
-        let normals: Vec<Vec3> =
-            part.normals.iter().map(|n| (normal_matrix * *n).try_normalize().unwrap_or(*n)).collect();
-        part.positions = Cow::Owned(positions);
-        part.normals = Cow::Owned(normals);
-    }
-    posed
 }

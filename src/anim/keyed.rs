@@ -228,7 +228,7 @@ fn morphed_influences(mesh: &crate::model::Mesh, weights: &[f32]) -> Option<Vec<
 
 /// Skins every mesh with `joints`, morph targets added at `weights` (one list per mesh).
 fn skin_morphed<'a>(model: &'a Model, weights: &[Vec<f32>], joints: &[Affine3A]) -> PosedMesh<'a> {
-    super::posed_from(model, |mesh| {
+    skin::posed_from(model, |mesh| {
         // `posed_from` hands out meshes, not indices: find this one's weights by identity.
         let index = model.meshes.iter().position(|m| std::ptr::eq(m, mesh));
         let w = index.and_then(|i| weights.get(i)).map_or(&[][..], Vec::as_slice);
@@ -248,7 +248,7 @@ pub(super) fn skin_animated<'a>(
     joints: &[Affine3A],
 ) -> PosedMesh<'a> {
     if model.meshes.iter().all(|m| m.morph_targets.is_empty()) {
-        return super::posed_from(model, |mesh| skin::skin_mesh(mesh, joints));
+        return skin::posed_from(model, |mesh| skin::skin_mesh(mesh, joints));
     }
     let options = &animation.options;
     let mut weights = match animation.motion {

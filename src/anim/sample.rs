@@ -1,5 +1,29 @@
-use super::FrameTime;
 use crate::model::Clip;
+
+/// When to sample a clip.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FrameTime {
+    /// A frame index within the clip; fractions interpolate between neighbouring frames.
+    Frame(f32),
+    /// Seconds from the clip's start at its own rate.
+    Seconds(f32),
+}
+
+/// How to pose.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoseOptions {
+    /// Wrap times past the end back to the start (true, the default) or hold the last frame.
+    pub looping: bool,
+    /// Remove the root joints' horizontal translation (relative to frame 0) so walk cycles
+    /// stay in place; vertical motion (bobbing) is kept. The default is false.
+    pub in_place: bool,
+}
+
+impl Default for PoseOptions {
+    fn default() -> Self {
+        PoseOptions { looping: true, in_place: false }
+    }
+}
 
 /// Where a time falls in a clip: blend `t` (0..1) of the way from frame `from` to frame `to`.
 #[derive(Debug, Clone, Copy, PartialEq)]

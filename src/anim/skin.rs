@@ -1,7 +1,30 @@
+use std::borrow::Cow;
+
 use glam::{Affine3A, Vec3};
 use rayon::prelude::*;
 
-use crate::model::{Influence, Mesh};
+use crate::model::{Influence, Mesh, Model, PosedMesh, PosedPart};
+
+/// Builds the posed mesh; `deform` returns new positions and normals for a mesh, or `None` to
+/// borrow the stored ones (static meshes cost nothing).
+pub(super) fn posed_from<'a>(
+    model: &'a Model,
+    deform: impl Fn(&Mesh) -> Option<(Vec<Vec3>, Vec<Vec3>)>,
+) -> PosedMesh<'a> {
+    let parts = model
+        .meshes
+        .iter()
+        .filter_map(|mesh| {
+            let material = model.materials.get(mesh.material)?;
+            let (positions, normals) = match deform(mesh) {
+                Some((p, n)) => (Cow::Owned(p), Cow::Owned(n)),
+                None => (Cow::Borrowed(mesh.positions.as_slice()), Cow::Borrowed(mesh.normals.as_slice())),
+            };
+            Some(PosedPart { positions, normals, uvs: &mesh.uvs, indices: &mesh.indices, material })
+        })
+        .collect();
+    PosedMesh { parts }
+}
 
 /// Meshes with more vertices than this are skinned in parallel; below it the scheduling costs
 /// more than it saves.

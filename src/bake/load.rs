@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use super::{ALL_CLIPS, Directions, Job, add_all_clip, rig};
+use super::{Directions, Job, rig};
 use crate::anim::{Animation, Motion};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::formats;
 use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, KeyedClip, Model};
 use crate::spec::Resolved;
@@ -49,6 +49,46 @@ pub fn load(resolved: &Resolved) -> Result<Loaded> {
     let mut inputs = resolved.spec.named_files();
     inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
     Ok(Loaded { model, props, warnings, inputs })
+}
+
+/// The clip name that plays every keyed (glTF) animation of a model together.
+pub const ALL_CLIPS: &str = "all";
+
+/// Adds the clip [`ALL_CLIPS`] to `model`: the channels of every keyed clip merged, for files
+/// that split one motion into many animations of one joint each (CesiumMan has 19). Where two
+/// animations drive the same property, the later one wins. Nothing happens when the model
+/// already has a clip of that name.
+///
+/// # Errors
+/// The model has no keyed clips (`all` is a glTF feature: MD2, MD5 and SMD clips are frame
+/// sequences that cannot be merged channel by channel).
+pub fn add_all_clip(model: &mut Model) -> Result<()> {
+    use crate::model::{ClipFrames, KeyedClip};
+    if model.clip(ALL_CLIPS).is_some() {
+        return Ok(());
+    }
+    let mut merged = KeyedClip::default();
+    let mut fps = None;
+    for clip in &model.clips {
+        if let ClipFrames::Keyed(k) = &clip.frames {
+            merged.channels.extend(k.channels.iter().cloned());
+            merged.duration = merged.duration.max(k.duration);
+            fps = fps.or(Some(clip.fps));
+        }
+    }
+    let Some(fps) = fps else {
+        return Err(Error::Invalid(format!(
+            "clip '{ALL_CLIPS}' plays every glTF animation together, but this model has no glTF animations"
+        )));
+    };
+    model.clips.push(Clip {
+        name: ALL_CLIPS.into(),
+        fps,
+        frames: ClipFrames::Keyed(merged),
+        frame_bounds: Vec::new(),
+        retarget: None,
+    });
+    Ok(())
 }
 
 /// Whether a keyed clip drives at most one joint (its translation, rotation and scale count

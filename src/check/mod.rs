@@ -21,71 +21,33 @@
 //! [`Manifest::allowing`] (`check --allow-dir`), symbolic links followed first; anything else
 //! is that case's error, naming the key and the rule (see [`crate::formats::confine`]).
 
+mod case;
 mod detail;
 mod gif_frames;
 pub(crate) mod manifest;
+mod outcome;
 mod report;
+mod tolerance;
 
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-pub use detail::{CaseDetail, CellResult, FrameImages, FrameNumbers, FrameResult, Tolerance};
+use case::{Actual, Case, Expected, data_difference};
+pub use detail::{CaseDetail, CellResult, FrameImages, FrameNumbers, FrameResult};
 pub use manifest::{CASE_KEYS, CaseKeys, CaseSpec, MAX_MANIFEST_BYTES, Manifest};
+pub use outcome::{CaseResult, Outcome};
 pub use report::{ReportContext, bless_command, html_report, json_report, junit_xml, plan_html_report, shell_quote};
+pub use tolerance::Tolerance;
 
 use crate::bake::{self, Baked, Product};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
 use crate::formats::Confinement;
-use crate::golden::{PerceptualOptions, compare_perceptual, perceptual_diff_image};
+use crate::golden::{compare_perceptual, perceptual_diff_image};
 use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png_within, sanitize_component};
 use crate::raster::Image;
-use crate::spec::{LimitOverrides, Resolved};
-
-/// How a case ended.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
-    /// Every frame within tolerance.
-    Pass,
-    /// Some frames (or a sheet's JSON, or a GIF's delays) differ beyond tolerance.
-    Fail {
-        /// What regressed (`frame 3`, `walk_0_002`, `JSON`, `delays`) and a summary of how.
-        frames: Vec<(String, String)>,
-    },
-    /// No golden yet (written with `bless`).
-    New,
-    /// The golden was (re)written.
-    Blessed,
-    /// The case could not run.
-    Error(String),
-}
-
-/// One case's result.
-#[derive(Debug, Clone)]
-pub struct CaseResult {
-    /// Case name.
-    pub name: String,
-    /// What happened.
-    pub outcome: Outcome,
-    /// The golden file or folder.
-    pub golden: PathBuf,
-    /// Where the actual render and diff were written (with `out`), if any.
-    pub actual: Option<PathBuf>,
-    /// The diff image (with `out`), if any.
-    pub diff: Option<PathBuf>,
-    /// The golden file that was read and compared, if any (a golden folder's frames are
-    /// listed in [`CaseResult::files`]).
-    pub expected: Option<PathBuf>,
-    /// Seconds spent.
-    pub seconds: f64,
-    /// What a report shows of a failing or new case: every frame's numbers and, with
-    /// [`CheckOptions::report_images`], its images as PNG. `None` for every other outcome.
-    pub detail: Option<Box<CaseDetail>>,
-    /// Every file the case read or wrote (model files, goldens, `--out` images, blessed
-    /// goldens): a report written after the run is checked against them.
-    pub files: Vec<PathBuf>,
-}
+use crate::spec::LimitOverrides;
 
 /// What `check` does besides comparing.
 #[derive(Debug, Clone, Default)]
@@ -104,16 +66,6 @@ pub struct CheckOptions {
     /// Keep the expected, actual and diff image of every frame of a failing or new case as PNG
     /// (in [`CaseResult::detail`]) for an HTML report. Without it a case keeps only numbers.
     pub report_images: bool,
-}
-
-/// A case made concrete: its spec anchored and resolved, its golden located.
-struct Case {
-    keys: CaseKeys,
-    resolved: Resolved,
-    golden: PathBuf,
-    compare: PerceptualOptions,
-    /// Where the golden's files may be read from.
-    scope: Confinement,
 }
 
 /// The case's golden file or folder, which may not exist yet: reading it (and copying it into
@@ -364,21 +316,6 @@ fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, options: &CheckOptions) -
         .collect()
 }
 
-/// What a case rendered, as it is compared and as it would be blessed.
-struct Actual {
-    /// The images compared one by one, with their labels.
-    frames: Vec<Image>,
-    labels: Vec<String>,
-    /// The golden files a bless writes.
-    golden_files: Vec<(PathBuf, Vec<u8>)>,
-    /// GIF delays, centiseconds.
-    delays: Vec<u16>,
-    /// A sheet's engine data files (JSON, `.tres`): file name and text.
-    data: Vec<(String, String)>,
-    /// A sheet's cells: name and rectangle (x, y, w, h) on the sheet.
-    cells: Vec<(String, [u32; 4])>,
-}
-
 fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Result<Outcome> {
     let resolved = &case.resolved;
     let loaded = bake::load(resolved)?;
@@ -486,14 +423,6 @@ fn moment_label(t: crate::anim::FrameTime) -> String {
         crate::anim::FrameTime::Frame(f) => format!("frame {f}"),
         crate::anim::FrameTime::Seconds(s) => format!("time {s}s"),
     }
-}
-
-/// What a golden holds: its frames, and a GIF's delays or a sheet's engine data (text, in
-/// the order of [`Actual::data`]).
-struct Expected {
-    frames: Vec<Image>,
-    delays: Vec<u16>,
-    data: Vec<String>,
 }
 
 /// Whether the golden exists at all (a case without one is new).
@@ -646,34 +575,9 @@ fn judge(
     Ok(Outcome::Fail { frames: failed })
 }
 
-/// The first engine data file of a sheet that differs from its golden: its name, and the
-/// first differing line (see [`first_difference`]).
-fn data_difference(actual: &Actual, expected: &Expected) -> Option<(String, usize, String, String)> {
-    actual.data.iter().zip(&expected.data).find_map(|((file, a), e)| {
-        let (line, got, want) = first_difference(a, e)?;
-        Some((file.clone(), line, got, want))
-    })
-}
-
 /// A path's file name, for labels.
 fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
-}
-
-/// The first line where two texts differ: its number and both lines.
-fn first_difference(actual: &str, expected: &str) -> Option<(usize, String, String)> {
-    let (mut a, mut e) = (actual.lines(), expected.lines());
-    for line in 1.. {
-        match (a.next(), e.next()) {
-            (None, None) => return None,
-            (x, y) if x == y => {}
-            (x, y) => {
-                let show = |l: Option<&str>| l.map_or("(end)".to_string(), |l| l.trim().to_string());
-                return Some((line, show(x), show(y)));
-            }
-        }
-    }
-    None
 }
 
 /// The files of a render golden of `count` frames: one PNG, or one per frame in a folder.

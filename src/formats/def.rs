@@ -380,7 +380,7 @@ pub fn load(src: &str, file: &Path, wanted: Option<&str>, files: &mut Files, bud
         let reading = (bytes.len() as u64).saturating_mul(2);
         budget.charge(reading, || format!("{}: reading {} KiB", path.display(), bytes.len().div_ceil(1024)))?;
         let clip = md5::parse_anim_within(&String::from_utf8_lossy(&bytes), &anim.name, &skeleton, budget)
-            .map_err(|e| super::in_file(e, &path))?;
+            .map_err(|e| super::files::in_file(e, &path))?;
         model.clips.push(clip);
     }
     model.name = declared.name;

@@ -12,7 +12,8 @@
 pub mod confine;
 #[doc(hidden)]
 pub mod def;
-mod error;
+mod files;
+mod format;
 #[doc(hidden)]
 pub mod gltf;
 #[doc(hidden)]
@@ -34,44 +35,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use confine::Confinement;
-use confine::{Denied, Keep};
-pub use error::{FormatError, Location};
+use confine::Keep;
+pub use files::Files;
+use files::in_file;
+pub use format::{Format, Limits, MAX_MESHES};
 pub use qc::BodyChoice;
 pub use resolve::{TextureOverride, TextureResolver};
 
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
+pub use crate::error::{FormatError, Location};
 use crate::model::{Model, Orientation};
-
-/// Most meshes (and so materials) one model may have. Real models have a few dozen; every mesh
-/// costs a few hundred bytes however empty, so a file of empty meshes or one-triangle
-/// materials could otherwise turn a few MB into hundreds.
-pub const MAX_MESHES: usize = 4096;
-
-/// Resource limits for loading untrusted files; options can raise them for unusual assets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Largest file read (model, animation, material library, buffer, texture), in bytes,
-    /// refused before reading. The default is 256 MiB (real game models are a few MiB at most).
-    pub max_file_bytes: u64,
-    /// Largest texture side in texels. The default is 8192.
-    pub max_texture_side: u32,
-    /// Memory one model may take for what its files declare, in bytes (see [`MemoryBudget`]):
-    /// parsing its file ([`Format::parse_bytes_per_byte`]), glTF vertices over all instances,
-    /// MD2 morph frames, MD5/SMD animation frames × joints, decoded textures with their mip
-    /// chains. The default is 256 MiB ([`crate::budget::DEFAULT_MAX_MEMORY_BYTES`]).
-    pub max_memory_bytes: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_file_bytes: 256 << 20,
-            max_texture_side: resolve::MAX_TEXTURE_SIDE,
-            max_memory_bytes: crate::budget::DEFAULT_MAX_MEMORY_BYTES,
-        }
-    }
-}
 
 /// What to load besides the model file itself.
 #[derive(Debug, Clone, Default)]
@@ -106,80 +80,6 @@ pub struct LoadOptions {
     pub model_name: Option<String>,
     /// Resource limits.
     pub limits: Limits,
-}
-
-/// The model formats spritebake reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Wavefront OBJ (+ MTL).
-    Obj,
-    /// Quake 2 MD2.
-    Md2,
-    /// Doom 3 MD5 mesh.
-    Md5Mesh,
-    /// Half-Life / Source SMD (reference).
-    Smd,
-    /// glTF 2.0, JSON (`.gltf`) or binary (`.glb`).
-    Gltf,
-    /// studiomdl's `.qc` script: its reference SMDs, sequences and attachments (see [`qc`]).
-    Qc,
-    /// Doom 3 model declarations, `.def`: a `model` block's MD5 mesh and anims (see [`def`]).
-    Def,
-}
-
-impl Format {
-    /// Peak bytes a parser allocates per byte of its file (the file's own bytes included),
-    /// charged to the model's budget before parsing. Measured on generated worst cases: OBJ
-    /// polygon fans reach 20× (`tobj` triangulates into its own arrays before the mesh is
-    /// built); SMD and MD5 meshes written with the shortest numbers (`0 0 0 0 0 0 1 0 0` vertex
-    /// lines, 18 bytes for about 80 of vertex, normal, UV and influence) reach 8×, real files
-    /// with full-precision numbers 2.2×. MD2 frames, glTF vertices and external glTF buffers are charged on
-    /// their own as they are laid out, so an MD2 counts once and a glTF twice (its binary
-    /// chunk or data URIs are copied once). QC and DEF scripts count their text twice (bytes
-    /// and text); the files they name are charged as they are read.
-    pub fn parse_bytes_per_byte(self) -> u64 {
-        match self {
-            Format::Obj => 24,
-            Format::Md5Mesh | Format::Smd => 8,
-            Format::Gltf => 2,
-            Format::Md2 => 1,
-            Format::Qc | Format::Def => 2,
-        }
-    }
-
-    /// The format's name as users know it (`MD2`, `glTF`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Obj => "OBJ",
-            Format::Md2 => "MD2",
-            Format::Md5Mesh => "MD5",
-            Format::Smd => "SMD",
-            Format::Gltf => "glTF",
-            Format::Qc => "QC (SMD)",
-            Format::Def => "Doom 3 .def (MD5)",
-        }
-    }
-
-    /// Detects the format from the file's first bytes, then its extension.
-    pub fn detect(path: &Path, head: &[u8]) -> Option<Format> {
-        if head.starts_with(b"IDP2") {
-            return Some(Format::Md2);
-        }
-        if head.starts_with(b"glTF") {
-            return Some(Format::Gltf);
-        }
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "obj" => Some(Format::Obj),
-            "md2" => Some(Format::Md2),
-            "md5mesh" => Some(Format::Md5Mesh),
-            "smd" => Some(Format::Smd),
-            "gltf" | "glb" => Some(Format::Gltf),
-            "qc" => Some(Format::Qc),
-            "def" => Some(Format::Def),
-            _ => None,
-        }
-    }
 }
 
 /// Reads a whole file the user named: a regular file (never a FIFO or device, which could
@@ -368,71 +268,6 @@ struct Project {
     placement: Option<qc::Placement>,
     /// The model's name, when not the file's stem.
     name: Option<String>,
-}
-
-/// The files a script (`.qc`, `.def`) names, read through the model's reader and
-/// confinement. A name missing as written is looked for without regard to case (scripts
-/// written on Windows), folder by folder, listing only folders the confinement allows.
-pub struct Files<'a> {
-    reader: &'a mut confine::Reader,
-    scope: &'a Confinement,
-}
-
-impl Files<'_> {
-    /// Reads the file at `path` (not kept in the reader's cache): its canonical path and bytes.
-    ///
-    /// # Errors
-    /// Missing (also without regard to case), outside the allowed folders, not a regular file,
-    /// too large.
-    pub fn read(&mut self, path: &Path) -> std::result::Result<(PathBuf, Arc<Vec<u8>>), Denied> {
-        match self.reader.read_named(self.scope, path, Keep::Nothing) {
-            Err(denied) if denied.is_missing() => match self.any_case(path) {
-                Some(other) if other != path => self.reader.read_named(self.scope, &other, Keep::Nothing),
-                _ => Err(denied),
-            },
-            read => read,
-        }
-    }
-
-    /// Whether paths may lead into `folder`.
-    pub fn allows(&self, folder: &Path) -> bool {
-        self.scope.place(folder).is_ok()
-    }
-
-    /// `path` with each missing component matched without regard to case in its folder.
-    fn any_case(&self, path: &Path) -> Option<PathBuf> {
-        let mut missing = Vec::new();
-        let mut base = path.to_path_buf();
-        while !base.as_os_str().is_empty() && base.symlink_metadata().is_err() {
-            missing.push(base.file_name()?.to_os_string());
-            base = base.parent()?.to_path_buf();
-        }
-        for name in missing.iter().rev() {
-            let folder = if base.as_os_str().is_empty() { Path::new(".") } else { base.as_path() };
-            if !self.allows(folder) {
-                return None;
-            }
-            let wanted = name.to_string_lossy().to_lowercase();
-            let entry = std::fs::read_dir(folder)
-                .ok()?
-                .flatten()
-                .map(|e| e.file_name())
-                .find(|n| n.to_string_lossy().to_lowercase() == wanted)?;
-            base = base.join(entry);
-        }
-        Some(base)
-    }
-}
-
-/// The error naming `path` where the parser could not (format errors, budget overruns).
-fn in_file(e: Error, path: &Path) -> Error {
-    match e {
-        Error::Format(e) => Error::Format(e.in_file(path)),
-        Error::Budget { what, needed, budget, option } => {
-            Error::Budget { what: format!("{}: {what}", path.display()), needed, budget, option }
-        }
-        other => other,
-    }
 }
 
 /// Parses an animation file (`.md5anim` or sequence `.smd`) and appends it as a clip named after

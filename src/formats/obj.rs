@@ -414,7 +414,7 @@ mod tests {
         ] {
             let src = format!("{base}# comment\n{bad}\nf 1 2 3\n");
             let e = parse(src.as_bytes(), &mut no_mtl).unwrap_err();
-            assert_eq!(e.location, super::super::error::Location::Line(5), "{bad}: {e}");
+            assert_eq!(e.location, super::super::Location::Line(5), "{bad}: {e}");
             assert!(e.to_string().contains(&format!("OBJ line 5: {what}")), "{bad}: {e}");
         }
         // Line statements' indices are checked where they stand, not where the object ends.

@@ -1012,7 +1012,7 @@ fn add_sequence(
     budget.charge(reading, || format!("{}: reading {} KiB", path.display(), bytes.len().div_ceil(1024)))?;
     let text = String::from_utf8_lossy(&bytes);
     let (mut clip, seq_warnings) =
-        smd::parse_sequence_within(&text, name, skeleton, budget).map_err(|e| super::in_file(e, path))?;
+        smd::parse_sequence_within(&text, name, skeleton, budget).map_err(|e| super::files::in_file(e, path))?;
     warnings.extend(seq_warnings.into_iter().map(|w| format!("{}: {w}", path.display())));
     clip.fps = sequence.fps;
     if let (Some((first, last)), ClipFrames::Skeletal(frames)) = (sequence.frames, &mut clip.frames) {

@@ -19,12 +19,12 @@ use super::{
     ShadingName, ShadingRateName, SpriteSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
-use crate::bake::{Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};
 use crate::bounds::{self, Bound};
 use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
 use crate::output::gif::{GifOptions, Palette};
 use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
+use crate::sprite::{Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};
 
 /// Post-processing of every finished image, in this order: pixel-art downscale (the image was
 /// rendered `pixel_art` times larger), outline, then one palette for every image of the output;

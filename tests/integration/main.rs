@@ -12,6 +12,7 @@ mod common;
 mod alloc_bounds;
 mod anim;
 mod anim_control;
+mod architecture;
 mod axes;
 mod character;
 mod check;

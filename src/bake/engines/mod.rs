@@ -18,199 +18,19 @@
 //! the rate. Looping: clips loop, transitions (`A->B` rows) play once.
 
 mod aseprite;
+mod atlas;
 mod godot;
-mod names;
 mod phaser;
 mod texturepacker;
 
-use std::collections::HashSet;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-pub use names::{FrameFacts, FrameNames};
+pub use atlas::{Atlas, Frame, Page, Tag, duration_ms};
 
+use super::Sheet;
 use super::maps::{self, MapKind};
-use super::{Placement, Sheet};
 use crate::error::{Error, Result};
-use crate::output::OutputFormat;
-
-/// Which engine data a sheet gets beside its image (`--json-format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum JsonFormat {
-    /// TexturePacker JSON-Hash with PixiJS `animations` (the default).
-    #[default]
-    TexturePacker,
-    /// Aseprite's JSON (Array form) with `meta.frameTags`, frames named by number.
-    Aseprite,
-    /// TexturePacker JSON-Hash plus Phaser's animation JSON (`NAME.anims.json`).
-    Phaser,
-    /// A Godot 4 `SpriteFrames` resource (`NAME.tres`, format 3).
-    Godot,
-    /// A Godot 3 `SpriteFrames` resource (`NAME.tres`, format 2).
-    Godot3,
-}
-
-impl JsonFormat {
-    /// The frame-name format used when none is given: frame numbers for Aseprite (what
-    /// Phaser's `createFromAseprite` looks frames up by), else tag and frame (`walk_S_003`).
-    pub fn default_frame_names(self) -> &'static str {
-        match self {
-            JsonFormat::Aseprite => "{frame}",
-            _ => "{tag}_{tagframe000}",
-        }
-    }
-
-    /// The data files of one page image `png`: the JSON layouts describe each page in a JSON
-    /// of its own.
-    pub fn page_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
-        match self {
-            JsonFormat::TexturePacker | JsonFormat::Aseprite | JsonFormat::Phaser => {
-                vec![(png.with_extension("json"), OutputFormat::Json)]
-            }
-            JsonFormat::Godot | JsonFormat::Godot3 => Vec::new(),
-        }
-    }
-
-    /// The data files of the whole sheet written as `png`, however many pages it has:
-    /// Phaser's animations and Godot's resource span every page.
-    pub fn sheet_data_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
-        match self {
-            JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
-            JsonFormat::Phaser => vec![(png.with_extension("anims.json"), OutputFormat::Json)],
-            JsonFormat::Godot | JsonFormat::Godot3 => vec![(png.with_extension("tres"), OutputFormat::GodotResource)],
-        }
-    }
-
-    /// The data files beside a sheet of one page written as `png`, in the order
-    /// [`sheet_data_files`] gives them.
-    pub fn files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
-        let mut files = self.page_files(png);
-        files.extend(self.sheet_data_files(png));
-        files
-    }
-}
-
-/// One image of a sheet, as the data files name it.
-#[derive(Debug, Clone, Copy)]
-pub struct Page<'a> {
-    /// The image's file name, as the data refers to it (beside the data files).
-    pub image: &'a str,
-    /// Its size in pixels.
-    pub size: (u32, u32),
-    /// Its normal map's file name (`--maps normal`), which Godot 4's resource pairs with it.
-    pub normal: Option<&'a str>,
-    /// The frames on it, in cell order.
-    pub placements: &'a [Placement],
-}
-
-/// A named frame of an [`Atlas`].
-#[derive(Debug, Clone)]
-pub struct Frame<'a> {
-    /// Index of its page in [`Atlas::pages`].
-    pub page: usize,
-    /// Where it is.
-    pub placement: &'a Placement,
-    /// Its name ([`FrameNames`]).
-    pub name: String,
-}
-
-/// A tag: an animation (clip and direction), a run of consecutive frames.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Tag {
-    /// Its name (`walk_S`).
-    pub name: String,
-    /// Its frames, indices into [`Atlas::frames`].
-    pub frames: Range<usize>,
-    /// Whether it loops (clips) or plays once (transitions).
-    pub looping: bool,
-}
-
-/// The pages of a sheet with every frame named and grouped into tags.
-#[derive(Debug, Clone)]
-pub struct Atlas<'a> {
-    /// The sheet's title: its image's file name without extension; Phaser's texture key.
-    pub title: &'a str,
-    /// The pages, in order.
-    pub pages: &'a [Page<'a>],
-    /// The untrimmed frame size.
-    pub frame_size: (u32, u32),
-    /// Every frame of every page, in order: a frame's index is its number (Aseprite's).
-    pub frames: Vec<Frame<'a>>,
-    /// The tags, in order.
-    pub tags: Vec<Tag>,
-}
-
-impl<'a> Atlas<'a> {
-    /// Names and tags the frames of `pages`.
-    ///
-    /// # Errors
-    /// [`Error::BadOption`] (`filename_format`) when two frames get the same name;
-    /// [`Error::Invalid`] when two runs of frames have the same animation name (a transition
-    /// given twice).
-    pub fn new(title: &'a str, pages: &'a [Page<'a>], frame_size: (u32, u32), names: &FrameNames) -> Result<Atlas<'a>> {
-        // In cell order (clip, direction, frame), whichever page each frame went to: tags are
-        // runs of consecutive cells even when tight packing scatters them over pages.
-        let mut placed: Vec<(usize, &Placement)> =
-            pages.iter().enumerate().flat_map(|(i, p)| p.placements.iter().map(move |pl| (i, pl))).collect();
-        placed.sort_by_key(|&(_, p)| p.cell);
-        let mut tags: Vec<Tag> = Vec::new();
-        let mut frames = Vec::new();
-        for (index, (page, placement)) in placed.into_iter().enumerate() {
-            match tags.last_mut() {
-                Some(tag) if tag.name == placement.animation => tag.frames.end = index + 1,
-                _ => {
-                    if tags.iter().any(|t| t.name == placement.animation) {
-                        return Err(Error::Invalid(format!(
-                            "two animations of the sheet are named '{}' (is a transition given twice?)",
-                            placement.animation
-                        )));
-                    }
-                    tags.push(Tag {
-                        name: placement.animation.clone(),
-                        frames: index..index + 1,
-                        looping: placement.looping,
-                    });
-                }
-            }
-            let tag_start = tags.last().map_or(0, |t| t.frames.start);
-            let facts = FrameFacts {
-                title,
-                tag: &placement.animation,
-                frame: index,
-                tag_frame: index - tag_start,
-                duration_ms: duration_ms(placement),
-            };
-            frames.push(Frame { page, placement, name: names.name(&facts) });
-        }
-        let mut seen = HashSet::new();
-        if let Some(twice) = frames.iter().find(|f| !seen.insert(f.name.as_str())) {
-            let expected = format!(
-                "names two frames '{}': a frame name must be unique (put a separator between {{tag}} and \
-                 {{tagframe}}, or use {{frame}})",
-                twice.name
-            );
-            return Err(Error::bad_option("filename_format", format!("\"{}\"", names.as_str()), expected));
-        }
-        Ok(Atlas { title, pages, frame_size, frames, tags })
-    }
-
-    /// The texture key a frame is on in Phaser: its page image's file name without extension
-    /// (each page is loaded as an atlas of its own; one page's key is the title).
-    pub fn texture_key(&self, frame: &Frame) -> &str {
-        let image = self.pages.get(frame.page).map_or(self.title, |p| p.image);
-        image.rsplit_once('.').map_or(image, |(stem, _)| stem)
-    }
-
-    /// The frames of one tag.
-    pub fn tag_frames(&self, tag: &Tag) -> &[Frame<'a>] {
-        self.frames.get(tag.frames.clone()).unwrap_or_default()
-    }
-
-    /// A tag's rate in frames per second: its first frame's.
-    pub fn fps(&self, tag: &Tag) -> f32 {
-        self.tag_frames(tag).first().map_or(1.0, |f| 1.0 / f.placement.duration.max(1e-6))
-    }
-}
+pub use crate::sprite::{FrameFacts, FrameNames, JsonFormat};
 
 /// What the engine data of one frame may take in memory while it is written, besides its name
 /// and the title: the JSON value tree and its text (measured at most 8.8 KiB a frame, growing
@@ -233,11 +53,6 @@ pub fn data_bytes(frames: usize, longest_tag: usize, names: &FrameNames) -> u64 
     // as text; its tag and the title (Phaser's texture key) are written with it too.
     let per_frame = FRAME_DATA_BYTES + 4 * name + 2 * (longest_tag + MAX_TITLE_BYTES) as u64;
     (frames as u64).saturating_mul(per_frame)
-}
-
-/// A frame's display time in whole milliseconds, as Aseprite and TexturePacker write it.
-pub fn duration_ms(p: &Placement) -> u32 {
-    (p.duration * 1000.0).round() as u32
 }
 
 /// The engine data of a sheet written at `png` (its pages' images are written by the caller,
@@ -358,6 +173,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::bake::Placement;
 
     fn placement(animation: &str, duration: f32, looping: bool) -> Placement {
         let (x, y, w, h, source_x, source_y) = (0, 0, 4, 4, 0, 0);

@@ -16,10 +16,16 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, Kind, MAX_STATE_BYTES, VERSION};
+use super::{Entry, Kind};
 use crate::error::Error;
 use crate::formats::Confinement;
 use crate::spec::BakeSpec;
+
+/// Largest state file read, in bytes; a larger one is ignored (everything is rebuilt).
+pub const MAX_STATE_BYTES: u64 = 64 << 20;
+
+/// The version a state file records; a different one makes every entry stale.
+pub(super) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// What the state file keeps of an entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -25,8 +25,8 @@ use std::cmp::Reverse;
 use binpack2d::Dimension;
 use binpack2d::maxrects::{Heuristic, MaxRectsBin};
 
-use super::{Layout, Packing};
 use crate::error::{Error, Result};
+use crate::sprite::{Layout, Packing};
 
 /// A rectangle to place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,176 @@
+//! Posing an [`Animation`]: the motion, then every layer on it, then the attachments.
+//!
+//! Attachments are posed here with the body: a lockstep attachment plays the body's motion
+//! through [`animate`] itself (see `attach.rs` for how attachments hang).
+
+use std::borrow::Cow;
+
+use glam::{Affine3A, Mat3, Vec3};
+
+use super::{
+    Animation, Attachment, Blend, FrameTime, Layers, Motion, Mount, Transition, apply_overrides, blend_poses, keyed,
+    local_poses, pose, rest_pose, shares_key_shapes, to_body_axes,
+};
+use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, Skeleton};
+
+/// Poses `model` for `animation` at `time` (in the motion's frames or seconds): the body with
+/// every layer applied, followed by the attachments' parts (in the body's file axes).
+pub fn animate<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
+    let layers = &animation.layers;
+    let morph = animation.motion.clips().iter().chain(layers.blend.as_ref().map(|b| &b.clip)).any(|c| is_morph(c));
+    // One set of joints serves both skinning and the joint attachments.
+    let joints = if morph { Vec::new() } else { animated_joint_transforms(model, animation, time) };
+    let still = matches!(animation.motion, Motion::Rest) && layers.blend.is_none() && layers.bones.is_empty();
+    let mut posed = if morph {
+        morph_animated(model, animation, time)
+    } else if joints.is_empty() || still {
+        // No skeleton, or nothing moves it: the stored vertices, borrowed.
+        rest_pose(model)
+    } else {
+        keyed::skin_animated(model, animation, time, &joints)
+    };
+    for attachment in &layers.attachments {
+        posed.parts.extend(pose_attachment(model, animation, attachment, time, &joints).parts);
+    }
+    posed
+}
+
+fn is_morph(clip: &Clip) -> bool {
+    matches!(clip.frames, ClipFrames::Morph(_))
+}
+
+/// Morph models: pose each clip involved and mix the vertices.
+fn morph_animated<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
+    let options = &animation.options;
+    let mut posed = match animation.motion {
+        Motion::Rest => rest_pose(model),
+        Motion::Clip(clip) => pose(model, Some(clip), time, options),
+        Motion::Transition(t) => {
+            let (ta, tb, w) = t.sample(time);
+            let mut a = pose(model, Some(t.from), ta, options);
+            if w > 0.0 {
+                mix_posed(&mut a, &pose(model, Some(t.to), tb, options), w);
+            }
+            a
+        }
+    };
+    if let Some(blend) = animation.layers.blend {
+        let other = pose(model, Some(blend.clip), animation.motion.map_time(time, blend.clip), options);
+        mix_posed(&mut posed, &other, blend.weight);
+    }
+    posed
+}
+
+/// Lerps `a`'s positions and normals towards `b`'s (same model, same parts); exact at 0 and 1.
+fn mix_posed<'a>(a: &mut PosedMesh<'a>, b: &PosedMesh<'a>, w: f32) {
+    if w.is_nan() || w <= 0.0 {
+        return;
+    }
+    for (p, q) in a.parts.iter_mut().zip(&b.parts) {
+        if w >= 1.0 {
+            p.positions = q.positions.clone();
+            p.normals = q.normals.clone();
+            continue;
+        }
+        let positions = p.positions.iter().zip(q.positions.iter()).map(|(x, y)| x.lerp(*y, w)).collect();
+        let normals =
+            p.normals.iter().zip(q.normals.iter()).map(|(x, y)| x.lerp(*y, w).try_normalize().unwrap_or(*x)).collect();
+        p.positions = Cow::Owned(positions);
+        p.normals = Cow::Owned(normals);
+    }
+}
+
+/// Parent-relative joint poses of `animation` at `time`: the motion (a transition mixes its
+/// two clips), then the blend, then the bone overrides. The rest pose for morph clips.
+pub fn animated_local_poses(
+    model: &Model,
+    skeleton: &Skeleton,
+    animation: &Animation,
+    time: FrameTime,
+) -> Vec<JointPose> {
+    let options = &animation.options;
+    let mut locals = match animation.motion {
+        Motion::Rest => skeleton.rest_pose(),
+        Motion::Clip(clip) => local_poses(model, skeleton, Some(clip), time, options),
+        Motion::Transition(t) => {
+            let (ta, tb, w) = t.sample(time);
+            let a = local_poses(model, skeleton, Some(t.from), ta, options);
+            if w > 0.0 { blend_poses(a, &local_poses(model, skeleton, Some(t.to), tb, options), w) } else { a }
+        }
+    };
+    if let Some(blend) = animation.layers.blend {
+        let other =
+            local_poses(model, skeleton, Some(blend.clip), animation.motion.map_time(time, blend.clip), options);
+        locals = blend_poses(locals, &other, blend.weight);
+    }
+    apply_overrides(&mut locals, &animation.layers.bones);
+    locals
+}
+
+/// Model-space transforms of every joint for `animation` at `time`, every layer applied.
+/// Empty for a model without skeleton.
+pub fn animated_joint_transforms(model: &Model, animation: &Animation, time: FrameTime) -> Vec<Affine3A> {
+    let Some(skeleton) = &model.skeleton else { return Vec::new() };
+    skeleton.to_model_space(&animated_local_poses(model, skeleton, animation, time))
+}
+
+/// The attachment's parts posed for `animation` of the body at `time`; `joints` are the body's
+/// animated model-space joint transforms (used by joint mounts).
+fn pose_attachment<'a>(
+    body: &Model,
+    animation: &Animation<'a>,
+    attachment: &Attachment<'a>,
+    time: super::FrameTime,
+    joints: &[Affine3A],
+) -> PosedMesh<'a> {
+    let placement = attachment.offset * Affine3A::from_mat3(to_body_axes(body, attachment.model));
+    match attachment.mount {
+        Mount::Lockstep => {
+            let follow = followed(body, attachment.model, animation);
+            transformed(animate(attachment.model, &follow, time), placement)
+        }
+        Mount::Joint(j) => {
+            let joint = joints.get(j).copied().unwrap_or(Affine3A::IDENTITY);
+            transformed(rest_pose(attachment.model), joint * placement)
+        }
+    }
+}
+
+/// What a lockstep attachment plays: the body's motion and blend, on the attachment's key
+/// shapes by index or on its clips of the same names (none of the body's other layers).
+fn followed<'a>(body: &Model, attachment: &'a Model, animation: &Animation<'a>) -> Animation<'a> {
+    let (motion, blend) = if shares_key_shapes(body, attachment) {
+        (animation.motion, animation.layers.blend)
+    } else {
+        let by_name = |name: &str| attachment.clip(name);
+        let motion = match animation.motion {
+            Motion::Rest => Motion::Rest,
+            Motion::Clip(c) => by_name(&c.name).map_or(Motion::Rest, Motion::Clip),
+            Motion::Transition(t) => match (by_name(&t.from.name), by_name(&t.to.name)) {
+                (Some(from), Some(to)) => Motion::Transition(Transition { from, to, seconds: t.seconds }),
+                _ => Motion::Rest,
+            },
+        };
+        let blend =
+            animation.layers.blend.and_then(|b| by_name(&b.clip.name).map(|clip| Blend { clip, weight: b.weight }));
+        (motion, blend)
+    };
+    Animation { motion, layers: Layers { blend, ..Layers::default() }, options: animation.options }
+}
+
+/// Applies `m` to positions and normals (nothing to do, and nothing copied, for the identity).
+fn transformed(mut posed: PosedMesh<'_>, m: Affine3A) -> PosedMesh<'_> {
+    if m == Affine3A::IDENTITY {
+        return posed;
+    }
+    let normal_matrix = Mat3::from(m.matrix3).inverse().transpose();
+    let normal_matrix = if normal_matrix.is_finite() { normal_matrix } else { Mat3::from(m.matrix3) };
+    for part in &mut posed.parts {
+        let positions: Vec<Vec3> = part.positions.iter().map(|p| m.transform_point3(*p)).collect();
+        let normals: Vec<Vec3> =
+            part.normals.iter().map(|n| (normal_matrix * *n).try_normalize().unwrap_or(*n)).collect();
+        part.positions = Cow::Owned(positions);
+        part.normals = Cow::Owned(normals);
+    }
+    posed
+}

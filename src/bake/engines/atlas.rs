@@ -1,0 +1,136 @@
+//! What every engine writer works from: a sheet's pages with every frame named and grouped
+//! into tags.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use crate::bake::Placement;
+use crate::error::{Error, Result};
+use crate::sprite::{FrameFacts, FrameNames};
+
+/// One image of a sheet, as the data files name it.
+#[derive(Debug, Clone, Copy)]
+pub struct Page<'a> {
+    /// The image's file name, as the data refers to it (beside the data files).
+    pub image: &'a str,
+    /// Its size in pixels.
+    pub size: (u32, u32),
+    /// Its normal map's file name (`--maps normal`), which Godot 4's resource pairs with it.
+    pub normal: Option<&'a str>,
+    /// The frames on it, in cell order.
+    pub placements: &'a [Placement],
+}
+
+/// A named frame of an [`Atlas`].
+#[derive(Debug, Clone)]
+pub struct Frame<'a> {
+    /// Index of its page in [`Atlas::pages`].
+    pub page: usize,
+    /// Where it is.
+    pub placement: &'a Placement,
+    /// Its name ([`FrameNames`]).
+    pub name: String,
+}
+
+/// A tag: an animation (clip and direction), a run of consecutive frames.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tag {
+    /// Its name (`walk_S`).
+    pub name: String,
+    /// Its frames, indices into [`Atlas::frames`].
+    pub frames: Range<usize>,
+    /// Whether it loops (clips) or plays once (transitions).
+    pub looping: bool,
+}
+
+/// The pages of a sheet with every frame named and grouped into tags.
+#[derive(Debug, Clone)]
+pub struct Atlas<'a> {
+    /// The sheet's title: its image's file name without extension; Phaser's texture key.
+    pub title: &'a str,
+    /// The pages, in order.
+    pub pages: &'a [Page<'a>],
+    /// The untrimmed frame size.
+    pub frame_size: (u32, u32),
+    /// Every frame of every page, in order: a frame's index is its number (Aseprite's).
+    pub frames: Vec<Frame<'a>>,
+    /// The tags, in order.
+    pub tags: Vec<Tag>,
+}
+
+impl<'a> Atlas<'a> {
+    /// Names and tags the frames of `pages`.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] (`filename_format`) when two frames get the same name;
+    /// [`Error::Invalid`] when two runs of frames have the same animation name (a transition
+    /// given twice).
+    pub fn new(title: &'a str, pages: &'a [Page<'a>], frame_size: (u32, u32), names: &FrameNames) -> Result<Atlas<'a>> {
+        // In cell order (clip, direction, frame), whichever page each frame went to: tags are
+        // runs of consecutive cells even when tight packing scatters them over pages.
+        let mut placed: Vec<(usize, &Placement)> =
+            pages.iter().enumerate().flat_map(|(i, p)| p.placements.iter().map(move |pl| (i, pl))).collect();
+        placed.sort_by_key(|&(_, p)| p.cell);
+        let mut tags: Vec<Tag> = Vec::new();
+        let mut frames = Vec::new();
+        for (index, (page, placement)) in placed.into_iter().enumerate() {
+            match tags.last_mut() {
+                Some(tag) if tag.name == placement.animation => tag.frames.end = index + 1,
+                _ => {
+                    if tags.iter().any(|t| t.name == placement.animation) {
+                        return Err(Error::Invalid(format!(
+                            "two animations of the sheet are named '{}' (is a transition given twice?)",
+                            placement.animation
+                        )));
+                    }
+                    tags.push(Tag {
+                        name: placement.animation.clone(),
+                        frames: index..index + 1,
+                        looping: placement.looping,
+                    });
+                }
+            }
+            let tag_start = tags.last().map_or(0, |t| t.frames.start);
+            let facts = FrameFacts {
+                title,
+                tag: &placement.animation,
+                frame: index,
+                tag_frame: index - tag_start,
+                duration_ms: duration_ms(placement),
+            };
+            frames.push(Frame { page, placement, name: names.name(&facts) });
+        }
+        let mut seen = HashSet::new();
+        if let Some(twice) = frames.iter().find(|f| !seen.insert(f.name.as_str())) {
+            let expected = format!(
+                "names two frames '{}': a frame name must be unique (put a separator between {{tag}} and \
+                 {{tagframe}}, or use {{frame}})",
+                twice.name
+            );
+            return Err(Error::bad_option("filename_format", format!("\"{}\"", names.as_str()), expected));
+        }
+        Ok(Atlas { title, pages, frame_size, frames, tags })
+    }
+
+    /// The texture key a frame is on in Phaser: its page image's file name without extension
+    /// (each page is loaded as an atlas of its own; one page's key is the title).
+    pub fn texture_key(&self, frame: &Frame) -> &str {
+        let image = self.pages.get(frame.page).map_or(self.title, |p| p.image);
+        image.rsplit_once('.').map_or(image, |(stem, _)| stem)
+    }
+
+    /// The frames of one tag.
+    pub fn tag_frames(&self, tag: &Tag) -> &[Frame<'a>] {
+        self.frames.get(tag.frames.clone()).unwrap_or_default()
+    }
+
+    /// A tag's rate in frames per second: its first frame's.
+    pub fn fps(&self, tag: &Tag) -> f32 {
+        self.tag_frames(tag).first().map_or(1.0, |f| 1.0 / f.placement.duration.max(1e-6))
+    }
+}
+
+/// A frame's display time in whole milliseconds, as Aseprite and TexturePacker write it.
+pub fn duration_ms(p: &Placement) -> u32 {
+    (p.duration * 1000.0).round() as u32
+}

@@ -1,0 +1,63 @@
+//! Which engine data a sheet gets, and the files it is written to.
+
+use std::path::{Path, PathBuf};
+
+use crate::output::OutputFormat;
+
+/// Which engine data a sheet gets beside its image (`--json-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum JsonFormat {
+    /// TexturePacker JSON-Hash with PixiJS `animations` (the default).
+    #[default]
+    TexturePacker,
+    /// Aseprite's JSON (Array form) with `meta.frameTags`, frames named by number.
+    Aseprite,
+    /// TexturePacker JSON-Hash plus Phaser's animation JSON (`NAME.anims.json`).
+    Phaser,
+    /// A Godot 4 `SpriteFrames` resource (`NAME.tres`, format 3).
+    Godot,
+    /// A Godot 3 `SpriteFrames` resource (`NAME.tres`, format 2).
+    Godot3,
+}
+
+impl JsonFormat {
+    /// The frame-name format used when none is given: frame numbers for Aseprite (what
+    /// Phaser's `createFromAseprite` looks frames up by), else tag and frame (`walk_S_003`).
+    pub fn default_frame_names(self) -> &'static str {
+        match self {
+            JsonFormat::Aseprite => "{frame}",
+            _ => "{tag}_{tagframe000}",
+        }
+    }
+
+    /// The data files of one page image `png`: the JSON layouts describe each page in a JSON
+    /// of its own.
+    pub fn page_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
+        match self {
+            JsonFormat::TexturePacker | JsonFormat::Aseprite | JsonFormat::Phaser => {
+                vec![(png.with_extension("json"), OutputFormat::Json)]
+            }
+            JsonFormat::Godot | JsonFormat::Godot3 => Vec::new(),
+        }
+    }
+
+    /// The data files of the whole sheet written as `png`, however many pages it has:
+    /// Phaser's animations and Godot's resource span every page.
+    pub fn sheet_data_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
+        match self {
+            JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
+            JsonFormat::Phaser => vec![(png.with_extension("anims.json"), OutputFormat::Json)],
+            JsonFormat::Godot | JsonFormat::Godot3 => vec![(png.with_extension("tres"), OutputFormat::GodotResource)],
+        }
+    }
+
+    /// The data files beside a sheet of one page written as `png`, in the order
+    /// [`sheet_data_files`] gives them.
+    ///
+    /// [`sheet_data_files`]: crate::bake::engines::sheet_data_files
+    pub fn files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
+        let mut files = self.page_files(png);
+        files.extend(self.sheet_data_files(png));
+        files
+    }
+}
