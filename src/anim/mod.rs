@@ -33,11 +33,17 @@ mod skin;
 
 pub use animation::{Animation, Layers};
 pub(crate) use attach::shares_key_shapes;
-pub use attach::{Attachment, Mount, to_body_axes};
+#[doc(hidden)]
+pub use attach::to_body_axes;
+pub use attach::{Attachment, Mount};
 pub(crate) use blend::blend_poses;
 pub use blend::{Blend, Motion, Transition};
-pub use clip::{joint_transforms, local_poses, pose, rest_pose};
-pub use compose::{animate, animated_joint_transforms, animated_local_poses};
+#[doc(hidden)]
+pub use clip::{joint_transforms, local_poses};
+pub use clip::{pose, rest_pose};
+#[doc(hidden)]
+pub use compose::animated_local_poses;
+pub use compose::{animate, animated_joint_transforms};
 pub use overrides::BoneOverride;
 pub(crate) use overrides::{apply_overrides, rotation_from_degrees};
 pub(crate) use sample::frame_pair;

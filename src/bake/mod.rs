@@ -7,28 +7,37 @@
 //! layers below know nothing of each other.
 
 mod distance;
+#[doc(hidden)]
 pub mod engines;
 pub mod export;
 mod frame;
 mod framing;
 mod job;
 mod load;
+#[doc(hidden)]
 pub mod maps;
+#[doc(hidden)]
 pub mod palette;
 pub mod pipeline;
+#[doc(hidden)]
 pub mod post;
 pub mod products;
 pub mod project;
+#[doc(hidden)]
 pub mod rig;
 mod sheet;
 
-pub use frame::{
-    FrameRequest, joint_pixels, model_to_world, render_frame, render_posed, render_posed_into, scene, world_points,
-};
+pub use frame::{FrameRequest, render_frame, render_posed};
+#[doc(hidden)]
+pub use frame::{joint_pixels, model_to_world, render_posed_into, scene, world_points};
 pub use job::{Cell, Job, JobInfo, Prepared};
-pub use load::{ALL_CLIPS, Loaded, add_all_clip, load};
+#[doc(hidden)]
+pub use load::{ALL_CLIPS, add_all_clip};
+pub use load::{Loaded, load};
 pub use maps::{MapKind, Maps};
 pub use products::{Baked, Product};
-pub use sheet::{FinishedPage, Packed, Page, Placement, Sheet, SheetBuilder, pack, page_bound};
+#[doc(hidden)]
+pub use sheet::{FinishedPage, SheetBuilder, page_bound};
+pub use sheet::{Packed, Page, Placement, Sheet, pack};
 
 pub use crate::sprite::{DEFAULT_MAX_PAGE, Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};

@@ -34,10 +34,15 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use case::{Actual, Case, Expected, data_difference};
+#[doc(hidden)]
 pub use detail::{CaseDetail, CellResult, FrameImages, FrameNumbers, FrameResult};
-pub use manifest::{CASE_KEYS, CaseKeys, CaseSpec, MAX_MANIFEST_BYTES, Manifest};
+#[doc(hidden)]
+pub use manifest::{CASE_KEYS, MAX_MANIFEST_BYTES};
+pub use manifest::{CaseKeys, CaseSpec, Manifest};
 pub use outcome::{CaseResult, Outcome};
-pub use report::{ReportContext, bless_command, html_report, json_report, junit_xml, plan_html_report, shell_quote};
+pub use report::{ReportContext, html_report, json_report, junit_xml};
+#[doc(hidden)]
+pub use report::{bless_command, plan_html_report, shell_quote};
 pub use tolerance::Tolerance;
 
 use crate::bake::{self, Baked, Product};
@@ -108,6 +113,7 @@ fn selected<'m>(manifest: &'m Manifest, options: &CheckOptions) -> Vec<&'m CaseS
 ///
 /// # Errors
 /// A name that matches no case, with the closest names.
+#[doc(hidden)]
 pub fn check_case_names(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
     for name in &options.cases {
         if !manifest.cases.iter().any(|c| &c.keys.name == name) {
@@ -124,6 +130,7 @@ pub fn check_case_names(manifest: &Manifest, options: &CheckOptions) -> Result<(
 /// only read), for checking before any case runs. Cases whose settings are invalid are left
 /// out: they fail on their own when run. Each case checks its own outputs again against
 /// everything its model actually read.
+#[doc(hidden)]
 pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPlan, Vec<PathBuf>) {
     let mut plan = OutputPlan::new();
     let mut inputs = Vec::new();
@@ -153,6 +160,7 @@ pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPl
 ///
 /// # Errors
 /// [`Error::Refused`] naming the file and both cases.
+#[doc(hidden)]
 pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
     if !options.bless && options.out.is_none() {
         return Ok(());
@@ -657,6 +665,7 @@ fn write_outputs(
 }
 
 /// One line per case, as `check` prints it.
+#[doc(hidden)]
 pub fn summary_line(r: &CaseResult) -> String {
     // Case names, paths and error messages (model text) are escaped: one line per case.
     let line = match &r.outcome {

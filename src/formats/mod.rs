@@ -34,13 +34,19 @@ mod text;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+#[doc(hidden)]
 pub use confine::Confinement;
 use confine::Keep;
+#[doc(hidden)]
 pub use files::Files;
 use files::in_file;
-pub use format::{Format, Limits, MAX_MESHES};
+pub use format::Limits;
+#[doc(hidden)]
+pub use format::{Format, MAX_MESHES};
 pub use qc::BodyChoice;
-pub use resolve::{TextureOverride, TextureResolver};
+pub use resolve::TextureOverride;
+#[doc(hidden)]
+pub use resolve::TextureResolver;
 
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};

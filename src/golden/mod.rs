@@ -7,6 +7,7 @@
 
 mod perceptual;
 
+#[doc(hidden)]
 pub use perceptual::{MAX_DELTA, antialiased, color_delta};
 
 use crate::raster::Image;

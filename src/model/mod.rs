@@ -16,6 +16,7 @@ mod clip;
 mod keyed;
 mod material;
 mod mesh;
+#[doc(hidden)]
 pub mod names;
 mod orientation;
 mod posed;

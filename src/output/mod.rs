@@ -13,9 +13,18 @@ mod plan;
 mod png;
 mod transaction;
 
+#[doc(hidden)]
 pub use names::{MAX_COMPONENT_BYTES, sanitize_component};
 pub use obj::{ObjExport, encode_obj};
-pub use pattern::{FramePattern, MAX_PAD_WIDTH};
-pub use plan::{OutputFormat, OutputPlan, PlannedOutput};
-pub use png::{decode_png_within, encode_png, encode_rgba_png, read_png, read_png_within, write_png};
-pub use transaction::{Transaction, WritesStopped, stop_writing, write_atomic};
+pub use pattern::FramePattern;
+#[doc(hidden)]
+pub use pattern::MAX_PAD_WIDTH;
+#[doc(hidden)]
+pub use plan::PlannedOutput;
+pub use plan::{OutputFormat, OutputPlan};
+#[doc(hidden)]
+pub use png::{decode_png_within, encode_rgba_png, read_png_within};
+pub use png::{encode_png, read_png, write_png};
+pub use transaction::{Transaction, write_atomic};
+#[doc(hidden)]
+pub use transaction::{WritesStopped, stop_writing};

@@ -70,10 +70,17 @@ use glam::{Mat3, Vec2};
 use rayon::prelude::*;
 
 pub use camera::{Camera, OrbitView, Projection};
+#[doc(hidden)]
 pub use color::{linear_to_srgb, srgb_to_linear};
-pub use image::{DepthImage, DepthPixel, Image};
-pub use scene::{Light, MAX_IMAGE_SIDE, MAX_SAMPLES, RenderOptions, Scene, SceneObject, Shading, ShadingRate};
-pub use texture::{Filter, MipChain};
+#[doc(hidden)]
+pub use image::DepthPixel;
+pub use image::{DepthImage, Image};
+#[doc(hidden)]
+pub use scene::MAX_SAMPLES;
+pub use scene::{Light, MAX_IMAGE_SIDE, RenderOptions, Scene, SceneObject, Shading, ShadingRate};
+pub use texture::Filter;
+#[doc(hidden)]
+pub use texture::MipChain;
 
 use crate::error::{Error, Result};
 use crate::model::{Material, Texture};

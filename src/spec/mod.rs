@@ -21,12 +21,16 @@ mod text;
 
 pub use bake_spec::BakeSpec;
 pub(crate) use bake_spec::show;
-pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, MAX_FADE_SECONDS, Offset, TransitionSpec};
+#[doc(hidden)]
+pub use controls::MAX_FADE_SECONDS;
+pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, Offset, TransitionSpec};
 pub use groups::{
     AnimSpec, FilterName, Fit, GifPaletteName, GifSpec, JsonFormatName, LayoutSpec, LimitOverrides, LimitsSpec,
     LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
     ViewPreset, ViewSpec,
 };
+pub use resolve::Resolved;
 pub(crate) use resolve::shown_maps;
-pub use resolve::{Look, Resolved, is_animation_file};
+#[doc(hidden)]
+pub use resolve::{Look, is_animation_file};
 pub use text::{BodySpec, Color, DirectionRef, LightDirection, PageSize, Size, SizeSpec, TextureSpec};
