@@ -78,7 +78,7 @@ pub fn load_attachments(
         limits: options.limits,
         ..LoadOptions::default()
     };
-    let budget = crate::budget::MemoryBudget::new(options.limits.max_memory_bytes);
+    let budget = options.limits.budget();
     controls
         .attachments
         .iter()

@@ -355,7 +355,7 @@ fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Res
     result.files = inputs.clone();
     result.files.extend(plan.outputs().iter().map(|o| o.path.clone()));
     // Rendered frames and goldens are held together: each charged before it exists.
-    let budget = MemoryBudget::new(resolved.limits.max_memory_bytes);
+    let budget = resolved.limits.budget();
     let baked = bake::products::bake(case.keys.kind, &loaded, resolved, &budget, &|| {})?;
     let actual = actual_of(case, &baked, &golden)?;
     let mut files = Transaction::new();

@@ -36,6 +36,14 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// A fresh memory budget of `max_memory_bytes`: every budget of a command (a model's, its
+    /// images', a batch item's) is made here.
+    pub fn budget(&self) -> crate::MemoryBudget {
+        crate::MemoryBudget::new(self.max_memory_bytes)
+    }
+}
+
 /// The model formats spritebake reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {

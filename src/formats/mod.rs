@@ -111,7 +111,7 @@ pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
 /// naming the rule). Missing or refused textures are not errors: they become a visible fallback
 /// plus a warning in [`Model::warnings`].
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
-    load_within(path, options, &MemoryBudget::new(options.limits.max_memory_bytes))
+    load_within(path, options, &options.limits.budget())
 }
 
 /// As [`load`], charging what the files make spritebake allocate to `budget` (shared by

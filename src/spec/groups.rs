@@ -678,7 +678,7 @@ impl LimitsSpec {
 
     /// A fresh memory budget of this size.
     pub fn budget(&self) -> crate::MemoryBudget {
-        crate::MemoryBudget::new(self.limits().max_memory_bytes)
+        self.limits().budget()
     }
 }
 

@@ -74,7 +74,7 @@ pub use state::MAX_STATE_BYTES;
 
 use super::Loaded;
 use super::pipeline::{self, Stage};
-use crate::budget::{MemoryBudget, models_in_flight};
+use crate::budget::models_in_flight;
 use crate::error::{Error, Result};
 use crate::formats::Confinement;
 use crate::formats::confine::canonical_lenient;
@@ -549,7 +549,7 @@ impl Project {
             ));
         }
         plan.check(&loaded.inputs)?;
-        let budget = MemoryBudget::new(resolved.limits.max_memory_bytes);
+        let budget = resolved.limits.budget();
         let product = entry.kind.product();
         let mut transaction = Transaction::new();
         let mut staged = InProject { project: self, transaction: &mut transaction, hashes: Vec::new() };

@@ -42,7 +42,7 @@ pub fn parse(
     load_external: &mut dyn FnMut(&str) -> Option<std::sync::Arc<Vec<u8>>>,
     limits: &Limits,
 ) -> crate::Result<Model> {
-    parse_within(bytes, load_external, limits, &MemoryBudget::new(limits.max_memory_bytes))
+    parse_within(bytes, load_external, limits, &limits.budget())
 }
 
 /// As [`parse`], charging embedded images to `budget` (the model's, shared with the textures
