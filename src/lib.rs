@@ -49,7 +49,7 @@
 
 #![forbid(unsafe_code)]
 
-// `bounds`, `budget` and `text` are helpers the binary shares (option ranges for clap, batch
+// `bounds`, `budget` and `terminal` are helpers the binary shares (option ranges for clap, batch
 // sizing, escaping what it prints): public for it, hidden from the library's documentation.
 pub mod anim;
 pub mod bake;
@@ -69,7 +69,7 @@ pub mod raster;
 pub mod spec;
 mod sprite;
 #[doc(hidden)]
-pub mod text;
+pub mod terminal;
 
 /// The README's examples run as doctests, so the front page cannot drift from the API.
 #[cfg(doctest)]

@@ -681,5 +681,5 @@ pub fn summary_line(r: &CaseResult) -> String {
             format!("FAIL  {}: {first}; failing: {}", r.name, list.join(", "))
         }
     };
-    crate::text::escape_control(&line).into_owned()
+    crate::terminal::escape_control(&line).into_owned()
 }

@@ -37,7 +37,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::confine::Denied;
-use super::text::{Syntax, Token, Tokens};
+use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError, md5};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};

@@ -12,7 +12,7 @@
 use glam::{Quat, Vec2, Vec3};
 
 use super::FormatError;
-use super::text::{Syntax, Tokens};
+use super::tokens::{Syntax, Tokens};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::model::{Aabb, Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton};
 

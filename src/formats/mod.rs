@@ -29,7 +29,7 @@ pub mod qc;
 pub mod resolve;
 #[doc(hidden)]
 pub mod smd;
-mod text;
+mod tokens;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use glam::{Affine3A, Quat, Vec3};
 
 use super::confine::Denied;
-use super::text::{Syntax, Token, Tokens};
+use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError, smd};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};

@@ -297,7 +297,7 @@ impl fmt::Display for TransitionSpec {
     }
 }
 
-super::text::text_serde!(Offset, AttachSpec, BoneSpec, BlendSpec, TransitionSpec);
+super::values::text_serde!(Offset, AttachSpec, BoneSpec, BlendSpec, TransitionSpec);
 
 #[cfg(test)]
 mod tests {

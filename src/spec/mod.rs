@@ -17,7 +17,7 @@ mod controls;
 pub(crate) mod file;
 mod groups;
 mod resolve;
-mod text;
+mod values;
 
 pub use bake_spec::BakeSpec;
 pub(crate) use bake_spec::show;
@@ -33,4 +33,4 @@ pub use resolve::Resolved;
 pub(crate) use resolve::shown_maps;
 #[doc(hidden)]
 pub use resolve::{Look, is_animation_file};
-pub use text::{BodySpec, Color, DirectionRef, LightDirection, PageSize, Size, SizeSpec, TextureSpec};
+pub use values::{BodySpec, Color, DirectionRef, LightDirection, PageSize, Size, SizeSpec, TextureSpec};

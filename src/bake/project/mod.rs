@@ -176,7 +176,7 @@ impl EntryReport {
             Status::Failed => format!("{}: FAIL: {}", self.name, self.error.as_deref().unwrap_or("")),
             Status::WouldBuild => format!("{}: would build ({})", self.name, self.reason.as_deref().unwrap_or("")),
         };
-        crate::text::escape_control(&line).into_owned()
+        crate::terminal::escape_control(&line).into_owned()
     }
 }
 

@@ -20,7 +20,7 @@ pub fn set_threads(threads: Option<usize>) -> Result<()> {
 /// Prints a model's warnings on stderr, escaped (model text may hold control characters).
 pub fn print_warnings(loaded: &Loaded) {
     for warning in &loaded.warnings {
-        eprintln!("warning: {}", spritebake::text::escape_control(warning));
+        eprintln!("warning: {}", spritebake::terminal::escape_control(warning));
     }
 }
 
@@ -61,13 +61,13 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
     }
     transaction.commit()?;
     if !run.quiet && product != Product::Render {
-        eprintln!("{}", spritebake::text::escape_control(&written.summary));
+        eprintln!("{}", spritebake::terminal::escape_control(&written.summary));
         let stale: Vec<String> = written.leftovers.iter().map(|p| p.display().to_string()).collect();
         if !stale.is_empty() {
             let list = stale.join(", ");
             eprintln!(
                 "note: not part of this sheet, left from an earlier run: {}",
-                spritebake::text::escape_control(&list)
+                spritebake::terminal::escape_control(&list)
             );
         }
     }

@@ -10,7 +10,7 @@ mod orbit;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use spritebake::text::escape_control;
+use spritebake::terminal::escape_control;
 
 use commands::*;
 

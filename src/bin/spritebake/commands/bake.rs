@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use spritebake::bake::project::{Event, Project, Report, RunOptions, Status};
-use spritebake::text::escape_control;
+use spritebake::terminal::escape_control;
 
 use crate::args::{RunArgs, parse_shard};
 use crate::common::set_threads;

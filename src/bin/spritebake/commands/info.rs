@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use spritebake::formats;
 use spritebake::model::{ClipFrames, Retarget, TextureStatus};
-use spritebake::text::escape_control;
+use spritebake::terminal::escape_control;
 
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec};
 

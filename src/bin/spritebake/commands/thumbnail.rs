@@ -212,7 +212,7 @@ pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
             Ok(warnings) => {
                 for warning in warnings {
                     let line = format!("warning: {}: {}", model.display(), without_model(warning, model));
-                    writeln!(stderr, "{}", spritebake::text::escape_control(&line))?;
+                    writeln!(stderr, "{}", spritebake::terminal::escape_control(&line))?;
                 }
                 match warnings.len() {
                     0 => format!("ok    {} -> {}", model.display(), out.display()),
@@ -224,7 +224,7 @@ pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
                 format!("FAIL  {}: {}", model.display(), without_model(&crate::common::message(e), model))
             }
         };
-        writeln!(stdout, "{}", spritebake::text::escape_control(&line))?;
+        writeln!(stdout, "{}", spritebake::terminal::escape_control(&line))?;
     }
     writeln!(stdout, "{} thumbnails, {failed} failed", results.len() - failed)?;
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
