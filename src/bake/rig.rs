@@ -12,7 +12,7 @@ use glam::Affine3A;
 use crate::anim::{self, Animation, Attachment, Blend, BoneOverride, Layers, Motion, Mount, PoseOptions, Transition};
 use crate::error::{Error, Result};
 use crate::formats::{self, Format, LoadOptions};
-use crate::model::{Clip, Model, names};
+use crate::model::{Clip, Model, suggest};
 use crate::spec::Controls;
 
 /// Index of the joint called `name`.
@@ -28,7 +28,7 @@ pub fn find_joint(model: &Model, name: &str) -> Result<usize> {
     };
     skeleton.find(name).ok_or_else(|| {
         let joints = skeleton.joints.iter().map(|j| j.name.as_str());
-        names::UnknownName::new("joint", name, joints, "`spritebake info` lists the joints").into()
+        suggest::UnknownName::new("joint", name, joints, "`spritebake info` lists the joints").into()
     })
 }
 
@@ -54,7 +54,7 @@ pub fn find_mount(model: &Model, name: &str) -> Result<(usize, Affine3A)> {
     let points = model.attachment_points.iter().map(|p| p.name.as_str());
     let joints = model.skeleton.iter().flat_map(|s| s.joints.iter().map(|j| j.name.as_str()));
     let hint = "`spritebake info` lists attachment points and joints";
-    Err(names::UnknownName::new("attachment point or joint", name, points.chain(joints), hint).into())
+    Err(suggest::UnknownName::new("attachment point or joint", name, points.chain(joints), hint).into())
 }
 
 /// Loads every attachment model (paths as given), each with its own textures resolved next to
@@ -131,7 +131,7 @@ pub fn layers<'a>(
                     for clip in wanted {
                         if model.clip(&clip.name).is_none() {
                             let list: Vec<&str> = model.clips.iter().map(|c| c.name.as_str()).collect();
-                            let hint = names::did_you_mean(&clip.name, list.iter().copied());
+                            let hint = suggest::did_you_mean(&clip.name, list.iter().copied());
                             return Err(Error::Invalid(format!(
                                 "attachment {} has no clip '{}' to follow the body's (its clips: {}){hint} \
                                  To hang it on a joint instead, write FILE@JOINT.",

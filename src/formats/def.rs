@@ -41,7 +41,7 @@ use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError, md5};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
-use crate::model::{Model, names};
+use crate::model::{Model, suggest};
 
 const FORMAT: &str = "DEF";
 /// How many folders above the `.def`'s own its paths may be relative to.
@@ -227,7 +227,7 @@ pub fn declared(models: &[DefModel], wanted: Option<&str>, file: &Path) -> Resul
             } else {
                 format!("{} declares: {}", file.display(), list.join(", "))
             };
-            Error::from(names::UnknownName::new("model", name, list.iter().copied(), context))
+            Error::from(suggest::UnknownName::new("model", name, list.iter().copied(), context))
         })?,
         None if models.is_empty() => {
             return Err(FormatError::whole_file(FORMAT, "no `model NAME { ... }` declaration").in_file(file).into());

@@ -47,7 +47,7 @@ use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError, smd};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
-use crate::model::{AttachmentPoint, Clip, ClipFrames, JointPose, MarkedMotion, Model, Skeleton, names};
+use crate::model::{AttachmentPoint, Clip, ClipFrames, JointPose, MarkedMotion, Model, Skeleton, suggest};
 
 const FORMAT: &str = "QC";
 /// How deep `$include`s may nest.
@@ -854,7 +854,7 @@ fn chosen<'q>(qc: &'q Qc, choices: &[BodyChoice]) -> Result<Vec<(&'q BodyGroup, 
         if !qc.groups.iter().any(|g| g.name.eq_ignore_ascii_case(&choice.group)) {
             let known = qc.groups.iter().map(|g| g.name.as_str());
             let list: Vec<&str> = qc.groups.iter().map(|g| g.name.as_str()).collect();
-            return Err(names::UnknownName::new(
+            return Err(suggest::UnknownName::new(
                 "body group",
                 &choice.group,
                 known,
@@ -873,7 +873,7 @@ fn chosen<'q>(qc: &'q Qc, choices: &[BodyChoice]) -> Result<Vec<(&'q BodyGroup, 
                     let entries: Vec<String> = group.entries.iter().map(BodyEntry::choice_name).collect();
                     let context = format!("group '{}' has: {}", group.name, entries.join(", "));
                     let known = entries.iter().map(String::as_str);
-                    return Err(names::UnknownName::new("body", &c.choice, known, context).into());
+                    return Err(suggest::UnknownName::new("body", &c.choice, known, context).into());
                 };
                 entry
             }

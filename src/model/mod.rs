@@ -16,21 +16,21 @@ mod clip;
 mod keyed;
 mod material;
 mod mesh;
-#[doc(hidden)]
-pub mod names;
 mod orientation;
 mod posed;
 mod skeleton;
+#[doc(hidden)]
+pub mod suggest;
 
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, Texture, TextureSource, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
-pub use names::UnknownName;
 pub use orientation::{Axis, Orientation};
 pub use posed::{PosedMesh, PosedPart};
 pub use skeleton::{AttachmentPoint, Joint, JointPose, Skeleton};
+pub use suggest::UnknownName;
 
 /// A loaded model: meshes, materials, optional skeleton and animation clips.
 #[derive(Debug, Clone, Default)]
@@ -96,7 +96,7 @@ impl Model {
     ///
     /// # Errors
     /// No clip has that name.
-    pub fn find_clip(&self, name: &str) -> Result<&Clip, names::UnknownName> {
+    pub fn find_clip(&self, name: &str) -> Result<&Clip, suggest::UnknownName> {
         self.clip(name).ok_or_else(|| {
             let known: Vec<&str> = self.clips.iter().map(|c| c.name.as_str()).collect();
             let context = if known.is_empty() {
@@ -104,7 +104,7 @@ impl Model {
             } else {
                 format!("clips: {}", known.join(", "))
             };
-            names::UnknownName::new("clip", name, known.iter().copied(), context)
+            suggest::UnknownName::new("clip", name, known.iter().copied(), context)
         })
     }
 }

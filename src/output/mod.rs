@@ -6,15 +6,13 @@
 //! or interrupt, so a run never leaves a half-written output or half a set.
 
 pub mod gif;
-mod names;
 mod obj;
 mod pattern;
 mod plan;
 mod png;
+mod sanitize;
 mod transaction;
 
-#[doc(hidden)]
-pub use names::{MAX_COMPONENT_BYTES, sanitize_component};
 pub use obj::{ObjExport, encode_obj};
 pub use pattern::FramePattern;
 #[doc(hidden)]
@@ -25,6 +23,8 @@ pub use plan::{OutputFormat, OutputPlan};
 #[doc(hidden)]
 pub use png::{decode_png_within, encode_rgba_png, read_png_within};
 pub use png::{encode_png, read_png, write_png};
+#[doc(hidden)]
+pub use sanitize::{MAX_COMPONENT_BYTES, sanitize_component};
 pub use transaction::{Transaction, write_atomic};
 #[doc(hidden)]
 pub use transaction::{WritesStopped, stop_writing};

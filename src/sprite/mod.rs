@@ -7,13 +7,13 @@
 //! (`bake::Directions`, `bake::Layout`, `bake::engines::JsonFormat` ...).
 
 mod directions;
+mod frame_names;
 mod json_format;
 mod layout;
-mod names;
 mod sampling;
 
 pub use directions::Directions;
+pub use frame_names::{FrameFacts, FrameNames};
 pub use json_format::JsonFormat;
 pub use layout::{DEFAULT_MAX_PAGE, Layout, Packing};
-pub use names::{FrameFacts, FrameNames};
 pub use sampling::Sampling;
