@@ -10,7 +10,7 @@ use crate::anim::{
     Animation, Attachment, Blend, BoneOverride, FrameTime, Layers, Motion, Mount, PoseOptions, Transition,
 };
 use crate::bake::{self, FrameRequest};
-use crate::formats::{def, gltf as gltf_format, md2 as md2_format, md5, obj as obj_format, qc, resolve, smd};
+use crate::formats::{def, gltf as gltf_format, md2 as md2_format, md5, obj as obj_format, qc, smd, textures};
 use crate::model::{Model, Skeleton};
 use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan, sanitize_component};
 use crate::raster::{OrbitView, RenderOptions, Renderer};
@@ -116,7 +116,7 @@ pub fn smd_files(data: &[u8], skeleton: &Skeleton) {
 
 /// Texture decoding never panics.
 pub fn texture(data: &[u8]) {
-    let _ = resolve::decode_image(data, Path::new("fuzz.tga"));
+    let _ = textures::decode_image(data, Path::new("fuzz.tga"));
 }
 
 /// `.qc` and `.def` scripts never panic: the QC parser reads the input as the script and as

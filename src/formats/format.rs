@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::resolve;
+use super::textures;
 
 /// Most meshes (and so materials) one model may have. Real models have a few dozen; every mesh
 /// costs a few hundred bytes however empty, so a file of empty meshes or one-triangle
@@ -30,7 +30,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_file_bytes: 256 << 20,
-            max_texture_side: resolve::MAX_TEXTURE_SIDE,
+            max_texture_side: textures::MAX_TEXTURE_SIDE,
             max_memory_bytes: crate::budget::DEFAULT_MAX_MEMORY_BYTES,
         }
     }

@@ -26,9 +26,9 @@ pub mod obj;
 #[doc(hidden)]
 pub mod qc;
 #[doc(hidden)]
-pub mod resolve;
-#[doc(hidden)]
 pub mod smd;
+#[doc(hidden)]
+pub mod textures;
 mod tokens;
 
 use std::path::{Path, PathBuf};
@@ -44,9 +44,9 @@ pub use format::Limits;
 #[doc(hidden)]
 pub use format::{Format, MAX_MESHES};
 pub use qc::BodyChoice;
-pub use resolve::TextureOverride;
+pub use textures::TextureOverride;
 #[doc(hidden)]
-pub use resolve::TextureResolver;
+pub use textures::TextureResolver;
 
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
@@ -75,7 +75,7 @@ pub struct LoadOptions {
     pub texture_roots: Vec<PathBuf>,
     /// Extra folders where the texture names a model gives are looked for, after the path as
     /// written and before the search of the model's folder (step 2 of the order in
-    /// [`resolve`]). The hook for loaders of scripts that name texture folders (a QC's
+    /// [`textures`]). The hook for loaders of scripts that name texture folders (a QC's
     /// `$cdtexture` and `$texturepath`); relative folders are taken from the model's folder.
     /// Reads stay confined: a folder outside the model's folder and the `texture_roots` is
     /// skipped with a warning.

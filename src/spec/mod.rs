@@ -16,7 +16,7 @@ mod bake_spec;
 mod controls;
 pub(crate) mod file;
 mod groups;
-mod resolve;
+mod resolved;
 mod values;
 
 pub use bake_spec::BakeSpec;
@@ -29,8 +29,8 @@ pub use groups::{
     LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
     ViewPreset, ViewSpec,
 };
-pub use resolve::Resolved;
-pub(crate) use resolve::shown_maps;
+pub use resolved::Resolved;
+pub(crate) use resolved::shown_maps;
 #[doc(hidden)]
-pub use resolve::{Look, is_animation_file};
+pub use resolved::{Look, is_animation_file};
 pub use values::{BodySpec, Color, DirectionRef, LightDirection, PageSize, Size, SizeSpec, TextureSpec};

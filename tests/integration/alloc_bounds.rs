@@ -45,7 +45,7 @@ fn huge_claims_in_small_files_allocate_little() {
     pcx[65] = 1; // planes
     pcx[66..68].copy_from_slice(&0xFFFFu16.to_le_bytes()); // bytes per line
     let peak = peak_during(|| {
-        assert!(spritebake::formats::resolve::decode_image(&pcx, std::path::Path::new("x.pcx")).is_err())
+        assert!(spritebake::formats::textures::decode_image(&pcx, std::path::Path::new("x.pcx")).is_err())
     });
     assert!(peak < LIMIT, "PCX: {peak} bytes");
 

@@ -9,7 +9,7 @@ use gltf::mesh::Mode;
 use super::buffers::{Buffers, data_uri, uri_to_file_name};
 use super::{Nodes, err};
 use crate::budget::MemoryBudget;
-use crate::formats::{FormatError, Limits, resolve};
+use crate::formats::{FormatError, Limits, textures};
 use crate::model::{AlphaMode, Influence, Material, Mesh, Model, MorphTarget, Texture, TextureStatus};
 
 /// Cap on vertices (counting each morph target and triangle corner as one more) over all mesh
@@ -444,8 +444,8 @@ fn materials(
                 Some(slot) => {
                     let path = std::path::Path::new(&label);
                     let decoded = match bytes {
-                        Ok(b) => resolve::split_budget(
-                            resolve::decode_image_within(&b, path, limits.max_texture_side, budget).map(Arc::new),
+                        Ok(b) => textures::split_budget(
+                            textures::decode_image_within(&b, path, limits.max_texture_side, budget).map(Arc::new),
                         )?,
                         Err(reason) => Err(reason),
                     };
