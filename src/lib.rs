@@ -49,8 +49,9 @@
 
 #![forbid(unsafe_code)]
 
-// `bounds`, `budget` and `terminal` are helpers the binary shares (option ranges for clap, batch
-// sizing, escaping what it prints): public for it, hidden from the library's documentation.
+// `bounds`, `budget`, `confine` and `terminal` are helpers the binary shares (option ranges for
+// clap, batch sizing, reading the files it names, escaping what it prints): public for it,
+// hidden from the library's documentation.
 pub mod anim;
 pub mod bake;
 #[doc(hidden)]
@@ -58,6 +59,8 @@ pub mod bounds;
 #[doc(hidden)]
 pub mod budget;
 pub mod check;
+#[doc(hidden)]
+pub mod confine;
 mod error;
 pub mod formats;
 #[doc(hidden)]

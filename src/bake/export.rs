@@ -9,8 +9,8 @@ use glam::Mat3;
 use super::Loaded;
 use super::pipeline::Stage;
 use crate::anim;
+use crate::confine::{Confinement, Keep, Reader};
 use crate::error::{Error, Result};
-use crate::formats::confine::{Confinement, Keep, Reader};
 use crate::output::{OutputPlan, encode_obj};
 use crate::spec::Resolved;
 

@@ -94,7 +94,7 @@ pub fn wanted(look: &Look) -> bool {
 /// The file is missing, too large, or not a palette ([`parse`]).
 pub fn load(look: &Look) -> Result<Option<Palette>> {
     let Some(path) = look.palette_file.as_deref() else { return Ok(None) };
-    let bytes = crate::formats::read_file(path, MAX_PALETTE_FILE_BYTES)?;
+    let bytes = crate::confine::read_file(path, MAX_PALETTE_FILE_BYTES)?;
     parse(path, &bytes).map(|colours| Some(Palette::new(colours)))
 }
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::CaseKeys;
-use crate::formats::Confinement;
+use crate::confine::Confinement;
 use crate::golden::PerceptualOptions;
 use crate::raster::Image;
 use crate::spec::Resolved;

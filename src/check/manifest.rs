@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::bake::Product;
+use crate::confine::Confinement;
 use crate::error::{Error, Result};
-use crate::formats::Confinement;
 use crate::spec::BakeSpec;
 use crate::spec::file::{self, header_lines, merged, read_toml_text};
 

@@ -19,7 +19,7 @@
 //! Every path a case names (`model`, `anim`, `attach`, `texture`, `texture_root`, `golden`) is
 //! relative to the manifest's folder and must lead inside it, or inside a folder allowed with
 //! [`Manifest::allowing`] (`check --allow-dir`), symbolic links followed first; anything else
-//! is that case's error, naming the key and the rule (see [`crate::formats::confine`]).
+//! is that case's error, naming the key and the rule (see [`crate::confine`]).
 
 mod case;
 mod detail;
@@ -47,8 +47,8 @@ pub use tolerance::Tolerance;
 
 use crate::bake::{self, Baked, Product};
 use crate::budget::MemoryBudget;
+use crate::confine::Confinement;
 use crate::error::{Error, Result};
-use crate::formats::Confinement;
 use crate::golden::{compare_perceptual, perceptual_diff_image};
 use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png_within, sanitize_component};
 use crate::raster::Image;
@@ -475,14 +475,14 @@ fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<
                     expected.frames.push(read_golden_png(case, path, budget)?);
                 } else {
                     case.scope.file(path).map_err(|d| d.into_error(path, format!("golden '{}'", path.display())))?;
-                    let bytes = crate::formats::read_file(path, budget.remaining())?;
+                    let bytes = crate::confine::read_file(path, budget.remaining())?;
                     expected.data.push(String::from_utf8_lossy(&bytes).into_owned());
                 }
             }
         }
         Product::Gif => {
             case.scope.file(golden).map_err(|d| d.into_error(golden, format!("golden '{}'", golden.display())))?;
-            let bytes = crate::formats::read_file(golden, budget.remaining())?;
+            let bytes = crate::confine::read_file(golden, budget.remaining())?;
             let (frames, delays) = gif_frames::decode_within(&bytes, golden, budget)?;
             (expected.frames, expected.delays) = (frames, delays);
         }

@@ -36,10 +36,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::confine::Denied;
 use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError, md5};
 use crate::budget::MemoryBudget;
+use crate::confine::Denied;
 use crate::error::{Error, Result};
 use crate::model::{Model, suggest};
 

@@ -3,8 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::Confinement;
-use super::confine::{self, Denied, Keep};
+use crate::confine::{self, Confinement, Denied, Keep};
 use crate::error::Error;
 
 /// The files a script (`.qc`, `.def`) names, read through the model's reader and

@@ -6,10 +6,8 @@
 //! confined reader ([`Confinement`]): the paths a model names stay inside its folder, and only regular files are read,
 //! each once and bounded.
 
-// The parsers and the confined reader are public for the fuzz targets and the integration
-// tests, which drive them directly; library users load through `load` and see only that.
-#[doc(hidden)]
-pub mod confine;
+// The parsers are public for the fuzz targets and the integration tests, which drive them
+// directly; library users load through `load` and see only that.
 #[doc(hidden)]
 pub mod def;
 mod files;
@@ -35,9 +33,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[doc(hidden)]
-pub use confine::Confinement;
-use confine::Keep;
-#[doc(hidden)]
 pub use files::Files;
 use files::in_file;
 pub use format::Limits;
@@ -49,6 +44,7 @@ pub use textures::TextureOverride;
 pub use textures::TextureResolver;
 
 use crate::budget::MemoryBudget;
+use crate::confine::{self, Confinement, Keep};
 use crate::error::{Error, Result};
 pub use crate::error::{FormatError, Location};
 use crate::model::{Model, Orientation};
@@ -86,15 +82,6 @@ pub struct LoadOptions {
     pub model_name: Option<String>,
     /// Resource limits.
     pub limits: Limits,
-}
-
-/// Reads a whole file the user named: a regular file (never a FIFO or device, which could
-/// block or never end), refusing files larger than `max_bytes` before reading them.
-///
-/// # Errors
-/// The file is missing, unreadable, not a regular file or too large.
-pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
-    confine::read_user_file(path, max_bytes).map_err(|d| d.into_error(path, path.display()))
 }
 
 /// Loads a model file with its animations and textures.

@@ -42,10 +42,10 @@ use std::path::{Path, PathBuf};
 
 use glam::{Affine3A, Quat, Vec3};
 
-use super::confine::Denied;
 use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError, smd};
 use crate::budget::MemoryBudget;
+use crate::confine::Denied;
 use crate::error::{Error, Result};
 use crate::model::{AttachmentPoint, Clip, ClipFrames, JointPose, MarkedMotion, Model, Skeleton, suggest};
 

@@ -25,7 +25,7 @@
 //!
 //! A name that is absolute or climbs out of the folder with `..` is reduced to its basename
 //! unless it leads into a `--texture-root`. The lookup is by name only; every file it finds is
-//! read through [`super::confine`], which follows symbolic links and refuses what lands outside
+//! read through [`crate::confine`], which follows symbolic links and refuses what lands outside
 //! the model's folder and its roots, anything but a regular file, and files over the size limit,
 //! so model data can never make spritebake read files outside the model's folder. Search
 //! folders outside those folders are skipped with a warning, unlisted.
@@ -37,8 +37,8 @@ use std::io::Cursor;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use super::confine::{Confinement, Keep, Reader};
 use crate::budget::MemoryBudget;
+use crate::confine::{Confinement, Keep, Reader};
 use crate::model::{Model, Texture, TextureSource, TextureStatus};
 
 /// Largest texture side accepted by default, in texels.

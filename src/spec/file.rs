@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
+use crate::confine::read_file;
 use crate::error::{Error, Result};
-use crate::formats::read_file;
 
 /// Largest spec file read, in bytes (about 10,000 entries of a few lines each). Parsed TOML
 /// tables take about 75 times their text (2.7 MB of bare `[[case]]` lines took 200 MB), so

@@ -20,8 +20,9 @@ use super::{
 };
 use crate::anim::{FrameTime, PoseOptions};
 use crate::bounds::{self, Bound};
+use crate::confine::Confinement;
 use crate::error::{Error, Result};
-use crate::formats::{BodyChoice, Confinement, Limits, LoadOptions, TextureOverride};
+use crate::formats::{BodyChoice, Limits, LoadOptions, TextureOverride};
 use crate::output::gif::{GifOptions, Palette};
 use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
 use crate::sprite::{Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};

@@ -24,7 +24,7 @@
 //!
 //! Every path (models, animations, textures, attachments, outputs) is relative to the project
 //! file's folder and must lead inside it, or inside a folder allowed with
-//! [`Project::allowing`] (`--allow-dir`); see [`crate::formats::confine`].
+//! [`Project::allowing`] (`--allow-dir`); see [`crate::confine`].
 //!
 //! A run ([`Project::run`]):
 //! 1. checks what is known without loading anything: every output inside the allowed folders,
@@ -75,9 +75,8 @@ pub use state::MAX_STATE_BYTES;
 use super::Loaded;
 use super::pipeline::{self, Stage};
 use crate::budget::models_in_flight;
+use crate::confine::{Confinement, canonical_lenient};
 use crate::error::{Error, Result};
-use crate::formats::Confinement;
-use crate::formats::confine::canonical_lenient;
 use crate::model::UnknownName;
 use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, parse_with_defaults, read_toml_text, take_entries};

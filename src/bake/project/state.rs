@@ -17,8 +17,8 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::{Entry, Kind};
+use crate::confine::Confinement;
 use crate::error::Error;
-use crate::formats::Confinement;
 use crate::spec::BakeSpec;
 
 /// Largest state file read, in bytes; a larger one is ignored (everything is rebuilt).
@@ -70,7 +70,7 @@ pub(super) fn read_state(path: &Path) -> (State, Vec<String>) {
     let mut warnings = Vec::new();
     let mut state = State::default();
     if std::fs::symlink_metadata(path).is_ok() {
-        let parsed = crate::formats::read_file(path, MAX_STATE_BYTES)
+        let parsed = crate::confine::read_file(path, MAX_STATE_BYTES)
             .and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| Error::Invalid(e.to_string())));
         match parsed {
             Ok(read) => state = read,
@@ -81,7 +81,7 @@ pub(super) fn read_state(path: &Path) -> (State, Vec<String>) {
     if std::fs::symlink_metadata(&journal).is_err() {
         return (state, warnings);
     }
-    match crate::formats::read_file(&journal, MAX_STATE_BYTES) {
+    match crate::confine::read_file(&journal, MAX_STATE_BYTES) {
         Ok(bytes) => {
             let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty());
             let mut damaged = 0;

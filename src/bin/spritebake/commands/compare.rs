@@ -46,7 +46,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let budget = spritebake::MemoryBudget::new(args.max_memory_mib.saturating_mul(1 << 20));
     // Regular files only (a FIFO or /dev/stdin would block), read no further than the budget.
     let read = |path: &PathBuf| -> Result<spritebake::raster::Image> {
-        let bytes = spritebake::formats::confine::read_user_file(path, budget.remaining())
+        let bytes = spritebake::confine::read_user_file(path, budget.remaining())
             .map_err(|d| d.into_error(path, path.display()))?;
         Ok(decode_png_within(&bytes, path, &budget)?)
     };

@@ -401,6 +401,15 @@ pub fn read_user_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Denied> {
     read_regular(&canonical_user_path(path)?, max_bytes, None)
 }
 
+/// Reads a whole file the user named: a regular file (never a FIFO or device, which could
+/// block or never end), refusing files larger than `max_bytes` before reading them.
+///
+/// # Errors
+/// The file is missing, unreadable, not a regular file or too large.
+pub fn read_file(path: &Path, max_bytes: u64) -> crate::Result<Vec<u8>> {
+    read_user_file(path, max_bytes).map_err(|d| d.into_error(path, path.display()))
+}
+
 /// The canonical path of a file the user named. A link that resolves to nothing on disk
 /// (`/dev/stdin` of a pipe is `/proc/self/fd/0` → `pipe:[…]`) is not a regular file rather
 /// than a missing one.
