@@ -305,8 +305,8 @@ fn auto_zoom(width: u32) -> u32 {
     [8, 4, 2].into_iter().find(|z| width * z <= 320).unwrap_or(1)
 }
 
-const PAGE_CSS: &str = include_str!("report_page.css");
-const PAGE_JS: &str = include_str!("report_page.js");
+const PAGE_CSS: &str = include_str!("page.css");
+const PAGE_JS: &str = include_str!("page.js");
 
 /// The page of [`html_report`].
 fn html_page(context: &ReportContext, results: &[CaseResult]) -> String {
