@@ -44,8 +44,11 @@
 //!  check: bake products compared with goldens (golden::compare_perceptual)
 //! ```
 //!
-//! Layers only import downward: `model` knows nothing else; `formats`, `anim` and `raster` each
-//! use `model` only; `output` and `golden` work on images; `spec` and `bake` sit on top.
+//! Layers only import downward: `model` knows nothing else; `formats` (which reads through the
+//! confined reader, `confine`), `anim` and `raster` each use `model`; `output` and `golden` work
+//! on images; `sprite` (directions, sampling, sheet layout, engine formats) sits below `spec`
+//! and `bake`, which sit on top. `tests/integration/architecture.rs` holds the source tree free
+//! of import circles.
 
 #![forbid(unsafe_code)]
 
