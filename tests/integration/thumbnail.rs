@@ -196,6 +196,11 @@ fn thumbnails_take_the_view_and_render_flags_and_keep_their_own_defaults() {
         assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
         spritebake::output::read_png(&out).unwrap()
     };
+    // --help shows the thumbnail's defaults, not render's.
+    let help = stdout(&run(&["thumbnail", "--help"]));
+    for default in ["[default: 35]", "[default: 20]", "[default: 0.25]", "Default for thumbnails"] {
+        assert!(help.contains(default), "{default} missing from thumbnail --help");
+    }
     let plain = shot("plain.png", &[]);
     // The thumbnail's own defaults, given as flags, are the defaults: yaw 35, pitch 20, ssaa 4.
     assert!(shot("same.png", &["--yaw", "35", "--pitch", "20", "--ssaa", "4"]) == plain);

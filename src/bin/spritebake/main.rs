@@ -66,7 +66,7 @@ fn main() -> ExitCode {
         let _stopped = spritebake::output::stop_writing();
         std::process::exit(130);
     });
-    let matches = Cli::command().get_matches();
+    let matches = Cli::command().mut_subcommand("thumbnail", thumbnail::shown_defaults).get_matches();
     // Thumbnails keep their own defaults for the flags not given: the subcommand's matches say
     // which were.
     let given = matches.subcommand().map(|(_, m)| m.clone()).unwrap_or_default();

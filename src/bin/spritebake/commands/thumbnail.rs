@@ -55,6 +55,21 @@ pub struct ThumbnailArgs {
     pub run: RunArgs,
 }
 
+/// `thumbnail`'s flags with the thumbnail's own defaults where they differ from `render`'s, so
+/// `--help` tells the truth (what a flag not given becomes is decided in [`ThumbnailArgs::spec`]).
+pub fn shown_defaults(command: clap::Command) -> clap::Command {
+    let thumbnail = BakeSpec::thumbnail();
+    // clap keeps default texts for the life of the process: one short string per flag.
+    let text = |value: f32| -> &'static str { Box::leak(value.to_string().into_boxed_str()) };
+    command
+        .mut_arg("yaw", |a| a.default_value(text(thumbnail.view.yaw)))
+        .mut_arg("pitch", |a| a.default_value(text(thumbnail.view.pitch)))
+        .mut_arg("ambient", |a| a.default_value(text(thumbnail.render.ambient)))
+        .mut_arg("light", |a| {
+            a.help("Directional light towards x,y,z in view space (x right, y up, z towards the viewer); repeatable. Default for thumbnails: a key light from the upper left and a fill light")
+        })
+}
+
 impl ThumbnailArgs {
     /// The bake of every model: the thumbnail defaults with the flags given on the command
     /// line (`given`: the subcommand's matches) over them, the model left out.
