@@ -9,9 +9,9 @@
 //! * a sheet whose layout is known before rendering (whole frames, no `dedupe`): every cell is
 //!   drawn into its page as it arrives ([`SheetBuilder`]), and a page is encoded and staged
 //!   the moment its last frame is on it, so memory holds the pages in progress and one wave;
-//! * a trimmed or deduplicated sheet, a GIF (one palette from every frame), and any output
-//!   whose look decides over every cell (a built palette, depth maps) hold their cells until
-//!   the last one is rendered, as [`super::products::bake`] does.
+//! * a trimmed or deduplicated sheet holds each cell cut to what it keeps; a GIF (one palette
+//!   learned from every frame) holds each frame PNG-compressed; an output whose look decides
+//!   over every cell (a built palette, depth maps) renders them all in one wave.
 //!
 //! Every byte is the same as the held road's: cells render alone, and pages are drawn in job
 //! order either way (the integration tests compare both).
@@ -20,15 +20,21 @@
 
 use std::path::{Path, PathBuf};
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 use super::engines::{self, check_pages, sheet_data_files};
-use super::products::{self, Product, frame_files, frames_summary, page_files, sheet_leftovers, sheet_summary};
+use super::products::{
+    self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_leftovers, sheet_summary,
+};
 use super::sheet::{crop_cell, kept_rect, pack_kept};
 use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder};
-use crate::budget::MemoryBudget;
-use crate::error::Result;
-use crate::output::Transaction;
+use crate::budget::{MemoryBudget, bytes_for};
+use crate::error::{Error, Result};
+use crate::output::gif::encode_gif_from;
+use crate::output::{Transaction, decode_png_within, encode_png};
+use crate::raster::Image;
 use crate::spec::Resolved;
 
 /// Where a bake's files go as they are made. A [`Transaction`] writes each to a temporary
@@ -79,22 +85,22 @@ pub fn write(
     product.maps(resolved)?;
     let mut staged = Staged { stage, files: Vec::new(), pages: 0 };
     match product {
-        Product::Frames | Product::Sheet => {
-            let job = loaded.job(resolved)?;
+        Product::Frames | Product::Sheet | Product::Gif => {
+            let job = if product == Product::Gif { loaded.gif_job(resolved)? } else { loaded.job(resolved)? };
             let prepared = job.prepare(budget)?;
             // One wave of cells is held at a time.
             let wave = prepared.wave_len();
             prepared.charge_wave(wave, budget)?;
             let run = Streamed { job: &job, prepared: &prepared, wave, resolved, output, budget, progress };
-            if product == Product::Frames {
-                let summary = run.frames(&mut staged)?;
+            if product != Product::Sheet {
+                let summary = if product == Product::Gif { run.gif(&mut staged)? } else { run.frames(&mut staged)? };
                 return Ok(staged.written(summary, Vec::new()));
             }
             let summary = if streams(resolved) { run.sheet(&mut staged)? } else { run.kept_sheet(&mut staged)? };
             let count = staged.pages;
             Ok(staged.written(summary, sheet_leftovers(output, resolved.json_format, count)))
         }
-        Product::Render | Product::Gif => {
+        Product::Render => {
             let baked = products::bake(product, loaded, resolved, budget, progress)?;
             for (path, bytes) in baked.files(output)? {
                 staged.stage(&path, &bytes)?;
@@ -168,6 +174,34 @@ impl Streamed<'_, '_, '_> {
             Ok(())
         })?;
         Ok(frames_summary(self.output, self.prepared.cell_count(), &kinds))
+    }
+
+    /// A GIF: one palette is learned from every frame before the first is written, so each
+    /// frame is held as it arrives, compressed (a sprite frame's PNG is a fraction of its
+    /// pixels), and decoded again to learn the palette and to be encoded.
+    fn gif(&self, staged: &mut Staged) -> Result<String> {
+        let (w, h) = self.prepared.cell_size();
+        let mut held: Vec<Vec<u8>> = Vec::with_capacity(self.prepared.cell_count());
+        let mut durations: Vec<f32> = Vec::with_capacity(self.prepared.cell_count());
+        self.prepared.render_waves(self.wave, self.progress, &mut |cells| {
+            let encoded = cells.par_iter().map(|cell| encode_png(&cell.image)).collect::<Result<Vec<_>>>()?;
+            let bytes: u64 = encoded.iter().map(|png| png.len() as u64).sum();
+            let count = held.len() + encoded.len();
+            self.budget.charge(bytes, || format!("{count} GIF frames of {w}x{h}, compressed"))?;
+            held.extend(encoded);
+            durations.extend(cells.iter().map(|c| c.duration));
+            Ok(())
+        })?;
+        // Our own PNGs, each decoded within its own known size.
+        let decoded = bytes_for(u64::from(w) * u64::from(h), 4).saturating_mul(2);
+        self.budget.charge(decoded, || format!("a GIF frame of {w}x{h} while it is encoded"))?;
+        let frame = |i: usize| -> Result<Cow<'_, Image>> {
+            let png = held.get(i).ok_or_else(|| Error::Invalid(format!("no GIF frame {i}")))?;
+            decode_png_within(png, Path::new(self.output), &MemoryBudget::new(decoded)).map(Cow::Owned)
+        };
+        let (bytes, dropped) = encode_gif_from(held.len(), &frame, &durations, &self.resolved.gif)?;
+        staged.stage(Path::new(self.output), &bytes)?;
+        Ok(gif_summary(self.output, held.len(), dropped))
     }
 
     /// A sheet whose layout is fixed before rendering: pages drawn as cells arrive, each

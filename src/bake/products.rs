@@ -361,13 +361,7 @@ impl Baked {
                     packed.maps.first().into_iter().flat_map(Maps::iter).map(|(k, _)| k).collect();
                 sheet_summary(output, &packed.sheet, &kinds)
             }
-            Baked::Gif { frames, dropped, .. } => match dropped {
-                0 => format!("{output}: {frames} frames"),
-                d => format!(
-                    "{output}: {} frames ({d} dropped evenly: GIF delays cannot be shorter than 2 cs, 50 fps)",
-                    frames - d
-                ),
-            },
+            Baked::Gif { frames, dropped, .. } => gif_summary(output, *frames, *dropped),
             Baked::Frames { cells, .. } => {
                 let kinds: Vec<MapKind> =
                     cells.first().into_iter().flat_map(|c| c.maps.iter()).map(|(k, _)| k).collect();
@@ -426,6 +420,17 @@ pub(super) fn frame_files(
         files.push((pattern.path(row, cell.direction, &direction, cell.frame), encode_png(map)?));
     }
     Ok(files)
+}
+
+/// `walk.gif: 16 frames`, with the frames dropped because GIF delays cannot be shorter than 2 cs.
+pub(super) fn gif_summary(output: &str, frames: usize, dropped: usize) -> String {
+    match dropped {
+        0 => format!("{output}: {frames} frames"),
+        d => format!(
+            "{output}: {} frames ({d} dropped evenly: GIF delays cannot be shorter than 2 cs, 50 fps)",
+            frames - d
+        ),
+    }
 }
 
 /// `walk_*.png: 64 frames written (+ ...)`.

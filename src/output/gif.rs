@@ -14,6 +14,7 @@
 //!   pixel art reduced to one palette) hold at most 255 opaque colours, those colours are the
 //!   palette exactly and NeuQuant is not run: a pixel-art palette reaches the GIF unchanged.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use color_quant::NeuQuant;
@@ -92,28 +93,56 @@ pub fn timing(durations: &[f32]) -> Timing {
 /// # Errors
 /// No frames, frames of different sizes, or a size over 65535 pixels.
 pub fn encode_gif(frames: &[Image], durations: &[f32], options: &GifOptions) -> Result<(Vec<u8>, usize)> {
-    let first = frames.first().ok_or_else(|| Error::Invalid("a GIF needs at least one frame".into()))?;
-    let (w, h) = (first.width, first.height);
-    if frames.iter().any(|f| (f.width, f.height) != (w, h)) {
-        return Err(Error::Invalid("GIF frames differ in size".into()));
+    let frame = |i: usize| frames.get(i).map(Cow::Borrowed).ok_or_else(|| Error::Invalid(format!("no GIF frame {i}")));
+    encode_gif_from(frames.len(), &frame, durations, options)
+}
+
+/// As [`encode_gif`], with frame `i` of `count` made by `frame(i)` when it is needed, so a
+/// caller can hold its frames in a smaller form (compressed) and never all of them decoded.
+/// Each kept frame is asked for once to learn the palette and once to encode it (twice with
+/// a palette per frame); dropped frames are never asked for.
+///
+/// # Errors
+/// As [`encode_gif`]; whatever `frame` returns.
+pub fn encode_gif_from<'f>(
+    count: usize,
+    frame: &dyn Fn(usize) -> Result<Cow<'f, Image>>,
+    durations: &[f32],
+    options: &GifOptions,
+) -> Result<(Vec<u8>, usize)> {
+    if count == 0 {
+        return Err(Error::Invalid("a GIF needs at least one frame".into()));
     }
-    let (gw, gh) = (u16::try_from(w), u16::try_from(h));
-    let (Ok(gw), Ok(gh)) = (gw, gh) else {
-        return Err(Error::Invalid(format!("{w}x{h} is too large for a GIF (65535 at most)")));
+    let timing = timing(durations.get(..count).unwrap_or(durations));
+    let kept: Vec<usize> = timing.frames.iter().copied().filter(|&i| i < count).collect();
+    let size = {
+        let first = frame(kept.first().copied().unwrap_or(0))?;
+        (first.width, first.height)
     };
-    let timing = timing(durations);
-    let kept: Vec<&Image> = timing.frames.iter().filter_map(|&i| frames.get(i)).collect();
+    let (gw, gh) = (u16::try_from(size.0), u16::try_from(size.1));
+    let (Ok(gw), Ok(gh)) = (gw, gh) else {
+        return Err(Error::Invalid(format!("{}x{} is too large for a GIF (65535 at most)", size.0, size.1)));
+    };
+    // Every frame asked for is checked against the first's size.
+    let sized = |i: usize| -> Result<Cow<'f, Image>> {
+        let f = frame(i)?;
+        if (f.width, f.height) != size {
+            return Err(Error::Invalid("GIF frames differ in size".into()));
+        }
+        Ok(f)
+    };
     let gif_error = |e: gif::EncodingError| Error::Invalid(format!("GIF encoding failed: {e}"));
-    let global = (options.palette == Palette::Global).then(|| quantizer(&kept, options.alpha_threshold));
+    let global =
+        (options.palette == Palette::Global).then(|| quantizer(&kept, &sized, options.alpha_threshold)).transpose()?;
     let mut bytes = Vec::new();
     {
         let palette = global.as_ref().map(palette_bytes).unwrap_or_default();
         let mut encoder = gif::Encoder::new(&mut bytes, gw, gh, &palette).map_err(gif_error)?;
         encoder.set_repeat(gif::Repeat::Infinite).map_err(gif_error)?;
-        for (frame, &delay) in kept.iter().zip(&timing.delays) {
-            let local = global.is_none().then(|| quantizer(&[*frame], options.alpha_threshold));
+        for (&i, &delay) in kept.iter().zip(&timing.delays) {
+            let local = global.is_none().then(|| quantizer(&[i], &sized, options.alpha_threshold)).transpose()?;
             let quant = global.as_ref().or(local.as_ref()).ok_or_else(|| Error::Invalid("no palette".into()))?;
-            let indices = index_frame(frame, quant, options);
+            let indices = index_frame(sized(i)?.as_ref(), quant, options);
             let f = gif::Frame {
                 width: gw,
                 height: gh,
@@ -127,7 +156,7 @@ pub fn encode_gif(frames: &[Image], durations: &[f32], options: &GifOptions) -> 
             encoder.write_frame(&f).map_err(gif_error)?;
         }
     }
-    Ok((bytes, frames.len() - timing.frames.len()))
+    Ok((bytes, count - kept.len()))
 }
 
 /// The palette index reserved for transparent pixels.
@@ -165,33 +194,47 @@ impl Quantizer {
     }
 }
 
-/// The palette of the opaque pixels (alpha at least `threshold`) of `frames`: exactly their
-/// colours when there are at most 255, else 255 colours learned by NeuQuant.
-fn quantizer(frames: &[&Image], threshold: u8) -> Quantizer {
+/// The palette of the opaque pixels (alpha at least `threshold`) of frames `kept` (each made
+/// by `frame`, in order): exactly their colours when there are at most 255, else 255 colours
+/// learned by NeuQuant from every k-th pixel of them all.
+fn quantizer<'f>(kept: &[usize], frame: &dyn Fn(usize) -> Result<Cow<'f, Image>>, threshold: u8) -> Result<Quantizer> {
     let mut index: BTreeMap<[u8; 3], u8> = BTreeMap::new();
-    let few = frames.iter().flat_map(|f| f.rgba.chunks_exact(4)).filter(|p| p[3] >= threshold).all(|p| {
-        let c = [p[0], p[1], p[2]];
-        index.contains_key(&c) || (index.len() < usize::from(TRANSPARENT) && index.insert(c, 0).is_none())
-    });
+    // Every frame has the first's size (the caller's `frame` checks it).
+    let (mut few, mut pixels_each) = (true, 0);
+    for &i in kept {
+        let f = frame(i)?;
+        pixels_each = f.rgba.len() / 4;
+        few = f.rgba.chunks_exact(4).filter(|p| p[3] >= threshold).all(|p| {
+            let c = [p[0], p[1], p[2]];
+            index.contains_key(&c) || (index.len() < usize::from(TRANSPARENT) && index.insert(c, 0).is_none())
+        });
+        if !few {
+            break;
+        }
+    }
     if few {
         let colours: Vec<[u8; 3]> = index.keys().copied().collect();
         index.values_mut().enumerate().for_each(|(i, v)| *v = i as u8);
-        return Quantizer::Exact(colours, index);
+        return Ok(Quantizer::Exact(colours, index));
     }
-    let total: usize = frames.iter().map(|f| f.rgba.len() / 4).sum();
+    // Every `step`-th pixel of the frames one after another.
+    let total = kept.len() * pixels_each;
     let step = total.div_ceil(MAX_SAMPLES).max(1);
-    let mut samples: Vec<u8> = frames
-        .iter()
-        .flat_map(|f| f.rgba.chunks_exact(4))
-        .step_by(step)
-        .filter(|p| p[3] >= 128)
-        .flat_map(|p| [p[0], p[1], p[2], 255])
-        .collect();
+    let mut samples: Vec<u8> = Vec::new();
+    let mut offset = 0usize;
+    for &i in kept {
+        let f = frame(i)?;
+        let pixels = f.rgba.len() / 4;
+        let first = (step - offset % step) % step;
+        let picked = f.rgba.chunks_exact(4).skip(first).step_by(step).filter(|p| p[3] >= 128);
+        samples.extend(picked.flat_map(|p| [p[0], p[1], p[2], 255]));
+        offset += pixels;
+    }
     // NeuQuant needs some pixels to learn from.
     if samples.len() < 4 * 256 {
         samples.extend(std::iter::repeat_n([0u8, 0, 0, 255], 256).flatten());
     }
-    Quantizer::Learned(NeuQuant::new(10, 255, &samples))
+    Ok(Quantizer::Learned(NeuQuant::new(10, 255, &samples)))
 }
 
 /// 256 RGB entries: the palette's colours and the transparent slot.

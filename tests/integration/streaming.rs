@@ -129,6 +129,16 @@ fn the_pipeline_stages_the_bytes_of_the_held_products() {
             assert!(held.contains_key(Path::new("out/walk-1_n.png")), "{:?}", held.keys());
         }
     }
+    // A GIF (no maps): its frames held compressed, then decoded to learn its palette and to
+    // be encoded, give the bytes of the frames held whole.
+    spec.look.maps.clear();
+    let resolved = spec.resolve().unwrap();
+    let held = bake::products::bake(Product::Gif, &loaded, &resolved, &MemoryBudget::default(), &|| {}).unwrap();
+    let held: BTreeMap<PathBuf, Vec<u8>> = held.files("out/walk.gif").unwrap().into_iter().collect();
+    let mut streamed = Kept::default();
+    let budget = MemoryBudget::default();
+    pipeline::write(Product::Gif, &loaded, &resolved, "out/walk.gif", &budget, &|| {}, &mut streamed).unwrap();
+    assert!(streamed.0 == held, "the streamed GIF differs");
 }
 
 #[test]
