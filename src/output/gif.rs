@@ -99,8 +99,8 @@ pub fn encode_gif(frames: &[Image], durations: &[f32], options: &GifOptions) -> 
 
 /// As [`encode_gif`], with frame `i` of `count` made by `frame(i)` when it is needed, so a
 /// caller can hold its frames in a smaller form (compressed) and never all of them decoded.
-/// Each kept frame is asked for once to learn the palette and once to encode it (twice with
-/// a palette per frame); dropped frames are never asked for.
+/// Each kept frame is asked for once to learn the palette and once to encode it; dropped
+/// frames are never asked for.
 ///
 /// # Errors
 /// As [`encode_gif`]; whatever `frame` returns.
@@ -123,6 +123,7 @@ pub fn encode_gif_from<'f>(
     let (Ok(gw), Ok(gh)) = (gw, gh) else {
         return Err(Error::Invalid(format!("{}x{} is too large for a GIF (65535 at most)", size.0, size.1)));
     };
+    let pixels = size.0 as usize * size.1 as usize;
     // Every frame asked for is checked against the first's size.
     let sized = |i: usize| -> Result<Cow<'f, Image>> {
         let f = frame(i)?;
@@ -132,15 +133,17 @@ pub fn encode_gif_from<'f>(
         Ok(f)
     };
     let gif_error = |e: gif::EncodingError| Error::Invalid(format!("GIF encoding failed: {e}"));
-    let global =
-        (options.palette == Palette::Global).then(|| quantizer(&kept, &sized, options.alpha_threshold)).transpose()?;
+    let global = (options.palette == Palette::Global)
+        .then(|| quantizer(&kept, &sized, pixels, options.alpha_threshold))
+        .transpose()?;
     let mut bytes = Vec::new();
     {
         let palette = global.as_ref().map(palette_bytes).unwrap_or_default();
         let mut encoder = gif::Encoder::new(&mut bytes, gw, gh, &palette).map_err(gif_error)?;
         encoder.set_repeat(gif::Repeat::Infinite).map_err(gif_error)?;
         for (&i, &delay) in kept.iter().zip(&timing.delays) {
-            let local = global.is_none().then(|| quantizer(&[i], &sized, options.alpha_threshold)).transpose()?;
+            let local =
+                global.is_none().then(|| quantizer(&[i], &sized, pixels, options.alpha_threshold)).transpose()?;
             let quant = global.as_ref().or(local.as_ref()).ok_or_else(|| Error::Invalid("no palette".into()))?;
             let indices = index_frame(sized(i)?.as_ref(), quant, options);
             let f = gif::Frame {
@@ -197,38 +200,34 @@ impl Quantizer {
 /// The palette of the opaque pixels (alpha at least `threshold`) of frames `kept` (each made
 /// by `frame`, in order): exactly their colours when there are at most 255, else 255 colours
 /// learned by NeuQuant from every k-th pixel of them all.
-fn quantizer<'f>(kept: &[usize], frame: &dyn Fn(usize) -> Result<Cow<'f, Image>>, threshold: u8) -> Result<Quantizer> {
+fn quantizer<'f>(
+    kept: &[usize],
+    frame: &dyn Fn(usize) -> Result<Cow<'f, Image>>,
+    pixels_each: usize,
+    threshold: u8,
+) -> Result<Quantizer> {
     let mut index: BTreeMap<[u8; 3], u8> = BTreeMap::new();
-    // Every frame has the first's size (the caller's `frame` checks it).
-    let (mut few, mut pixels_each) = (true, 0);
-    for &i in kept {
+    let mut few = true;
+    // Every `step`-th pixel of the frames one after another (each of `pixels_each`: the
+    // caller's `frame` checks every frame has the first's size), for NeuQuant when the colours
+    // are too many: gathered in the same pass, so each frame is made once here.
+    let step = (kept.len() * pixels_each).div_ceil(MAX_SAMPLES).max(1);
+    let mut samples: Vec<u8> = Vec::new();
+    for (k, &i) in kept.iter().enumerate() {
         let f = frame(i)?;
-        pixels_each = f.rgba.len() / 4;
-        few = f.rgba.chunks_exact(4).filter(|p| p[3] >= threshold).all(|p| {
-            let c = [p[0], p[1], p[2]];
-            index.contains_key(&c) || (index.len() < usize::from(TRANSPARENT) && index.insert(c, 0).is_none())
-        });
-        if !few {
-            break;
-        }
+        few = few
+            && f.rgba.chunks_exact(4).filter(|p| p[3] >= threshold).all(|p| {
+                let c = [p[0], p[1], p[2]];
+                index.contains_key(&c) || (index.len() < usize::from(TRANSPARENT) && index.insert(c, 0).is_none())
+            });
+        let first = (step - (k * pixels_each) % step) % step;
+        let picked = f.rgba.chunks_exact(4).skip(first).step_by(step).filter(|p| p[3] >= 128);
+        samples.extend(picked.flat_map(|p| [p[0], p[1], p[2], 255]));
     }
     if few {
         let colours: Vec<[u8; 3]> = index.keys().copied().collect();
         index.values_mut().enumerate().for_each(|(i, v)| *v = i as u8);
         return Ok(Quantizer::Exact(colours, index));
-    }
-    // Every `step`-th pixel of the frames one after another.
-    let total = kept.len() * pixels_each;
-    let step = total.div_ceil(MAX_SAMPLES).max(1);
-    let mut samples: Vec<u8> = Vec::new();
-    let mut offset = 0usize;
-    for &i in kept {
-        let f = frame(i)?;
-        let pixels = f.rgba.len() / 4;
-        let first = (step - offset % step) % step;
-        let picked = f.rgba.chunks_exact(4).skip(first).step_by(step).filter(|p| p[3] >= 128);
-        samples.extend(picked.flat_map(|p| [p[0], p[1], p[2], 255]));
-        offset += pixels;
     }
     // NeuQuant needs some pixels to learn from.
     if samples.len() < 4 * 256 {
