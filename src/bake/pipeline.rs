@@ -25,9 +25,7 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use super::engines::{self, check_pages, sheet_data_files};
-use super::products::{
-    self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_leftovers, sheet_summary,
-};
+use super::products::{self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_summary};
 use super::sheet::{crop_cell, kept_rect, pack_kept};
 use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder};
 use crate::budget::{MemoryBudget, bytes_for};
@@ -60,9 +58,9 @@ pub struct Written {
     pub files: Vec<PathBuf>,
     /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
     pub summary: String,
-    /// Files of a sheet that an earlier run left beside it and this one did not write
-    /// ([`sheet_leftovers`]); empty for other products.
-    pub leftovers: Vec<PathBuf>,
+    /// The pages of a sheet (0 for other products): what a caller needs to find the pages an
+    /// earlier run left beside it ([`super::products::sheet_leftovers`]).
+    pub pages: usize,
 }
 
 /// Renders `product` of `loaded` as `resolved` says and stages every file for `output` (a
@@ -94,18 +92,17 @@ pub fn write(
             let run = Streamed { job: &job, prepared: &prepared, wave, resolved, output, budget, progress };
             if product != Product::Sheet {
                 let summary = if product == Product::Gif { run.gif(&mut staged)? } else { run.frames(&mut staged)? };
-                return Ok(staged.written(summary, Vec::new()));
+                return Ok(staged.written(summary));
             }
             let summary = if streams(resolved) { run.sheet(&mut staged)? } else { run.kept_sheet(&mut staged)? };
-            let count = staged.pages;
-            Ok(staged.written(summary, sheet_leftovers(output, resolved.json_format, count)))
+            Ok(staged.written(summary))
         }
         Product::Render => {
             let baked = products::bake(product, loaded, resolved, budget, progress)?;
             for (path, bytes) in baked.files(output)? {
                 staged.stage(&path, &bytes)?;
             }
-            Ok(staged.written(baked.summary(output), baked.leftovers(output)))
+            Ok(staged.written(baked.summary(output)))
         }
     }
 }
@@ -138,8 +135,8 @@ impl Staged<'_> {
         Ok(())
     }
 
-    fn written(self, summary: String, leftovers: Vec<PathBuf>) -> Written {
-        Written { files: self.files, summary, leftovers }
+    fn written(self, summary: String) -> Written {
+        Written { files: self.files, summary, pages: self.pages }
     }
 }
 

@@ -339,15 +339,6 @@ impl Baked {
         }
     }
 
-    /// Files beside a sheet written to `output` that an earlier run left and this one did not
-    /// write ([`sheet_leftovers`]); none for other products.
-    pub fn leftovers(&self, output: &str) -> Vec<PathBuf> {
-        match self {
-            Baked::Sheet { packed, format, .. } => sheet_leftovers(output, *format, packed.images.len()),
-            _ => Vec::new(),
-        }
-    }
-
     /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
     pub fn summary(&self, output: &str) -> String {
         match self {

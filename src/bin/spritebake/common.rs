@@ -3,6 +3,7 @@
 use std::io::IsTerminal;
 
 use anyhow::{Context, Result};
+use spritebake::bake::products::sheet_leftovers;
 use spritebake::bake::{self, Loaded, Product, pipeline};
 use spritebake::output::Transaction;
 use spritebake::spec::{BakeSpec, Resolved};
@@ -62,7 +63,11 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
     transaction.commit()?;
     if !run.quiet && product != Product::Render {
         eprintln!("{}", spritebake::terminal::escape_control(&written.summary));
-        let stale: Vec<String> = written.leftovers.iter().map(|p| p.display().to_string()).collect();
+        let left = match product {
+            Product::Sheet => sheet_leftovers(output, resolved.json_format, written.pages),
+            _ => Vec::new(),
+        };
+        let stale: Vec<String> = left.iter().map(|p| p.display().to_string()).collect();
         if !stale.is_empty() {
             let list = stale.join(", ");
             eprintln!(
