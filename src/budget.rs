@@ -11,9 +11,12 @@
 //! frames × joints, its decoded textures (including the renderer's mip chain). A sprite job's
 //! rendered frames (and the sheet or GIF made of them), a `check` case's frames and goldens,
 //! and `compare`'s two images each get a budget of the same size. Batch commands (`thumbnail`,
-//! `check`) give each model its own, so one bad model fails alone, and hold only
-//! [`models_in_flight`] models at once.
+//! `check`) give each model its own, so one bad model fails alone. `check` holds only
+//! [`models_in_flight`] models at once; `thumbnail` runs a model per thread and draws every
+//! model's budgets from one shared pool ([`MemoryBudget::drawing_on`]) instead, so many small
+//! models run together and a large one waits for a quieter moment.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result, mib};
@@ -30,7 +33,11 @@ pub const MEMORY_OPTION: &str = "max_memory_mib";
 
 /// How much address space batch commands plan for the models they hold at once: a quarter of
 /// a 1 GiB limit stays free for the program, thread stacks and the renders.
-const BATCH_BYTES: u64 = 768 << 20;
+pub const BATCH_BYTES: u64 = 768 << 20;
+
+/// The option named when a charge finds a shared pool ([`MemoryBudget::drawing_on`]) spent:
+/// not a limit of the model's, but of how much the models running beside it hold.
+pub const POOL_OPTION: &str = "memory of the models running at once";
 
 /// How many models a batch (`thumbnail`, `check`) loads at once when each may use `budget`
 /// bytes: however many cores there are, the models in flight fit in 1 GiB together (with the
@@ -46,6 +53,8 @@ pub fn models_in_flight(budget: u64) -> usize {
 pub struct MemoryBudget {
     limit: u64,
     used: AtomicU64,
+    /// The pool this budget also charges: what it holds is returned there when it is dropped.
+    pool: Option<Arc<MemoryBudget>>,
 }
 
 impl Default for MemoryBudget {
@@ -57,7 +66,16 @@ impl Default for MemoryBudget {
 impl MemoryBudget {
     /// A budget of `limit` bytes, nothing charged.
     pub fn new(limit: u64) -> MemoryBudget {
-        MemoryBudget { limit, used: AtomicU64::new(0) }
+        MemoryBudget { limit, used: AtomicU64::new(0), pool: None }
+    }
+
+    /// A budget of `limit` bytes whose every charge is also charged to `pool`, shared with
+    /// other budgets (the models of a batch running at once); dropping it gives its bytes back
+    /// to the pool. A charge the pool cannot take fails with an [`Error::Budget`] naming
+    /// [`POOL_OPTION`] ([`is_pool_spent`]): the model fits its own budget but not beside the
+    /// others, so a batch runs it again later, alone.
+    pub fn drawing_on(limit: u64, pool: &Arc<MemoryBudget>) -> MemoryBudget {
+        MemoryBudget { limit, used: AtomicU64::new(0), pool: Some(Arc::clone(pool)) }
     }
 
     /// The limit in bytes.
@@ -81,6 +99,18 @@ impl MemoryBudget {
     /// # Errors
     /// [`Error::Budget`] when the charge would go over the limit; nothing is charged then.
     pub fn charge(&self, bytes: u64, what: impl FnOnce() -> String) -> Result<()> {
+        self.take(bytes, what, MEMORY_OPTION)?;
+        if let Some(pool) = &self.pool
+            && let Err(spent) = pool.take(bytes, || "the models running at once".into(), POOL_OPTION)
+        {
+            self.used.fetch_sub(bytes, Ordering::SeqCst);
+            return Err(spent);
+        }
+        Ok(())
+    }
+
+    /// Adds `bytes` to this budget alone, or fails naming `option` as what raises it.
+    fn take(&self, bytes: u64, what: impl FnOnce() -> String, option: &'static str) -> Result<()> {
         let fits = |used: u64| used.checked_add(bytes).filter(|&total| total <= self.limit);
         match self.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, fits) {
             Ok(_) => Ok(()),
@@ -88,15 +118,24 @@ impl MemoryBudget {
                 let what = what();
                 // Say so when earlier charges of the same model are part of the total.
                 let what = if used == 0 { what } else { format!("{what}, with the {} MiB already loaded,", mib(used)) };
-                Err(Error::Budget {
-                    what,
-                    needed: used.saturating_add(bytes),
-                    budget: self.limit,
-                    option: MEMORY_OPTION,
-                })
+                Err(Error::Budget { what, needed: used.saturating_add(bytes), budget: self.limit, option })
             }
         }
     }
+}
+
+impl Drop for MemoryBudget {
+    fn drop(&mut self) {
+        if let Some(pool) = &self.pool {
+            pool.used.fetch_sub(*self.used.get_mut(), Ordering::SeqCst);
+        }
+    }
+}
+
+/// Whether `e` is a charge that a shared pool could not take ([`MemoryBudget::drawing_on`]),
+/// not one over the model's own budget.
+pub fn is_pool_spent(e: &Error) -> bool {
+    matches!(e, Error::Budget { option, .. } if *option == POOL_OPTION)
 }
 
 /// `count` elements of `size` bytes, saturating (a count from a file may be anything).
@@ -121,5 +160,25 @@ mod tests {
         budget.charge(4 << 20, || "c".into()).unwrap();
         assert_eq!(budget.remaining(), 0);
         assert!(budget.charge(u64::MAX, || "d".into()).is_err());
+    }
+
+    #[test]
+    fn budgets_drawing_on_a_pool_fail_apart_from_their_own_limit_and_give_back_on_drop() {
+        let pool = Arc::new(MemoryBudget::new(10));
+        let a = MemoryBudget::drawing_on(8, &pool);
+        let b = MemoryBudget::drawing_on(8, &pool);
+        a.charge(6, || "a".into()).unwrap();
+        // b's own budget has room, the pool has not: b holds nothing after the refusal.
+        let spent = b.charge(5, || "b".into()).unwrap_err();
+        assert!(is_pool_spent(&spent), "{spent}");
+        assert_eq!((b.used(), pool.used()), (0, 6));
+        // Over a's own limit: an ordinary budget error, the pool untouched.
+        let own = a.charge(3, || "a again".into()).unwrap_err();
+        assert!(!is_pool_spent(&own), "{own}");
+        assert_eq!(pool.used(), 6);
+        drop(a);
+        assert_eq!(pool.used(), 0);
+        b.charge(5, || "b".into()).unwrap();
+        assert_eq!(pool.used(), 5);
     }
 }

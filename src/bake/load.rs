@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use super::{Directions, Job, rig};
 use crate::anim::{Animation, Motion};
+use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
 use crate::formats;
 use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, KeyedClip, Model};
@@ -31,7 +32,17 @@ pub struct Loaded {
 /// A file that cannot be read or parsed, a budget exceeded, `all` on a model without glTF
 /// animations.
 pub fn load(resolved: &Resolved) -> Result<Loaded> {
-    let mut model = formats::load(&resolved.model, &resolved.load)?;
+    let limits = &resolved.load.limits;
+    load_within(resolved, &limits.budget(), &limits.budget())
+}
+
+/// As [`load`], the body's files charged to `body` and its attachments' to `attachments`
+/// (a batch draws both on its shared pool, [`crate::MemoryBudget::drawing_on`]).
+///
+/// # Errors
+/// As [`load`].
+pub fn load_within(resolved: &Resolved, body: &MemoryBudget, attachments: &MemoryBudget) -> Result<Loaded> {
+    let mut model = formats::load_within(&resolved.model, &resolved.load, body)?;
     let controls = &resolved.controls;
     let named = resolved.rows.iter().chain(&resolved.clip);
     let named = named.chain(controls.blend.iter().map(|b| &b.clip));
@@ -40,7 +51,7 @@ pub fn load(resolved: &Resolved) -> Result<Loaded> {
     if named.any(|n| n == ALL_CLIPS) {
         add_all_clip(&mut model)?;
     }
-    let props = rig::load_attachments(controls, &resolved.model, &model, &resolved.load)?;
+    let props = rig::load_attachments(controls, &resolved.model, &model, &resolved.load, attachments)?;
     let mut warnings: Vec<String> =
         model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)).cloned().collect();
     if resolved.clip.is_none() {

@@ -33,7 +33,7 @@ pub use frame::{joint_pixels, model_to_world, render_posed_into, scene, world_po
 pub use job::{Cell, Job, JobInfo, Prepared};
 #[doc(hidden)]
 pub use load::{ALL_CLIPS, add_all_clip};
-pub use load::{Loaded, load};
+pub use load::{Loaded, load, load_within};
 pub use maps::{MapKind, Maps};
 pub use products::{Baked, Product};
 #[doc(hidden)]

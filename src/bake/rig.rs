@@ -10,6 +10,7 @@ use std::path::Path;
 use glam::Affine3A;
 
 use crate::anim::{self, Animation, Attachment, Blend, BoneOverride, Layers, Motion, Mount, PoseOptions, Transition};
+use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
 use crate::formats::{self, Format, LoadOptions};
 use crate::model::{Clip, Model, suggest};
@@ -60,8 +61,8 @@ pub fn find_mount(model: &Model, name: &str) -> Result<(usize, Affine3A)> {
 /// Loads every attachment model (paths as given), each with its own textures resolved next to
 /// it. `body_path` and `body` tell linked models of the body's own format to take the body's
 /// orientation; `options` give the rate, texture roots and limits (animations, texture
-/// overrides and facing are the body's own and are not passed on). The attachments share one
-/// memory budget of the limits' size: however many there are, together they fit in it.
+/// overrides and facing are the body's own and are not passed on). The attachments share
+/// `budget`: however many there are, together they fit in it.
 ///
 /// # Errors
 /// An attachment that cannot be loaded, or the attachments together over the budget.
@@ -70,6 +71,7 @@ pub fn load_attachments(
     body_path: &Path,
     body: &Model,
     options: &LoadOptions,
+    budget: &MemoryBudget,
 ) -> Result<Vec<Model>> {
     let body_format = Format::detect(body_path, &[]);
     let prop_options = LoadOptions {
@@ -78,12 +80,11 @@ pub fn load_attachments(
         limits: options.limits,
         ..LoadOptions::default()
     };
-    let budget = options.limits.budget();
     controls
         .attachments
         .iter()
         .map(|a| {
-            let mut model = formats::load_within(&a.path, &prop_options, &budget)?;
+            let mut model = formats::load_within(&a.path, &prop_options, budget)?;
             if a.joint.is_none() && body_format.is_some() && Format::detect(&a.path, &[]) == body_format {
                 model.orientation = body.orientation;
             }

@@ -84,6 +84,17 @@ pub struct LoadOptions {
     pub limits: Limits,
 }
 
+/// Whether `path` is a sequence (animation-only) SMD, [`smd::is_sequence`], read as [`load`]
+/// reads a model file; false for any other file and for one that cannot be read (loading it
+/// then says why).
+pub fn is_smd_sequence(path: &Path, limits: &Limits) -> bool {
+    if Format::detect(path, &[]) != Some(Format::Smd) {
+        return false;
+    }
+    let mut reader = confine::Reader::new(limits.max_file_bytes);
+    reader.read_user(path, Keep::Bytes).is_ok_and(|(_, bytes)| smd::is_sequence(&String::from_utf8_lossy(&bytes)))
+}
+
 /// Loads a model file with its animations and textures.
 ///
 /// Every file the model names (material libraries, buffers, textures) is read through one

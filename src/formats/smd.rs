@@ -146,6 +146,24 @@ fn expect_version<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) -> Result
     }
 }
 
+/// Whether `src` is a sequence (animation) SMD: a `skeleton` block and no `triangles` block.
+/// Such a file is a clip of some reference model, not a model: folder scans leave it out.
+pub fn is_sequence(src: &str) -> bool {
+    let mut it = lines(src);
+    if expect_version(&mut it).is_err() {
+        return false;
+    }
+    let mut skeleton = false;
+    for (_, line) in it {
+        match line {
+            "triangles" => return false,
+            "skeleton" => skeleton = true,
+            _ => {}
+        }
+    }
+    skeleton
+}
+
 /// Parses a reference SMD (skeleton + triangles).
 ///
 /// # Errors

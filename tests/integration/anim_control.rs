@@ -100,7 +100,8 @@ fn ogro_weapon_is_posed_at_the_body_frame_for_every_frame_of_run_and_salute() {
     let body_path = dir.join("ogro.md2");
     let body = load(&body_path, &[]);
     let controls = Controls { attachments: vec![AttachSpec::new(dir.join("weapon.md2"))], ..Controls::default() };
-    let props = rig::load_attachments(&controls, &body_path, &body, &LoadOptions::default()).unwrap();
+    let props =
+        rig::load_attachments(&controls, &body_path, &body, &LoadOptions::default(), &Default::default()).unwrap();
     let weapon = &props[0];
     // The weapon's own skin, found next to it (the header names players/ogro/weapon.pcx).
     match &weapon.materials[0].texture_status {
@@ -146,7 +147,8 @@ fn assert_attachment_follows_joint(body_path: &Path, body: &Model, joint: &str, 
     let offset: Offset = "t=1.5,-2,3;r=30,90,-45;s=1.25".parse().unwrap();
     let spec = AttachSpec { joint: Some(joint.to_string()), offset, ..AttachSpec::new(asset("sword.obj")) };
     let controls = Controls { attachments: vec![spec], ..Controls::default() };
-    let props = rig::load_attachments(&controls, body_path, body, &LoadOptions::default()).unwrap();
+    let props =
+        rig::load_attachments(&controls, body_path, body, &LoadOptions::default(), &Default::default()).unwrap();
     let sword = &props[0];
     let clip = &body.clips[0];
     let animation = rig::animation(body, &props, &controls, Some(clip), PoseOptions::default()).unwrap();
@@ -355,7 +357,7 @@ fn golden_robot_holding_a_sword() {
         ..AttachSpec::new(asset("sword.obj"))
     };
     let controls = Controls { attachments: vec![spec], ..Controls::default() };
-    let props = rig::load_attachments(&controls, &path, &model, &LoadOptions::default()).unwrap();
+    let props = rig::load_attachments(&controls, &path, &model, &LoadOptions::default(), &Default::default()).unwrap();
     let animation = rig::animation(&model, &props, &controls, model.clips.first(), PoseOptions::default()).unwrap();
     let view = OrbitView { yaw_degrees: 60.0, pitch_degrees: 20.0, ..OrbitView::default() };
     let options = RenderOptions { width: 96, height: 96, ssaa: 4, ..RenderOptions::default() };
@@ -406,7 +408,7 @@ fn layered_sprite_jobs_render_alike_on_any_thread_count() {
     let path = asset("robot/robot.md5mesh");
     let spec = AttachSpec { joint: Some("forearm_R".into()), ..AttachSpec::new(asset("sword.obj")) };
     let controls = Controls { attachments: vec![spec], ..Controls::default() };
-    let props = rig::load_attachments(&controls, &path, &model, &LoadOptions::default()).unwrap();
+    let props = rig::load_attachments(&controls, &path, &model, &LoadOptions::default(), &Default::default()).unwrap();
     let mut layers = rig::layers(&model, &props, &controls, &[]).unwrap();
     layers.bones.push(BoneOverride::from_degrees(
         model.skeleton.as_ref().unwrap().find("head").unwrap(),

@@ -129,6 +129,16 @@ fn malformed_input_names_the_line() {
 }
 
 #[test]
+fn a_sequence_is_told_from_a_reference_by_its_blocks() {
+    assert!(smd::is_sequence(LIMB_SEQ));
+    assert!(!smd::is_sequence(LIMB_REF));
+    // No skeleton, or not an SMD at all: not a sequence (loading it says what is wrong).
+    assert!(!smd::is_sequence("version 1\nnodes\n0 \"root\" -1\nend\n"));
+    assert!(!smd::is_sequence("skeleton\n"));
+    assert!(!smd::is_sequence(""));
+}
+
+#[test]
 fn corpus_smd_models_and_sequences_load() {
     let Some(dir) = corpus("smd") else { return };
     let load = |p: &str, anims: &[&str]| {

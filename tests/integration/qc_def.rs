@@ -218,7 +218,8 @@ fn attachment_points_mount_like_their_joint_and_offset() {
     let model = load_with(&qc, &LoadOptions::default());
     let render = |spec: AttachSpec| {
         let controls = Controls { attachments: vec![spec], ..Controls::default() };
-        let props = rig::load_attachments(&controls, &qc, &model, &LoadOptions::default()).unwrap();
+        let props =
+            rig::load_attachments(&controls, &qc, &model, &LoadOptions::default(), &Default::default()).unwrap();
         let clip = model.clip("walk2");
         let animation = rig::animation(&model, &props, &controls, clip, PoseOptions::default()).unwrap();
         let view = OrbitView { yaw_degrees: 60.0, pitch_degrees: 20.0, ..OrbitView::default() };
@@ -323,7 +324,7 @@ fn golden_qc_project() {
     let model = load_with(&qc, &LoadOptions { bodies: vec![helmet], ..LoadOptions::default() });
     let spec = AttachSpec { joint: Some("hand".into()), ..AttachSpec::new(dir.join("sword.obj")) };
     let controls = Controls { attachments: vec![spec], ..Controls::default() };
-    let props = rig::load_attachments(&controls, &qc, &model, &LoadOptions::default()).unwrap();
+    let props = rig::load_attachments(&controls, &qc, &model, &LoadOptions::default(), &Default::default()).unwrap();
     let options = PoseOptions { looping: true, in_place: true };
     let animation = rig::animation(&model, &props, &controls, model.clip("walk2"), options).unwrap();
     let view = OrbitView { yaw_degrees: -35.0, pitch_degrees: 20.0, ..OrbitView::default() };
