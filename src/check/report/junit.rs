@@ -123,6 +123,16 @@ mod tests {
     }
 
     #[test]
+    fn names_with_characters_xml_forbids_still_make_a_well_formed_file() {
+        let fail = Outcome::Fail { frames: vec![("clip \u{FFFF}".into(), "differs".into())] };
+        let results = [case("walk\u{FFFE}", Outcome::Pass, None, None), case("run", fail, None, None)];
+        let xml = junit_xml("suite\u{FFFF}", &results);
+        assert!(!xml.contains(['\u{FFFE}', '\u{FFFF}']), "{xml}");
+        assert!(xml.contains("walk\u{FFFD}") && xml.contains("clip \u{FFFD}"), "{xml}");
+        assert_eq!(cases(&xml).len(), 2, "{xml}");
+    }
+
+    #[test]
     fn junit_failures_name_and_attach_the_actual_and_diff_images() {
         let fail =
             Outcome::Fail { frames: vec![("frame 2".into(), "3 px (1.2%) differ; max channel delta 40".into())] };
