@@ -51,3 +51,4 @@ mod sprites;
 mod streaming;
 mod textures;
 mod thumbnail;
+mod thumbnail_tree;

@@ -14,6 +14,7 @@ use spritebake::output::{read_png, write_png};
 
 use crate::common::browser;
 use crate::common::cli::{printed, scratch_in};
+use crate::common::html::{attributes, percent_decode, unescape};
 
 fn assets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets")
@@ -148,44 +149,6 @@ fn fixture(name: &str) -> Fixture {
     paint(&dir.join("g/sheet.png"), x + w / 2 - 2, y + h / 2 - 2, 4);
     std::fs::write(&manifest, manifest_text(7)).unwrap();
     Fixture { dir, manifest, cell: cell.clone() }
-}
-
-/// HTML text back to what was escaped.
-fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
-}
-
-/// A relative URL's path, percent-decoded.
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
-}
-
-/// The values of every `NAME="..."` attribute in `html` (`src`, `href`, `data-expected`...).
-fn attributes<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
-    let key = format!(" {name}=\"");
-    html.match_indices(&key)
-        .map(|(i, _)| {
-            let rest = &html[i + key.len()..];
-            &rest[..rest.find('"').unwrap()]
-        })
-        .collect()
 }
 
 /// The HTML of the case section named `name` (escaped as the page writes it).

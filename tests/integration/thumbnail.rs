@@ -65,11 +65,17 @@ fn a_folder_argument_finds_the_models_in_its_subfolders() {
         lines,
         [
             format!("ok    {} -> {}", s(&models.join("crate.obj")), s(&out.join("crate.png"))),
-            format!("ok    {} -> {}", s(&models.join("props/deep/barrel.OBJ")), s(&out.join("barrel.png"))),
+            format!("ok    {} -> {}", s(&models.join("props/deep/barrel.OBJ")), s(&out.join("props/deep/barrel.png"))),
             "2 thumbnails, 0 failed".to_string(),
         ]
     );
-    assert_eq!(names_in(&out), ["barrel.png", "crate.png"]);
+    // Named after the path below the folder given; `--flat` puts them side by side.
+    assert_eq!(names_in(&out), ["crate.png", "props"]);
+    assert_eq!(names_in(&out.join("props/deep")), ["barrel.png"]);
+    let flat = dir.join("flat");
+    let o = run(&["thumbnail", "--size", "16", "--flat", s(&models), "-o", s(&flat)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(names_in(&flat), ["barrel.png", "crate.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -92,11 +98,13 @@ fn a_quoted_glob_is_expanded_and_a_model_named_twice_is_rendered_once() {
     let out2 = dir.join("out2");
     let o = thumbnail(&out2, &[&format!("{}/**/*.obj", s(&dir))]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
-    assert_eq!(names_in(&out2), ["a.png", "b.png", "c.png"]);
+    // Named after the path below the pattern's root, the folder before its first wildcard.
+    assert_eq!(names_in(&out2), ["a.png", "b.png", "sub"]);
+    assert_eq!(names_in(&out2.join("sub")), ["c.png"]);
     let out3 = dir.join("out3");
     let o = thumbnail(&out3, &[&format!("{}/s?b", s(&dir))]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
-    assert_eq!(names_in(&out3), ["c.png"]);
+    assert_eq!(names_in(&out3.join("sub")), ["c.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -127,15 +135,33 @@ fn a_folder_or_glob_without_models_is_one_error_line() {
 }
 
 #[test]
-fn two_models_with_one_stem_in_a_folder_are_still_refused_before_rendering() {
+fn models_with_one_name_get_a_thumbnail_each() {
+    // Quake 2's layout: every player is tris.md2 (here .obj), told apart by its folder.
     let dir = scratch("stems");
-    triangle(&dir.join("models/a/ref.obj"), "");
-    triangle(&dir.join("models/b/ref.obj"), "");
+    let players = dir.join("players");
+    triangle(&players.join("male/tris.obj"), "");
+    triangle(&players.join("female/tris.obj"), "");
+    triangle(&players.join("female/tris.OBJ.obj"), ""); // a stem that looks like a longer name
     let out = dir.join("out");
-    let o = thumbnail(&out, &[s(&dir.join("models"))]);
-    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
-    assert!(stderr(&o).contains("ref.png") && stderr(&o).contains("are the same file"), "{}", stderr(&o));
-    assert!(!out.exists());
+    let o = thumbnail(&out, &[s(&players)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(names_in(&out), ["female", "male"]);
+    assert_eq!(names_in(&out.join("female")), ["tris.OBJ.png", "tris.png"]);
+    // Flat: the folders come into the names that are shared.
+    let flat = dir.join("flat");
+    let o = run(&["thumbnail", "--size", "16", "--flat", s(&players), "-o", s(&flat)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(names_in(&flat), ["female_tris.png", "male_tris.png", "tris.OBJ.png"]);
+    // Two files named as such with one stem, and one stem in one folder twice: the extension,
+    // then the folder's name, tell them apart.
+    triangle(&dir.join("a/ref.obj"), "");
+    std::fs::copy(players.join("male/tris.obj"), dir.join("a/ref.OBJ.obj")).unwrap();
+    triangle(&dir.join("b/ref.obj"), "");
+    let named = dir.join("named");
+    let o = thumbnail(&named, &[s(&dir.join("a/ref.obj")), s(&dir.join("b/ref.obj"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(names_in(&named), ["a", "b"]);
+    assert_eq!(names_in(&named.join("a")), ["ref.obj.png"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -220,6 +246,25 @@ fn thumbnails_take_the_view_and_render_flags_and_keep_their_own_defaults() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Names that differ can still be one file: the output folder `b` a link to `a`. The batch is
+/// refused before anything renders, naming both models.
+#[cfg(unix)]
+#[test]
+fn thumbnails_that_are_one_file_through_a_link_are_refused_naming_both_models() {
+    let dir = scratch("linked");
+    let models = dir.join("models");
+    let (a, b) = (triangle(&models.join("a/x.obj"), ""), triangle(&models.join("b/x.obj"), ""));
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("a")).unwrap();
+    std::os::unix::fs::symlink("a", out.join("b")).unwrap();
+    let o = thumbnail(&out, &[s(&models)]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    let err = stderr(&o);
+    assert!(err.contains("are the same file") && err.contains(s(&a)) && err.contains(s(&b)), "{err}");
+    assert!(names_in(&out.join("a")).is_empty(), "rendered before the refusal");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn a_thumbnail_never_replaces_a_file_another_model_of_the_batch_reads() {
     // b's skin is Y/a.png: exactly where a's thumbnail goes when Y is the output folder.
@@ -232,10 +277,18 @@ fn a_thumbnail_never_replaces_a_file_another_model_of_the_batch_reads() {
     let skin = spritebake::output::encode_png(&spritebake::Image::new(2, 2).unwrap()).unwrap();
     std::fs::write(y.join("a.png"), &skin).unwrap();
     let o = thumbnail(&y, &[s(&x.join("a.obj")), s(&y.join("b.obj"))]);
-    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
-    let err = stderr(&o);
-    assert!(err.contains("a.obj would replace a file") && err.contains("b.obj reads"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    // a fails, naming the file and the model that reads it; b, with its skin, renders.
+    let out = stdout(&o);
+    let fail = format!(
+        "FAIL  {}: its thumbnail would replace {}, which {} reads",
+        s(&x.join("a.obj")),
+        s(&y.join("a.png")),
+        s(&y.join("b.obj"))
+    );
+    assert!(out.contains(&fail), "{out}");
+    assert!(out.ends_with("1 thumbnails, 1 failed\n"), "{out}");
     assert_eq!(std::fs::read(y.join("a.png")).unwrap(), skin, "b's skin was overwritten");
-    assert!(!y.join("b.png").exists(), "a thumbnail was rendered before the refusal");
+    assert!(y.join("b.png").is_file());
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::cli::copy_dir;
+
 /// The variable that turns a missing engine from a skip into a failure.
 pub const REQUIRE_ENGINES: &str = "SPRITEBAKE_REQUIRE_ENGINES";
 
@@ -108,19 +110,6 @@ fn install_node_engines() -> Option<NodeEngines> {
         }
     }
     Some(NodeEngines { node, dir })
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// The repository's own engine scripts (`tests/engines/NAME`).

@@ -7,6 +7,7 @@ pub mod browser;
 pub mod cli;
 pub mod engines;
 pub mod golden;
+pub mod html;
 pub mod tres;
 
 use std::borrow::Cow;

@@ -1,34 +1,57 @@
 //! `spritebake thumbnail`: a good picture of each model with no flags, many models in parallel.
 
-use std::collections::HashSet;
+mod names;
+mod report;
+mod run;
+mod scan;
+
+use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
-use rayon::prelude::*;
-use spritebake::bake::{self, Product, pipeline};
 use spritebake::model::Axis;
-use spritebake::output::{OutputFormat, OutputPlan, Transaction, sanitize_component};
+use spritebake::output::{OutputFormat, OutputPlan};
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, RenderSpec, ViewSpec};
 
 use crate::args::RunArgs;
 use crate::common::set_threads;
+use report::{Record, Status};
+use run::{Job, Outcome, Ran};
+use scan::{Models, identity};
 
 /// `spritebake thumbnail`.
 #[derive(Debug, Args)]
 pub struct ThumbnailArgs {
-    /// Model files, folders (every .md2 .md5mesh .smd .obj .gltf .glb file under them, in
-    /// subfolders too; symbolic links to folders are not followed) or quoted glob patterns
-    /// (`'models/*.obj'`, `'assets/**/*.md2'`).
+    /// Model files, folders (every .md2 .md5mesh .smd .obj .gltf .glb .qc .def file under
+    /// them, in subfolders too; symbolic links to folders are not followed) or quoted glob
+    /// patterns (`'models/*.obj'`, `'assets/**/*.md2'`). In folders and patterns, a model a
+    /// .qc or .def script describes is rendered through the script only, and sequence
+    /// (animation-only) SMDs are skipped.
     #[arg(required = true, value_name = "MODEL")]
     pub models: Vec<PathBuf>,
-    /// Output: a folder (one `<stem>.png` per model, the stem made a safe file name; created if
-    /// missing) or, for one model file (not a folder or a pattern), a `.png` file.
+    /// Output: a folder (created if missing) where each thumbnail's name mirrors the model's
+    /// path below the folder or pattern it was found in (`thumbnail assets -o out`:
+    /// `assets/md2/ogro/tris.md2` -> `out/md2/ogro/tris.png`; a file named as such: its stem);
+    /// or, for one model file (not a folder or a pattern), a `.png` file.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Every thumbnail directly in the output folder, named after the model's stem (where two
+    /// stems are the same: after the folders below the root too, `players_male_tris.png`).
+    #[arg(long)]
+    pub flat: bool,
+    /// Also write `index.html` in the output folder: every thumbnail in a grid with its name,
+    /// model path, triangle count and warnings, the failed models first with their reasons;
+    /// one self-contained page to open from a CI artifact.
+    #[arg(long)]
+    pub html: bool,
+    /// Also write one JSON record per model to FILE: input, output, status (`ok`, `failed`),
+    /// reason, warnings, triangles, seconds.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
     /// Camera and thumbnail size, as `render` takes them; a flag not given keeps the
     /// thumbnail's default (a three-quarter view: yaw 35, pitch 20).
     #[command(flatten)]
@@ -91,15 +114,15 @@ impl ThumbnailArgs {
 /// is that file (and the plan refuses an extension other than .png); otherwise `-o` is a folder
 /// (always, when the models came from a folder or a pattern).
 fn single_file(args: &ThumbnailArgs, models: &Models) -> bool {
-    !models.expanded && models.paths.len() == 1 && args.output.extension().is_some() && !args.output.is_dir()
+    !models.expanded && models.found.len() == 1 && args.output.extension().is_some() && !args.output.is_dir()
 }
 
-fn output_for(args: &ThumbnailArgs, single: bool, model: &Path) -> PathBuf {
-    if single {
-        return args.output.clone();
+/// Every model's thumbnail file, in `models`' order.
+fn outputs(args: &ThumbnailArgs, models: &Models) -> Vec<PathBuf> {
+    if single_file(args, models) {
+        return vec![args.output.clone()];
     }
-    let stem = model.file_stem().map(|s| sanitize_component(&s.to_string_lossy())).unwrap_or_else(|| "model".into());
-    args.output.join(format!("{stem}.png"))
+    names::thumbnail_names(&models.found, args.flat).into_iter().map(|name| args.output.join(name)).collect()
 }
 
 /// The files named on the command line that every model of the batch reads.
@@ -107,67 +130,27 @@ fn shared_inputs(base: &BakeSpec) -> Vec<PathBuf> {
     base.named_files().into_iter().skip(1).collect()
 }
 
-/// Refuses the batch, before anything renders, when one model's thumbnail would replace a
-/// file another model reads (`thumbnail X/a.obj Y/b.obj -o Y` with b's skin `Y/a.png`). What
-/// a model reads is known once it is loaded, so every model is loaded once here, `at_once` at
-/// a time — only when some thumbnail's file already exists: a file that does not exist yet is
-/// nobody's input. (A model whose own files are in its thumbnail's way fails alone, later.)
-fn check_batch_inputs(
-    args: &ThumbnailArgs,
-    single: bool,
-    models: &[PathBuf],
-    base: &BakeSpec,
-    at_once: usize,
-) -> Result<()> {
-    let outputs: Vec<(&PathBuf, PathBuf)> = models.iter().map(|m| (m, output_for(args, single, m))).collect();
-    if !outputs.iter().any(|(_, out)| out.exists()) {
-        return Ok(());
-    }
-    let inputs_of = |model: &PathBuf| -> Vec<PathBuf> {
-        let mut spec = base.clone();
-        spec.model.model = model.clone();
-        // A model that does not load fails on its own line when the batch runs.
-        let loaded = spec.resolve().and_then(|resolved| bake::load(&resolved));
-        loaded.map(|l| l.inputs).unwrap_or_default()
+/// A refused plan, with the models whose thumbnails clash named (two names that differ may
+/// still be one file: a folder of the output tree that is a link to another).
+fn naming_models(e: spritebake::Error, models: &Models, outputs: &[PathBuf]) -> anyhow::Error {
+    let model_of = |path: &Path| {
+        let found = models.found.iter().zip(outputs).find(|(_, out)| out.as_path() == path);
+        found.map_or_else(|| "a model".to_string(), |(f, _)| f.path.display().to_string())
     };
-    for chunk in models.chunks(at_once) {
-        let read: Vec<Vec<PathBuf>> = chunk.par_iter().map(inputs_of).collect();
-        for (reader, inputs) in chunk.iter().zip(&read) {
-            let mut others = OutputPlan::new();
-            for (_, out) in outputs.iter().filter(|(m, _)| *m != reader) {
-                others.add(out, OutputFormat::Png);
-            }
-            if let Err(e) = others.check_distinct(inputs) {
-                let writer = match &e {
-                    spritebake::Error::Clash { output, .. } => outputs.iter().find(|(_, out)| out == output),
-                    _ => None,
-                };
-                let writer = writer.map_or_else(|| "a model".to_string(), |(m, _)| m.display().to_string());
-                anyhow::bail!(
-                    "{}: the thumbnail of {writer} would replace a file {} reads; nothing was rendered",
-                    crate::common::message(&e),
-                    reader.display()
-                );
-            }
+    let text = crate::common::message(&e);
+    match &e {
+        spritebake::Error::Clash { output, other, kind: spritebake::ClashKind::Output } => {
+            anyhow::anyhow!(
+                "{text}: the thumbnails of {} and {}; nothing was rendered",
+                model_of(other),
+                model_of(output)
+            )
         }
+        spritebake::Error::Clash { output, .. } => {
+            anyhow::anyhow!("{text}: the thumbnail of {}; nothing was rendered", model_of(output))
+        }
+        _ => e.into(),
     }
-    Ok(())
-}
-
-/// One model's thumbnail, written to `out`; its warnings.
-fn one(model_path: &Path, out: &Path, base: &BakeSpec) -> spritebake::Result<Vec<String>> {
-    let mut spec = base.clone();
-    spec.model.model = model_path.to_path_buf();
-    let resolved = spec.resolve()?;
-    let loaded = bake::load(&resolved)?;
-    // This model's own files (its skin may sit where its thumbnail would go): checked once
-    // they are known, and a clash fails this model only.
-    let output = out.to_string_lossy();
-    Product::Render.plan(&output, &loaded, &resolved)?.check(&loaded.inputs)?;
-    let mut files = Transaction::new();
-    pipeline::write(Product::Render, &loaded, &resolved, &output, &spec.limits.budget(), &|| {}, &mut files)?;
-    files.commit()?;
-    Ok(loaded.warnings)
 }
 
 /// `text` without a leading `MODEL: ` (loader messages often start with the file's name), so
@@ -176,286 +159,206 @@ fn without_model<'t>(text: &'t str, model: &Path) -> &'t str {
     text.strip_prefix(&format!("{}: ", model.display())).unwrap_or(text)
 }
 
+/// What became of one model of the batch.
+enum Fate {
+    Ran(Ran),
+    /// Left out: a scanned file the script named here reads (its reference SMD, MD5 mesh or
+    /// animation), which is part of that script's model.
+    ReadBy(PathBuf),
+}
+
 /// Runs the command: one line per model; failures do not stop the others.
 pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
-    let mut stdout = std::io::stdout();
-    let mut stderr = std::io::stderr();
     set_threads(args.run.threads)?;
     let base = args.spec(given)?;
     // Every option is checked once, before any model (a model path stands in).
     BakeSpec { model: spritebake::spec::ModelSpec { model: "model".into(), ..base.model.clone() }, ..base.clone() }
         .resolve()?;
-    let models = expand(&args.models)?;
-    let single = single_file(args, &models);
-    // Every model's output, planned before anything is rendered: two models with one stem,
-    // or an output on any model file, refuse the whole batch. (An output that cannot be
+    let models = scan::expand(&args.models)?;
+    let outputs = outputs(args, &models);
+    // Every model's output, planned before anything is rendered: an output on any model file
+    // or on a file every model reads refuses the whole batch. (An output that cannot be
     // written, such as a folder in the way, fails only its own model, below.)
     let mut plan = OutputPlan::new();
-    for m in &models.paths {
-        plan.add(output_for(args, single, m), OutputFormat::Png);
+    for out in &outputs {
+        plan.add(out, OutputFormat::Png);
     }
-    plan.check_distinct(&models.paths.iter().cloned().chain(shared_inputs(&base)).collect::<Vec<_>>())?;
-    // However many cores, only a few models (each within its budget, and its attachments
-    // within another) are held at once.
-    let attachments = if base.anim.attach.is_empty() { 1 } else { 2 };
-    let per_model = base.limits.limits().max_memory_bytes.saturating_mul(attachments);
-    let at_once = spritebake::budget::models_in_flight(per_model);
-    check_batch_inputs(args, single, &models.paths, &base, at_once)?;
-    // A batch commits per model, so its folder is made once, up front.
-    if !single {
-        std::fs::create_dir_all(&args.output)?;
+    if args.html {
+        anyhow::ensure!(
+            !single_file(args, &models),
+            "--html writes index.html into the output folder: give -o a folder, not {}",
+            args.output.display()
+        );
+        plan.add(index_page(&args.output), OutputFormat::Html);
     }
-    let results: Vec<(PathBuf, PathBuf, spritebake::Result<Vec<String>>)> = models
-        .paths
-        .chunks(at_once)
-        .flat_map(|chunk| {
-            chunk
-                .par_iter()
-                .map(|m| {
-                    let out = output_for(args, single, m);
-                    let result = one(m, &out, &base);
-                    (m.clone(), out, result)
-                })
-                .collect::<Vec<_>>()
-        })
+    if let Some(json) = &args.json {
+        plan.add(json, OutputFormat::Json);
+    }
+    let inputs: Vec<PathBuf> = models.found.iter().map(|f| f.path.clone()).chain(shared_inputs(&base)).collect();
+    plan.check_distinct(&inputs).map_err(|e| naming_models(e, &models, &outputs))?;
+    let jobs: Vec<Job> = models
+        .found
+        .iter()
+        .zip(&outputs)
+        .map(|(found, output)| Job { found, output, commit_now: !output.exists() })
         .collect();
-    let mut failed = 0;
-    for (model, out, result) in &results {
-        // File names, warnings and error messages carry model text: each line escaped.
-        let line = match result {
-            Ok(_) if args.run.quiet => continue,
-            Ok(warnings) => {
-                for warning in warnings {
-                    let line = format!("warning: {}: {}", model.display(), without_model(warning, model));
-                    writeln!(stderr, "{}", spritebake::terminal::escape_control(&line))?;
-                }
-                match warnings.len() {
-                    0 => format!("ok    {} -> {}", model.display(), out.display()),
-                    w => format!("ok    {} -> {} ({w} warnings)", model.display(), out.display()),
-                }
+    let mut fates = run_scripts_first(&jobs, &base);
+    commit_held(&jobs, &mut fates);
+    report(args, &jobs, &fates)
+}
+
+/// Runs the scripts of the batch, then every other model except the scanned files a script
+/// read; each job's fate, in `jobs`' order.
+fn run_scripts_first(jobs: &[Job], base: &BakeSpec) -> Vec<Fate> {
+    let mut fates: Vec<Option<Fate>> = (0..jobs.len()).map(|_| None).collect();
+    let run_part = |part: &[usize], fates: &mut [Option<Fate>]| {
+        let picked: Vec<Job> = part.iter().map(|&i| jobs[i]).collect();
+        for (&i, ran) in part.iter().zip(run::run_all(&picked, base, spritebake::budget::BATCH_BYTES)) {
+            fates[i] = Some(Fate::Ran(ran));
+        }
+    };
+    let (scripts, others): (Vec<usize>, Vec<usize>) = (0..jobs.len()).partition(|&i| jobs[i].found.is_script());
+    run_part(&scripts, &mut fates);
+    let mut read_by: HashMap<PathBuf, &Path> = HashMap::new();
+    for &i in &scripts {
+        if let Some(Fate::Ran(Ran { outcome: Outcome::Done(done), .. })) = &fates[i] {
+            read_by.extend(done.inputs.iter().map(|input| (identity(input), jobs[i].found.path.as_path())));
+        }
+    }
+    let mut rest = Vec::new();
+    for i in others {
+        match read_by.get(&identity(&jobs[i].found.path)) {
+            Some(script) if jobs[i].found.scanned() => fates[i] = Some(Fate::ReadBy(script.to_path_buf())),
+            _ => rest.push(i),
+        }
+    }
+    run_part(&rest, &mut fates);
+    fates.into_iter().map(|fate| fate.expect("every job is run or left out")).collect()
+}
+
+/// Commits the thumbnails whose files existed before the batch, each unless another model of
+/// the batch read that file (`thumbnail X/a.obj Y/b.obj -o Y` with b's skin `Y/a.png`): then
+/// that thumbnail fails, naming the file and the model that reads it.
+fn commit_held(jobs: &[Job], fates: &mut [Fate]) {
+    let mut readers: HashMap<PathBuf, usize> = HashMap::new();
+    for (i, fate) in fates.iter().enumerate() {
+        if let Fate::Ran(Ran { outcome: Outcome::Done(done), .. }) = fate {
+            for input in &done.inputs {
+                readers.entry(identity(input)).or_insert(i);
             }
-            Err(e) => {
-                failed += 1;
-                format!("FAIL  {}: {}", model.display(), without_model(&crate::common::message(e), model))
+        }
+    }
+    for (i, fate) in fates.iter_mut().enumerate() {
+        let Fate::Ran(ran) = fate else { continue };
+        let Outcome::Done(done) = &mut ran.outcome else { continue };
+        let Some(files) = done.files.take() else { continue };
+        let output = jobs[i].output;
+        let failed = match readers.get(&identity(output)).filter(|&&reader| reader != i) {
+            Some(&reader) => Some(spritebake::Error::Invalid(format!(
+                "its thumbnail would replace {}, which {} reads; {} left as it was",
+                output.display(),
+                jobs[reader].found.path.display(),
+                output.display(),
+            ))),
+            None => files.commit().err(),
+        };
+        if let Some(e) = failed {
+            ran.outcome = Outcome::Failed(e);
+        }
+    }
+}
+
+/// Each model's record, in `jobs`' order, and the files left out with why.
+fn records(jobs: &[Job], fates: &[Fate]) -> (Vec<Record>, Vec<(PathBuf, String)>) {
+    let mut records = Vec::new();
+    let mut skipped = Vec::new();
+    for (job, fate) in jobs.iter().zip(fates) {
+        let model = &job.found.path;
+        let ran = match fate {
+            Fate::Ran(ran) => ran,
+            Fate::ReadBy(script) => {
+                skipped.push((model.clone(), format!("read by {}", script.display())));
+                continue;
             }
         };
-        writeln!(stdout, "{}", spritebake::terminal::escape_control(&line))?;
+        let record = Record {
+            input: model.clone(),
+            output: None,
+            status: Status::Failed,
+            reason: None,
+            warnings: Vec::new(),
+            triangles: None,
+            seconds: ran.seconds,
+        };
+        records.push(match &ran.outcome {
+            Outcome::Sequence => {
+                skipped.push((model.clone(), "sequence SMD (an animation, no triangles)".into()));
+                continue;
+            }
+            Outcome::Done(done) => Record {
+                output: Some(job.output.to_path_buf()),
+                status: Status::Ok,
+                warnings: done.warnings.iter().map(|w| without_model(w, model).to_string()).collect(),
+                triangles: Some(done.triangles),
+                ..record
+            },
+            Outcome::Failed(e) => {
+                Record { reason: Some(without_model(&crate::common::message(e), model).to_string()), ..record }
+            }
+        });
     }
-    writeln!(stdout, "{} thumbnails, {failed} failed", results.len() - failed)?;
+    (records, skipped)
+}
+
+/// Prints one line per model (and one for the files left out) and the summary line; writes the
+/// index page and the JSON records when asked.
+fn report(args: &ThumbnailArgs, jobs: &[Job], fates: &[Fate]) -> Result<ExitCode> {
+    let (records, skipped) = records(jobs, fates);
+    let mut stdout = std::io::stdout();
+    let mut stderr = std::io::stderr();
+    // File names, warnings and error messages carry model text: each line escaped.
+    let print = |out: &mut dyn Write, line: String| writeln!(out, "{}", spritebake::terminal::escape_control(&line));
+    for record in &records {
+        let model = record.input.display();
+        match (&record.output, &record.reason) {
+            (Some(_), _) if args.run.quiet => {}
+            (Some(output), _) => {
+                for warning in &record.warnings {
+                    print(&mut stderr, format!("warning: {model}: {warning}"))?;
+                }
+                let line = match record.warnings.len() {
+                    0 => format!("ok    {model} -> {}", output.display()),
+                    w => format!("ok    {model} -> {} ({w} warnings)", output.display()),
+                };
+                print(&mut stdout, line)?;
+            }
+            (None, reason) => print(&mut stdout, format!("FAIL  {model}: {}", reason.as_deref().unwrap_or("")))?,
+        }
+    }
+    let sequences = fates.iter().filter(|f| matches!(f, Fate::Ran(Ran { outcome: Outcome::Sequence, .. }))).count();
+    let read_by_scripts = skipped.len() - sequences;
+    if !args.run.quiet && !skipped.is_empty() {
+        writeln!(
+            stdout,
+            "skipped {sequences} sequence SMDs (animations, no triangles) and {read_by_scripts} files a .qc or .def \
+             script of the batch reads"
+        )?;
+    }
+    let failed = records.iter().filter(|r| r.status == Status::Failed).count();
+    writeln!(stdout, "{} thumbnails, {failed} failed", records.len() - failed)?;
+    if args.html {
+        spritebake::output::write_atomic(
+            &index_page(&args.output),
+            report::index_html(&args.output, &records, &skipped).as_bytes(),
+        )?;
+    }
+    if let Some(json) = &args.json {
+        spritebake::output::write_atomic(json, report::json_records(&records).as_bytes())?;
+    }
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The extensions of the model files a folder or a pattern expands to (any letter case).
-const MODEL_EXTENSIONS: [&str; 6] = ["md2", "md5mesh", "smd", "obj", "gltf", "glb"];
-
-/// The models of a batch, as the command line's MODEL arguments expand.
-#[derive(Debug, Default, PartialEq)]
-struct Models {
-    /// Each model once, in argument order; each folder's or pattern's models sorted.
-    paths: Vec<PathBuf>,
-    /// Some argument was a folder or a pattern.
-    expanded: bool,
-}
-
-fn is_model_file(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
-    MODEL_EXTENSIONS.contains(&ext.as_str())
-}
-
-/// A file or folder name with `*`, `?` or `[` (a Windows prefix such as `\\?\` is no pattern).
-fn is_pattern(name: &std::ffi::OsStr) -> bool {
-    name.to_string_lossy().contains(['*', '?', '['])
-}
-
-fn has_glob_chars(arg: &Path) -> bool {
-    arg.components().any(|c| matches!(c, Component::Normal(name) if is_pattern(name)))
-}
-
-/// Expands the MODEL arguments: a folder to the model files under it, an argument with glob
-/// characters that names nothing that exists to the model files and folders it matches, and
-/// anything else stays as it is (a missing file then fails on its own line). A path that
-/// comes twice (the same file, however it is spelled) is kept the first time.
-///
-/// # Errors
-/// A folder or a pattern with no model in it, an invalid pattern, a folder that cannot be read.
-fn expand(args: &[PathBuf]) -> Result<Models> {
-    let mut models = Models::default();
-    let mut seen = HashSet::new();
-    for arg in args {
-        let found = if arg.is_dir() {
-            let found = models_under(arg)?;
-            anyhow::ensure!(
-                !found.is_empty(),
-                "{}: no model files in this folder or its subfolders ({})",
-                arg.display(),
-                extension_list()
-            );
-            found
-        } else if has_glob_chars(arg) && std::fs::symlink_metadata(arg).is_err() {
-            let found = glob_models(arg)?;
-            anyhow::ensure!(
-                !found.is_empty(),
-                "{}: the pattern matches no model files ({})",
-                arg.display(),
-                extension_list()
-            );
-            found
-        } else {
-            models.paths.extend(seen.insert(identity(arg)).then(|| arg.clone()));
-            continue;
-        };
-        models.expanded = true;
-        models.paths.extend(found.into_iter().filter(|p| seen.insert(identity(p))));
-    }
-    Ok(models)
-}
-
-fn extension_list() -> String {
-    MODEL_EXTENSIONS.map(|e| format!(".{e}")).join(" ")
-}
-
-/// What makes two spellings of one file the same model: its canonical path where it exists.
-fn identity(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// The folder's entries, sorted, as (path, is a folder that is no symbolic link).
-fn entries(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
-    let read = |dir: &Path| -> std::io::Result<Vec<(PathBuf, bool)>> {
-        let mut entries = Vec::new();
-        for entry in std::fs::read_dir(dir)? {
-            let entry = entry?;
-            // `DirEntry::file_type` does not follow symbolic links.
-            entries.push((entry.path(), entry.file_type()?.is_dir()));
-        }
-        entries.sort();
-        Ok(entries)
-    };
-    read(dir).with_context(|| format!("{}: cannot read this folder", dir.display()))
-}
-
-/// Every model file under `dir`, sorted; folders reached through a symbolic link are left out
-/// (no loops, nothing outside the folder), model files that are symbolic links are kept.
-fn models_under(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        for (path, is_dir) in entries(&dir)? {
-            if is_dir {
-                todo.push(path);
-            } else if is_model_file(&path) && path.is_file() {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
-
-/// One part of a pattern, between separators.
-enum Part {
-    /// No glob characters: joined as it is.
-    Literal(PathBuf),
-    /// `**`: this folder and every folder under it.
-    AnyFolders,
-    /// Matched against each name in the folder.
-    Pattern(glob::Pattern),
-}
-
-/// The model files a pattern matches, sorted, with every folder it matches expanded as a
-/// folder argument is. The parts before the first glob character are taken as written (as a
-/// folder argument is); below them the walk, like the folder walk, never enters a symbolic
-/// link to a folder. (`glob::glob` would: `**` would follow a link loop into an ever deeper
-/// walk. So the walk is ours and the glob crate matches the names.)
-fn glob_models(pattern: &Path) -> Result<Vec<PathBuf>> {
-    let mut base = PathBuf::new();
-    let mut parts = Vec::new();
-    for component in pattern.components() {
-        let text = component.as_os_str();
-        let Component::Normal(name) = component else {
-            // A prefix, the root, `.` or `..`: taken as written.
-            if parts.is_empty() {
-                base.push(text)
-            } else {
-                parts.push(Part::Literal(PathBuf::from(text)))
-            }
-            continue;
-        };
-        if parts.is_empty() && !is_pattern(name) {
-            base.push(name);
-        } else if name == "**" {
-            // `**/**` is `**`.
-            if !matches!(parts.last(), Some(Part::AnyFolders)) {
-                parts.push(Part::AnyFolders);
-            }
-        } else if is_pattern(name) {
-            let part = glob::Pattern::new(&name.to_string_lossy())
-                .with_context(|| format!("{}: not a valid pattern", pattern.display()))?;
-            parts.push(Part::Pattern(part));
-        } else {
-            parts.push(Part::Literal(PathBuf::from(name)));
-        }
-    }
-    if base.as_os_str().is_empty() {
-        base.push(".");
-    }
-    if !base.is_dir() {
-        return Ok(Vec::new());
-    }
-    let options = glob::MatchOptions::new();
-    let mut found = Vec::new();
-    let mut matched = Vec::new();
-    // (folder, index of the part its entries are matched against); a pattern of only literal
-    // parts cannot get here (it names no glob character).
-    let mut todo = vec![(base, 0)];
-    while let Some((dir, i)) = todo.pop() {
-        let last = i + 1 == parts.len();
-        match &parts[i] {
-            Part::AnyFolders => {
-                if last {
-                    // A pattern ending in `**`: the folder, expanded below, holds the rest.
-                    matched.push(dir);
-                    continue;
-                }
-                todo.push((dir.clone(), i + 1));
-                for (path, is_dir) in entries(&dir)? {
-                    if is_dir {
-                        todo.push((path, i));
-                    }
-                }
-            }
-            Part::Literal(name) => {
-                let path = dir.join(name);
-                let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-                if last {
-                    matched.push(path);
-                } else if is_dir {
-                    todo.push((path, i + 1));
-                }
-            }
-            Part::Pattern(part) => {
-                for (path, is_dir) in entries(&dir)? {
-                    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-                    if !part.matches_with(&name, options) {
-                        continue;
-                    }
-                    if last {
-                        matched.push(path);
-                    } else if is_dir {
-                        todo.push((path, i + 1));
-                    }
-                }
-            }
-        }
-    }
-    for path in matched {
-        match std::fs::symlink_metadata(&path) {
-            Ok(m) if m.is_dir() => found.extend(models_under(&path)?),
-            Ok(_) if is_model_file(&path) && path.is_file() => found.push(path),
-            _ => {}
-        }
-    }
-    found.sort();
-    found.dedup();
-    Ok(found)
+/// Where `--html` writes the index page.
+fn index_page(folder: &Path) -> PathBuf {
+    folder.join("index.html")
 }

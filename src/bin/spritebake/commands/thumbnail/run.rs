@@ -1,0 +1,157 @@
+//! Running a batch: every model loaded, posed, rendered and encoded on a thread of its own, the
+//! memory the models hold together drawn from one pool.
+//!
+//! A fixed number of models in flight (each reserving its whole budget) would leave most cores
+//! idle: models take a few MiB of their 256 MiB budget. So every model runs at once as rayon
+//! schedules it, and each charge of each model is also charged to a pool of
+//! [`spritebake::budget::BATCH_BYTES`]. A model the pool cannot take is dropped (its charges
+//! given back) and run again after the others, alone, with its own budget only: a batch fits
+//! the pool whatever its models, and a model that fits its budget always renders.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use spritebake::bake::{self, Product, pipeline};
+use spritebake::budget::{self, MemoryBudget};
+use spritebake::output::Transaction;
+use spritebake::spec::BakeSpec;
+
+use super::scan::Found;
+
+/// A thumbnail rendered and staged.
+pub struct Done {
+    /// The staged PNG: committed by the model's own task when its file did not exist before the
+    /// batch, else held for the batch to commit (see [`Job::commit_now`]).
+    pub files: Option<Transaction>,
+    /// Every file the model read.
+    pub inputs: Vec<PathBuf>,
+    pub warnings: Vec<String>,
+    pub triangles: u64,
+}
+
+/// What became of one model.
+pub enum Outcome {
+    Done(Done),
+    Failed(spritebake::Error),
+    /// A sequence SMD found by a scan: an animation, not a model.
+    Sequence,
+}
+
+/// One model's outcome and the wall time its task took.
+pub struct Ran {
+    pub outcome: Outcome,
+    pub seconds: f64,
+}
+
+/// One model of the batch and where its thumbnail goes.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    pub found: &'a Found,
+    pub output: &'a Path,
+    /// Whether the task commits its thumbnail itself: a file that does not exist yet is no
+    /// model's input, but one that does may be another model's skin, which only the batch,
+    /// once every model has told what it reads, can rule out.
+    pub commit_now: bool,
+}
+
+/// Runs every job in parallel within a pool of `pool_bytes`, then the ones the pool could not
+/// take one at a time; the outcomes in `jobs`' order.
+pub fn run_all(jobs: &[Job], base: &BakeSpec, pool_bytes: u64) -> Vec<Ran> {
+    let pool = Arc::new(MemoryBudget::new(pool_bytes));
+    let mut ran: Vec<Ran> = jobs.par_iter().map(|job| timed(job, base, Some(&pool))).collect();
+    for (job, ran) in jobs.iter().zip(&mut ran) {
+        if matches!(&ran.outcome, Outcome::Failed(e) if budget::is_pool_spent(e)) {
+            *ran = timed(job, base, None);
+        }
+    }
+    ran
+}
+
+fn timed(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> Ran {
+    let start = Instant::now();
+    let outcome = match one(job, base, pool) {
+        Ok(Some(done)) => Outcome::Done(done),
+        Ok(None) => Outcome::Sequence,
+        Err(e) => Outcome::Failed(e),
+    };
+    Ran { outcome, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// One model's thumbnail, staged and, where the job says so, committed; `None` for a scanned
+/// sequence SMD.
+fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spritebake::Result<Option<Done>> {
+    let mut spec = base.clone();
+    spec.model.model = job.found.path.clone();
+    let resolved = spec.resolve()?;
+    let limits = spec.limits.limits();
+    if job.found.scanned() && spritebake::formats::is_smd_sequence(&job.found.path, &limits) {
+        return Ok(None);
+    }
+    // The model, its attachments and its image each get a budget of their own, as a single
+    // `render` gives them; in a batch all three draw on the pool.
+    let budget = || match pool {
+        Some(pool) => MemoryBudget::drawing_on(limits.max_memory_bytes, pool),
+        None => MemoryBudget::new(limits.max_memory_bytes),
+    };
+    let (body, attachments, image) = (budget(), budget(), budget());
+    let loaded = bake::load_within(&resolved, &body, &attachments)?;
+    // This model's own files (its skin may sit where its thumbnail would go): checked once
+    // they are known, and a clash fails this model only.
+    let output = job.output.to_string_lossy();
+    Product::Render.plan(&output, &loaded, &resolved)?.check(&loaded.inputs)?;
+    let mut files = Transaction::new();
+    pipeline::write(Product::Render, &loaded, &resolved, &output, &image, &|| {}, &mut files)?;
+    let files = if job.commit_now {
+        files.commit()?;
+        None
+    } else {
+        Some(files)
+    };
+    let triangles = loaded.model.triangle_count() + loaded.props.iter().map(|p| p.triangle_count()).sum::<usize>();
+    Ok(Some(Done { files, inputs: loaded.inputs, warnings: loaded.warnings, triangles: triangles as u64 }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes of each thumbnail the jobs made (`None` where one failed or was skipped).
+    fn thumbnails(jobs: &[Job], ran: &[Ran]) -> Vec<Option<Vec<u8>>> {
+        jobs.iter()
+            .zip(ran)
+            .map(|(job, r)| matches!(r.outcome, Outcome::Done(_)).then(|| std::fs::read(job.output).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn models_the_pool_cannot_take_run_again_alone_with_the_same_result() {
+        let dir = std::env::temp_dir().join(format!("spritebake-pool-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let models: Vec<Found> = (0..4)
+            .map(|i| {
+                let path = dir.join(format!("m{i}.obj"));
+                std::fs::write(&path, format!("v 0 0 0\nv 1 {i} 0\nv 0 1 0\nf 1 2 3\n")).unwrap();
+                Found { path, root: Some(dir.clone()) }
+            })
+            .collect();
+        let mut base = BakeSpec::thumbnail();
+        base.view.size = "24".parse().unwrap();
+        let run = |pool_bytes: u64, folder: &str| {
+            let outputs: Vec<PathBuf> = models
+                .iter()
+                .map(|m| dir.join(folder).join(m.path.file_name().unwrap()).with_extension("png"))
+                .collect();
+            let jobs: Vec<Job> =
+                models.iter().zip(&outputs).map(|(found, output)| Job { found, output, commit_now: true }).collect();
+            let ran = run_all(&jobs, &base, pool_bytes);
+            assert!(ran.iter().all(|r| matches!(r.outcome, Outcome::Done(_))), "a model failed");
+            thumbnails(&jobs, &ran)
+        };
+        // A pool of one byte takes no model: every one runs again alone, as it would have.
+        assert_eq!(run(1, "starved"), run(budget::BATCH_BYTES, "roomy"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

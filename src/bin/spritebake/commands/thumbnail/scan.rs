@@ -1,0 +1,250 @@
+//! Which models a batch renders: the MODEL arguments expanded (folders walked, quoted glob
+//! patterns matched), each model with the folder its name is taken from.
+
+use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+/// The extensions of the model files a folder or a pattern expands to (any letter case):
+/// every format `load` reads, the scripts (`.qc`, `.def`) included.
+const MODEL_EXTENSIONS: [&str; 8] = ["md2", "md5mesh", "smd", "obj", "gltf", "glb", "qc", "def"];
+
+/// One model of a batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// The model file, as the walk or the command line spelled it.
+    pub path: PathBuf,
+    /// The folder or pattern root it was found under (its thumbnail's name mirrors the path
+    /// below it); `None` for a file named on the command line.
+    pub root: Option<PathBuf>,
+}
+
+impl Found {
+    /// Whether a folder scan or a pattern found it (so it may be left out as no model of its
+    /// own: a sequence SMD, a file a script reads); a file named on the command line never is.
+    pub fn scanned(&self) -> bool {
+        self.root.is_some()
+    }
+
+    /// Whether it is a script that describes a model made of other files (`.qc`, `.def`).
+    pub fn is_script(&self) -> bool {
+        let ext = self.path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        matches!(ext.as_deref(), Some("qc" | "def"))
+    }
+}
+
+/// The models of a batch, as the command line's MODEL arguments expand.
+#[derive(Debug, Default, PartialEq)]
+pub struct Models {
+    /// Each model once, in argument order; each folder's or pattern's models sorted.
+    pub found: Vec<Found>,
+    /// Some argument was a folder or a pattern.
+    pub expanded: bool,
+}
+
+fn is_model_file(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    MODEL_EXTENSIONS.contains(&ext.as_str())
+}
+
+/// A file or folder name with `*`, `?` or `[` (a Windows prefix such as `\\?\` is no pattern).
+fn is_pattern(name: &std::ffi::OsStr) -> bool {
+    name.to_string_lossy().contains(['*', '?', '['])
+}
+
+fn has_glob_chars(arg: &Path) -> bool {
+    arg.components().any(|c| matches!(c, Component::Normal(name) if is_pattern(name)))
+}
+
+/// Expands the MODEL arguments: a folder to the model files under it, an argument with glob
+/// characters that names nothing that exists to the model files and folders it matches, and
+/// anything else stays as it is (a missing file then fails on its own line). A path that
+/// comes twice (the same file, however it is spelled) is kept the first time.
+///
+/// # Errors
+/// A folder or a pattern with no model in it, an invalid pattern, a folder that cannot be read.
+pub fn expand(args: &[PathBuf]) -> Result<Models> {
+    let mut models = Models::default();
+    let mut seen = HashSet::new();
+    for arg in args {
+        let (found, root) = if arg.is_dir() {
+            let found = models_under(arg)?;
+            anyhow::ensure!(
+                !found.is_empty(),
+                "{}: no model files in this folder or its subfolders ({})",
+                arg.display(),
+                extension_list()
+            );
+            (found, arg.clone())
+        } else if has_glob_chars(arg) && std::fs::symlink_metadata(arg).is_err() {
+            let (found, root) = glob_models(arg)?;
+            anyhow::ensure!(
+                !found.is_empty(),
+                "{}: the pattern matches no model files ({})",
+                arg.display(),
+                extension_list()
+            );
+            (found, root)
+        } else {
+            if seen.insert(identity(arg)) {
+                models.found.push(Found { path: arg.clone(), root: None });
+            }
+            continue;
+        };
+        models.expanded = true;
+        let fresh = found.into_iter().filter(|p| seen.insert(identity(p)));
+        models.found.extend(fresh.map(|path| Found { path, root: Some(root.clone()) }));
+    }
+    Ok(models)
+}
+
+/// What makes two spellings of one file the same model: its canonical path where it exists.
+pub fn identity(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn extension_list() -> String {
+    MODEL_EXTENSIONS.map(|e| format!(".{e}")).join(" ")
+}
+
+/// The folder's entries, sorted, as (path, is a folder that is no symbolic link).
+fn entries(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
+    let read = |dir: &Path| -> std::io::Result<Vec<(PathBuf, bool)>> {
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            // `DirEntry::file_type` does not follow symbolic links.
+            entries.push((entry.path(), entry.file_type()?.is_dir()));
+        }
+        entries.sort();
+        Ok(entries)
+    };
+    read(dir).with_context(|| format!("{}: cannot read this folder", dir.display()))
+}
+
+/// Every model file under `dir`, sorted; folders reached through a symbolic link are left out
+/// (no loops, nothing outside the folder), model files that are symbolic links are kept.
+fn models_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for (path, is_dir) in entries(&dir)? {
+            if is_dir {
+                todo.push(path);
+            } else if is_model_file(&path) && path.is_file() {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// One part of a pattern, between separators.
+enum Part {
+    /// No glob characters: joined as it is.
+    Literal(PathBuf),
+    /// `**`: this folder and every folder under it.
+    AnyFolders,
+    /// Matched against each name in the folder.
+    Pattern(glob::Pattern),
+}
+
+/// The model files a pattern matches, sorted, with every folder it matches expanded as a
+/// folder argument is; and the pattern's root, the folder its literal leading parts name. The parts before the first glob character are taken as written (as a
+/// folder argument is); below them the walk, like the folder walk, never enters a symbolic
+/// link to a folder. (`glob::glob` would: `**` would follow a link loop into an ever deeper
+/// walk. So the walk is ours and the glob crate matches the names.)
+fn glob_models(pattern: &Path) -> Result<(Vec<PathBuf>, PathBuf)> {
+    let mut base = PathBuf::new();
+    let mut parts = Vec::new();
+    for component in pattern.components() {
+        let text = component.as_os_str();
+        let Component::Normal(name) = component else {
+            // A prefix, the root, `.` or `..`: taken as written.
+            if parts.is_empty() {
+                base.push(text)
+            } else {
+                parts.push(Part::Literal(PathBuf::from(text)))
+            }
+            continue;
+        };
+        if parts.is_empty() && !is_pattern(name) {
+            base.push(name);
+        } else if name == "**" {
+            // `**/**` is `**`.
+            if !matches!(parts.last(), Some(Part::AnyFolders)) {
+                parts.push(Part::AnyFolders);
+            }
+        } else if is_pattern(name) {
+            let part = glob::Pattern::new(&name.to_string_lossy())
+                .with_context(|| format!("{}: not a valid pattern", pattern.display()))?;
+            parts.push(Part::Pattern(part));
+        } else {
+            parts.push(Part::Literal(PathBuf::from(name)));
+        }
+    }
+    if base.as_os_str().is_empty() {
+        base.push(".");
+    }
+    if !base.is_dir() {
+        return Ok((Vec::new(), base));
+    }
+    let options = glob::MatchOptions::new();
+    let mut found = Vec::new();
+    let mut matched = Vec::new();
+    // (folder, index of the part its entries are matched against); a pattern of only literal
+    // parts cannot get here (it names no glob character).
+    let mut todo = vec![(base.clone(), 0)];
+    while let Some((dir, i)) = todo.pop() {
+        let last = i + 1 == parts.len();
+        match &parts[i] {
+            Part::AnyFolders => {
+                if last {
+                    // A pattern ending in `**`: the folder, expanded below, holds the rest.
+                    matched.push(dir);
+                    continue;
+                }
+                todo.push((dir.clone(), i + 1));
+                for (path, is_dir) in entries(&dir)? {
+                    if is_dir {
+                        todo.push((path, i));
+                    }
+                }
+            }
+            Part::Literal(name) => {
+                let path = dir.join(name);
+                let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+                if last {
+                    matched.push(path);
+                } else if is_dir {
+                    todo.push((path, i + 1));
+                }
+            }
+            Part::Pattern(part) => {
+                for (path, is_dir) in entries(&dir)? {
+                    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+                    if !part.matches_with(&name, options) {
+                        continue;
+                    }
+                    if last {
+                        matched.push(path);
+                    } else if is_dir {
+                        todo.push((path, i + 1));
+                    }
+                }
+            }
+        }
+    }
+    for path in matched {
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() => found.extend(models_under(&path)?),
+            Ok(_) if is_model_file(&path) && path.is_file() => found.push(path),
+            _ => {}
+        }
+    }
+    found.sort();
+    found.dedup();
+    Ok((found, base))
+}
