@@ -308,3 +308,106 @@ fn info_lists_joint_names_as_they_are_typed() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("joints: 11") && out.contains("  2 head (parent: spine)"), "{out}");
 }
+
+/// Every subcommand a user can type: completions and man pages must know each of them.
+const SUBCOMMANDS: [&str; 13] = [
+    "render",
+    "info",
+    "sheet",
+    "gif",
+    "frames",
+    "thumbnail",
+    "compare",
+    "bake",
+    "check",
+    "export",
+    "bench",
+    "completions",
+    "man",
+];
+
+#[test]
+fn bash_completions_complete_subcommands_and_their_flags() {
+    let o = spritebake(&["completions", "bash"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let script = String::from_utf8(o.stdout).unwrap();
+    for name in SUBCOMMANDS {
+        assert!(script.contains(&format!("spritebake,{name})")), "no case for {name}");
+    }
+    // The script as bash runs it: loaded, then asked what `spritebake th<TAB>` and
+    // `spritebake thumbnail --max-m<TAB>` complete to.
+    let dir = scratch("completions");
+    let file = dir.join("spritebake.bash");
+    std::fs::write(&file, &script).unwrap();
+    let complete = |words: &str| -> String {
+        let probe = format!(
+            "source '{}'; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _spritebake spritebake \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             echo \"${{COMPREPLY[*]}}\"",
+            file.display()
+        );
+        let o = Command::new("bash").args(["--norc", "-c", &probe]).output().expect("run bash");
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8(o.stdout).unwrap().trim().to_string()
+    };
+    assert_eq!(complete("spritebake th"), "thumbnail");
+    assert_eq!(complete("spritebake thumbnail --max-m"), "--max-memory-mib");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_unknown_shell_is_a_usage_error() {
+    let o = spritebake(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("invalid value 'tcsh'") && err.contains("bash, elvish, fish, powershell, zsh"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn the_man_page_is_roff_and_refers_to_every_subcommand() {
+    let o = spritebake(&["man"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(page.starts_with('.'), "not roff:\n{page}");
+    assert!(page.lines().any(|l| l.starts_with(".TH spritebake 1 ")), "{page}");
+    for name in SUBCOMMANDS {
+        assert!(page.contains(&format!("spritebake\\-{name}(1)")), "{name} missing from\n{page}");
+    }
+    assert!(!page.contains("spritebake\\-help(1)"), "clap's help subcommand has no page");
+}
+
+#[test]
+fn man_writes_one_page_per_subcommand_into_a_folder() {
+    let dir = scratch("man");
+    let out = dir.join("share/man/man1");
+    let o = spritebake(&["man", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let mut expected: Vec<String> = SUBCOMMANDS.iter().map(|n| format!("spritebake-{n}.1")).collect();
+    expected.push("spritebake.1".into());
+    expected.sort();
+    let mut written: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    written.sort();
+    assert_eq!(written, expected);
+    let thumbnail = std::fs::read_to_string(out.join("spritebake-thumbnail.1")).unwrap();
+    assert!(thumbnail.contains(".TH spritebake-thumbnail 1  \"spritebake "), "{thumbnail}");
+    // The page shows the thumbnail's own defaults, as its --help does.
+    assert!(thumbnail.contains("\\fB\\-\\-yaw\\fR \\fI<YAW>\\fR [default: 35]"), "{thumbnail}");
+    assert!(thumbnail.contains("\\-\\-max\\-memory\\-mib"), "{thumbnail}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn man_refuses_a_file_where_its_folder_should_be() {
+    let dir = scratch("man_file");
+    let file = dir.join("man1");
+    std::fs::write(&file, b"x").unwrap();
+    let o = spritebake(&["man", "-o", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("man1: exists and is not a folder"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&file).unwrap(), b"x");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(dir).unwrap();
+}

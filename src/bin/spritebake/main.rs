@@ -46,6 +46,15 @@ enum Command {
     Export(export::ExportArgs),
     /// Measure render throughput: N frames orbiting the model, images kept in memory.
     Bench(bench::BenchArgs),
+    /// Print the shell completion script for bash, zsh, fish, elvish or PowerShell.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page, or write one page per subcommand into a folder (-o).
+    Man(man::ManArgs),
+}
+
+/// The command line as it is parsed, and as completions and man pages describe it.
+fn cli_command() -> clap::Command {
+    Cli::command().mut_subcommand("thumbnail", thumbnail::shown_defaults)
 }
 
 fn main() -> ExitCode {
@@ -66,7 +75,7 @@ fn main() -> ExitCode {
         let _stopped = spritebake::output::stop_writing();
         std::process::exit(130);
     });
-    let matches = Cli::command().mut_subcommand("thumbnail", thumbnail::shown_defaults).get_matches();
+    let matches = cli_command().get_matches();
     // Thumbnails keep their own defaults for the flags not given: the subcommand's matches say
     // which were.
     let given = matches.subcommand().map(|(_, m)| m.clone()).unwrap_or_default();
@@ -86,6 +95,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Completions(args) => completions::run(&args, cli_command()),
+        Command::Man(args) => man::run(&args, cli_command()),
     };
     result.unwrap_or_else(|e| {
         if is_broken_pipe(&e) {
