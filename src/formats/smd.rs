@@ -362,6 +362,17 @@ pub fn parse_sequence_within(
             "skeleton" => {
                 let nodes = nodes.as_ref().ok_or_else(|| err(n, "`skeleton` before `nodes`"))?;
                 let mapping = Mapping::new(nodes, skeleton);
+                // What the clip keeps besides its frames: its name and the mapping's report,
+                // which names every reference bone the sequence lacks (a one-bone sequence on
+                // a 2000-bone reference keeps 1999 names, more than its frame costs).
+                let kept = size_of::<Clip>() + name.len() + mapping.report.as_ref().map_or(0, Retarget::held_bytes);
+                budget.charge(kept as u64, || {
+                    format!(
+                        "the mapping of {} sequence bones onto {} reference bones",
+                        nodes.names.len(),
+                        skeleton.joints.len()
+                    )
+                })?;
                 // The parsed frames list only the bones each `time` block names (bounded by the
                 // text); every clip frame holds all of them: a line `time N` costs a pose of
                 // every bone, so 50 KB of them can ask for gigabytes.
@@ -468,13 +479,7 @@ impl Mapping {
             reparented: sources.iter().filter(|s| matches!(s, Source::ModelSpace(_))).count(),
             ignored: (0..nodes.names.len()).filter(|&s| mapped(s).is_none() && !carrier[s]).count(),
             above_root,
-            missing: skeleton
-                .joints
-                .iter()
-                .zip(&sources)
-                .filter(|(_, s)| **s == Source::Rest)
-                .map(|(joint, _)| joint.name.clone())
-                .collect(),
+            missing: sources.iter().enumerate().filter(|(_, s)| **s == Source::Rest).map(|(j, _)| j).collect(),
         };
         let identical =
             report.reparented == 0 && report.above_root.is_empty() && report.ignored == 0 && report.missing.is_empty();

@@ -44,9 +44,19 @@ pub struct Retarget {
     pub above_root: Vec<String>,
     /// Clip bones the model lacks that carry no mapped bone: they change nothing.
     pub ignored: usize,
-    /// Model joints the clip lacks, in the model's order: kept at their rest pose relative to
-    /// their (animated) parent.
-    pub missing: Vec<String>,
+    /// Model joints the clip lacks, as indices into the model's skeleton, in its order: kept at
+    /// their rest pose relative to their (animated) parent. (Indices, not names: a sequence of
+    /// one bone on a skeleton of thousands would otherwise keep thousands of names per clip.)
+    pub missing: Vec<usize>,
+}
+
+impl Retarget {
+    /// The bytes the report holds (a name's heap block counted at 32 bytes at least, as
+    /// allocators hand them out).
+    pub fn held_bytes(&self) -> usize {
+        let names: usize = self.above_root.iter().map(|name| size_of::<String>() + name.len().max(32)).sum();
+        names + self.missing.len() * size_of::<usize>()
+    }
 }
 
 impl Clip {
