@@ -29,6 +29,9 @@ pub fn decode_within(bytes: &[u8], path: &Path, budget: &MemoryBudget) -> Result
     }
     let mut decoder = options.read_info(bytes).map_err(bad)?;
     let (w, h) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    // The canvas first: a 43-byte GIF may declare 65535², 16 GiB before its first frame.
+    let canvas_bytes = bytes_for(u64::from(w.max(1)) * u64::from(h.max(1)), 4);
+    budget.charge(canvas_bytes, || format!("{}: a GIF canvas of {w}x{h}", path.display()))?;
     let mut canvas = Image::new(w.max(1), h.max(1))?;
     let (mut frames, mut delays) = (Vec::new(), Vec::new());
     let mut clear: Option<(u32, u32, u32, u32)> = None;

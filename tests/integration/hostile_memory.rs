@@ -617,6 +617,43 @@ fn check_reports_budget_overruns_per_case_and_goes_on() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A 43-byte golden GIF declaring a 65535² canvas (16 GiB before its first frame): its case is
+/// an error, the others still run and the JUnit report is written.
+#[test]
+fn a_gif_golden_declaring_a_huge_canvas_fails_its_case_alone() {
+    let dir = scratch("gif-bomb");
+    copy_good_models(&dir);
+    let mut gif = b"GIF89a".to_vec();
+    gif.extend_from_slice(&[0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00]); // 65535 x 65535, no palette
+    gif.extend_from_slice(&[0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0x00]); // one 1x1 frame
+    gif.extend_from_slice(&[0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]);
+    std::fs::write(dir.join("bomb.gif"), &gif).unwrap();
+    let manifest = "[defaults]\nsize = \"32x32\"\n\n\
+        [[case]]\nname = \"good\"\nmodel = \"tower.obj\"\ngolden = \"golden/good.png\"\n\n\
+        [[case]]\nname = \"bomb\"\nkind = \"gif\"\nmodel = \"robot.md2\"\nframes = 2\ngolden = \"bomb.gif\"\n";
+    std::fs::write(dir.join("cases.toml"), manifest).unwrap();
+    let (cases, junit) = (dir.join("cases.toml"), dir.join("junit.xml"));
+    for bless in [false, true] {
+        let mut args = vec!["check", s(&cases), "--junit", s(&junit)];
+        if bless {
+            args.push("--bless");
+        }
+        let o = run_limited(&args);
+        let text = stdout(&o);
+        let bomb = text.lines().find(|l| l.contains(" bomb")).unwrap_or_default().to_string();
+        if !bless {
+            assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+            assert!(bomb.starts_with("ERROR bomb") && bomb.contains("65535x65535"), "{text}");
+            assert!(text.lines().any(|l| l.starts_with("NEW   good")), "{text}");
+            assert!(std::fs::read_to_string(&junit).unwrap().contains("name=\"bomb\""));
+        } else {
+            // Blessing replaces the golden without reading it: the case is written, not decoded.
+            assert!(o.status.code().is_some(), "killed: {text}{}", stderr(&o));
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn accessor_reads_are_counted_once() {
     use base64::Engine as _;
