@@ -79,6 +79,15 @@ pub(super) struct Framing {
 /// `pixels_per_unit`.
 pub(super) fn frame(views: &[OrbitView], points: &[Vec3], size: (u32, u32), rule: &Rule) -> Result<Framing> {
     let (centre, radius, y0, y1) = cylinder(points);
+    // Points near ±3.4e38 are finite, but their extent is not: every camera, pivot and anchor
+    // made from it would be NaN (engine data with `"y": null`).
+    if !(centre.is_finite() && radius.is_finite() && (y1 - y0).is_finite()) {
+        return Err(Error::Invalid(format!(
+            "the posed model spans more than 32-bit floats hold (height {}, radius {radius}): \
+             its coordinates are too large to frame; scale the model down in its file",
+            y1 - y0
+        )));
+    }
     let block = rule.block.max(1);
     let cell = (size.0 / block, size.1 / block);
     let Some(scale) = rule.pixels_per_unit else {

@@ -393,3 +393,18 @@ fn parser_errors_name_the_line() {
     let o = run(&["info", p(&smd)]);
     assert_eq!(stderr(&o), format!("error: {}: SMD line 2: `nodes` block opened here has no `end`\n", smd.display()));
 }
+
+/// Coordinates near ±3.4e38 are finite but their extent is not: a sheet of such a model is
+/// refused with one line, never written with NaN pivots (`"pivot": {"y": null}`).
+#[test]
+fn a_model_too_large_to_frame_is_refused_not_written_with_nan_pivots() {
+    let dir = scratch("huge-coordinates");
+    let model = dir.join("huge.obj");
+    std::fs::write(&model, "v -3.4e38 -3.4e38 0\nv 3.4e38 -3.4e38 0\nv 0 3.4e38 3.4e38\nf 1 2 3\n").unwrap();
+    for format in ["texturepacker", "godot", "aseprite"] {
+        let o = run(&["sheet", p(&model), "--size", "32", "--json-format", format, "-o", p(&dir.join("s.png"))]);
+        common::cli::assert_refused(&o, &["too large to frame"]);
+    }
+    assert_eq!(names_in(&dir), ["huge.obj"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
