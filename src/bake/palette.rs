@@ -173,7 +173,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<[u8; 3]>> {
                     continue;
                 }
                 let hex = line.strip_prefix('#').unwrap_or(line);
-                let channel = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok());
+                let channel = |i: usize| crate::spec::hex_byte(hex, i);
                 match (hex.len(), channel(0), channel(2), channel(4)) {
                     (6, Some(r), Some(g), Some(b)) => colours.push([r, g, b]),
                     _ => return Err(fail(n, format!("'{line}' is not a colour (rrggbb)"))),

@@ -33,4 +33,5 @@ pub use resolved::Resolved;
 pub(crate) use resolved::shown_maps;
 #[doc(hidden)]
 pub use resolved::{Look, is_animation_file};
+pub(crate) use values::hex_byte;
 pub use values::{BodySpec, Color, DirectionRef, LightDirection, PageSize, Size, SizeSpec, TextureSpec};

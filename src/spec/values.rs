@@ -247,6 +247,13 @@ impl Serialize for PageSize {
     }
 }
 
+/// The byte written as two hex digits at `hex[i..i + 2]`. Only digits: `u8::from_str_radix`
+/// alone takes `+1` as 1, so `+1+2+3` read as a colour.
+pub(crate) fn hex_byte(hex: &str, i: usize) -> Option<u8> {
+    let pair = hex.get(i..i + 2).filter(|p| p.bytes().all(|b| b.is_ascii_hexdigit()))?;
+    u8::from_str_radix(pair, 16).ok()
+}
+
 /// A colour `#rrggbb` or `#rrggbbaa` (the `#` is optional): straight-alpha sRGB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Color(pub [u8; 4]);
@@ -257,7 +264,7 @@ impl FromStr for Color {
     fn from_str(s: &str) -> Result<Color, String> {
         let hex = s.strip_prefix('#').unwrap_or(s);
         let bad = || format!("bad colour '{s}' (expected #rrggbb or #rrggbbaa)");
-        let byte = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(bad);
+        let byte = |i: usize| hex_byte(hex, i).ok_or_else(bad);
         match hex.len() {
             6 => Ok(Color([byte(0)?, byte(2)?, byte(4)?, 255])),
             8 => Ok(Color([byte(0)?, byte(2)?, byte(4)?, byte(6)?])),
@@ -441,6 +448,7 @@ mod tests {
         assert_eq!("10203040".parse::<Color>().unwrap(), Color([16, 32, 48, 64]));
         assert_eq!(Color([16, 32, 48, 64]).to_string(), "#10203040");
         assert!("#fff".parse::<Color>().is_err() && "#ffé000".parse::<Color>().is_err());
+        assert!("+1+2+3".parse::<Color>().is_err() && "#-1-2-3".parse::<Color>().is_err());
         assert_eq!("1,-2,3.5".parse::<LightDirection>().unwrap().0, Vec3::new(1.0, -2.0, 3.5));
         assert!("1,2".parse::<LightDirection>().is_err() && "0,0,0".parse::<LightDirection>().is_err());
         let t: TextureSpec = "skin=a/b.png".parse().unwrap();

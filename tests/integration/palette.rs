@@ -134,6 +134,7 @@ fn bad_palette_files_and_flags_give_one_error_naming_the_file_and_line() {
         ("bad.gpl", "GIMP Palette\nName: x\n10 20 30\n10 20 300\n", "line 4"),
         ("nohead.gpl", "10 20 30\n", "line 1"),
         ("bad.hex", "ffffff\n000000\nabcdeg\n", "line 3"),
+        ("signed.hex", "ffffff\n+1+2+3\n", "line 2"),
         ("bad.pal", "JASC-PAL\n0100\n3\n1 2 3\n4 5 6\n", "says 3"),
         ("empty.hex", "\n", "no colours"),
     ];
