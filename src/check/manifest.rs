@@ -46,6 +46,32 @@ pub struct CaseKeys {
     pub columns: u32,
 }
 
+/// A case's golden-test keys read from `own`; a value of the wrong type is named by its key
+/// (serde's own message names only the type).
+fn case_keys(own: toml::Table) -> Result<CaseKeys> {
+    let message = |e: toml::de::Error| e.message().trim().replace('\n', " ");
+    let whole = toml::Value::Table(own.clone()).try_into::<CaseKeys>();
+    whole.map_err(|e| {
+        // Each key alone beside a valid name and golden: the first that fails is the culprit.
+        let culprit = own.iter().find_map(|(key, value)| {
+            let mut probe = toml::Table::new();
+            probe.insert("name".into(), "probe".into());
+            probe.insert("golden".into(), "probe.png".into());
+            probe.insert(key.clone(), value.clone());
+            let failed = toml::Value::Table(probe).try_into::<CaseKeys>().err()?;
+            let shown = match value {
+                toml::Value::String(text) => format!("{text:?}"),
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::Float(x) => x.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => format!("a {}", other.type_str()),
+            };
+            Some(Error::bad_option(key, shown, message(failed)))
+        });
+        culprit.unwrap_or_else(|| Error::Invalid(message(e)))
+    })
+}
+
 fn render() -> Product {
     Product::Render
 }
@@ -139,9 +165,7 @@ impl Manifest {
                 .filter(|(k, _)| CASE_KEYS.contains(&k.as_str()))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let keys: CaseKeys = toml::Value::Table(own)
-                .try_into()
-                .map_err(|e: toml::de::Error| at(Error::Invalid(e.message().trim().replace('\n', " "))))?;
+            let keys = case_keys(own).map_err(at)?;
             let spec = BakeSpec::from_table(&case, CASE_KEYS).map_err(at)?;
             // Every option is checked here, before any case runs: a typo or a value out of
             // range stops the run with its line, as a bad flag stops a command.
@@ -155,6 +179,14 @@ impl Manifest {
             crate::bounds::COLUMNS
                 .check(keys.columns)
                 .map_err(|e| at(Error::bad_option("columns", keys.columns, e)))?;
+            // An empty name reads as no name in every report; an empty golden is the manifest's
+            // own folder, where `--bless` would write a frames case's `frame_000.png`.
+            if keys.name.trim().is_empty() {
+                return Err(at(Error::bad_option("name", "\"\"", "a name for the case, not empty")));
+            }
+            if keys.golden.as_os_str().is_empty() {
+                return Err(at(Error::bad_option("golden", "\"\"", "the golden's path, not empty")));
+            }
             if cases.iter().any(|c| c.keys.name == keys.name) {
                 return Err(Error::Invalid(format!("{}: two cases are named '{}'", path.display(), keys.name)));
             }

@@ -147,6 +147,21 @@ fn manifest_errors_exit_2_with_the_key() {
     assert!(text(&o).contains("yaww") && text(&o).contains("line"), "{}", text(&o));
     let m = manifest(&dir, "[[case]]\nname = \"a\"\n");
     assert!(text(&check(&[p(&m)])).contains("no `golden`"));
+    // Loose values: empty names and paths, and values of the wrong type, named by their key.
+    for (case, words) in [
+        ("name = \"\"\ngolden = \"a.png\"", &["`name`", "not empty"][..]),
+        ("name = \"a\"\ngolden = \"\"", &["`golden`", "not empty"]),
+        ("name = \"a\"\ngolden = \"a.png\"\nclip = \"\"", &["`clip`", "not empty"]),
+        ("name = \"a\"\ngolden = \"a.png\"\nmax_pixels = \"x\"", &["`max_pixels` = \"x\"", "expected usize"]),
+        ("name = \"a\"\ngolden = \"a.png\"\nignore_aa = 3", &["`ignore_aa` = 3", "boolean"]),
+        ("name = \"a\"\ngolden = \"a.png\"\nkind = 3", &["`kind` = 3"]),
+    ] {
+        let m = manifest(&dir, &format!("[[case]]\n{case}\n"));
+        let o = check(&[p(&m), "--bless"]);
+        assert_eq!(o.status.code(), Some(2), "{case}: {}", text(&o));
+        assert!(words.iter().all(|w| text(&o).contains(w)) && text(&o).contains("(line "), "{case}: {}", text(&o));
+    }
+    assert!(!dir.join("frame_000.png").exists());
 }
 
 #[test]
