@@ -51,6 +51,7 @@ pub fn load_within(resolved: &Resolved, body: &MemoryBudget, attachments: &Memor
     if named.any(|n| n == ALL_CLIPS) {
         add_all_clip(&mut model)?;
     }
+    refuse_motion_options_without_clips(&model, resolved)?;
     let props = rig::load_attachments(controls, &resolved.model, &model, &resolved.load, attachments)?;
     let mut warnings: Vec<String> =
         model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)).cloned().collect();
@@ -60,6 +61,30 @@ pub fn load_within(resolved: &Resolved, body: &MemoryBudget, attachments: &Memor
     let mut inputs = resolved.spec.named_files();
     inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
     Ok(Loaded { model, props, warnings, inputs })
+}
+
+/// `frame`, `time`, `fps` and `root_motion` choose or play a moment of a clip: on a model with
+/// none they would change nothing, silently (a typo'd model, or the wrong file). Frame and time
+/// 0, the first moment, are every model's own, so they pass.
+fn refuse_motion_options_without_clips(model: &Model, resolved: &Resolved) -> Result<()> {
+    if !model.clips.is_empty() {
+        return Ok(());
+    }
+    let spec = &resolved.spec;
+    let given: [(&str, Option<String>); 4] = [
+        ("frame", spec.moment.frame.iter().find(|&&f| f != 0.0).map(f32::to_string)),
+        ("time", spec.moment.time.filter(|&t| t != 0.0).map(|t| t.to_string())),
+        ("fps", spec.model.fps.map(|f| f.to_string())),
+        ("root_motion", spec.anim.root_motion.then(|| "true".to_string())),
+    ];
+    match given.into_iter().find_map(|(key, value)| Some((key, value?))) {
+        Some((key, value)) => Err(Error::bad_option(
+            key,
+            value,
+            format!("needs a clip to play, and {} has none", resolved.model.display()),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The clip name that plays every keyed (glTF) animation of a model together.

@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, MapKind, NormalY, PackName,
-    ShadingName, ShadingRateName, SpriteSpec,
+    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, LookSpec, MapKind, NormalY,
+    PackName, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
 use crate::bounds::{self, Bound};
@@ -364,6 +364,17 @@ impl BakeSpec {
             ));
         }
         within("outline", l.outline, bounds::OUTLINE)?;
+        // Options that only tune another one: given alone they would change nothing, silently.
+        if r.bands != RenderSpec::default().bands && r.shading != ShadingName::Toon {
+            return Err(Error::bad_option("bands", r.bands, "needs `shading` toon (it sets the toon shading's bands)"));
+        }
+        if l.outline_color != LookSpec::default().outline_color && l.outline == 0 {
+            return Err(Error::bad_option(
+                "outline_color",
+                l.outline_color,
+                "needs `outline` (it colours the outline)",
+            ));
+        }
         if l.skeleton && !l.maps.is_empty() {
             return Err(Error::bad_option(
                 "maps",
@@ -427,6 +438,11 @@ impl BakeSpec {
             if !animations.contains(&path) {
                 animations.push(path);
             }
+        }
+        // An empty name is no clip and no file (`anim = [""]` is a slip, not "the first clip").
+        let empty = a.anim.iter().map(|e| ("anim", e.as_str())).chain(a.clip.as_deref().map(|c| ("clip", c)));
+        if let Some((key, _)) = empty.into_iter().find(|(_, name)| name.trim().is_empty()) {
+            return Err(Error::bad_option(key, "\"\"", "a clip name or an animation file, not empty"));
         }
         let mut names: Vec<String> = Vec::new();
         for name in a.anim.iter().map(|e| clip_name(e)) {

@@ -62,7 +62,11 @@ fn spec(root: &Path, file: &str) -> BakeSpec {
     spec.model.model = root.join(file);
     spec.anim.anim =
         ANIMATIONS.iter().filter(|(m, _)| *m == file).map(|(_, a)| root.join(a).display().to_string()).collect();
-    spec.moment.frame = vec![FRAME.parse().unwrap()];
+    // A frame past the first on a model with no clips is refused: only animated models get it.
+    let options = spritebake::formats::LoadOptions::default();
+    if spritebake::formats::load(&spec.model.model, &options).is_ok_and(|m| !m.clips.is_empty()) {
+        spec.moment.frame = vec![FRAME.parse().unwrap()];
+    }
     spec
 }
 
@@ -118,7 +122,10 @@ fn every_corpus_model_exports_as_obj_that_loads_back_in_the_same_place() {
         for a in &spec.anim.anim {
             args.extend(["--anim".into(), a.clone()]);
         }
-        args.extend(["--frame".into(), FRAME.into(), "-o".into(), obj.display().to_string()]);
+        if !spec.moment.frame.is_empty() {
+            args.extend(["--frame".into(), FRAME.into()]);
+        }
+        args.extend(["-o".into(), obj.display().to_string()]);
         let o = Command::new(env!("CARGO_BIN_EXE_spritebake")).args(&args).output().unwrap();
         assert!(o.status.success(), "{file}: {}", printed(&o));
         let back = spritebake::formats::load(&obj, &Default::default()).unwrap_or_else(|e| panic!("{file}: {e}"));

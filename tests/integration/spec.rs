@@ -235,7 +235,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("shading_rate", "\"sample\"", ""),
     ("filter", "\"nearest\"", ""),
     ("shading", "\"toon\"", ""),
-    ("bands", "5", ""),
+    ("bands", "5", "shading = \"toon\""),
     ("light", "[[0, 1, 1], [1, 0, 0]]", ""),
     ("ambient", "0.5", ""),
     ("background", "\"#203040\"", ""),
@@ -245,7 +245,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("palette_file", "\"game.hex\"", "pixel_art = 3"),
     ("palette_dither", "true", "pixel_art = 3\npalette = 16"),
     ("outline", "1", ""),
-    ("outline_color", "\"#ff0000\"", ""),
+    ("outline_color", "\"#ff0000\"", "outline = 2"),
     ("skeleton", "true", ""),
     ("maps", "[\"normal\", \"depth\"]", ""),
     ("normal_y", "\"down\"", "maps = \"normal\""),
@@ -309,6 +309,13 @@ fn refusals_name_the_flag_and_what_it_accepts_and_write_nothing() {
             &["--filename-format", "{layer}", "{tag}"],
         ),
         (&["sheet", t, "--filename-format", "{tag}", "-o", "s.png"], &["--filename-format", "tell frames apart"]),
+        // Options that tune another one, given alone, and moments of a model with no clips.
+        (&["render", t, "--bands", "8", "-o", "r.png"], &["--bands 8", "--shading toon"]),
+        (&["sheet", t, "--outline-color", "#ff0000", "-o", "s.png"], &["--outline-color", "needs --outline"]),
+        (&["render", t, "--frame", "3", "-o", "r.png"], &["--frame 3", "needs a clip", "tower.obj has none"]),
+        (&["gif", t, "--fps", "10", "-o", "g.gif"], &["--fps 10", "needs a clip"]),
+        (&["sheet", t, "--root-motion", "-o", "s.png"], &["--root-motion", "needs a clip"]),
+        (&["sheet", t, "--anim", "", "-o", "s.png"], &["--anim", "not empty"]),
     ];
     for (args, words) in cases {
         let dir = scratch("refused");
