@@ -20,6 +20,11 @@ seed obj $A/tower.obj $A/tower.mtl
 seed texture $A/tower_bricks.png $A/robot/robot.png
 seed manifest examples/check/cases.toml
 seed scripts ../shared/corpus/smd/headcrab/headcrab.qc
+seed project examples/robot.bake.toml
+mkdir -p fuzz/corpus/palette
+printf 'GIMP Palette\nName: p\nColumns: 2\n# c\n  0   0   0\tblack\n255 255 255 white\n' > fuzz/corpus/palette/p.gpl
+printf 'ffffff\n000000\n#ff8000\n' > fuzz/corpus/palette/p.hex
+printf 'JASC-PAL\n0100\n2\n0 0 0\n255 255 255\n' > fuzz/corpus/palette/p.pal
 mkdir -p fuzz/corpus/output_plan
 printf 'out/{clip}_{dir}_{frame:03}.png\0walk\0../../escape\0/tmp/abs\0a->b\0..' > fuzz/corpus/output_plan/names
 # glTF seeds come from the shared corpus when it is there (the project ships no .glb of its own).

@@ -16,7 +16,7 @@ use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan,
 use crate::raster::{OrbitView, RenderOptions, Renderer};
 
 /// Every fuzz target, by the name of its folder of crash fixtures and its `fuzz/` binary.
-pub const TARGETS: [&str; 11] = [
+pub const TARGETS: [&str; 13] = [
     "gltf",
     "manifest",
     "md2",
@@ -24,7 +24,9 @@ pub const TARGETS: [&str; 11] = [
     "md5_mesh",
     "obj",
     "output_plan",
+    "palette",
     "pose_render",
+    "project",
     "scripts",
     "smd",
     "texture",
@@ -60,7 +62,9 @@ pub fn run(name: &str, data: &[u8], skeletons: &Skeletons) -> bool {
         "md5_mesh" => md5_mesh(data),
         "obj" => obj(data),
         "output_plan" => output_plan(data),
+        "palette" => palette(data),
         "pose_render" => pose_render(data),
+        "project" => project(data),
         "scripts" => scripts(data),
         "smd" => smd_files(data, &skeletons.smd),
         "texture" => texture(data),
@@ -85,6 +89,18 @@ pub fn gltf(data: &[u8]) {
 /// `check` manifests parse or fail cleanly.
 pub fn manifest(data: &[u8]) {
     let _ = crate::check::Manifest::parse(&String::from_utf8_lossy(data), Path::new("fuzz.toml"));
+}
+
+/// Palette files (`.gpl`, `.hex`, `.pal`, and by their first line) parse or fail cleanly.
+pub fn palette(data: &[u8]) {
+    for name in ["fuzz.gpl", "fuzz.hex", "fuzz.pal", "fuzz.txt"] {
+        let _ = crate::bake::palette::parse(Path::new(name), data);
+    }
+}
+
+/// `bake` project files parse or fail cleanly.
+pub fn project(data: &[u8]) {
+    let _ = crate::bake::project::Project::parse(&String::from_utf8_lossy(data), Path::new("fuzz/project.toml"));
 }
 
 /// MD2 parsing never panics or allocates beyond the input's size.
