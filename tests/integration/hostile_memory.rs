@@ -617,6 +617,48 @@ fn check_reports_budget_overruns_per_case_and_goes_on() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A 365 KB QC playing a one-bone sequence 16384 times on a 2000-bone reference (each clip a
+/// frame of every reference bone and a bone mapping): refused near the budget, so two of them
+/// in a thumbnail batch are two FAIL lines under 1 GiB, and the good model's thumbnail is
+/// written.
+#[test]
+fn qc_sequence_bombs_fail_alone_in_a_thumbnail_batch() {
+    let dir = scratch("qc-bomb");
+    let good = copy_good_models(&dir);
+    let bones = 2000;
+    let mut reference = String::from("version 1\nnodes\n");
+    reference.extend((0..bones).map(|i| format!("{i} \"bone{i}\" {}\n", i as i64 - 1)));
+    reference.push_str("end\nskeleton\ntime 0\n");
+    reference.extend((0..bones).map(|i| format!("{i} 1 0 0 0 0 0\n")));
+    reference.push_str("end\ntriangles\nm\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n");
+    let mut qc = String::from("$body body \"ref\"\n");
+    qc.extend((0..16384).map(|i| format!("$sequence s{i} \"seq\"\n")));
+    let mut args = vec!["thumbnail".to_string(), "--size".into(), "16".into()];
+    for bomb in ["a", "b"] {
+        let folder = dir.join(bomb);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("ref.smd"), &reference).unwrap();
+        std::fs::write(
+            folder.join("seq.smd"),
+            "version 1\nnodes\n0 \"bone0\" -1\nend\nskeleton\ntime 0\n0 1 0 0 0 0 0\nend\n",
+        )
+        .unwrap();
+        std::fs::write(folder.join("bomb.qc"), &qc).unwrap();
+        args.push(s(&folder.join("bomb.qc")).to_string());
+    }
+    args.push(s(&good[0]).to_string());
+    let out = dir.join("out");
+    args.extend(["-o".to_string(), s(&out).to_string()]);
+    let o = run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    let fails: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL") && l.contains("bomb.qc")).collect();
+    assert_eq!(fails.len(), 2, "{text}");
+    assert!(fails.iter().all(|l| l.contains("over the 256 MiB budget")), "{text}");
+    assert!(out.join("tower.png").is_file() && text.ends_with("1 thumbnails, 2 failed\n"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A 43-byte golden GIF declaring a 65535² canvas (16 GiB before its first frame): its case is
 /// an error, the others still run and the JUnit report is written.
 #[test]
