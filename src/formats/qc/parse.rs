@@ -416,7 +416,8 @@ impl Parser {
                         }
                     }
                 }
-            } else if t.text.len() > 4 && t.text[..4].eq_ignore_ascii_case("ACT_") {
+            } else if t.text.len() > 4 && t.text.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("ACT_")) {
+                // (`get`: a token may start with a character of several bytes.)
                 // An activity and its weight.
                 if s.peek().is_some_and(|v| v.text.parse::<f32>().is_ok()) {
                     s.next_token();
