@@ -346,6 +346,19 @@ fn clashing_outputs_are_refused_before_anything_renders() {
     assert!(printed(&o).contains("refusing to overwrite an input file"), "{}", printed(&o));
     assert_eq!(std::fs::read(dir.join("assets/robot/robot.png")).unwrap(), texture);
     assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "something was written");
+
+    // An entry whose output is its own texture: the same refusal of the whole run, not a
+    // failure of that entry alone.
+    let text = format!(
+        "{PROJECT}\n[[thumbnail]]\nname = \"own\"\nmodel = \"assets/tower.obj\"\noutput = \"assets/tower_bricks.png\"\n"
+    );
+    let dir = project("own-input", &text);
+    let texture = std::fs::read(dir.join("assets/tower_bricks.png")).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    assert!(printed(&o).contains("refusing to overwrite an input file"), "{}", printed(&o));
+    assert_eq!(std::fs::read(dir.join("assets/tower_bricks.png")).unwrap(), texture);
+    assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "something was written");
 }
 
 #[test]

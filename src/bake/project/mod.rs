@@ -517,7 +517,10 @@ impl Project {
         for o in plan.outputs() {
             self.check_inside(entry, &o.path)?;
         }
-        plan.check(&loaded.inputs)?;
+        // Each output's own form here (extension, no folder in the way); an output on a file
+        // this or any entry reads is checked with the whole run's (step 3's refusal), so an
+        // entry writing over its own texture stops the run rather than failing alone.
+        plan.check(&[])?;
         events(Event::Planned(entry.kind.product().image_count(&loaded, &resolved)?));
         let outputs = plan.outputs().iter().map(|o| o.path.clone()).collect();
         Ok(Planned { resolved, outputs, inputs: loaded.inputs, seconds: start.elapsed().as_secs_f64() })
