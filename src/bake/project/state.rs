@@ -17,11 +17,13 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::{Entry, Kind};
-use crate::confine::Confinement;
+use crate::confine::{Confinement, Denied};
 use crate::error::Error;
 use crate::spec::BakeSpec;
 
-/// Largest state file read, in bytes; a larger one is ignored (everything is rebuilt).
+/// Largest state file (and journal) read, in bytes; a larger one is ignored (everything is
+/// rebuilt, and the run replaces it). No flag raises it: `--max-file-mib` bounds the files
+/// entries read, and a state file this large would hold some 100,000 entries.
 pub const MAX_STATE_BYTES: u64 = 64 << 20;
 
 /// The version a state file records; a different one makes every entry stale.
@@ -70,18 +72,22 @@ pub(super) fn read_state(path: &Path) -> (State, Vec<String>) {
     let mut warnings = Vec::new();
     let mut state = State::default();
     if std::fs::symlink_metadata(path).is_ok() {
-        let parsed = crate::confine::read_file(path, MAX_STATE_BYTES)
-            .and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| Error::Invalid(e.to_string())));
+        let parsed =
+            read_capped(path).and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| e.to_string()));
         match parsed {
             Ok(read) => state = read,
-            Err(e) => warnings.push(format!("ignoring the state file {}: {e}; every entry is rebuilt", path.display())),
+            Err(e) => warnings.push(format!(
+                "ignoring the state file {}: {e}; every entry is rebuilt, and the run (unless a dry run) replaces \
+                 the file",
+                path.display()
+            )),
         }
     }
     let journal = journal_path(path);
     if std::fs::symlink_metadata(&journal).is_err() {
         return (state, warnings);
     }
-    match crate::confine::read_file(&journal, MAX_STATE_BYTES) {
+    match read_capped(&journal) {
         Ok(bytes) => {
             let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty());
             let mut damaged = 0;
@@ -104,6 +110,17 @@ pub(super) fn read_state(path: &Path) -> (State, Vec<String>) {
         Err(e) => warnings.push(format!("ignoring {}: {e}; the entries it recorded are rebuilt", journal.display())),
     }
     (state, warnings)
+}
+
+/// Reads the state file or its journal whole: a regular file of at most [`MAX_STATE_BYTES`],
+/// refused by its size before anything is read. Errors say why, without the file's name.
+fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
+    crate::confine::read_user_file(path, MAX_STATE_BYTES).map_err(|denied| match denied {
+        Denied::TooLarge { bytes, .. } => {
+            format!("it is {bytes} bytes, over the {} MiB a state file may hold", MAX_STATE_BYTES >> 20)
+        }
+        other => other.to_string(),
+    })
 }
 
 /// Appends an entry's record to the journal (see the module notes).
