@@ -4,6 +4,8 @@
 
 #![cfg(unix)]
 
+use std::time::{Duration, Instant};
+
 use crate::common::cli::printed;
 use crate::project::{ENTRIES, PROJECT, STATE, bake, entries_with, project, set};
 
@@ -29,4 +31,38 @@ fn a_state_file_over_its_limit_is_replaced_and_its_warning_names_no_missing_flag
     let o = bake(&dir, &["spritebake.toml"]);
     assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
     assert!(!printed(&o).contains("warning:"), "{}", printed(&o));
+}
+
+#[test]
+fn an_output_of_another_size_is_stale_without_being_read() {
+    let dir = project("state-sparse", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    // 20 GiB each, as sparse files: reading them would take many seconds.
+    let huge = 20u64 << 30;
+    for name in ["out/robot-md2.gif", "out/frames/walk_02.png"] {
+        std::fs::OpenOptions::new().write(true).open(dir.join(name)).unwrap().set_len(huge).unwrap();
+    }
+    let start = Instant::now();
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    assert!(start.elapsed() < Duration::from_secs(10), "{:?}: were they read?", start.elapsed());
+    assert_eq!(entries_with(&o, "would build"), set(&["robot-md2-gif", "robot-md2-frames"]), "{}", printed(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("robot-md2-gif:")).unwrap();
+    assert!(line.contains(&format!("out/robot-md2.gif is {huge} bytes")), "{line}");
+
+    // The frames entry makes one frame fewer: the old third frame, not what was written, is
+    // left in place with a warning, without being read either.
+    let text = std::fs::read_to_string(dir.join("spritebake.toml")).unwrap().replace("frames = 3", "frames = 2");
+    std::fs::write(dir.join("spritebake.toml"), text).unwrap();
+    let start = Instant::now();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert!(start.elapsed() < Duration::from_secs(20), "{:?}: were they read?", start.elapsed());
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["robot-md2-gif", "robot-md2-frames"]), "{}", printed(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let warning = stderr.lines().find(|l| l.starts_with("warning: robot-md2-frames: out/frames/walk_02.png"));
+    assert!(warning.is_some_and(|w| w.contains("changed since")), "{stderr}");
+    assert_eq!(std::fs::metadata(dir.join("out/frames/walk_02.png")).unwrap().len(), huge);
+    assert!(std::fs::metadata(dir.join("out/robot-md2.gif")).unwrap().len() < 1 << 20);
+    std::fs::remove_dir_all(dir).unwrap();
 }

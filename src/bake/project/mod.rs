@@ -34,7 +34,8 @@
 //!    entry is rebuilt when it has no record, its settings changed (its kind, output and spec
 //!    as written, with the spritebake version, hashed), the content of a file it read last time
 //!    changed (or one that was missing appeared), or an output is missing or differs from what
-//!    was written;
+//!    was written: its size first, from its metadata, and its content (hashed, never more bytes
+//!    than were written) only when the size is the one recorded;
 //! 3. loads each entry to rebuild once to plan it: its outputs (a frame pattern expands to every
 //!    file) and every file it reads, then checks every output of the run against every other
 //!    and against every input of every entry — still before anything renders (a refusal of the
@@ -51,8 +52,8 @@
 //!    the journal.
 //!
 //! A file an earlier run wrote is removed only when the state file records it for that entry,
-//! its content is still what was written (else it is left, with a warning: someone changed
-//! it), it is inside the allowed folders and it is no file this run writes or reads.
+//! its size and content are still what was written (else it is left, with a warning: someone
+//! changed it), it is inside the allowed folders and it is no file this run writes or reads.
 //!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
@@ -82,7 +83,8 @@ use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved};
 use state::{
-    Hashes, Record, State, VERSION, append_record, hash_bytes, hash_file, journal_path, read_state, settings_hash,
+    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, journal_path, read_state,
+    settings_hash, size_of,
 };
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
@@ -492,17 +494,26 @@ impl Project {
         if settings_hash(entry).as_ref() != Some(&record.settings) {
             return Err("settings changed".into());
         }
+        // Sizes first: they need no read.
+        for (path, written) in &record.outputs {
+            match size_of(&self.scope, &self.recorded(path)) {
+                None => return Err(format!("{path} is missing")),
+                Some(bytes) if bytes != written.bytes => {
+                    return Err(format!("{path} is {bytes} bytes, not the {} written", written.bytes));
+                }
+                Some(_) => {}
+            }
+        }
         let max = entry.spec.limits.limits().max_file_bytes;
         for (path, hash) in &record.inputs {
             if hashes.of(&self.scope, &self.recorded(path), max) != *hash {
                 return Err(format!("{path} changed"));
             }
         }
-        for (path, hash) in &record.outputs {
-            match hashes.of(&self.scope, &self.recorded(path), u64::MAX) {
-                None => return Err(format!("{path} is missing")),
-                Some(h) if h != *hash => return Err(format!("{path} was changed")),
-                Some(_) => {}
+        for (path, written) in &record.outputs {
+            // At most the bytes written: a file that grew since its size was read is not it.
+            if hashes.of(&self.scope, &self.recorded(path), written.bytes).as_ref() != Some(&written.hash) {
+                return Err(format!("{path} was changed"));
             }
         }
         Ok(record.clone())
@@ -551,16 +562,16 @@ impl Project {
         let budget = resolved.limits.budget();
         let product = entry.kind.product();
         let mut transaction = Transaction::new();
-        let mut staged = InProject { project: self, transaction: &mut transaction, hashes: Vec::new() };
+        let mut staged = InProject { project: self, transaction: &mut transaction, written: Vec::new() };
         let rendered = || events(Event::Rendered);
         pipeline::write(product, &loaded, resolved, &entry.output, &budget, &rendered, &mut staged)?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
             inputs: loaded.inputs.iter().map(|p| (self.stored(p), hashes.of(&self.scope, p, max))).collect(),
-            outputs: staged.hashes.into_iter().collect(),
+            outputs: staged.written.into_iter().collect(),
         };
         let old = ledger.old.entries.get(&entry.name).map(|r| &r.outputs);
-        let stale: Vec<(&String, &String)> =
+        let stale: Vec<(&String, &Written)> =
             old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p)).collect();
         let stale_paths: Vec<PathBuf> = stale.iter().map(|(p, _)| self.recorded(p)).collect();
         let mut notes = Notes { warnings: loaded.warnings, removed: Vec::new() };
@@ -568,8 +579,8 @@ impl Project {
         // for the folder as this entry leaves it, and an interrupt waits for the record.
         let also: Vec<&Path> = stale_paths.iter().map(PathBuf::as_path).chain([ledger.journal.as_path()]).collect();
         transaction.commit_then(&also, || {
-            for ((stored, hash), path) in stale.iter().zip(&stale_paths) {
-                self.remove_stale(entry, stored, path, hash, &ledger.keep, &mut notes);
+            for ((stored, written), path) in stale.iter().zip(&stale_paths) {
+                self.remove_stale(entry, stored, path, written, &ledger.keep, &mut notes);
             }
             if let Err(e) = append_record(&ledger.journal, &entry.name, &record) {
                 notes.warnings.push(format!("not recorded until the run ends: {e}"));
@@ -579,15 +590,15 @@ impl Project {
     }
 
     /// Removes `path` (`stored` in the state file), which `entry`'s last record says it wrote
-    /// with content `hash` and which it did not write now, unless the run otherwise writes or
-    /// reads it (`keep`), it is outside the allowed folders or not a regular file, or it changed
-    /// since (left, with a warning).
+    /// (`written`) and which it did not write now, unless the run otherwise writes or reads it
+    /// (`keep`), it is outside the allowed folders or not a regular file, or it changed since
+    /// (left, with a warning; a file of another size is not read to tell).
     fn remove_stale(
         &self,
         entry: &Entry,
         stored: &str,
         path: &Path,
-        hash: &str,
+        written: &Written,
         keep: &HashMap<PathBuf, Option<usize>>,
         notes: &mut Notes,
     ) {
@@ -598,19 +609,25 @@ impl Project {
             return;
         }
         let shown = self.joined(stored);
-        match hash_file(&self.scope, path, u64::MAX) {
-            Some(h) if h == hash => match std::fs::remove_file(path) {
-                Ok(()) => notes.removed.push(shown),
-                Err(e) => notes.warnings.push(format!(
-                    "{}: an earlier run wrote it and this one does not, but it could not be removed: {e}",
-                    shown.display()
-                )),
-            },
-            Some(_) => notes.warnings.push(format!(
+        let unchanged = match size_of(&self.scope, path) {
+            None => return,
+            Some(bytes) => {
+                bytes == written.bytes && hash_file(&self.scope, path, bytes).as_ref() == Some(&written.hash)
+            }
+        };
+        if !unchanged {
+            notes.warnings.push(format!(
                 "{}: an earlier run wrote it and this one does not; left in place because it changed since",
                 shown.display()
+            ));
+            return;
+        }
+        match std::fs::remove_file(path) {
+            Ok(()) => notes.removed.push(shown),
+            Err(e) => notes.warnings.push(format!(
+                "{}: an earlier run wrote it and this one does not, but it could not be removed: {e}",
+                shown.display()
             )),
-            None => {}
         }
     }
 
@@ -810,18 +827,19 @@ impl Project {
 }
 
 /// Stages an entry's files in the project's folder (an entry names its output relative to
-/// it) and keeps each one's name as the state file stores it, with the hash of its content.
+/// it) and keeps each one's name as the state file stores it, with its size and hash.
 struct InProject<'p, 't> {
     project: &'p Project,
     transaction: &'t mut Transaction,
-    hashes: Vec<(String, String)>,
+    written: Vec<(String, Written)>,
 }
 
 impl Stage for InProject<'_, '_> {
     fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
         let path = self.project.joined(path);
         self.transaction.stage(&path, bytes)?;
-        self.hashes.push((self.project.stored(&path), hash_bytes(bytes)));
+        let written = Written { bytes: bytes.len() as u64, hash: hash_bytes(bytes) };
+        self.written.push((self.project.stored(&path), written));
         Ok(())
     }
 }

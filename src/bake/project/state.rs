@@ -38,8 +38,18 @@ pub(super) struct Record {
     /// Every file the bake read (relative to the project's folder when inside it) and the hash
     /// of its content (`null`: missing or not readable).
     pub(super) inputs: BTreeMap<String, Option<String>>,
-    /// Every file it wrote and the hash of what was written.
-    pub(super) outputs: BTreeMap<String, String>,
+    /// Every file it wrote, and what was written.
+    pub(super) outputs: BTreeMap<String, Written>,
+}
+
+/// What an entry wrote to one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Written {
+    /// Its size: a file of another size is not what was written, and is never read to tell.
+    pub(super) bytes: u64,
+    /// The hash of its content.
+    pub(super) hash: String,
 }
 
 /// The state file.
@@ -170,6 +180,13 @@ impl Hashes {
     }
 }
 
+/// The size of the regular file `path` leads to inside `scope` (`None`: missing, refused),
+/// from its metadata: nothing is read.
+pub(super) fn size_of(scope: &Confinement, path: &Path) -> Option<u64> {
+    let target = scope.file(path).ok()?;
+    std::fs::metadata(target).ok().map(|m| m.len())
+}
+
 /// The hash of the file at `path`, read now: as [`Hashes::of`], without remembering it.
 pub(super) fn hash_file(scope: &Confinement, path: &Path, max: u64) -> Option<String> {
     let mut hasher = blake3::Hasher::new();
@@ -207,7 +224,7 @@ mod tests {
         Record {
             settings: "s".into(),
             inputs: BTreeMap::from([("m.obj".into(), Some("h".into()))]),
-            outputs: BTreeMap::from([(output.into(), "o".into())]),
+            outputs: BTreeMap::from([(output.into(), Written { bytes: 1, hash: "o".into() })]),
         }
     }
 
