@@ -4,10 +4,16 @@
 
 #![cfg(unix)]
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::common::cli::printed;
 use crate::project::{ENTRIES, PROJECT, STATE, bake, entries_with, project, set};
+
+/// Every other entry of [`ENTRIES`].
+fn all_but(names: &[&str]) -> std::collections::BTreeSet<String> {
+    set(&ENTRIES.iter().copied().filter(|n| !names.contains(n)).collect::<Vec<_>>())
+}
 
 #[test]
 fn a_state_file_over_its_limit_is_replaced_and_its_warning_names_no_missing_flag() {
@@ -65,4 +71,67 @@ fn an_output_of_another_size_is_stale_without_being_read() {
     assert_eq!(std::fs::metadata(dir.join("out/frames/walk_02.png")).unwrap().len(), huge);
     assert!(std::fs::metadata(dir.join("out/robot-md2.gif")).unwrap().len() < 1 << 20);
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_relinked_output_folder_is_rebuilt() {
+    let dir = project("state-relinked-out", PROJECT);
+    std::fs::create_dir(dir.join("out-a")).unwrap();
+    std::os::unix::fs::symlink("out-a", dir.join("out")).unwrap();
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    // Recorded as the project names them.
+    let state = std::fs::read_to_string(dir.join(STATE)).unwrap();
+    assert!(state.contains("\"out/thumbs/tower.png\"") && !state.contains("out-a"), "{state}");
+
+    // The link now leads to an empty folder: every output is missing there.
+    std::fs::create_dir(dir.join("out-b")).unwrap();
+    std::fs::remove_file(dir.join("out")).unwrap();
+    std::os::unix::fs::symlink("out-b", dir.join("out")).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&ENTRIES), "{}", printed(&o));
+    assert!(dir.join("out-b/thumbs/tower.png").is_file() && dir.join("out-b/robot-md2.gif").is_file());
+
+    // Back to the first folder, where one file is no longer what was written: that entry only.
+    std::fs::write(dir.join("out-a/tower-side.png"), b"stale").unwrap();
+    std::fs::remove_file(dir.join("out")).unwrap();
+    std::os::unix::fs::symlink("out-a", dir.join("out")).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(entries_with(&o, "built"), set(&["tower-side"]), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "up to date"), all_but(&["tower-side"]), "{}", printed(&o));
+}
+
+#[test]
+fn a_relinked_asset_folder_is_rebuilt() {
+    let dir = project("state-relinked-assets", PROJECT);
+    std::fs::rename(dir.join("assets"), dir.join("assets-a")).unwrap();
+    std::os::unix::fs::symlink("assets-a", dir.join("assets")).unwrap();
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+
+    // A copy where only the texture the tower's material library names differs: the model
+    // the project names is the same file, byte for byte.
+    let copy = |from: &Path, to: &Path| {
+        for entry in std::fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.join(path.file_name().unwrap());
+            if path.is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    };
+    std::fs::create_dir_all(dir.join("assets-b/robot")).unwrap();
+    copy(&dir.join("assets-a"), &dir.join("assets-b"));
+    copy(&dir.join("assets-a/robot"), &dir.join("assets-b/robot"));
+    let texture = dir.join("assets-b/tower_bricks.png");
+    let mut image = spritebake::output::read_png(&texture).unwrap();
+    image.pixel_mut(0, 0).unwrap().copy_from_slice(&[1, 2, 3, 255]);
+    spritebake::output::write_png(&texture, &image).unwrap();
+    std::fs::remove_file(dir.join("assets")).unwrap();
+    std::os::unix::fs::symlink("assets-b", dir.join("assets")).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["tower-thumb", "tower-side"]), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "up to date"), all_but(&["tower-thumb", "tower-side"]), "{}", printed(&o));
 }

@@ -55,6 +55,13 @@
 //! its size and content are still what was written (else it is left, with a warning: someone
 //! changed it), it is inside the allowed folders and it is no file this run writes or reads.
 //!
+//! The state file records paths as the project names them, relative to its folder, not where
+//! links led when they were written: every check looks at what a recorded path leads to now,
+//! so a link re-pointed since shows as a change. A file a model names reaches the record only
+//! by its canonical path, and is recorded through the folder of a file the entry names that
+//! holds it (`Project::stored_inputs`); a link below that folder leading out of it is
+//! recorded resolved.
+//!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
 //! them) only inside the allowed folders.
@@ -64,7 +71,7 @@ mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -100,7 +107,8 @@ pub struct Project {
     pub scope: Confinement,
     /// Entries in file order.
     pub entries: Vec<Entry>,
-    /// The project's folder, canonical: the state file records paths relative to it.
+    /// The project's folder, canonical: the state file records a file a model names relative
+    /// to it when no folder its entry names holds it.
     root: PathBuf,
 }
 
@@ -381,15 +389,47 @@ impl Project {
         }
     }
 
-    /// How the state file records a path: relative to the project's folder when inside it.
+    /// How the state file records `path` (joined to the project's folder): as the project
+    /// names it, relative to the folder, with no link resolved (`./` and doubled slashes
+    /// dropped; `..` kept, since it may follow a link). A link re-pointed since then shows as a
+    /// change of what the recorded path leads to.
     fn stored(&self, path: &Path) -> String {
-        let canonical = canonical_lenient(path).unwrap_or_else(|| path.to_path_buf());
-        canonical.strip_prefix(&self.root).unwrap_or(&canonical).to_string_lossy().into_owned()
+        let relative = path.strip_prefix(self.scope.home()).unwrap_or(path);
+        let plain: PathBuf = relative.components().filter(|c| *c != Component::CurDir).collect();
+        plain.to_string_lossy().into_owned()
     }
 
     /// A path as the state file records it, from the working folder.
     fn recorded(&self, stored: &str) -> PathBuf {
-        self.root.join(stored)
+        self.joined(stored)
+    }
+
+    /// How the state file records the files a bake of `spec` (anchored) read, `inputs`: the
+    /// files the entry names as written ([`Project::stored`]). A file its model names is known
+    /// only by its canonical path, so it is recorded through the folder of a file the entry
+    /// names (or a `texture_root`) that holds it, as written: `assets/tower_bricks.png` when
+    /// `assets` is a link, so that re-pointing the link shows as a change. Failing that, it
+    /// is recorded relative to the project's canonical folder, or whole.
+    fn stored_inputs(&self, spec: &BakeSpec, inputs: &[PathBuf]) -> Vec<(String, PathBuf)> {
+        let named = spec.named_files();
+        let parents = named.iter().filter_map(|p| p.parent()).map(Path::to_path_buf);
+        let mut folders: Vec<(PathBuf, PathBuf)> = parents
+            .chain(spec.model.texture_root.iter().cloned())
+            .filter_map(|folder| Some((std::fs::canonicalize(&folder).ok()?, folder)))
+            .collect();
+        // The deepest folder first.
+        folders.sort_by_key(|(canonical, _)| std::cmp::Reverse(canonical.components().count()));
+        let store = |path: &PathBuf| {
+            if named.contains(path) {
+                return self.stored(path);
+            }
+            let through = folders.iter().find_map(|(c, f)| Some(f.join(path.strip_prefix(c).ok()?)));
+            match through {
+                Some(via) => self.stored(&via),
+                None => path.strip_prefix(&self.root).unwrap_or(path).to_string_lossy().into_owned(),
+            }
+        };
+        inputs.iter().map(|p| (store(p), p.clone())).collect()
     }
 
     /// The files an entry writes when they do not depend on its model, joined to the folder.
@@ -567,7 +607,11 @@ impl Project {
         pipeline::write(product, &loaded, resolved, &entry.output, &budget, &rendered, &mut staged)?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
-            inputs: loaded.inputs.iter().map(|p| (self.stored(p), hashes.of(&self.scope, p, max))).collect(),
+            inputs: self
+                .stored_inputs(&resolved.spec, &loaded.inputs)
+                .into_iter()
+                .map(|(stored, p)| (stored, hashes.of(&self.scope, &p, max)))
+                .collect(),
             outputs: staged.written.into_iter().collect(),
         };
         let old = ledger.old.entries.get(&entry.name).map(|r| &r.outputs);
