@@ -1,5 +1,6 @@
 //! Issue 29: the state file of `bake` is untrusted input. Whatever it holds, a run rebuilds
-//! every entry whose outputs are missing or stale and is never refused because of it.
+//! every entry whose outputs are missing or stale and is never refused because of it; no
+//! output lands on a state file of the project.
 //! (Unix only: the cases need symbolic links and sparse files.)
 
 #![cfg(unix)]
@@ -134,4 +135,35 @@ fn a_relinked_asset_folder_is_rebuilt() {
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert_eq!(entries_with(&o, "built"), set(&["tower-thumb", "tower-side"]), "{}", printed(&o));
     assert_eq!(entries_with(&o, "up to date"), all_but(&["tower-thumb", "tower-side"]), "{}", printed(&o));
+}
+
+#[test]
+fn no_shard_writes_a_state_file_of_another() {
+    let dir = project("state-shards", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "--shard", "1/2", "-q"]).status.code(), Some(0));
+    let first = dir.join("spritebake.toml.shard-1-of-2.state.json");
+    let before = std::fs::read(&first).unwrap();
+    // Entry 8 (shard 2 of 2) is a sheet whose JSON would land on shard 1's state file.
+    let over = format!(
+        "{PROJECT}\n[[sheet]]\nname = \"over\"\nmodel = \"assets/robot/robot.md2\"\nframes = 2\n\
+         output = \"spritebake.toml.shard-1-of-2.state.png\"\n"
+    );
+    std::fs::write(dir.join("spritebake.toml"), over).unwrap();
+    for shard in ["1/2", "2/2"] {
+        let o = bake(&dir, &["spritebake.toml", "--shard", shard]);
+        assert_eq!(o.status.code(), Some(2), "{shard}: {}", printed(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("[[sheet]] 'over'") && err.contains("spritebake.toml.shard-1-of-2.state.json"), "{err}");
+        assert!(err.contains("state file"), "{err}");
+    }
+    // Nor a summary on another shard's journal, nor on a state file of any shard count.
+    std::fs::write(dir.join("spritebake.toml"), PROJECT).unwrap();
+    for target in ["spritebake.toml.shard-2-of-2.state.journal", "spritebake.toml.shard-3-of-7.state.json"] {
+        let o = bake(&dir, &["spritebake.toml", "--shard", "1/2", "--json", target]);
+        assert_eq!(o.status.code(), Some(2), "{target}: {}", printed(&o));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(target), "{}", printed(&o));
+        assert!(!dir.join(target).exists());
+    }
+    assert_eq!(std::fs::read(&first).unwrap(), before);
+    assert!(!dir.join("spritebake.toml.shard-1-of-2.state.png").exists());
 }

@@ -28,8 +28,8 @@
 //!
 //! A run ([`Project::run`]):
 //! 1. checks what is known without loading anything: every output inside the allowed folders,
-//!    no two entries writing one file, no output on a file an entry names (a refusal of the
-//!    whole run);
+//!    no two entries writing one file, no output on a file an entry names, nor on a state file
+//!    or journal of the project, of whichever shard (a refusal of the whole run);
 //! 2. decides which entries are up to date from the state file alone (no model is loaded): an
 //!    entry is rebuilt when it has no record, its settings changed (its kind, output and spec
 //!    as written, with the spritebake version, hashed), the content of a file it read last time
@@ -90,8 +90,8 @@ use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved};
 use state::{
-    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, journal_path, read_state,
-    settings_hash, size_of,
+    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path,
+    read_state, settings_hash, size_of,
 };
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
@@ -463,12 +463,31 @@ impl Project {
         Error::Refused(format!("{}: {e}", self.path.display()))
     }
 
-    /// Checks that `path`, an output of `entry`, stays inside the allowed folders.
+    /// Checks that `path`, an output of `entry`, stays inside the allowed folders and is no
+    /// state file of the project.
     fn check_inside(&self, entry: &Entry, path: &Path) -> Result<()> {
-        self.scope.place(path).map(drop).map_err(|d| {
-            let subject = format!("{}: output '{}'", entry.label(), path.display());
-            self.refused(d.into_error(path, subject))
-        })
+        let subject = format!("{}: output '{}'", entry.label(), path.display());
+        self.scope.place(path).map_err(|d| self.refused(d.into_error(path, &subject)))?;
+        self.check_not_state(path, &subject)
+    }
+
+    /// Refuses `path`, an output (`subject` in the message), when it lands on a state file or
+    /// journal of the project, of any shard ([`is_state_name`]): shards sharing a folder keep
+    /// each other's records, and a run never writes over the one it reads.
+    fn check_not_state(&self, path: &Path, subject: &str) -> Result<()> {
+        let project = self.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let Some(location) = canonical_lenient(path) else { return Ok(()) };
+        let name = location.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        if location.parent() != Some(self.root.as_path()) || !is_state_name(&name, &project) {
+            return Ok(());
+        }
+        // Named where it lands when the output reaches it another way (through a link).
+        let state = self.joined(&*name);
+        let at = if state == path { String::new() } else { format!(" ({})", state.display()) };
+        Err(self.refused(format!(
+            "{subject} is a state file of this project{at}: each shard's state file and journal are kept \
+             for its runs, whichever shard runs"
+        )))
     }
 
     /// Checks every output of the run (the entries', the state file, the caller's) against
@@ -520,6 +539,9 @@ impl Project {
                 self.check_inside(entry, &path)?;
                 outputs.push((entry, path, format));
             }
+        }
+        for extra in &options.extra_outputs {
+            self.check_not_state(extra, &format!("output '{}'", extra.display()))?;
         }
         let mut inputs: Vec<PathBuf> =
             self.entries.iter().flat_map(|e| e.spec.named_files()).map(|p| self.joined(p)).collect();
@@ -937,6 +959,31 @@ mod tests {
         let project = parse(ENTRIES).unwrap();
         assert_eq!(project.state_path(None), Path::new("game/spritebake.toml.state.json"));
         assert_eq!(project.state_path(Some((1, 3))), Path::new("game/spritebake.toml.shard-2-of-3.state.json"));
+    }
+
+    #[test]
+    fn every_shards_state_file_and_journal_has_a_state_name() {
+        let project = parse(ENTRIES).unwrap();
+        for shard in [None, Some((0, 1)), Some((1, 3)), Some((11, 12))] {
+            let state = project.state_path(shard);
+            for path in [journal_path(&state), state] {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                assert!(is_state_name(&name, "spritebake.toml"), "{name}");
+                assert!(is_state_name(&name.to_uppercase(), "spritebake.toml"), "{name}");
+            }
+        }
+        for name in [
+            "spritebake.toml",
+            "spritebake.toml.json",
+            "spritebake.toml.state.png",
+            "spritebake.toml.shard--of-3.state.json",
+            "spritebake.toml.shard-1-of-.state.json",
+            "spritebake.toml.shard-1-of-3-state.json",
+            "other.toml.state.json",
+            "xspritebake.toml.state.json",
+        ] {
+            assert!(!is_state_name(name, "spritebake.toml"), "{name}");
+        }
     }
 
     #[test]

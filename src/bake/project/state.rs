@@ -75,6 +75,23 @@ pub(super) fn journal_path(state: &Path) -> PathBuf {
     state.with_extension("journal")
 }
 
+/// Whether the file name `name` is that of a state file or journal of the project file named
+/// `project`, for any shard: `PROJECT.state.json`, `PROJECT.shard-I-of-N.state.json` and their
+/// `.state.journal`s ([`super::Project::state_path`], [`journal_path`]). Letter case is
+/// ignored, as some file systems ignore it.
+pub(super) fn is_state_name(name: &str, project: &str) -> bool {
+    let (name, project) = (name.to_ascii_lowercase(), project.to_ascii_lowercase());
+    let Some(rest) = name.strip_prefix(&project) else { return false };
+    let Some(shard) = rest.strip_suffix(".state.json").or_else(|| rest.strip_suffix(".state.journal")) else {
+        return false;
+    };
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match shard.strip_prefix(".shard-").and_then(|s| s.split_once("-of-")) {
+        Some((i, n)) => number(i) && number(n),
+        None => shard.is_empty(),
+    }
+}
+
 /// Reads the state file and its journal: missing is empty; unreadable, too large or corrupt is
 /// empty with a warning (its entries are rebuilt, and the file is written anew). Damaged lines
 /// of the journal (a run killed while appending) are skipped.
