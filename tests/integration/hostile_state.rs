@@ -1,15 +1,34 @@
 //! Issue 29: the state file of `bake` is untrusted input. Whatever it holds, a run rebuilds
-//! every entry whose outputs are missing or stale and is never refused because of it; no
-//! output lands on a state file of the project.
+//! every entry whose outputs are missing or stale, warns about records that clash with the
+//! run, and is never refused because of it; no output lands on a state file of the project.
 //! (Unix only: the cases need symbolic links and sparse files.)
 
 #![cfg(unix)]
 
 use std::path::Path;
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use crate::common::cli::printed;
-use crate::project::{ENTRIES, PROJECT, STATE, bake, entries_with, project, set};
+use crate::project::{ENTRIES, PROJECT, STATE, bake, entries_with, json, project, set};
+
+/// Rewrites the state file of the project in `dir` after `edit`.
+fn tamper(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = dir.join(STATE);
+    let mut state = json(&path);
+    edit(&mut state);
+    std::fs::write(&path, serde_json::to_vec_pretty(&state).unwrap()).unwrap();
+}
+
+/// The `warning:` lines a run printed about entry `name`.
+fn warnings_about(o: &Output, name: &str) -> Vec<String> {
+    let quoted = format!("'{name}'");
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.starts_with("warning: ") && l.contains(&quoted))
+        .map(str::to_string)
+        .collect()
+}
 
 /// Every other entry of [`ENTRIES`].
 fn all_but(names: &[&str]) -> std::collections::BTreeSet<String> {
@@ -166,4 +185,60 @@ fn no_shard_writes_a_state_file_of_another() {
     }
     assert_eq!(std::fs::read(&first).unwrap(), before);
     assert!(!dir.join("spritebake.toml.shard-1-of-2.state.png").exists());
+}
+
+#[test]
+fn a_record_naming_another_entrys_output_as_its_input_never_blocks_a_run() {
+    let dir = project("state-output-as-input", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let gif = std::fs::read(dir.join("out/robot-md2.gif")).unwrap();
+    tamper(&dir, |state| {
+        let hash = blake3::hash(&gif).to_hex().to_string();
+        state["entries"]["tower-side"]["inputs"]["out/robot-md2.gif"] = hash.into();
+    });
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(entries_with(&o, "built").contains("tower-side"), "{}", printed(&o));
+    assert!(!warnings_about(&o, "tower-side").is_empty(), "{}", printed(&o));
+    for name in ["robot-md5-walk", "robot-smd-walk", "robot-md2-frames", "tower-thumb", "robot-md5-thumb"] {
+        assert!(entries_with(&o, "up to date").contains(name), "{name}: {}", printed(&o));
+    }
+    // Its new record is its own: the next run has nothing to do.
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+    assert!(!printed(&o).contains("warning:"), "{}", printed(&o));
+
+    // An honest clash with up-to-date entries is still refused: a new entry writing the
+    // texture they read.
+    let texture = std::fs::read(dir.join("assets/robot/robot.png")).unwrap();
+    let text = format!(
+        "{PROJECT}\n[[thumbnail]]\nname = \"over\"\nmodel = \"assets/tower.obj\"\noutput = \"assets/robot/robot.png\"\n"
+    );
+    std::fs::write(dir.join("spritebake.toml"), text).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    assert!(printed(&o).contains("refusing to overwrite an input file"), "{}", printed(&o));
+    assert_eq!(std::fs::read(dir.join("assets/robot/robot.png")).unwrap(), texture);
+}
+
+#[test]
+fn a_record_naming_an_input_as_its_output_never_blocks_a_run() {
+    let dir = project("state-input-as-output", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let obj = std::fs::read(dir.join("assets/tower.obj")).unwrap();
+    tamper(&dir, |state| {
+        let written = serde_json::json!({ "hash": blake3::hash(&obj).to_hex().to_string(), "bytes": obj.len() });
+        state["entries"]["tower-thumb"]["outputs"]["assets/tower.obj"] = written;
+    });
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(entries_with(&o, "built").contains("tower-thumb"), "{}", printed(&o));
+    assert!(!warnings_about(&o, "tower-thumb").is_empty(), "{}", printed(&o));
+    for name in ["robot-md5-walk", "robot-smd-walk", "robot-md2-gif", "robot-md2-frames", "robot-md5-thumb"] {
+        assert!(entries_with(&o, "up to date").contains(name), "{name}: {}", printed(&o));
+    }
+    // The model it named is neither removed nor written.
+    assert_eq!(std::fs::read(dir.join("assets/tower.obj")).unwrap(), obj);
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
 }

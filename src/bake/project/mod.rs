@@ -39,7 +39,9 @@
 //! 3. loads each entry to rebuild once to plan it: its outputs (a frame pattern expands to every
 //!    file) and every file it reads, then checks every output of the run against every other
 //!    and against every input of every entry — still before anything renders (a refusal of the
-//!    whole run);
+//!    whole run; but where the record of an up-to-date entry takes part, that entry is rebuilt
+//!    instead, with a warning, and the run refused only if its plan clashes too: a record can
+//!    never block a run, see `clash.rs`);
 //! 4. bakes the entries to rebuild in parallel (loading each again; at most
 //!    [`crate::budget::models_in_flight`] at once), each writing its files together or none;
 //!    an entry that fails is reported and the others go on. Under the same locks as its commit
@@ -66,6 +68,7 @@
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
 //! them) only inside the allowed folders.
 
+mod clash;
 mod entry;
 mod state;
 
@@ -89,6 +92,7 @@ use crate::model::UnknownName;
 use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved};
+use clash::{Role, Uses};
 use state::{
     Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path,
     read_state, settings_hash, size_of,
@@ -753,6 +757,44 @@ impl Project {
         Ok(keep)
     }
 
+    /// The up-to-date entries (by position in `entries`) whose records take part in a clash
+    /// of the run, each with what its record says: an output another entry writes or any
+    /// entry reads, an input an entry writes (see `clash.rs`).
+    fn clashing_records(&self, entries: &[&Entry], steps: &[Step], options: &RunOptions) -> Vec<(usize, String)> {
+        let mut uses = Uses::default();
+        for (i, (entry, step)) in entries.iter().zip(steps).enumerate() {
+            match step {
+                Step::Fresh(record) => {
+                    record.outputs.keys().for_each(|p| uses.add(&self.recorded(p), Some(i), Role::Writes));
+                    record.inputs.keys().for_each(|p| uses.add(&self.recorded(p), Some(i), Role::Reads));
+                }
+                Step::Planned(_, planned) => {
+                    planned.outputs.iter().for_each(|p| uses.add(p, Some(i), Role::Writes));
+                    planned.inputs.iter().for_each(|p| uses.add(p, Some(i), Role::Reads));
+                }
+                _ => entry.spec.named_files().iter().for_each(|p| uses.add(&self.joined(p), Some(i), Role::Reads)),
+            }
+        }
+        let state = self.state_path(options.shard);
+        for path in [journal_path(&state), state].iter().chain(&options.extra_outputs) {
+            uses.add(path, None, Role::Writes);
+        }
+        uses.add(&self.path, None, Role::Reads);
+        let mut clashing = Vec::new();
+        for (i, step) in steps.iter().enumerate() {
+            let Step::Fresh(record) = step else { continue };
+            let outputs = record.outputs.keys().map(|p| (p, Role::Writes, "output"));
+            let inputs = record.inputs.keys().map(|p| (p, Role::Reads, "input"));
+            let why = outputs.chain(inputs).find_map(|(stored, role, what)| {
+                let path = self.recorded(stored);
+                let why = uses.clash(&path, i, role)?;
+                Some(format!("names {} as its {what}, which {why}", path.display()))
+            });
+            clashing.extend(why.map(|why| (i, why)));
+        }
+        clashing
+    }
+
     /// The report of an entry's last step.
     fn report(&self, entry: &Entry, step: Step, dry_run: bool) -> EntryReport {
         let mut report = EntryReport {
@@ -796,7 +838,7 @@ impl Project {
         let state_path = self.state_path(options.shard);
         let journal = journal_path(&state_path);
         self.check_fixed(options)?;
-        let (state, mut warnings) = read_state(&state_path);
+        let (mut state, mut warnings) = read_state(&state_path);
         let selected = self.selected(options.shard);
         let hashes = Hashes::default();
         let mut steps: Vec<Step> = selected
@@ -814,7 +856,7 @@ impl Project {
             let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
             let at_once = models_in_flight(per_entry.saturating_mul(2));
             let stale = |s: &Step| matches!(s, Step::Stale(_));
-            steps = in_batches(&selected, steps, at_once, stale, |entry, step| match step {
+            let plan = |entry: &Entry, step| match step {
                 Step::Stale(reason) => {
                     let start = Instant::now();
                     match self.plan(entry, events) {
@@ -823,8 +865,28 @@ impl Project {
                     }
                 }
                 other => other,
-            });
-            let keep = self.check_planned(&selected, &steps, &state, options)?;
+            };
+            steps = in_batches(&selected, steps, at_once, stale, plan);
+            // A refusal that records take part in rebuilds their entries instead (see
+            // `clash.rs`); each round leaves fewer records, and then only plans can refuse.
+            let keep = loop {
+                let refusal = match self.check_planned(&selected, &steps, &state, options) {
+                    Ok(keep) => break keep,
+                    Err(refusal) => refusal,
+                };
+                let clashing = self.clashing_records(&selected, &steps, options);
+                if clashing.is_empty() {
+                    return Err(refusal);
+                }
+                for (i, why) in clashing {
+                    let (Some(entry), Some(step)) = (selected.get(i), steps.get_mut(i)) else { continue };
+                    warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
+                    *step = Step::Stale("its record clashes with the run".into());
+                    // Nor is it trusted to say what the entry wrote last time.
+                    state.entries.remove(&entry.name);
+                }
+                steps = in_batches(&selected, steps, at_once, stale, plan);
+            };
             let ledger = Ledger { old: &state, keep, journal: journal.clone() };
             let planned = |s: &Step| matches!(s, Step::Planned(..));
             steps = in_batches(&selected, steps, at_once, planned, |entry, step| match step {
