@@ -1,6 +1,6 @@
 //! Issue 29: the state file of `bake` is untrusted input. Whatever it holds, a run rebuilds
-//! every entry whose outputs are missing or stale, warns about records that clash with the
-//! run, and is never refused because of it; no output lands on a state file of the project.
+//! every entry whose outputs are missing or stale, warns about records that cannot be honest,
+//! and is never refused because of it; no output lands on a state file of the project.
 //! (Unix only: the cases need symbolic links and sparse files.)
 
 #![cfg(unix)]
@@ -241,4 +241,81 @@ fn a_record_naming_an_input_as_its_output_never_blocks_a_run() {
     assert_eq!(std::fs::read(dir.join("assets/tower.obj")).unwrap(), obj);
     let o = bake(&dir, &["spritebake.toml"]);
     assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+}
+
+#[test]
+fn records_that_cannot_cover_their_entry_are_rebuilt_with_a_warning() {
+    let dir = project("state-cover", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    tamper(&dir, |state| {
+        let entries = &mut state["entries"];
+        // No outputs at all; a sheet without its JSON; a frame the pattern cannot name.
+        entries["robot-md2-gif"]["outputs"] = serde_json::json!({});
+        entries["robot-md5-walk"]["outputs"].as_object_mut().unwrap().remove("out/robot-md5-walk.json");
+        let frames = entries["robot-md2-frames"]["outputs"].as_object_mut().unwrap();
+        let frame = frames.remove("out/frames/walk_01.png").unwrap();
+        frames.insert("out/frames/walk.png".into(), frame);
+    });
+    let distrusted = ["robot-md2-gif", "robot-md5-walk", "robot-md2-frames"];
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&distrusted), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "up to date"), all_but(&distrusted), "{}", printed(&o));
+    for name in distrusted {
+        assert_eq!(warnings_about(&o, name).len(), 1, "{name}: {}", printed(&o));
+    }
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+    assert!(!printed(&o).contains("warning:"), "{}", printed(&o));
+}
+
+#[test]
+fn a_record_cannot_make_a_run_remove_a_file_its_entry_does_not_name() {
+    let dir = project("state-remove", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let notes = b"nobody reads this file".to_vec();
+    std::fs::write(dir.join("notes.txt"), &notes).unwrap();
+    tamper(&dir, |state| {
+        let written = serde_json::json!({ "hash": blake3::hash(&notes).to_hex().to_string(), "bytes": notes.len() });
+        state["entries"]["tower-side"]["outputs"]["notes.txt"] = written;
+    });
+    // Its settings change, so it is rebuilt and drops what its last record listed.
+    let text = std::fs::read_to_string(dir.join("spritebake.toml")).unwrap().replace("yaw = 90", "yaw = 80");
+    std::fs::write(dir.join("spritebake.toml"), text).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["tower-side"]), "{}", printed(&o));
+    assert_eq!(std::fs::read(dir.join("notes.txt")).unwrap(), notes);
+}
+
+#[test]
+fn no_content_of_a_state_file_makes_a_run_panic_or_refuse() {
+    let dir = project("state-garbage", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let good = std::fs::read(dir.join(STATE)).unwrap();
+    let odd_paths = ["", "/", "..", "../../../../etc/passwd", "/etc/passwd", "out/\u{0}x", "out//thumbs/./tower.png"];
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let mut variants: Vec<Edit> = vec![
+        Box::new(|s| s["entries"]["tower-thumb"]["outputs"]["out/thumbs/tower.png"]["bytes"] = u64::MAX.into()),
+        Box::new(|s| s["entries"]["tower-thumb"]["outputs"]["out/thumbs/tower.png"]["hash"] = "".into()),
+        Box::new(|s| s["entries"]["tower-thumb"]["inputs"] = serde_json::json!({})),
+        Box::new(|s| s["entries"]["nobody"] = s["entries"]["tower-thumb"].clone()),
+        Box::new(|s| s["entries"] = serde_json::json!({})),
+    ];
+    for path in odd_paths {
+        variants.push(Box::new(move |s| {
+            let written = s["entries"]["tower-side"]["outputs"]["out/tower-side.png"].clone();
+            s["entries"]["tower-side"]["outputs"][path] = written;
+            s["entries"]["robot-md2-gif"]["inputs"][path] = serde_json::Value::Null;
+        }));
+    }
+    for (i, edit) in variants.iter().enumerate() {
+        std::fs::write(dir.join(STATE), &good).unwrap();
+        tamper(&dir, edit);
+        let o = bake(&dir, &["spritebake.toml"]);
+        assert_eq!(o.status.code(), Some(0), "variant {i}: {}", printed(&o));
+        assert!(dir.join("out/tower-side.png").is_file() && dir.join("assets/tower.obj").is_file());
+        let o = bake(&dir, &["spritebake.toml"]);
+        assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "variant {i}: {}", printed(&o));
+    }
 }

@@ -32,7 +32,9 @@
 //!    or journal of the project, of whichever shard (a refusal of the whole run);
 //! 2. decides which entries are up to date from the state file alone (no model is loaded): an
 //!    entry is rebuilt when it has no record, its settings changed (its kind, output and spec
-//!    as written, with the spritebake version, hashed), the content of a file it read last time
+//!    as written, with the spritebake version, hashed), its record cannot cover what a bake of
+//!    it writes (no output, a file its output cannot name, one it writes left out: a warning,
+//!    see `cover.rs`), the content of a file it read last time
 //!    changed (or one that was missing appeared), or an output is missing or differs from what
 //!    was written: its size first, from its metadata, and its content (hashed, never more bytes
 //!    than were written) only when the size is the one recorded;
@@ -54,8 +56,9 @@
 //!    the journal.
 //!
 //! A file an earlier run wrote is removed only when the state file records it for that entry,
-//! its size and content are still what was written (else it is left, with a warning: someone
-//! changed it), it is inside the allowed folders and it is no file this run writes or reads.
+//! the entry's output can name it now (else it is left, with a warning), its size and content
+//! are still what was written (else it is left, with a warning: someone changed it), it is
+//! inside the allowed folders and it is no file this run writes or reads.
 //!
 //! The state file records paths as the project names them, relative to its folder, not where
 //! links led when they were written: every check looks at what a recorded path leads to now,
@@ -66,9 +69,12 @@
 //!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
-//! them) only inside the allowed folders.
+//! them) only inside the allowed folders. A record is believed only to skip an entry whose
+//! outputs are all there with the size and content it records, and to remove files the entry's
+//! output can name; it can neither block a run (step 3) nor make one write anywhere.
 
 mod clash;
+mod cover;
 mod entry;
 mod state;
 
@@ -93,6 +99,7 @@ use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved};
 use clash::{Role, Uses};
+use cover::Names;
 use state::{
     Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path,
     read_state, settings_hash, size_of,
@@ -436,6 +443,11 @@ impl Project {
         inputs.iter().map(|p| (store(p), p.clone())).collect()
     }
 
+    /// The files `entry`'s output can name, as the state file records them (see `cover.rs`).
+    fn names<'p>(&'p self, entry: &Entry) -> Names<impl Fn(&Path) -> String + 'p> {
+        Names::of(entry, move |p: &Path| self.stored(&self.joined(p)))
+    }
+
     /// The files an entry writes when they do not depend on its model, joined to the folder.
     fn fixed_outputs(&self, entry: &Entry) -> Vec<(PathBuf, OutputFormat)> {
         let spec = &entry.spec;
@@ -553,13 +565,18 @@ impl Project {
         self.check_outputs(&outputs, &inputs, false, options)
     }
 
-    /// Step 2: whether an entry's record still holds (`Err`: why not). Reads the files the
-    /// record names, never the model's.
-    fn freshness(&self, entry: &Entry, record: Option<&Record>, hashes: &Hashes) -> Result<Record, String> {
-        let record = record.ok_or("new")?;
-        if settings_hash(entry).as_ref() != Some(&record.settings) {
-            return Err("settings changed".into());
-        }
+    /// Step 2: whether an entry's record still holds (`Err`: why not): `record` is its record,
+    /// `current` the same when it is of the entry's settings as they are now. Reads the files
+    /// the record names, never the model's.
+    fn freshness(
+        &self,
+        entry: &Entry,
+        record: Option<&Record>,
+        current: Option<&Record>,
+        hashes: &Hashes,
+    ) -> Result<Record, String> {
+        record.ok_or("new")?;
+        let record = current.ok_or("settings changed")?;
         // Sizes first: they need no read.
         for (path, written) in &record.outputs {
             match size_of(&self.scope, &self.recorded(path)) {
@@ -641,10 +658,13 @@ impl Project {
             outputs: staged.written.into_iter().collect(),
         };
         let old = ledger.old.entries.get(&entry.name).map(|r| &r.outputs);
-        let stale: Vec<(&String, &Written)> =
-            old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p)).collect();
+        let gone = old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p));
+        // Only files its output can name: the record is untrusted (see `cover.rs`).
+        let names = self.names(entry);
+        let (stale, foreign): (Vec<(&String, &Written)>, Vec<_>) = gone.partition(|(p, _)| names.could_write(p));
         let stale_paths: Vec<PathBuf> = stale.iter().map(|(p, _)| self.recorded(p)).collect();
         let mut notes = Notes { warnings: loaded.warnings, removed: Vec::new() };
+        notes.warnings.extend(self.left_in_place(foreign.into_iter().map(|(p, _)| p)));
         // Removed and recorded under the commit's locks: another spritebake writing there waits
         // for the folder as this entry leaves it, and an interrupt waits for the record.
         let also: Vec<&Path> = stale_paths.iter().map(PathBuf::as_path).chain([ledger.journal.as_path()]).collect();
@@ -657,6 +677,24 @@ impl Project {
             }
         })?;
         Ok((record, notes))
+    }
+
+    /// A warning naming the files of `stored` (as the state file records them) that exist: an
+    /// earlier run of an entry recorded them, and its output cannot name them now.
+    fn left_in_place<'s>(&self, stored: impl Iterator<Item = &'s String>) -> Option<String> {
+        let there: Vec<String> = stored
+            .filter(|p| size_of(&self.scope, &self.recorded(p)).is_some())
+            .map(|p| self.recorded(p).display().to_string())
+            .collect();
+        let (shown, more) =
+            (there.iter().take(3).cloned().collect::<Vec<_>>().join(", "), there.len().saturating_sub(3));
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        (!there.is_empty()).then(|| {
+            format!(
+                "{shown}{more}: an earlier run recorded them as its files, but its output does not name them now; \
+                 left in place"
+            )
+        })
     }
 
     /// Removes `path` (`stored` in the state file), which `entry`'s last record says it wrote
@@ -841,16 +879,34 @@ impl Project {
         let (mut state, mut warnings) = read_state(&state_path);
         let selected = self.selected(options.shard);
         let hashes = Hashes::default();
-        let mut steps: Vec<Step> = selected
+        // Each step, and why the entry's record is not believed (see `cover.rs`).
+        let judged: Vec<(Step, Option<String>)> = selected
             .par_iter()
-            .map(|entry| match options.force {
-                true => Step::Stale("forced".into()),
-                false => match self.freshness(entry, state.entries.get(&entry.name), &hashes) {
-                    Ok(record) => Step::Fresh(record),
-                    Err(reason) => Step::Stale(reason),
-                },
+            .map(|entry| {
+                let settings = settings_hash(entry);
+                let record = state.entries.get(&entry.name);
+                let current = record.filter(|r| settings.as_ref() == Some(&r.settings));
+                let distrust = current.and_then(|r| self.names(entry).uncovered(&r.outputs));
+                let step = match (options.force, &distrust) {
+                    (true, _) => Step::Stale("forced".into()),
+                    (false, Some(_)) => Step::Stale("its record is not believed".into()),
+                    (false, None) => match self.freshness(entry, record, current, &hashes) {
+                        Ok(record) => Step::Fresh(record),
+                        Err(reason) => Step::Stale(reason),
+                    },
+                };
+                (step, distrust)
             })
             .collect();
+        let mut steps = Vec::with_capacity(judged.len());
+        for (entry, (step, distrust)) in selected.iter().zip(judged) {
+            if let Some(why) = distrust {
+                warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
+                // Nor is it trusted to say what the entry wrote last time.
+                state.entries.remove(&entry.name);
+            }
+            steps.push(step);
+        }
         if !options.dry_run {
             // A job holds its model and, on a budget as large again, its images.
             let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
