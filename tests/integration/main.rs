@@ -36,6 +36,9 @@ mod hostile_memory;
 #[cfg(unix)]
 mod hostile_outputs;
 mod hostile_reads;
+// Unix only: the cases need symlinks and sparse files.
+#[cfg(unix)]
+mod hostile_state;
 mod hostile_work;
 mod maps;
 mod palette;

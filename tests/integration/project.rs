@@ -11,7 +11,7 @@ use crate::common::cli::{printed, scratch_in};
 
 /// Seven entries over MD5, SMD, MD2 and OBJ models: two sheets, a GIF, frames, two thumbnails
 /// and a render; tiny images so the tests stay fast.
-const PROJECT: &str = r#"
+pub(crate) const PROJECT: &str = r#"
 [defaults]
 size = 32
 ssaa = 1
@@ -63,7 +63,7 @@ output = "out/thumbs/robot.png"
 "#;
 
 /// The entries of [`PROJECT`], in file order.
-const ENTRIES: [&str; 7] = [
+pub(crate) const ENTRIES: [&str; 7] = [
     "robot-md5-walk",
     "robot-smd-walk",
     "robot-md2-gif",
@@ -73,16 +73,16 @@ const ENTRIES: [&str; 7] = [
     "robot-md5-thumb",
 ];
 
-const STATE: &str = "spritebake.toml.state.json";
+pub(crate) const STATE: &str = "spritebake.toml.state.json";
 
 /// `spritebake bake ARGS` run in `dir`.
-fn bake(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn bake(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_spritebake")).current_dir(dir).arg("bake").args(args).output().unwrap()
 }
 
 /// A fresh folder holding a copy of the example assets (`assets/robot/*`, `assets/tower.*`)
 /// and `project` as `spritebake.toml`.
-fn project(name: &str, project: &str) -> PathBuf {
+pub(crate) fn project(name: &str, project: &str) -> PathBuf {
     let dir = scratch_in("project", name);
     copy_assets(&dir);
     std::fs::write(dir.join("spritebake.toml"), project).unwrap();
@@ -121,7 +121,7 @@ fn files_under(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
 }
 
 /// The entries a run's standard output says have `status` (`built`, `up to date`...).
-fn entries_with(o: &Output, status: &str) -> BTreeSet<String> {
+pub(crate) fn entries_with(o: &Output, status: &str) -> BTreeSet<String> {
     names_with(&String::from_utf8_lossy(&o.stdout), status)
 }
 
@@ -131,11 +131,11 @@ fn names_with(text: &str, status: &str) -> BTreeSet<String> {
     text.lines().filter(|l| l.contains(&suffix)).filter_map(|l| l.split(": ").next()).map(str::to_string).collect()
 }
 
-fn set(names: &[&str]) -> BTreeSet<String> {
+pub(crate) fn set(names: &[&str]) -> BTreeSet<String> {
     names.iter().map(|n| n.to_string()).collect()
 }
 
-fn json(path: &Path) -> serde_json::Value {
+pub(crate) fn json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 

@@ -28,17 +28,22 @@
 //!
 //! A run ([`Project::run`]):
 //! 1. checks what is known without loading anything: every output inside the allowed folders,
-//!    no two entries writing one file, no output on a file an entry names (a refusal of the
-//!    whole run);
+//!    no two entries writing one file, no output on a file an entry names, nor on a state file
+//!    or journal of the project, of whichever shard (a refusal of the whole run);
 //! 2. decides which entries are up to date from the state file alone (no model is loaded): an
 //!    entry is rebuilt when it has no record, its settings changed (its kind, output and spec
-//!    as written, with the spritebake version, hashed), the content of a file it read last time
+//!    as written, with the spritebake version, hashed), its record cannot cover what a bake of
+//!    it writes (no output, a file its output cannot name, one it writes left out: a warning,
+//!    see `cover.rs`), the content of a file it read last time
 //!    changed (or one that was missing appeared), or an output is missing or differs from what
-//!    was written;
+//!    was written: its size first, from its metadata, and its content (hashed, never more bytes
+//!    than were written) only when the size is the one recorded;
 //! 3. loads each entry to rebuild once to plan it: its outputs (a frame pattern expands to every
 //!    file) and every file it reads, then checks every output of the run against every other
 //!    and against every input of every entry — still before anything renders (a refusal of the
-//!    whole run);
+//!    whole run; but where the record of an up-to-date entry takes part, that entry is rebuilt
+//!    instead, with a warning, and the run refused only if its plan clashes too: a record can
+//!    never block a run, see `clash.rs`);
 //! 4. bakes the entries to rebuild in parallel (loading each again; at most
 //!    [`crate::budget::models_in_flight`] at once), each writing its files together or none;
 //!    an entry that fails is reported and the others go on. Under the same locks as its commit
@@ -51,19 +56,31 @@
 //!    the journal.
 //!
 //! A file an earlier run wrote is removed only when the state file records it for that entry,
-//! its content is still what was written (else it is left, with a warning: someone changed
-//! it), it is inside the allowed folders and it is no file this run writes or reads.
+//! the entry's output can name it now (else it is left, with a warning), its size and content
+//! are still what was written (else it is left, with a warning: someone changed it), it is
+//! inside the allowed folders and it is no file this run writes or reads.
+//!
+//! The state file records paths as the project names them, relative to its folder, not where
+//! links led when they were written: every check looks at what a recorded path leads to now,
+//! so a link re-pointed since shows as a change. A file a model names reaches the record only
+//! by its canonical path, and is recorded through the folder of a file the entry names that
+//! holds it (`Project::stored_inputs`); a link below that folder leading out of it is
+//! recorded resolved.
 //!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
-//! them) only inside the allowed folders.
+//! them) only inside the allowed folders. A record is believed only to skip an entry whose
+//! outputs are all there with the size and content it records, and to remove files the entry's
+//! output can name; it can neither block a run (step 3) nor make one write anywhere.
 
+mod clash;
+mod cover;
 mod entry;
 mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -81,8 +98,11 @@ use crate::model::UnknownName;
 use crate::output::{FramePattern, OutputFormat, OutputPlan, Transaction};
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, parse_with_defaults, read_toml_text, take_entries};
 use crate::spec::{BakeSpec, Resolved};
+use clash::{Role, Uses};
+use cover::Names;
 use state::{
-    Hashes, Record, State, VERSION, append_record, hash_bytes, hash_file, journal_path, read_state, settings_hash,
+    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path,
+    read_state, settings_hash, size_of,
 };
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
@@ -98,7 +118,8 @@ pub struct Project {
     pub scope: Confinement,
     /// Entries in file order.
     pub entries: Vec<Entry>,
-    /// The project's folder, canonical: the state file records paths relative to it.
+    /// The project's folder, canonical: the state file records a file a model names relative
+    /// to it when no folder its entry names holds it.
     root: PathBuf,
 }
 
@@ -379,15 +400,52 @@ impl Project {
         }
     }
 
-    /// How the state file records a path: relative to the project's folder when inside it.
+    /// How the state file records `path` (joined to the project's folder): as the project
+    /// names it, relative to the folder, with no link resolved (`./` and doubled slashes
+    /// dropped; `..` kept, since it may follow a link). A link re-pointed since then shows as a
+    /// change of what the recorded path leads to.
     fn stored(&self, path: &Path) -> String {
-        let canonical = canonical_lenient(path).unwrap_or_else(|| path.to_path_buf());
-        canonical.strip_prefix(&self.root).unwrap_or(&canonical).to_string_lossy().into_owned()
+        let relative = path.strip_prefix(self.scope.home()).unwrap_or(path);
+        let plain: PathBuf = relative.components().filter(|c| *c != Component::CurDir).collect();
+        plain.to_string_lossy().into_owned()
     }
 
     /// A path as the state file records it, from the working folder.
     fn recorded(&self, stored: &str) -> PathBuf {
-        self.root.join(stored)
+        self.joined(stored)
+    }
+
+    /// How the state file records the files a bake of `spec` (anchored) read, `inputs`: the
+    /// files the entry names as written ([`Project::stored`]). A file its model names is known
+    /// only by its canonical path, so it is recorded through the folder of a file the entry
+    /// names (or a `texture_root`) that holds it, as written: `assets/tower_bricks.png` when
+    /// `assets` is a link, so that re-pointing the link shows as a change. Failing that, it
+    /// is recorded relative to the project's canonical folder, or whole.
+    fn stored_inputs(&self, spec: &BakeSpec, inputs: &[PathBuf]) -> Vec<(String, PathBuf)> {
+        let named = spec.named_files();
+        let parents = named.iter().filter_map(|p| p.parent()).map(Path::to_path_buf);
+        let mut folders: Vec<(PathBuf, PathBuf)> = parents
+            .chain(spec.model.texture_root.iter().cloned())
+            .filter_map(|folder| Some((std::fs::canonicalize(&folder).ok()?, folder)))
+            .collect();
+        // The deepest folder first.
+        folders.sort_by_key(|(canonical, _)| std::cmp::Reverse(canonical.components().count()));
+        let store = |path: &PathBuf| {
+            if named.contains(path) {
+                return self.stored(path);
+            }
+            let through = folders.iter().find_map(|(c, f)| Some(f.join(path.strip_prefix(c).ok()?)));
+            match through {
+                Some(via) => self.stored(&via),
+                None => path.strip_prefix(&self.root).unwrap_or(path).to_string_lossy().into_owned(),
+            }
+        };
+        inputs.iter().map(|p| (store(p), p.clone())).collect()
+    }
+
+    /// The files `entry`'s output can name, as the state file records them (see `cover.rs`).
+    fn names<'p>(&'p self, entry: &Entry) -> Names<impl Fn(&Path) -> String + 'p> {
+        Names::of(entry, move |p: &Path| self.stored(&self.joined(p)))
     }
 
     /// The files an entry writes when they do not depend on its model, joined to the folder.
@@ -421,12 +479,31 @@ impl Project {
         Error::Refused(format!("{}: {e}", self.path.display()))
     }
 
-    /// Checks that `path`, an output of `entry`, stays inside the allowed folders.
+    /// Checks that `path`, an output of `entry`, stays inside the allowed folders and is no
+    /// state file of the project.
     fn check_inside(&self, entry: &Entry, path: &Path) -> Result<()> {
-        self.scope.place(path).map(drop).map_err(|d| {
-            let subject = format!("{}: output '{}'", entry.label(), path.display());
-            self.refused(d.into_error(path, subject))
-        })
+        let subject = format!("{}: output '{}'", entry.label(), path.display());
+        self.scope.place(path).map_err(|d| self.refused(d.into_error(path, &subject)))?;
+        self.check_not_state(path, &subject)
+    }
+
+    /// Refuses `path`, an output (`subject` in the message), when it lands on a state file or
+    /// journal of the project, of any shard ([`is_state_name`]): shards sharing a folder keep
+    /// each other's records, and a run never writes over the one it reads.
+    fn check_not_state(&self, path: &Path, subject: &str) -> Result<()> {
+        let project = self.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let Some(location) = canonical_lenient(path) else { return Ok(()) };
+        let name = location.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        if location.parent() != Some(self.root.as_path()) || !is_state_name(&name, &project) {
+            return Ok(());
+        }
+        // Named where it lands when the output reaches it another way (through a link).
+        let state = self.joined(&*name);
+        let at = if state == path { String::new() } else { format!(" ({})", state.display()) };
+        Err(self.refused(format!(
+            "{subject} is a state file of this project{at}: each shard's state file and journal are kept \
+             for its runs, whichever shard runs"
+        )))
     }
 
     /// Checks every output of the run (the entries', the state file, the caller's) against
@@ -479,18 +556,36 @@ impl Project {
                 outputs.push((entry, path, format));
             }
         }
+        for extra in &options.extra_outputs {
+            self.check_not_state(extra, &format!("output '{}'", extra.display()))?;
+        }
         let mut inputs: Vec<PathBuf> =
             self.entries.iter().flat_map(|e| e.spec.named_files()).map(|p| self.joined(p)).collect();
         inputs.push(self.path.clone());
         self.check_outputs(&outputs, &inputs, false, options)
     }
 
-    /// Step 2: whether an entry's record still holds (`Err`: why not). Reads the files the
-    /// record names, never the model's.
-    fn freshness(&self, entry: &Entry, record: Option<&Record>, hashes: &Hashes) -> Result<Record, String> {
-        let record = record.ok_or("new")?;
-        if settings_hash(entry).as_ref() != Some(&record.settings) {
-            return Err("settings changed".into());
+    /// Step 2: whether an entry's record still holds (`Err`: why not): `record` is its record,
+    /// `current` the same when it is of the entry's settings as they are now. Reads the files
+    /// the record names, never the model's.
+    fn freshness(
+        &self,
+        entry: &Entry,
+        record: Option<&Record>,
+        current: Option<&Record>,
+        hashes: &Hashes,
+    ) -> Result<Record, String> {
+        record.ok_or("new")?;
+        let record = current.ok_or("settings changed")?;
+        // Sizes first: they need no read.
+        for (path, written) in &record.outputs {
+            match size_of(&self.scope, &self.recorded(path)) {
+                None => return Err(format!("{path} is missing")),
+                Some(bytes) if bytes != written.bytes => {
+                    return Err(format!("{path} is {bytes} bytes, not the {} written", written.bytes));
+                }
+                Some(_) => {}
+            }
         }
         let max = entry.spec.limits.limits().max_file_bytes;
         for (path, hash) in &record.inputs {
@@ -498,11 +593,10 @@ impl Project {
                 return Err(format!("{path} changed"));
             }
         }
-        for (path, hash) in &record.outputs {
-            match hashes.of(&self.scope, &self.recorded(path), u64::MAX) {
-                None => return Err(format!("{path} is missing")),
-                Some(h) if h != *hash => return Err(format!("{path} was changed")),
-                Some(_) => {}
+        for (path, written) in &record.outputs {
+            // At most the bytes written: a file that grew since its size was read is not it.
+            if hashes.of(&self.scope, &self.recorded(path), written.bytes).as_ref() != Some(&written.hash) {
+                return Err(format!("{path} was changed"));
             }
         }
         Ok(record.clone())
@@ -554,25 +648,32 @@ impl Project {
         let budget = resolved.limits.budget();
         let product = entry.kind.product();
         let mut transaction = Transaction::new();
-        let mut staged = InProject { project: self, transaction: &mut transaction, hashes: Vec::new() };
+        let mut staged = InProject { project: self, transaction: &mut transaction, written: Vec::new() };
         let rendered = || events(Event::Rendered);
         pipeline::write(product, &loaded, resolved, &entry.output, &budget, &rendered, &mut staged)?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
-            inputs: loaded.inputs.iter().map(|p| (self.stored(p), hashes.of(&self.scope, p, max))).collect(),
-            outputs: staged.hashes.into_iter().collect(),
+            inputs: self
+                .stored_inputs(&resolved.spec, &loaded.inputs)
+                .into_iter()
+                .map(|(stored, p)| (stored, hashes.of(&self.scope, &p, max)))
+                .collect(),
+            outputs: staged.written.into_iter().collect(),
         };
         let old = ledger.old.entries.get(&entry.name).map(|r| &r.outputs);
-        let stale: Vec<(&String, &String)> =
-            old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p)).collect();
+        let gone = old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p));
+        // Only files its output can name: the record is untrusted (see `cover.rs`).
+        let names = self.names(entry);
+        let (stale, foreign): (Vec<(&String, &Written)>, Vec<_>) = gone.partition(|(p, _)| names.could_write(p));
         let stale_paths: Vec<PathBuf> = stale.iter().map(|(p, _)| self.recorded(p)).collect();
         let mut notes = Notes { warnings: loaded.warnings, removed: Vec::new() };
+        notes.warnings.extend(self.left_in_place(foreign.into_iter().map(|(p, _)| p)));
         // Removed and recorded under the commit's locks: another spritebake writing there waits
         // for the folder as this entry leaves it, and an interrupt waits for the record.
         let also: Vec<&Path> = stale_paths.iter().map(PathBuf::as_path).chain([ledger.journal.as_path()]).collect();
         transaction.commit_then(&also, || {
-            for ((stored, hash), path) in stale.iter().zip(&stale_paths) {
-                self.remove_stale(entry, stored, path, hash, &ledger.keep, &mut notes);
+            for ((stored, written), path) in stale.iter().zip(&stale_paths) {
+                self.remove_stale(entry, stored, path, written, &ledger.keep, &mut notes);
             }
             if let Err(e) = append_record(&ledger.journal, &entry.name, &record) {
                 notes.warnings.push(format!("not recorded until the run ends: {e}"));
@@ -581,16 +682,34 @@ impl Project {
         Ok((record, notes))
     }
 
+    /// A warning naming the files of `stored` (as the state file records them) that exist: an
+    /// earlier run of an entry recorded them, and its output cannot name them now.
+    fn left_in_place<'s>(&self, stored: impl Iterator<Item = &'s String>) -> Option<String> {
+        let there: Vec<String> = stored
+            .filter(|p| size_of(&self.scope, &self.recorded(p)).is_some())
+            .map(|p| self.recorded(p).display().to_string())
+            .collect();
+        let (shown, more) =
+            (there.iter().take(3).cloned().collect::<Vec<_>>().join(", "), there.len().saturating_sub(3));
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        (!there.is_empty()).then(|| {
+            format!(
+                "{shown}{more}: an earlier run recorded them as its files, but its output does not name them now; \
+                 left in place"
+            )
+        })
+    }
+
     /// Removes `path` (`stored` in the state file), which `entry`'s last record says it wrote
-    /// with content `hash` and which it did not write now, unless the run otherwise writes or
-    /// reads it (`keep`), it is outside the allowed folders or not a regular file, or it changed
-    /// since (left, with a warning).
+    /// (`written`) and which it did not write now, unless the run otherwise writes or reads it
+    /// (`keep`), it is outside the allowed folders or not a regular file, or it changed since
+    /// (left, with a warning; a file of another size is not read to tell).
     fn remove_stale(
         &self,
         entry: &Entry,
         stored: &str,
         path: &Path,
-        hash: &str,
+        written: &Written,
         keep: &HashMap<PathBuf, Option<usize>>,
         notes: &mut Notes,
     ) {
@@ -601,19 +720,25 @@ impl Project {
             return;
         }
         let shown = self.joined(stored);
-        match hash_file(&self.scope, path, u64::MAX) {
-            Some(h) if h == hash => match std::fs::remove_file(path) {
-                Ok(()) => notes.removed.push(shown),
-                Err(e) => notes.warnings.push(format!(
-                    "{}: an earlier run wrote it and this one does not, but it could not be removed: {e}",
-                    shown.display()
-                )),
-            },
-            Some(_) => notes.warnings.push(format!(
+        let unchanged = match size_of(&self.scope, path) {
+            None => return,
+            Some(bytes) => {
+                bytes == written.bytes && hash_file(&self.scope, path, bytes).as_ref() == Some(&written.hash)
+            }
+        };
+        if !unchanged {
+            notes.warnings.push(format!(
                 "{}: an earlier run wrote it and this one does not; left in place because it changed since",
                 shown.display()
+            ));
+            return;
+        }
+        match std::fs::remove_file(path) {
+            Ok(()) => notes.removed.push(shown),
+            Err(e) => notes.warnings.push(format!(
+                "{}: an earlier run wrote it and this one does not, but it could not be removed: {e}",
+                shown.display()
             )),
-            None => {}
         }
     }
 
@@ -673,6 +798,44 @@ impl Project {
         Ok(keep)
     }
 
+    /// The up-to-date entries (by position in `entries`) whose records take part in a clash
+    /// of the run, each with what its record says: an output another entry writes or any
+    /// entry reads, an input an entry writes (see `clash.rs`).
+    fn clashing_records(&self, entries: &[&Entry], steps: &[Step], options: &RunOptions) -> Vec<(usize, String)> {
+        let mut uses = Uses::default();
+        for (i, (entry, step)) in entries.iter().zip(steps).enumerate() {
+            match step {
+                Step::Fresh(record) => {
+                    record.outputs.keys().for_each(|p| uses.add(&self.recorded(p), Some(i), Role::Writes));
+                    record.inputs.keys().for_each(|p| uses.add(&self.recorded(p), Some(i), Role::Reads));
+                }
+                Step::Planned(_, planned) => {
+                    planned.outputs.iter().for_each(|p| uses.add(p, Some(i), Role::Writes));
+                    planned.inputs.iter().for_each(|p| uses.add(p, Some(i), Role::Reads));
+                }
+                _ => entry.spec.named_files().iter().for_each(|p| uses.add(&self.joined(p), Some(i), Role::Reads)),
+            }
+        }
+        let state = self.state_path(options.shard);
+        for path in [journal_path(&state), state].iter().chain(&options.extra_outputs) {
+            uses.add(path, None, Role::Writes);
+        }
+        uses.add(&self.path, None, Role::Reads);
+        let mut clashing = Vec::new();
+        for (i, step) in steps.iter().enumerate() {
+            let Step::Fresh(record) = step else { continue };
+            let outputs = record.outputs.keys().map(|p| (p, Role::Writes, "output"));
+            let inputs = record.inputs.keys().map(|p| (p, Role::Reads, "input"));
+            let why = outputs.chain(inputs).find_map(|(stored, role, what)| {
+                let path = self.recorded(stored);
+                let why = uses.clash(&path, i, role)?;
+                Some(format!("names {} as its {what}, which {why}", path.display()))
+            });
+            clashing.extend(why.map(|why| (i, why)));
+        }
+        clashing
+    }
+
     /// The report of an entry's last step.
     fn report(&self, entry: &Entry, step: Step, dry_run: bool) -> EntryReport {
         let mut report = EntryReport {
@@ -716,25 +879,43 @@ impl Project {
         let state_path = self.state_path(options.shard);
         let journal = journal_path(&state_path);
         self.check_fixed(options)?;
-        let (state, mut warnings) = read_state(&state_path);
+        let (mut state, mut warnings) = read_state(&state_path);
         let selected = self.selected(options.shard);
         let hashes = Hashes::default();
-        let mut steps: Vec<Step> = selected
+        // Each step, and why the entry's record is not believed (see `cover.rs`).
+        let judged: Vec<(Step, Option<String>)> = selected
             .par_iter()
-            .map(|entry| match options.force {
-                true => Step::Stale("forced".into()),
-                false => match self.freshness(entry, state.entries.get(&entry.name), &hashes) {
-                    Ok(record) => Step::Fresh(record),
-                    Err(reason) => Step::Stale(reason),
-                },
+            .map(|entry| {
+                let settings = settings_hash(entry);
+                let record = state.entries.get(&entry.name);
+                let current = record.filter(|r| settings.as_ref() == Some(&r.settings));
+                let distrust = current.and_then(|r| self.names(entry).uncovered(&r.outputs));
+                let step = match (options.force, &distrust) {
+                    (true, _) => Step::Stale("forced".into()),
+                    (false, Some(_)) => Step::Stale("its record is not believed".into()),
+                    (false, None) => match self.freshness(entry, record, current, &hashes) {
+                        Ok(record) => Step::Fresh(record),
+                        Err(reason) => Step::Stale(reason),
+                    },
+                };
+                (step, distrust)
             })
             .collect();
+        let mut steps = Vec::with_capacity(judged.len());
+        for (entry, (step, distrust)) in selected.iter().zip(judged) {
+            if let Some(why) = distrust {
+                warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
+                // Nor is it trusted to say what the entry wrote last time.
+                state.entries.remove(&entry.name);
+            }
+            steps.push(step);
+        }
         if !options.dry_run {
             // A job holds its model and, on a budget as large again, its images.
             let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
             let at_once = models_in_flight(per_entry.saturating_mul(2));
             let stale = |s: &Step| matches!(s, Step::Stale(_));
-            steps = in_batches(&selected, steps, at_once, stale, |entry, step| match step {
+            let plan = |entry: &Entry, step| match step {
                 Step::Stale(reason) => {
                     let start = Instant::now();
                     match self.plan(entry, events) {
@@ -743,8 +924,28 @@ impl Project {
                     }
                 }
                 other => other,
-            });
-            let keep = self.check_planned(&selected, &steps, &state, options)?;
+            };
+            steps = in_batches(&selected, steps, at_once, stale, plan);
+            // A refusal that records take part in rebuilds their entries instead (see
+            // `clash.rs`); each round leaves fewer records, and then only plans can refuse.
+            let keep = loop {
+                let refusal = match self.check_planned(&selected, &steps, &state, options) {
+                    Ok(keep) => break keep,
+                    Err(refusal) => refusal,
+                };
+                let clashing = self.clashing_records(&selected, &steps, options);
+                if clashing.is_empty() {
+                    return Err(refusal);
+                }
+                for (i, why) in clashing {
+                    let (Some(entry), Some(step)) = (selected.get(i), steps.get_mut(i)) else { continue };
+                    warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
+                    *step = Step::Stale("its record clashes with the run".into());
+                    // Nor is it trusted to say what the entry wrote last time.
+                    state.entries.remove(&entry.name);
+                }
+                steps = in_batches(&selected, steps, at_once, stale, plan);
+            };
             let ledger = Ledger { old: &state, keep, journal: journal.clone() };
             let planned = |s: &Step| matches!(s, Step::Planned(..));
             steps = in_batches(&selected, steps, at_once, planned, |entry, step| match step {
@@ -813,18 +1014,19 @@ impl Project {
 }
 
 /// Stages an entry's files in the project's folder (an entry names its output relative to
-/// it) and keeps each one's name as the state file stores it, with the hash of its content.
+/// it) and keeps each one's name as the state file stores it, with its size and hash.
 struct InProject<'p, 't> {
     project: &'p Project,
     transaction: &'t mut Transaction,
-    hashes: Vec<(String, String)>,
+    written: Vec<(String, Written)>,
 }
 
 impl Stage for InProject<'_, '_> {
     fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
         let path = self.project.joined(path);
         self.transaction.stage(&path, bytes)?;
-        self.hashes.push((self.project.stored(&path), hash_bytes(bytes)));
+        let written = Written { bytes: bytes.len() as u64, hash: hash_bytes(bytes) };
+        self.written.push((self.project.stored(&path), written));
         Ok(())
     }
 }
@@ -878,6 +1080,31 @@ mod tests {
         let project = parse(ENTRIES).unwrap();
         assert_eq!(project.state_path(None), Path::new("game/spritebake.toml.state.json"));
         assert_eq!(project.state_path(Some((1, 3))), Path::new("game/spritebake.toml.shard-2-of-3.state.json"));
+    }
+
+    #[test]
+    fn every_shards_state_file_and_journal_has_a_state_name() {
+        let project = parse(ENTRIES).unwrap();
+        for shard in [None, Some((0, 1)), Some((1, 3)), Some((11, 12))] {
+            let state = project.state_path(shard);
+            for path in [journal_path(&state), state] {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                assert!(is_state_name(&name, "spritebake.toml"), "{name}");
+                assert!(is_state_name(&name.to_uppercase(), "spritebake.toml"), "{name}");
+            }
+        }
+        for name in [
+            "spritebake.toml",
+            "spritebake.toml.json",
+            "spritebake.toml.state.png",
+            "spritebake.toml.shard--of-3.state.json",
+            "spritebake.toml.shard-1-of-.state.json",
+            "spritebake.toml.shard-1-of-3-state.json",
+            "other.toml.state.json",
+            "xspritebake.toml.state.json",
+        ] {
+            assert!(!is_state_name(name, "spritebake.toml"), "{name}");
+        }
     }
 
     #[test]

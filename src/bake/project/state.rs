@@ -17,11 +17,13 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::{Entry, Kind};
-use crate::confine::Confinement;
+use crate::confine::{Confinement, Denied};
 use crate::error::Error;
 use crate::spec::BakeSpec;
 
-/// Largest state file read, in bytes; a larger one is ignored (everything is rebuilt).
+/// Largest state file (and journal) read, in bytes; a larger one is ignored (everything is
+/// rebuilt, and the run replaces it). No flag raises it: `--max-file-mib` bounds the files
+/// entries read, and a state file this large would hold some 100,000 entries.
 pub const MAX_STATE_BYTES: u64 = 64 << 20;
 
 /// The version a state file records; a different one makes every entry stale.
@@ -36,8 +38,18 @@ pub(super) struct Record {
     /// Every file the bake read (relative to the project's folder when inside it) and the hash
     /// of its content (`null`: missing or not readable).
     pub(super) inputs: BTreeMap<String, Option<String>>,
-    /// Every file it wrote and the hash of what was written.
-    pub(super) outputs: BTreeMap<String, String>,
+    /// Every file it wrote, and what was written.
+    pub(super) outputs: BTreeMap<String, Written>,
+}
+
+/// What an entry wrote to one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Written {
+    /// Its size: a file of another size is not what was written, and is never read to tell.
+    pub(super) bytes: u64,
+    /// The hash of its content.
+    pub(super) hash: String,
 }
 
 /// The state file.
@@ -63,6 +75,23 @@ pub(super) fn journal_path(state: &Path) -> PathBuf {
     state.with_extension("journal")
 }
 
+/// Whether the file name `name` is that of a state file or journal of the project file named
+/// `project`, for any shard: `PROJECT.state.json`, `PROJECT.shard-I-of-N.state.json` and their
+/// `.state.journal`s ([`super::Project::state_path`], [`journal_path`]). Letter case is
+/// ignored, as some file systems ignore it.
+pub(super) fn is_state_name(name: &str, project: &str) -> bool {
+    let (name, project) = (name.to_ascii_lowercase(), project.to_ascii_lowercase());
+    let Some(rest) = name.strip_prefix(&project) else { return false };
+    let Some(shard) = rest.strip_suffix(".state.json").or_else(|| rest.strip_suffix(".state.journal")) else {
+        return false;
+    };
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match shard.strip_prefix(".shard-").and_then(|s| s.split_once("-of-")) {
+        Some((i, n)) => number(i) && number(n),
+        None => shard.is_empty(),
+    }
+}
+
 /// Reads the state file and its journal: missing is empty; unreadable, too large or corrupt is
 /// empty with a warning (its entries are rebuilt, and the file is written anew). Damaged lines
 /// of the journal (a run killed while appending) are skipped.
@@ -70,18 +99,22 @@ pub(super) fn read_state(path: &Path) -> (State, Vec<String>) {
     let mut warnings = Vec::new();
     let mut state = State::default();
     if std::fs::symlink_metadata(path).is_ok() {
-        let parsed = crate::confine::read_file(path, MAX_STATE_BYTES)
-            .and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| Error::Invalid(e.to_string())));
+        let parsed =
+            read_capped(path).and_then(|bytes| serde_json::from_slice::<State>(&bytes).map_err(|e| e.to_string()));
         match parsed {
             Ok(read) => state = read,
-            Err(e) => warnings.push(format!("ignoring the state file {}: {e}; every entry is rebuilt", path.display())),
+            Err(e) => warnings.push(format!(
+                "ignoring the state file {}: {e}; every entry is rebuilt, and the run (unless a dry run) replaces \
+                 the file",
+                path.display()
+            )),
         }
     }
     let journal = journal_path(path);
     if std::fs::symlink_metadata(&journal).is_err() {
         return (state, warnings);
     }
-    match crate::confine::read_file(&journal, MAX_STATE_BYTES) {
+    match read_capped(&journal) {
         Ok(bytes) => {
             let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty());
             let mut damaged = 0;
@@ -104,6 +137,17 @@ pub(super) fn read_state(path: &Path) -> (State, Vec<String>) {
         Err(e) => warnings.push(format!("ignoring {}: {e}; the entries it recorded are rebuilt", journal.display())),
     }
     (state, warnings)
+}
+
+/// Reads the state file or its journal whole: a regular file of at most [`MAX_STATE_BYTES`],
+/// refused by its size before anything is read. Errors say why, without the file's name.
+fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
+    crate::confine::read_user_file(path, MAX_STATE_BYTES).map_err(|denied| match denied {
+        Denied::TooLarge { bytes, .. } => {
+            format!("it is {bytes} bytes, over the {} MiB a state file may hold", MAX_STATE_BYTES >> 20)
+        }
+        other => other.to_string(),
+    })
 }
 
 /// Appends an entry's record to the journal (see the module notes).
@@ -153,6 +197,13 @@ impl Hashes {
     }
 }
 
+/// The size of the regular file `path` leads to inside `scope` (`None`: missing, refused),
+/// from its metadata: nothing is read.
+pub(super) fn size_of(scope: &Confinement, path: &Path) -> Option<u64> {
+    let target = scope.file(path).ok()?;
+    std::fs::metadata(target).ok().map(|m| m.len())
+}
+
 /// The hash of the file at `path`, read now: as [`Hashes::of`], without remembering it.
 pub(super) fn hash_file(scope: &Confinement, path: &Path, max: u64) -> Option<String> {
     let mut hasher = blake3::Hasher::new();
@@ -190,7 +241,7 @@ mod tests {
         Record {
             settings: "s".into(),
             inputs: BTreeMap::from([("m.obj".into(), Some("h".into()))]),
-            outputs: BTreeMap::from([(output.into(), "o".into())]),
+            outputs: BTreeMap::from([(output.into(), Written { bytes: 1, hash: "o".into() })]),
         }
     }
 
