@@ -140,29 +140,14 @@ fn a_sheets_engine_data_stays_within_its_charge() {
 #[test]
 fn qc_sequences_on_a_large_skeleton_are_charged_what_they_hold() {
     let dir = std::env::temp_dir().join(format!("spritebake-alloc-qc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bones = 2000;
-    let mut reference = String::from("version 1\nnodes\n");
-    reference.extend((0..bones).map(|i| format!("{i} \"bone{i}\" {}\n", i as i64 - 1)));
-    reference.push_str("end\nskeleton\ntime 0\n");
-    reference.extend((0..bones).map(|i| format!("{i} 1 0 0 0 0 0\n")));
-    reference.push_str("end\ntriangles\nm\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n");
-    std::fs::write(dir.join("ref.smd"), reference).unwrap();
-    std::fs::write(
-        dir.join("seq.smd"),
-        "version 1\nnodes\n0 \"bone0\" -1\nend\nskeleton\ntime 0\n0 1 0 0 0 0 0\nend\n",
-    )
-    .unwrap();
-    let mut qc = String::from("$body body \"ref\"\n");
-    qc.extend((0..4096).map(|i| format!("$sequence s{i} \"seq\"\n")));
-    std::fs::write(dir.join("bomb.qc"), qc).unwrap();
+    let qc = crate::common::qc_sequence_bomb(&dir, 4096);
     let budget: u64 = 32 << 20;
     let options = spritebake::formats::LoadOptions {
         limits: spritebake::formats::Limits { max_memory_bytes: budget, ..Default::default() },
         ..Default::default()
     };
     let mut result = None;
-    let peak = peak_during(|| result = Some(spritebake::formats::load(&dir.join("bomb.qc"), &options)));
+    let peak = peak_during(|| result = Some(spritebake::formats::load(&qc, &options)));
     let e = result.unwrap().unwrap_err();
     assert!(matches!(e, spritebake::Error::Budget { .. }), "{e}");
     assert!((peak as u64) < budget * 5 / 4, "{} MiB held under a {} MiB budget", peak >> 20, budget >> 20);

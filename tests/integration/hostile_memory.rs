@@ -625,26 +625,9 @@ fn check_reports_budget_overruns_per_case_and_goes_on() {
 fn qc_sequence_bombs_fail_alone_in_a_thumbnail_batch() {
     let dir = scratch("qc-bomb");
     let good = copy_good_models(&dir);
-    let bones = 2000;
-    let mut reference = String::from("version 1\nnodes\n");
-    reference.extend((0..bones).map(|i| format!("{i} \"bone{i}\" {}\n", i as i64 - 1)));
-    reference.push_str("end\nskeleton\ntime 0\n");
-    reference.extend((0..bones).map(|i| format!("{i} 1 0 0 0 0 0\n")));
-    reference.push_str("end\ntriangles\nm\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n");
-    let mut qc = String::from("$body body \"ref\"\n");
-    qc.extend((0..16384).map(|i| format!("$sequence s{i} \"seq\"\n")));
     let mut args = vec!["thumbnail".to_string(), "--size".into(), "16".into()];
     for bomb in ["a", "b"] {
-        let folder = dir.join(bomb);
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("ref.smd"), &reference).unwrap();
-        std::fs::write(
-            folder.join("seq.smd"),
-            "version 1\nnodes\n0 \"bone0\" -1\nend\nskeleton\ntime 0\n0 1 0 0 0 0 0\nend\n",
-        )
-        .unwrap();
-        std::fs::write(folder.join("bomb.qc"), &qc).unwrap();
-        args.push(s(&folder.join("bomb.qc")).to_string());
+        args.push(s(&crate::common::qc_sequence_bomb(&dir.join(bomb), 16384)).to_string());
     }
     args.push(s(&good[0]).to_string());
     let out = dir.join("out");

@@ -142,6 +142,26 @@ pub fn robot(file: &str) -> String {
 /// `SPRITEBAKE_REQUIRE_CORPUS=1` (as CI sets it), no corpus test can pass by skipping.
 pub const REQUIRE_CORPUS: &str = "SPRITEBAKE_REQUIRE_CORPUS";
 
+/// Writes into `dir` a QC that plays a one-bone sequence `sequences` times on a reference SMD
+/// of 2000 bones (`ref.smd`, `seq.smd`, `bomb.qc`): every clip is a frame of every reference
+/// bone and a bone mapping, so a few hundred KB of script ask for gigabytes. Returns the QC.
+pub fn qc_sequence_bomb(dir: &Path, sequences: usize) -> PathBuf {
+    let bones = 2000;
+    let mut reference = String::from("version 1\nnodes\n");
+    reference.extend((0..bones).map(|i| format!("{i} \"bone{i}\" {}\n", i as i64 - 1)));
+    reference.push_str("end\nskeleton\ntime 0\n");
+    reference.extend((0..bones).map(|i| format!("{i} 1 0 0 0 0 0\n")));
+    reference.push_str("end\ntriangles\nm\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("ref.smd"), reference).unwrap();
+    let sequence = "version 1\nnodes\n0 \"bone0\" -1\nend\nskeleton\ntime 0\n0 1 0 0 0 0 0\nend\n";
+    std::fs::write(dir.join("seq.smd"), sequence).unwrap();
+    let mut qc = String::from("$body body \"ref\"\n");
+    qc.extend((0..sequences).map(|i| format!("$sequence s{i} \"seq\"\n")));
+    std::fs::write(dir.join("bomb.qc"), qc).unwrap();
+    dir.join("bomb.qc")
+}
+
 /// The third-party model corpus: `$SPRITEBAKE_CORPUS`, else `../shared/corpus` beside the
 /// project.
 pub fn corpus_root() -> PathBuf {
