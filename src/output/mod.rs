@@ -17,6 +17,7 @@ pub use obj::{ObjExport, encode_obj};
 pub use pattern::FramePattern;
 #[doc(hidden)]
 pub use pattern::MAX_PAD_WIDTH;
+pub(crate) use plan::FileKey;
 #[doc(hidden)]
 pub use plan::PlannedOutput;
 pub use plan::{OutputFormat, OutputPlan};

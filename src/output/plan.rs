@@ -254,14 +254,18 @@ fn kind(meta: &fs::Metadata) -> &'static str {
     if meta.is_dir() { "a folder" } else { "special" }
 }
 
-/// Where a path leads and, if it exists, which file it is.
-struct FileKey {
-    location: PathBuf,
-    inode: Option<(u64, u64)>,
+/// Where a path leads and, if it exists, which file it is: what "the same file" means to the
+/// plan (and to whatever must agree with it, such as a bake run's check of its state records).
+pub(crate) struct FileKey {
+    /// The absolute path it leads to ([`resolve_location`]).
+    pub location: PathBuf,
+    /// Device and inode of the file, when it exists (on Unix).
+    pub inode: Option<(u64, u64)>,
 }
 
 impl FileKey {
-    fn of(path: &Path) -> Option<FileKey> {
+    /// The key of `path`; `None` when it cannot be made absolute.
+    pub(crate) fn of(path: &Path) -> Option<FileKey> {
         let location = resolve_location(path)?;
         Some(FileKey { location, inode: fs::metadata(path).ok().and_then(|m| inode(&m)) })
     }

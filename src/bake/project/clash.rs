@@ -3,14 +3,14 @@
 //! entry writes) must not refuse the run as an honest plan would. Its entry is rebuilt instead:
 //! planned from what it really reads and writes, and the run is refused only if that clashes.
 //!
-//! Files are told apart as [`crate::output::OutputPlan::check_distinct`] does, so that every
-//! clash it refuses is found here: by where the path leads now (links followed) and, on Unix,
-//! by device and inode (hard links).
+//! Files are told apart by the output plan's own [`FileKey`], so that every clash
+//! [`crate::output::OutputPlan::check_distinct`] refuses is found here: by where the path
+//! leads now (links followed) and, on Unix, by device and inode (hard links).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::confine::canonical_lenient;
+use crate::output::FileKey;
 
 /// What a use of a file does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,13 +41,9 @@ pub(super) struct Uses {
 }
 
 fn keys(path: &Path) -> Vec<Key> {
-    let mut keys: Vec<Key> = canonical_lenient(path).map(Key::At).into_iter().collect();
-    #[cfg(unix)]
-    if let Ok(meta) = std::fs::metadata(path) {
-        use std::os::unix::fs::MetadataExt;
-        keys.push(Key::Inode(meta.dev(), meta.ino()));
-    }
-    keys
+    let Some(key) = FileKey::of(path) else { return Vec::new() };
+    let inode = key.inode.map(|(dev, ino)| Key::Inode(dev, ino));
+    [Key::At(key.location)].into_iter().chain(inode).collect()
 }
 
 impl Uses {
