@@ -20,7 +20,7 @@ use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, RenderSpec, Vi
 use crate::args::RunArgs;
 use crate::common::set_threads;
 use report::{Record, Status};
-use run::{Job, Outcome, Ran};
+use run::{Done, Job, Outcome, Ran};
 use scan::{Models, identity};
 
 /// `spritebake thumbnail`.
@@ -227,7 +227,9 @@ fn run_scripts_first(jobs: &[Job], base: &BakeSpec) -> Vec<Fate> {
     }
     let mut rest = Vec::new();
     for i in others {
-        match read_by.get(&identity(&jobs[i].found.path)) {
+        // (No script read anything: no file needs resolving to be compared.)
+        let script = if read_by.is_empty() { None } else { read_by.get(&identity(&jobs[i].found.path)) };
+        match script {
             Some(script) if jobs[i].found.scanned() => fates[i] = Some(Fate::ReadBy(script.to_path_buf())),
             _ => rest.push(i),
         }
@@ -240,6 +242,11 @@ fn run_scripts_first(jobs: &[Job], base: &BakeSpec) -> Vec<Fate> {
 /// the batch read that file (`thumbnail X/a.obj Y/b.obj -o Y` with b's skin `Y/a.png`): then
 /// that thumbnail fails, naming the file and the model that reads it.
 fn commit_held(jobs: &[Job], fates: &mut [Fate]) {
+    let held = |fate: &Fate| matches!(fate, Fate::Ran(Ran { outcome: Outcome::Done(Done { files: Some(_), .. }), .. }));
+    // A batch into a fresh folder holds nothing: no model's inputs need resolving.
+    if !fates.iter().any(held) {
+        return;
+    }
     let mut readers: HashMap<PathBuf, usize> = HashMap::new();
     for (i, fate) in fates.iter().enumerate() {
         if let Fate::Ran(Ran { outcome: Outcome::Done(done), .. }) = fate {

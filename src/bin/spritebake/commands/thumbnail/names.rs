@@ -24,7 +24,9 @@ struct Parts {
 }
 
 impl Parts {
-    fn of(found: &Found) -> Parts {
+    /// `found`'s parts; `root_name` names a root folder (the same few roots serve every model
+    /// of a batch, so the caller resolves each once).
+    fn of(found: &Found, root_name: &mut impl FnMut(&Path) -> Option<String>) -> Parts {
         let path = &found.path;
         let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
         let below = found.root.as_ref().and_then(|root| path.strip_prefix(root).ok());
@@ -43,7 +45,7 @@ impl Parts {
             Some(root) => Some(root.as_path()),
             None => path.parent(),
         };
-        let root = root_folder.and_then(|r| std::fs::canonicalize(r).ok()).and_then(|r| r.file_name().map(text));
+        let root = root_folder.and_then(root_name);
         Parts {
             folders,
             root,
@@ -80,7 +82,13 @@ impl Parts {
 /// told apart by more of the path: the extension (`empty.obj.png`), then the root folder's
 /// name, then a number (`-2`, `-3`, in `found`'s order).
 pub fn thumbnail_names(found: &[Found], flat: bool) -> Vec<PathBuf> {
-    let parts: Vec<Parts> = found.iter().map(Parts::of).collect();
+    // A root's name is its last component once resolved (`.` and `..` name a real folder).
+    let mut roots: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut root_name = |root: &Path| {
+        let resolve = || std::fs::canonicalize(root).ok()?.file_name().map(|n| n.to_string_lossy().into_owned());
+        roots.entry(root.to_path_buf()).or_insert_with(resolve).clone()
+    };
+    let parts: Vec<Parts> = found.iter().map(|f| Parts::of(f, &mut root_name)).collect();
     let mut level = vec![0; found.len()];
     let key = |name: &[String]| name.join("/").to_lowercase();
     for _ in 0..LEVELS {
