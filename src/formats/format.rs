@@ -104,16 +104,29 @@ impl Format {
         if head.starts_with(b"glTF") {
             return Some(Format::Gltf);
         }
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "obj" => Some(Format::Obj),
-            "md2" => Some(Format::Md2),
-            "md5mesh" => Some(Format::Md5Mesh),
-            "smd" => Some(Format::Smd),
-            "gltf" | "glb" => Some(Format::Gltf),
-            "qc" => Some(Format::Qc),
-            "def" => Some(Format::Def),
-            _ => None,
-        }
+        Format::from_extension(path)
+    }
+
+    /// The format a file's extension (any letter case) names, [`Format::EXTENSIONS`].
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?;
+        Format::EXTENSIONS.iter().find(|(e, _)| e.eq_ignore_ascii_case(ext)).map(|&(_, f)| f)
+    }
+
+    /// Every model file extension (lower case) and its format: what a folder scan looks for.
+    pub const EXTENSIONS: [(&'static str, Format); 8] = [
+        ("md2", Format::Md2),
+        ("md5mesh", Format::Md5Mesh),
+        ("smd", Format::Smd),
+        ("obj", Format::Obj),
+        ("gltf", Format::Gltf),
+        ("glb", Format::Gltf),
+        ("qc", Format::Qc),
+        ("def", Format::Def),
+    ];
+
+    /// Whether the format is a script describing a model made of other files (`.qc`, `.def`).
+    pub fn is_script(self) -> bool {
+        matches!(self, Format::Qc | Format::Def)
     }
 }

@@ -5,10 +5,7 @@ use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result};
-
-/// The extensions of the model files a folder or a pattern expands to (any letter case):
-/// every format `load` reads, the scripts (`.qc`, `.def`) included.
-const MODEL_EXTENSIONS: [&str; 8] = ["md2", "md5mesh", "smd", "obj", "gltf", "glb", "qc", "def"];
+use spritebake::formats::Format;
 
 /// One model of a batch.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,8 +26,7 @@ impl Found {
 
     /// Whether it is a script that describes a model made of other files (`.qc`, `.def`).
     pub fn is_script(&self) -> bool {
-        let ext = self.path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-        matches!(ext.as_deref(), Some("qc" | "def"))
+        Format::from_extension(&self.path).is_some_and(Format::is_script)
     }
 }
 
@@ -43,9 +39,10 @@ pub struct Models {
     pub expanded: bool,
 }
 
+/// A file a folder or a pattern expands to: one whose extension (any letter case) names a
+/// format `load` reads, the scripts (`.qc`, `.def`) included.
 fn is_model_file(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
-    MODEL_EXTENSIONS.contains(&ext.as_str())
+    Format::from_extension(path).is_some()
 }
 
 /// A file or folder name with `*`, `?` or `[` (a Windows prefix such as `\\?\` is no pattern).
@@ -105,7 +102,7 @@ pub fn identity(path: &Path) -> PathBuf {
 }
 
 fn extension_list() -> String {
-    MODEL_EXTENSIONS.map(|e| format!(".{e}")).join(" ")
+    Format::EXTENSIONS.map(|(e, _)| format!(".{e}")).join(" ")
 }
 
 /// The folder's entries, sorted, as (path, is a folder that is no symbolic link).
