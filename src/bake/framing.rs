@@ -1,13 +1,22 @@
 //! Framing a sprite job: one camera per direction and one cell size for every cell, from every
 //! posed point of the job (all rows, frames and, through the cameras, directions).
 //!
+//! **The model turns about its own origin**, as it does in a game: the pivot is the ground
+//! point under the model's origin (the root of a skeleton, the point a game places), at the
+//! job's lowest point, and every direction and clip is framed around that one vertical axis.
+//! A clip that moves the body off the origin (a fall, a lunge) widens the cells; it never moves
+//! the pivot, so the feet of a walk stay on the pivot in every direction and beside every other
+//! clip of the sheet. (Before, the axis was the centre of the whole job's bounds: a `Death`
+//! falling to one side pulled it off the walk's feet, and the walk circled the pivot from one
+//! direction to the next.) A model whose origin lies outside its own footprint in the job's
+//! first frame — a prop modelled away from the origin — turns about the centre of that
+//! footprint instead, where a game would have put its origin.
+//!
 //! * **Shared fit** (the default): each direction's camera is fitted to the job's bounding
-//!   cylinder, a vertical cylinder around every posed point. It looks the same from every yaw,
-//!   so every direction gets the same scale, ground line and pivot column.
+//!   cylinder, a vertical cylinder around the axis holding every posed point. It looks the
+//!   same from every yaw, so every direction gets the same scale, ground line and pivot.
 //! * **Fixed scale** (`pixels_per_unit`): orthographic cameras at exactly P pixels per model
-//!   unit. The pivot — the ground point under the model's origin, at the job's lowest point —
-//!   sits on one whole pixel of every cell, placed so the frames of all directions are centred.
-//!   The model turns about its origin, as it does in a game.
+//!   unit, the pivot placed so the frames of all directions are centred.
 //! * **Auto size** (`size` = auto): after either, the cells are cut to what the frames of the
 //!   whole job cover, plus the outline and the margin, at most the given size. Without a fixed
 //!   scale the content is zoomed to fill the largest cell (its longer side, for the cell's
@@ -15,9 +24,10 @@
 //!   refused, never cut.
 //!
 //! Cells are whole pixels of the finished image (pixel art renders `block` times larger, so a
-//! cell is whole pixel-art blocks), and every cell of a job is cut alike, so the pivot keeps
-//! its pixel; at a fixed scale the window is placed on whole pixels too, so the pivot is a
-//! whole pixel.
+//! cell is whole pixel-art blocks), every cell of a job is cut alike, and **the pivot is on a
+//! whole finished pixel** (a pixel corner): a fitted camera is moved by less than a pixel to
+//! put it there, a fixed scale places its window on whole pixels. So an engine that places a
+//! sprite by its pivot puts it on the pixel grid, and pixel art stays crisp.
 //! A considered alternative, trimming each rendered cell to the union of their opaque pixels,
 //! renders every cell at the largest size first and needs every cell in memory before any
 //! size is known; projecting the posed points costs a fraction of one render.
@@ -71,14 +81,21 @@ pub(super) struct Framing {
     pub pivot: Option<Vec2>,
 }
 
-/// Frames a job seen from `views` (one per direction) whose posed points are `points`; `size`
-/// is the render size of a cell, or of the largest cell with an auto size.
+/// Frames a job seen from `views` (one per direction) whose posed points are `points`, turning
+/// about the vertical line through `axis` (world x, z; see [`turning_axis`]); `size` is the
+/// render size of a cell, or of the largest cell with an auto size.
 ///
 /// # Errors
 /// With a fixed scale, frames that do not fit the size (or the auto size's maximum), naming
 /// `pixels_per_unit`.
-pub(super) fn frame(views: &[OrbitView], points: &[Vec3], size: (u32, u32), rule: &Rule) -> Result<Framing> {
-    let (centre, radius, y0, y1) = cylinder(points);
+pub(super) fn frame(
+    views: &[OrbitView],
+    points: &[Vec3],
+    axis: Vec2,
+    size: (u32, u32),
+    rule: &Rule,
+) -> Result<Framing> {
+    let (centre, radius, y0, y1) = cylinder_about(points, axis);
     // Points near ±3.4e38 are finite, but their extent is not: every camera, pivot and anchor
     // made from it would be NaN (engine data with `"y": null`).
     if !(centre.is_finite() && radius.is_finite() && (y1 - y0).is_finite()) {
@@ -96,10 +113,11 @@ pub(super) fn frame(views: &[OrbitView], points: &[Vec3], size: (u32, u32), rule
         let cameras: Vec<Camera> = views.iter().map(|v| Camera::fit(v, &rim, aspect)).collect();
         let ground = Vec3::new(centre.x, y0, centre.y);
         let (cameras, size) = if rule.auto_size { cut(&cameras, points, size, rule) } else { (cameras, size) };
+        let cameras = cameras.iter().map(|c| pivot_on_whole_pixel(c, ground, size, block)).collect();
         return Ok(Framing { cameras, size, ground, pivot: None });
     };
     // Fixed scale: offsets from the pivot, in finished pixels, x right and y down.
-    let ground = Vec3::new(0.0, y0, 0.0);
+    let ground = Vec3::new(centre.x, y0, centre.y);
     let rotations: Vec<_> = views.iter().map(OrbitView::world_to_view_rotation).collect();
     let (lo, hi) = pixel_bounds(&rotations, points, |r, p| {
         let v = *r * (p - ground);
@@ -152,6 +170,18 @@ pub(super) fn cut(cameras: &[Camera], points: &[Vec3], size: (u32, u32), rule: &
     let crop = (corner.x * block, corner.y * block, span.x * block, span.y * block);
     let cameras = cameras.iter().map(|c| c.cropped(size, crop)).collect();
     (cameras, ((cell.x * block) as u32, (cell.y * block) as u32))
+}
+
+/// `camera` moved by less than a finished pixel so that `ground` lands on a whole finished
+/// pixel (a multiple of `block` render pixels) of an image of `size`.
+fn pivot_on_whole_pixel(camera: &Camera, ground: Vec3, size: (u32, u32), block: u32) -> Camera {
+    let block = block.max(1) as f32;
+    let pivot = camera.world_to_pixel(ground, size.0, size.1);
+    if !pivot.is_finite() {
+        return *camera;
+    }
+    let shift = pivot - (pivot / block).round() * block;
+    camera.cropped(size, (shift.x, shift.y, size.0 as f32, size.1 as f32))
 }
 
 /// The share of a cell the content fills with `margin` on each side (as [`Camera::fit`]).
@@ -215,9 +245,30 @@ pub(super) fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
     if b.is_empty() {
         return (Vec2::ZERO, 0.5, 0.0, 1.0);
     }
-    let centre = Vec2::new((b.min.x + b.max.x) * 0.5, (b.min.z + b.max.z) * 0.5);
-    let radius = points.iter().map(|p| Vec2::new(p.x, p.z).distance(centre)).fold(0.0, f32::max);
-    (centre, radius.max(1e-4), b.min.y, b.max.y)
+    cylinder_about(points, Vec2::new((b.min.x + b.max.x) * 0.5, (b.min.z + b.max.z) * 0.5))
+}
+
+/// The vertical cylinder around the line through `axis` (x, z) holding `points`: its centre
+/// (`axis`), radius and y range.
+fn cylinder_about(points: &[Vec3], axis: Vec2) -> (Vec2, f32, f32, f32) {
+    let b = crate::model::Aabb::from_points(points.iter().copied());
+    if b.is_empty() {
+        return (axis, 0.5, 0.0, 1.0);
+    }
+    let radius = points.iter().filter(|p| p.is_finite()).map(|p| Vec2::new(p.x, p.z).distance(axis)).fold(0.0, f32::max);
+    (axis, radius.max(1e-4), b.min.y, b.max.y)
+}
+
+/// The vertical axis (x, z) a job turns about, from the posed points of its first frame: the
+/// model's origin, unless the origin lies outside that frame's footprint (its x/z bounds), then
+/// the footprint's centre.
+pub(super) fn turning_axis(first_frame: &[Vec3]) -> Vec2 {
+    let b = crate::model::Aabb::from_points(first_frame.iter().copied());
+    if b.is_empty() {
+        return Vec2::ZERO;
+    }
+    let (lo, hi) = (Vec2::new(b.min.x, b.min.z), Vec2::new(b.max.x, b.max.z));
+    if Vec2::ZERO.cmpge(lo).all() && Vec2::ZERO.cmple(hi).all() { Vec2::ZERO } else { (lo + hi) * 0.5 }
 }
 
 /// Points on the rims of a cylinder, enough that a fitted camera contains the whole cylinder
@@ -256,7 +307,7 @@ mod tests {
     #[test]
     fn a_fixed_scale_is_exact_and_centres_every_direction() {
         let views = [side_view(0.0), side_view(90.0)];
-        let f = frame(&views, &points(), (64, 64), &rule(Some(10.0), false)).unwrap();
+        let f = frame(&views, &points(), Vec2::ZERO, (64, 64), &rule(Some(10.0), false)).unwrap();
         assert_eq!(f.size, (64, 64));
         // 20 px tall, centred: rows 22..42; the pivot is on the ground line, mid-column.
         let pivot = f.pivot.unwrap();
@@ -266,29 +317,29 @@ mod tests {
             assert!(top.distance(Vec2::new(32.0, 22.0)) < 1e-3, "{top}");
         }
         // Auto: the box is 10 px wide from the front, 5 from the side; the cell is the wider.
-        let f = frame(&views, &points(), (64, 64), &rule(Some(10.0), true)).unwrap();
+        let f = frame(&views, &points(), Vec2::ZERO, (64, 64), &rule(Some(10.0), true)).unwrap();
         assert_eq!((f.size, f.pivot), ((10, 20), Some(Vec2::new(5.0, 20.0))));
         // Pixel art renders 3 times larger: the same window in blocks.
-        let f = frame(&views, &points(), (192, 192), &Rule { block: 3, ..rule(Some(10.0), true) }).unwrap();
+        let f = frame(&views, &points(), Vec2::ZERO, (192, 192), &Rule { block: 3, ..rule(Some(10.0), true) }).unwrap();
         assert_eq!((f.size, f.pivot), ((30, 60), Some(Vec2::new(15.0, 60.0))));
     }
 
     #[test]
     fn frames_larger_than_the_size_are_refused_not_cut() {
-        let e = frame(&[side_view(0.0)], &points(), (64, 16), &rule(Some(10.0), false)).unwrap_err().to_string();
+        let e = frame(&[side_view(0.0)], &points(), Vec2::ZERO, (64, 16), &rule(Some(10.0), false)).unwrap_err().to_string();
         assert_eq!(
             e,
             "`pixels_per_unit` = 10: the job's frames need 10x20 pixels at this scale, more than `size` (64x16): give a larger size or a smaller scale"
         );
-        let e = frame(&[side_view(0.0)], &points(), (8, 64), &rule(Some(10.0), true)).unwrap_err().to_string();
+        let e = frame(&[side_view(0.0)], &points(), Vec2::ZERO, (8, 64), &rule(Some(10.0), true)).unwrap_err().to_string();
         assert!(e.contains("need 10x20 pixels") && e.contains("the auto size's maximum (8x64)"), "{e}");
     }
 
     #[test]
     fn auto_without_a_scale_cuts_the_fitted_cells_to_the_content() {
         let views = [side_view(0.0), side_view(90.0)];
-        let fitted = frame(&views, &points(), (100, 100), &rule(None, false)).unwrap();
-        let auto = frame(&views, &points(), (100, 100), &rule(None, true)).unwrap();
+        let fitted = frame(&views, &points(), Vec2::ZERO, (100, 100), &rule(None, false)).unwrap();
+        let auto = frame(&views, &points(), Vec2::ZERO, (100, 100), &rule(None, true)).unwrap();
         // The box (2 units tall, 1 wide from the front) fills the height at the largest size,
         // and the width shrinks to it: 50 px.
         assert_eq!(auto.size, (50, 100));
@@ -303,5 +354,35 @@ mod tests {
         // The fitted cells were the same scale but twice as wide.
         let ground = fitted.cameras[0].world_to_pixel(fitted.ground, 100, 100);
         assert!(ground.distance(Vec2::new(50.0, 100.0)) < 1e-3, "{ground}");
+    }
+
+    #[test]
+    fn the_model_turns_about_its_origin_whatever_a_clip_does() {
+        // The box, and the same box fallen 3 units to the side (a death clip): the axis stays
+        // at the origin, the cells grow to hold the fall, and the pivot is the origin's ground
+        // point in every direction, on a whole pixel.
+        let fallen: Vec<Vec3> = points().iter().map(|p| *p + Vec3::X * 3.0).collect();
+        let both: Vec<Vec3> = points().into_iter().chain(fallen).collect();
+        let views: Vec<OrbitView> = (0..8)
+            .map(|d| OrbitView { yaw_degrees: d as f32 * 45.0, ..OrbitView::ISOMETRIC_2_1 })
+            .collect();
+        let f = frame(&views, &both, turning_axis(&points()), (128, 128), &rule(None, false)).unwrap();
+        assert_eq!(f.ground, Vec3::ZERO);
+        let pivots: Vec<Vec2> = f.cameras.iter().map(|c| c.world_to_pixel(f.ground, 128, 128)).collect();
+        for p in &pivots {
+            assert!(p.distance(pivots[0]) < 1e-3 && p.distance(p.round()) < 1e-3, "{pivots:?}");
+        }
+        // The centre of both boxes' bounds (x = 1.5) would circle the origin from one
+        // direction to the next.
+        let (centre, ..) = cylinder(&both);
+        assert_eq!(centre, Vec2::new(1.5, 0.0));
+    }
+
+    #[test]
+    fn a_model_away_from_its_origin_turns_about_its_footprint() {
+        let away: Vec<Vec3> = points().iter().map(|p| *p + Vec3::new(10.0, 0.0, -4.0)).collect();
+        assert_eq!(turning_axis(&away), Vec2::new(10.0, -4.0));
+        assert_eq!(turning_axis(&points()), Vec2::ZERO);
+        assert_eq!(turning_axis(&[]), Vec2::ZERO);
     }
 }

@@ -3,9 +3,9 @@
 //!
 //! **Framing that never jitters.** By default every cell of a job shares one camera fit: the
 //! posed points of every frame of every clip are wrapped in a vertical cylinder around the
-//! model's vertical axis, and the camera is fitted to that cylinder. The cylinder looks the
-//! same from every yaw, so every direction gets the same scale, the same ground line and the
-//! same pivot column, and the model turns inside a fixed frame. A fixed scale
+//! vertical line through the model's origin, and the camera is fitted to that cylinder. The
+//! cylinder looks the same from every yaw, so every direction gets the same scale, the same
+//! ground line and the same pivot, and the model turns about its origin inside a fixed frame. A fixed scale
 //! ([`Job::pixels_per_unit`]) and cells cut to the job's content ([`Job::auto_size`]) are
 //! framed from the same points (see `framing.rs`). `Fit::PerFrame` fits each cell to its own
 //! frame instead (tight, but the model jumps and shrinks between cells).
@@ -99,8 +99,9 @@ pub struct Cell {
     pub looping: bool,
     /// The finished image (the job's cell size).
     pub image: Image,
-    /// The ground point under the model (under its origin with a fixed scale, else under the
-    /// centre of the job's bounds), in pixels of the image.
+    /// The ground point under the model's origin (see `framing.rs`; under the centre of the
+    /// frame's bounds when each cell is fitted alone), in pixels of the image: whole pixels
+    /// unless each cell is fitted alone.
     pub pivot: Vec2,
     /// The camera the cell was rendered with (shared by all cells of a direction by default).
     pub camera: Camera,
@@ -152,8 +153,12 @@ impl<'a> Job<'a> {
         if self.fit == Fit::PerFrame && self.pixels_per_unit.is_none() && !self.auto_size {
             return Ok(None);
         }
-        let points: Vec<Vec3> = self
-            .frames(rows)
+        let frames = self.frames(rows);
+        let first_frame = frames.first().map_or_else(Vec::new, |&(c, _, f, _)| {
+            world_points(self.model, &anim::animate(self.model, &rows[c], FrameTime::Frame(f)))
+        });
+        let axis = framing::turning_axis(&first_frame);
+        let points: Vec<Vec3> = frames
             .par_iter()
             .flat_map_iter(|&(c, _, f, _)| {
                 let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
@@ -167,7 +172,7 @@ impl<'a> Job<'a> {
             auto_size: self.auto_size,
             ..framing::Rule::of(&self.look, self.view.margin)
         };
-        framing::frame(&views, &points, (self.options.width, self.options.height), &rule).map(Some)
+        framing::frame(&views, &points, axis, (self.options.width, self.options.height), &rule).map(Some)
     }
 
     /// Renders every cell: for each clip, each direction, each frame, in that order.

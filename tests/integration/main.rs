@@ -23,6 +23,7 @@ mod corpus_obj;
 mod crash_inputs;
 mod directions;
 mod engine_data;
+mod engine_play;
 mod engines;
 mod export;
 mod formats_gltf;
