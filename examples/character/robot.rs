@@ -77,6 +77,7 @@ pub fn robot() -> Model {
         frames: ClipFrames::Skeletal((0..WALK_FRAMES).map(|f| walk_pose(&skeleton, f)).collect()),
         frame_bounds: Vec::new(),
         retarget: None,
+        plays_once: false,
     };
     Model {
         name: "robot".into(),

@@ -227,6 +227,7 @@ mod tests {
             frames: ClipFrames::Morph((0..n).collect()),
             frame_bounds: Vec::new(),
             retarget: None,
+            plays_once: false,
         }
     }
 

@@ -255,7 +255,8 @@ fn cylinder_about(points: &[Vec3], axis: Vec2) -> (Vec2, f32, f32, f32) {
     if b.is_empty() {
         return (axis, 0.5, 0.0, 1.0);
     }
-    let radius = points.iter().filter(|p| p.is_finite()).map(|p| Vec2::new(p.x, p.z).distance(axis)).fold(0.0, f32::max);
+    let radius =
+        points.iter().filter(|p| p.is_finite()).map(|p| Vec2::new(p.x, p.z).distance(axis)).fold(0.0, f32::max);
     (axis, radius.max(1e-4), b.min.y, b.max.y)
 }
 
@@ -326,12 +327,15 @@ mod tests {
 
     #[test]
     fn frames_larger_than_the_size_are_refused_not_cut() {
-        let e = frame(&[side_view(0.0)], &points(), Vec2::ZERO, (64, 16), &rule(Some(10.0), false)).unwrap_err().to_string();
+        let e = frame(&[side_view(0.0)], &points(), Vec2::ZERO, (64, 16), &rule(Some(10.0), false))
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "`pixels_per_unit` = 10: the job's frames need 10x20 pixels at this scale, more than `size` (64x16): give a larger size or a smaller scale"
         );
-        let e = frame(&[side_view(0.0)], &points(), Vec2::ZERO, (8, 64), &rule(Some(10.0), true)).unwrap_err().to_string();
+        let e =
+            frame(&[side_view(0.0)], &points(), Vec2::ZERO, (8, 64), &rule(Some(10.0), true)).unwrap_err().to_string();
         assert!(e.contains("need 10x20 pixels") && e.contains("the auto size's maximum (8x64)"), "{e}");
     }
 
@@ -363,9 +367,8 @@ mod tests {
         // point in every direction, on a whole pixel.
         let fallen: Vec<Vec3> = points().iter().map(|p| *p + Vec3::X * 3.0).collect();
         let both: Vec<Vec3> = points().into_iter().chain(fallen).collect();
-        let views: Vec<OrbitView> = (0..8)
-            .map(|d| OrbitView { yaw_degrees: d as f32 * 45.0, ..OrbitView::ISOMETRIC_2_1 })
-            .collect();
+        let views: Vec<OrbitView> =
+            (0..8).map(|d| OrbitView { yaw_degrees: d as f32 * 45.0, ..OrbitView::ISOMETRIC_2_1 }).collect();
         let f = frame(&views, &both, turning_axis(&points()), (128, 128), &rule(None, false)).unwrap();
         assert_eq!(f.ground, Vec3::ZERO);
         let pivots: Vec<Vec2> = f.cameras.iter().map(|c| c.world_to_pixel(f.ground, 128, 128)).collect();

@@ -37,7 +37,7 @@ use crate::error::Result;
 use crate::model::{Clip, Model};
 use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
 use crate::spec::{Fit, Look};
-use crate::sprite::Sampling;
+use crate::sprite::{Looping, Sampling};
 
 /// A batch of cells to render.
 #[derive(Debug, Clone)]
@@ -67,6 +67,8 @@ pub struct Job<'a> {
     pub auto_size: bool,
     /// Which frames of each clip.
     pub sampling: Sampling,
+    /// Which clips loop and which play once (transitions play once).
+    pub looping: Looping,
     /// Posing options (`in_place` keeps walk cycles from walking out of the frame).
     pub pose: PoseOptions,
     /// Post-processing of every cell: the cells [`Job::render`] returns are final.
@@ -95,7 +97,8 @@ pub struct Cell {
     pub frame: usize,
     /// How long the frame shows, in seconds.
     pub duration: f32,
-    /// Whether its row loops: clips do, transitions (`A->B`) play once.
+    /// Whether its row loops ([`Looping`]): transitions (`A->B`) and clips marked to play
+    /// once do not.
     pub looping: bool,
     /// The finished image (the job's cell size).
     pub image: Image,
@@ -126,10 +129,26 @@ impl<'a> Job<'a> {
         clips.chain(self.transitions.iter().map(|t| Motion::Transition(*t))).collect()
     }
 
-    /// Each row's animation: its motion with the job's layers.
+    /// Each row's animation: its motion with the job's layers, a clip posed as a loop
+    /// (wrapping at the end) or as a single pass (holding its last pose); a transition times
+    /// its two clips itself.
     pub fn rows(&self) -> Vec<Animation<'a>> {
-        let row = |motion| Animation { motion, layers: self.layers.clone(), options: self.pose };
+        let row = |motion: Motion<'a>| {
+            let looping = matches!(motion, Motion::Transition(_)) || self.looping.loops(&motion);
+            let options = PoseOptions { looping, ..self.pose };
+            Animation { motion, layers: self.layers.clone(), options }
+        };
         self.motions().into_iter().map(row).collect()
+    }
+
+    /// The frames of a row playing `motion`: positions and durations.
+    fn motion_frames(&self, motion: &Motion) -> Vec<(f32, f32)> {
+        self.sampling.motion_frames(motion, self.looping.loops(motion))
+    }
+
+    /// How many frames a row playing `motion` has.
+    fn motion_count(&self, motion: &Motion) -> usize {
+        self.sampling.motion_count(motion, self.looping.loops(motion))
     }
 
     /// Row names for sheets and file names: clip names, `from->to`, `rest`.
@@ -142,7 +161,7 @@ impl<'a> Job<'a> {
         rows.iter()
             .enumerate()
             .flat_map(|(c, row)| {
-                self.sampling.motion_frames(&row.motion).into_iter().enumerate().map(move |(i, (f, d))| (c, i, f, d))
+                self.motion_frames(&row.motion).into_iter().enumerate().map(move |(i, (f, d))| (c, i, f, d))
             })
             .collect()
     }
@@ -194,7 +213,7 @@ impl<'a> Job<'a> {
         let mut work = Vec::new();
         for (c, motion) in self.motions().iter().enumerate() {
             for d in 0..self.directions.count().max(1) {
-                for (i, (f, duration)) in self.sampling.motion_frames(motion).into_iter().enumerate() {
+                for (i, (f, duration)) in self.motion_frames(motion).into_iter().enumerate() {
                     work.push((c, d, i, f, duration));
                 }
             }
@@ -204,7 +223,7 @@ impl<'a> Job<'a> {
 
     /// Number of cells the job renders (saturating: clip lengths come from files).
     pub fn cell_count(&self) -> usize {
-        let frames = self.motions().iter().map(|m| self.sampling.motion_count(m)).fold(0, usize::saturating_add);
+        let frames = self.motions().iter().map(|m| self.motion_count(m)).fold(0, usize::saturating_add);
         frames.saturating_mul(self.directions.count().max(1) as usize)
     }
 
@@ -233,7 +252,7 @@ impl<'a> Job<'a> {
     /// [`crate::Error::BadOption`] `frames`, naming the row and its frame count.
     fn check_row_lengths(&self) -> Result<()> {
         for motion in self.motions() {
-            let frames = self.sampling.motion_count(&motion);
+            let frames = self.motion_count(&motion);
             if frames > bounds::FRAMES.max {
                 let expected = format!(
                     "at most {} frames a row; sample the clip with `frames` or `sample_fps`",
@@ -433,7 +452,7 @@ impl Prepared<'_, '_> {
                 };
                 let (image, pivot) = post::finish(&job.look, image, pivot, joints, &mut surfaces);
                 progress();
-                let looping = !matches!(self.rows[c].motion, Motion::Transition(_));
+                let looping = self.rows[c].options.looping && !matches!(self.rows[c].motion, Motion::Transition(_));
                 let maps = Maps::default();
                 let cell = Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera, maps };
                 Ok((cell, surfaces))

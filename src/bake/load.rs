@@ -123,6 +123,7 @@ pub fn add_all_clip(model: &mut Model) -> Result<()> {
         frames: ClipFrames::Keyed(merged),
         frame_bounds: Vec::new(),
         retarget: None,
+        plays_once: false,
     });
     Ok(())
 }
@@ -176,15 +177,17 @@ impl Loaded {
     }
 
     /// The sprite job of a sheet or frame sequence: every row (clip, then transition), every
-    /// direction.
+    /// direction; without rows or transitions, every clip of the model.
     ///
     /// # Errors
-    /// As [`Loaded::animation`].
+    /// As [`Loaded::animation`]; a clip named to `once` or `loop` that the model lacks.
     pub fn job(&self, resolved: &Resolved) -> Result<Job<'_>> {
         let model = &self.model;
         let transitions = rig::transitions(model, &resolved.controls)?;
         let clips = if resolved.rows.is_empty() && transitions.is_empty() {
-            vec![model.clips.first()]
+            // Every clip, in the file's order, as Aseprite exports every tag; the rest pose
+            // of a model without any.
+            if model.clips.is_empty() { vec![None] } else { model.clips.iter().map(Some).collect() }
         } else {
             resolved.rows.iter().map(|n| model.find_clip(n).map(Some)).collect::<Result<_, _>>()?
         };
@@ -215,6 +218,10 @@ impl Loaded {
         transitions: Vec<crate::anim::Transition<'m>>,
         directions: Directions,
     ) -> Result<Job<'m>> {
+        // A misspelt name would silently loop a death.
+        for (key, name) in resolved.looping.named() {
+            self.model.find_clip(name).map_err(|e| Error::bad_option(key, name, e.to_string()))?;
+        }
         let mut job = Job {
             model: &self.model,
             clips,
@@ -227,6 +234,7 @@ impl Loaded {
             pixels_per_unit: resolved.pixels_per_unit,
             auto_size: resolved.auto_size,
             sampling: resolved.sampling,
+            looping: resolved.looping.clone(),
             pose: resolved.pose,
             look: resolved.look.clone(),
         };
@@ -257,6 +265,7 @@ mod tests {
             frames: ClipFrames::Keyed(KeyedClip { channels, duration: 0.0 }),
             frame_bounds: Vec::new(),
             retarget: None,
+            plays_once: false,
         }
     }
 

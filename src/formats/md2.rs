@@ -214,6 +214,7 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
             frames: ClipFrames::Morph(frames),
             frame_bounds: Vec::new(),
             retarget: None,
+            plays_once: false,
         })
         .collect();
     let first = &morph_frames[0];

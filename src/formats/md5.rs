@@ -330,7 +330,14 @@ pub fn parse_anim_within(src: &str, name: &str, skeleton: &Skeleton, budget: &Me
             .collect();
         frames.push(poses);
     }
-    Ok(Clip { name: name.to_string(), fps, frames: ClipFrames::Skeletal(frames), frame_bounds: bounds, retarget: None })
+    Ok(Clip {
+        name: name.to_string(),
+        fps,
+        frames: ClipFrames::Skeletal(frames),
+        frame_bounds: bounds,
+        retarget: None,
+        plays_once: false,
+    })
 }
 
 /// Stores a rotation as MD5 does: x, y, z of the equivalent quaternion with w ≤ 0.

@@ -400,6 +400,7 @@ pub fn parse_sequence_within(
         frames: ClipFrames::Skeletal(frames),
         frame_bounds: Vec::new(),
         retarget,
+        plays_once: false,
     };
     Ok((clip, warnings))
 }

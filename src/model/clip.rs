@@ -26,6 +26,9 @@ pub struct Clip {
     /// sequence with another hierarchy than its reference); `None` when they match bone for
     /// bone or the format has no such mapping.
     pub retarget: Option<Retarget>,
+    /// The source marks the clip as playing once and holding its last frame (a QC
+    /// `$sequence` without `loop`); every other clip loops, as no format says otherwise.
+    pub plays_once: bool,
 }
 
 /// How an animation written for one skeleton was mapped onto the model's: the clip's bones are

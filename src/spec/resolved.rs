@@ -8,7 +8,7 @@
 //!   machine and in every manifest.
 //! * **Which clip plays.** Commands that show one motion play `clip`, else the first `anim`,
 //!   else the model's first clip; a transition, if any, replaces it. Sprite sheets and frames
-//!   render `clip` alone if given, else every `anim` as a row.
+//!   render `clip` alone if given, else every `anim` as a row, else every clip of the model.
 //! * **Root motion** is removed (walk cycles stay in place) unless `root_motion` is set, for
 //!   every command.
 
@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Limits, LoadOptions, TextureOverride};
 use crate::output::gif::{GifOptions, Palette};
 use crate::raster::{Filter, Light, OrbitView, Projection, RenderOptions, Shading, ShadingRate};
-use crate::sprite::{Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};
+use crate::sprite::{Directions, FrameNames, JsonFormat, Layout, Looping, Packing, Sampling};
 
 /// Post-processing of every finished image, in this order: pixel-art downscale (the image was
 /// rendered `pixel_art` times larger), outline, then one palette for every image of the output;
@@ -43,8 +43,10 @@ pub struct Resolved {
     pub load: LoadOptions,
     /// Animation controls, animation files replaced by their clip names.
     pub controls: Controls,
-    /// Clip names a sprite job renders as rows, in order (empty: the model's first clip).
+    /// Clip names a sprite job renders as rows, in order (empty: every clip of the model).
     pub rows: Vec<String>,
+    /// Which clips loop and which play once, by the user's choice (`once`, `loop`).
+    pub looping: Looping,
     /// The clip a single-motion command plays (`None`: the model's first clip).
     pub clip: Option<String>,
     /// The moments a single-image command shows (at least one).
@@ -451,6 +453,16 @@ impl BakeSpec {
             }
         }
         let clip = a.clip.as_deref().map(clip_name);
+        let looping = Looping {
+            once: a.once.iter().map(|e| clip_name(e)).collect(),
+            looping: a.looping.iter().map(|e| clip_name(e)).collect(),
+        };
+        if let Some((key, name)) = looping.named().find(|(_, name)| name.trim().is_empty()) {
+            return Err(Error::bad_option(key, format!("\"{name}\""), "a clip name or an animation file, not empty"));
+        }
+        if let Some(both) = looping.once.iter().find(|n| looping.looping.contains(n)) {
+            return Err(Error::bad_option("once", both, "is also given to `loop`: a clip either loops or plays once"));
+        }
         let rows = match &clip {
             Some(c) => vec![c.clone()],
             None => names.clone(),
@@ -530,6 +542,7 @@ impl BakeSpec {
             load,
             controls,
             rows,
+            looping,
             clip: clip.or_else(|| names.first().cloned()),
             moments,
             pose: PoseOptions { looping: true, in_place: !a.root_motion },

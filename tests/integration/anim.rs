@@ -55,6 +55,7 @@ fn limb(angles: &[f32]) -> Model {
         frames: ClipFrames::Skeletal(frames),
         frame_bounds: Vec::new(),
         retarget: None,
+        plays_once: false,
     };
     Model {
         meshes: vec![mesh],
@@ -167,6 +168,7 @@ fn morph_frames_lerp_and_renormalise() {
         frames: ClipFrames::Morph(vec![0, 1]),
         frame_bounds: vec![],
         retarget: None,
+        plays_once: false,
     };
     let model =
         Model { meshes: vec![mesh], materials: vec![Material::named("m")], clips: vec![clip], ..Model::default() };

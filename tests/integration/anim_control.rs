@@ -56,6 +56,7 @@ fn robot_with_wave() -> Model {
         frames: ClipFrames::Skeletal(frames),
         frame_bounds: Vec::new(),
         retarget: None,
+        plays_once: false,
     };
     model.clips.push(wave);
     model
@@ -381,6 +382,7 @@ fn transition_job<'a>(model: &'a Model, layers: Layers<'a>) -> Job<'a> {
         pixels_per_unit: None,
         auto_size: false,
         sampling: Sampling::Count(12),
+        looping: Default::default(),
         pose: PoseOptions { looping: true, in_place: true },
         look: Default::default(),
     }

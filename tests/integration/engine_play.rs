@@ -1,5 +1,7 @@
 //! Sprites that play right in engines, measured from what a sheet writes: the character turns
-//! about its feet from one direction to the next whatever other clip shares the sheet.
+//! about its feet from one direction to the next whatever other clip shares the sheet; clips
+//! that play once say so in every format (Godot 3 reads it with its own loader); a loop lasts
+//! its authored length; a sheet without `--anim` has every clip.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -7,10 +9,11 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::common::cli::{printed, scratch_in};
-use crate::common::corpus;
+use crate::common::tres::{self, Variant};
+use crate::common::{corpus, engines, robot};
 
-/// Bakes `sheet MODEL ARGS -o dir/NAME.png` and returns the JSON and the PNG.
-fn bake(dir: &Path, name: &str, model: &Path, args: &[&str]) -> (Value, image::RgbaImage) {
+/// Runs `sheet MODEL ARGS -o dir/NAME.png` and returns the PNG's path.
+fn sheet(dir: &Path, name: &str, model: &Path, args: &[&str]) -> PathBuf {
     let png = dir.join(format!("{name}.png"));
     let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
         .arg("sheet")
@@ -21,8 +24,17 @@ fn bake(dir: &Path, name: &str, model: &Path, args: &[&str]) -> (Value, image::R
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", printed(&o));
-    let json = serde_json::from_slice(&std::fs::read(png.with_extension("json")).unwrap()).unwrap();
-    (json, image::open(&png).unwrap().into_rgba8())
+    png
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+}
+
+/// Bakes a TexturePacker sheet and returns the JSON and the PNG.
+fn bake(dir: &Path, name: &str, model: &Path, args: &[&str]) -> (Value, image::RgbaImage) {
+    let png = sheet(dir, name, model, args);
+    (read_json(&png.with_extension("json")), image::open(&png).unwrap().into_rgba8())
 }
 
 /// The alpha-weighted centroid of frame `name` minus its pivot, in pixels of the untrimmed
@@ -81,5 +93,169 @@ fn a_character_turns_about_its_feet_beside_a_clip_that_falls_away() {
         let py = f["pivot"]["y"].as_f64().unwrap() * f["sourceSize"]["h"].as_f64().unwrap();
         assert!((px - px.round()).abs() < 1e-3 && (py - py.round()).abs() < 1e-3, "{name}: pivot {px}, {py}");
     }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn pixel_art_pivots_are_whole_pixels() {
+    let dir = scratch_in("engine_play", "pixel-art");
+    let args = ["--directions", "8", "--view", "iso", "--size", "40", "--pixel-art", "4", "--trim"];
+    let (json, _) = bake(&dir, "robot", Path::new(&robot("robot.md2")), &args);
+    for (name, f) in json["frames"].as_object().unwrap() {
+        for (axis, side) in [("x", "w"), ("y", "h")] {
+            let px = f["pivot"][axis].as_f64().unwrap() * f["sourceSize"][side].as_f64().unwrap();
+            assert!((px - px.round()).abs() < 1e-3, "{name}: pivot {axis} {px}");
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn headcrab() -> Option<PathBuf> {
+    corpus("smd/headcrab").map(|dir| dir.join("headcrab.qc"))
+}
+
+/// Whether each animation of the headcrab's `jump`, `dieback`, `idle1`, `walk` loops, in that
+/// order, by what each engine's data says, for a sheet baked with `args`.
+fn headcrab_loops(dir: &Path, model: &Path, args: &[&str]) -> Vec<(&'static str, [bool; 4])> {
+    let clips = ["jump", "dieback", "idle1", "walk"];
+    let bake_as = |format: &str| {
+        let mut all = vec!["--anim", "jump,dieback,idle1,walk", "--directions", "1", "--size", "24"];
+        all.extend(["--ssaa", "1", "--json-format", format]);
+        all.extend(args);
+        sheet(dir, format, model, &all)
+    };
+    let mut seen = Vec::new();
+    // TexturePacker (PixiJS): `meta.playback`.
+    let json = read_json(&bake_as("texturepacker").with_extension("json"));
+    seen.push(("texturepacker", clips.map(|c| json["meta"]["playback"][format!("{c}_S")]["loop"] == true)));
+    // Aseprite: a tag that plays once repeats once.
+    let json = read_json(&bake_as("aseprite").with_extension("json"));
+    let tags = json["meta"]["frameTags"].as_array().unwrap();
+    let tag = |c: &str| tags.iter().find(|t| t["name"] == format!("{c}_S")).unwrap().clone();
+    seen.push(("aseprite", clips.map(|c| tag(c).get("repeat").is_none())));
+    // Phaser's animation JSON: `repeat` -1 forever, 0 once.
+    let anims = read_json(&bake_as("phaser").with_extension("anims.json"));
+    let anim =
+        |c: &str| anims["anims"].as_array().unwrap().iter().find(|a| a["key"] == format!("{c}_S")).unwrap().clone();
+    seen.push(("phaser", clips.map(|c| anim(c)["repeat"] == -1)));
+    // Godot 4 and 3: each animation's `loop`.
+    for format in ["godot", "godot3"] {
+        let text = std::fs::read_to_string(bake_as(format).with_extension("tres")).unwrap();
+        let sections = tres::parse(&text);
+        let resource = sections.iter().find(|s| s.tag == "resource").unwrap();
+        let animations = resource.property("animations").array();
+        let loops = |c: &str| {
+            let a = animations.iter().find(|a| a.get("name").str() == format!("{c}_S")).unwrap();
+            a.get("loop") == &Variant::Bool(true)
+        };
+        seen.push((if format == "godot" { "godot4" } else { "godot3" }, clips.map(loops)));
+    }
+    seen
+}
+
+#[test]
+fn a_qc_sequence_without_loop_plays_once_in_every_engines_data() {
+    let Some(model) = headcrab() else { return };
+    let dir = scratch_in("engine_play", "loops");
+    // `jump` and `dieback` have no `loop` in the QC; `idle1` and `walk` do.
+    for (format, loops) in headcrab_loops(&dir, &model, &[]) {
+        assert_eq!(loops, [false, false, true, true], "{format}");
+    }
+    // Overridden by name, both ways.
+    for (format, loops) in headcrab_loops(&dir, &model, &["--loop", "jump", "--once", "walk"]) {
+        assert_eq!(loops, [true, false, true, false], "{format}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_misspelt_once_or_loop_clip_is_refused_not_ignored() {
+    let dir = scratch_in("engine_play", "typo");
+    for (key, name) in [("--once", "wlak"), ("--loop", "walk2")] {
+        let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+            .args(["sheet", &robot("robot.md5mesh"), "--anim", &robot("walk.md5anim"), key, name, "-o"])
+            .arg(dir.join("typo.png"))
+            .output()
+            .unwrap();
+        crate::common::cli::assert_refused(&o, &[&format!("{key} {name}"), "did you mean 'walk'"]);
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["sheet", &robot("robot.md2"), "--once", "run", "--loop", "run", "-o"])
+        .arg(dir.join("both.png"))
+        .output()
+        .unwrap();
+    crate::common::cli::assert_refused(&o, &["--once run", "also given to --loop"]);
+    assert!(crate::common::cli::names_in(&dir).is_empty());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn godot3_plays_the_qc_death_once_and_the_walk_forever() {
+    let (Some(model), Some(godot)) = (headcrab(), engines::godot3()) else { return };
+    let dir = scratch_in("engine_play", "godot3-loops");
+    let args =
+        ["--anim", "dieback,walk", "--directions", "1", "--size", "24", "--ssaa", "1", "--json-format", "godot3"];
+    let png = sheet(&dir, "crab", &model, &args);
+    let seen = engines::godot3_inspect(&godot, &dir, "", &png.with_extension("tres"), &[&png]);
+    let loops: Vec<(String, bool)> = seen["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap().to_string(), a["loop"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(loops, [("dieback_S".to_string(), false), ("walk_S".to_string(), true)]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_fox_walk_lasts_its_authored_length_in_every_format() {
+    let Some(fox) = corpus("gltf/fox").map(|d| d.join("Fox.glb")) else { return };
+    let dir = scratch_in("engine_play", "fox-walk");
+    let args = |format| ["--anim", "Walk", "--directions", "1", "--size", "24", "--ssaa", "1", "--json-format", format];
+    // The Walk is authored 0.7083 s long: 708 ms, give or take the rounding of the last one.
+    let near = |ms: f64, what: &str| assert!((ms - 708.33).abs() <= 1.0, "{what}: the Walk lasts {ms} ms");
+    let json = read_json(&sheet(&dir, "tp", &fox, &args("texturepacker")).with_extension("json"));
+    let frames = json["animations"]["Walk_S"].as_array().unwrap();
+    assert_eq!(frames.len(), 21, "21 frames at 30 fps, no seam frame");
+    let sum: u64 = frames.iter().map(|n| json["frames"][n.as_str().unwrap()]["duration"].as_u64().unwrap()).sum();
+    near(sum as f64, "TexturePacker frame durations");
+    assert_eq!(json["meta"]["playback"]["Walk_S"]["ms"], sum);
+    near(21_000.0 / json["meta"]["playback"]["Walk_S"]["fps"].as_f64().unwrap(), "meta.playback fps");
+    let ase = read_json(&sheet(&dir, "ase", &fox, &args("aseprite")).with_extension("json"));
+    near(ase["frames"].as_array().unwrap().iter().map(|f| f["duration"].as_f64().unwrap()).sum(), "Aseprite");
+    let anims = read_json(&sheet(&dir, "ph", &fox, &args("phaser")).with_extension("anims.json"));
+    let walk = &anims["anims"][0];
+    near(walk["frames"].as_array().unwrap().iter().map(|f| f["duration"].as_f64().unwrap()).sum(), "Phaser");
+    // Godot 3 keeps only a rate: 21 frames at it last the Walk's length, and it is written
+    // without float noise.
+    let text = std::fs::read_to_string(sheet(&dir, "g3", &fox, &args("godot3")).with_extension("tres")).unwrap();
+    let sections = tres::parse(&text);
+    let resource = sections.iter().find(|s| s.tag == "resource").unwrap();
+    let speed = resource.property("animations").array()[0].get("speed").number();
+    near(21_000.0 / speed, "Godot 3 speed");
+    assert!(text.contains("\"speed\": 29.647\n"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_sheet_without_anim_has_every_clip_in_file_order() {
+    let Some(model) = headcrab() else { return };
+    let dir = scratch_in("engine_play", "every-clip");
+    let args = ["--directions", "1", "--size", "16", "--ssaa", "1", "--sample-fps", "5"];
+    let json = read_json(&sheet(&dir, "crab", &model, &args).with_extension("json"));
+    let qc = std::fs::read_to_string(&model).unwrap();
+    // Every `$sequence "NAME" "FILE"` of the QC whose file the corpus has, in the QC's order
+    // (the corpus keeps 6 of its 21 sequences' files).
+    let sequences: Vec<String> = qc
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("$sequence "))
+        .map(|rest| rest.split('"').collect::<Vec<_>>())
+        .filter(|quoted| model.with_file_name(format!("{}.smd", quoted[3])).exists())
+        .map(|quoted| quoted[1].to_string())
+        .collect();
+    assert_eq!(sequences.len(), 6, "{sequences:?}");
+    let animations: Vec<String> = json["animations"].as_object().unwrap().keys().cloned().collect();
+    let expected: Vec<String> = sequences.iter().map(|s| format!("{s}_S")).collect();
+    assert_eq!(animations, expected);
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -418,6 +418,7 @@ fn golden_job(model: &spritebake::model::Model) -> Job<'_> {
         pixels_per_unit: None,
         auto_size: false,
         sampling: Sampling::Count(4),
+        looping: Default::default(),
         pose: spritebake::anim::PoseOptions { looping: true, in_place: true },
         look: LookSpec { maps: vec![MapKind::Normal], ..LookSpec::default() },
     }

@@ -216,6 +216,8 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("blend", "\"run:0.5\"", ""),
     ("transition", "[\"walk->run:0.5\"]", ""),
     ("root_motion", "true", ""),
+    ("once", "[\"walk\"]", ""),
+    ("loop", "\"walk\"", ""),
     ("frame", "[0, 2.5]", ""),
     ("time", "0.5", ""),
     ("size", "\"24x16\"", ""),

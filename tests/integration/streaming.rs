@@ -37,6 +37,7 @@ fn job(model: &Model) -> Job<'_> {
         pixels_per_unit: None,
         auto_size: false,
         sampling: Sampling::Count(6),
+        looping: Default::default(),
         pose: spritebake::anim::PoseOptions { looping: true, in_place: true },
         look: LookSpec { maps: vec![MapKind::Normal], ..LookSpec::default() },
     }

@@ -30,6 +30,10 @@ pub struct Frame<'a> {
     pub placement: &'a Placement,
     /// Its name ([`FrameNames`]).
     pub name: String,
+    /// Its display time in whole milliseconds, as Aseprite and TexturePacker write it: rounded
+    /// where it ends in its tag, so a tag's frames add up to the tag's length rounded (21
+    /// frames of 33.73 ms are 34, 34, 33, ... = 708 ms, not 21 × 34 = 714).
+    pub duration_ms: u32,
 }
 
 /// A tag: an animation (clip and direction), a run of consecutive frames.
@@ -73,10 +77,13 @@ impl<'a> Atlas<'a> {
         placed.sort_by_key(|&(_, p)| p.cell);
         let mut tags: Vec<Tag> = Vec::new();
         let mut frames = Vec::new();
+        // Seconds into the current tag where the frame starts.
+        let mut tag_seconds = 0.0f64;
         for (index, (page, placement)) in placed.into_iter().enumerate() {
             match tags.last_mut() {
                 Some(tag) if tag.name == placement.animation => tag.frames.end = index + 1,
                 _ => {
+                    tag_seconds = 0.0;
                     if tags.iter().any(|t| t.name == placement.animation) {
                         return Err(Error::Invalid(format!(
                             "two animations of the sheet are named '{}' (is a transition given twice?)",
@@ -91,14 +98,17 @@ impl<'a> Atlas<'a> {
                 }
             }
             let tag_start = tags.last().map_or(0, |t| t.frames.start);
+            let start = whole_ms(tag_seconds);
+            tag_seconds += f64::from(placement.duration);
+            let duration_ms = u32::try_from(whole_ms(tag_seconds).saturating_sub(start)).unwrap_or(u32::MAX);
             let facts = FrameFacts {
                 title,
                 tag: &placement.animation,
                 frame: index,
                 tag_frame: index - tag_start,
-                duration_ms: duration_ms(placement),
+                duration_ms,
             };
-            frames.push(Frame { page, placement, name: names.name(&facts) });
+            frames.push(Frame { page, placement, name: names.name(&facts), duration_ms });
         }
         let mut seen = HashSet::new();
         if let Some(twice) = frames.iter().find(|f| !seen.insert(f.name.as_str())) {
@@ -124,13 +134,26 @@ impl<'a> Atlas<'a> {
         self.frames.get(tag.frames.clone()).unwrap_or_default()
     }
 
-    /// A tag's rate in frames per second: its first frame's.
-    pub fn fps(&self, tag: &Tag) -> f32 {
-        self.tag_frames(tag).first().map_or(1.0, |f| 1.0 / f.placement.duration.max(1e-6))
+    /// A tag's length in seconds: its frames' durations added up.
+    pub fn seconds(&self, tag: &Tag) -> f64 {
+        self.tag_frames(tag).iter().map(|f| f64::from(f.placement.duration)).sum()
+    }
+
+    /// A tag's rate in frames per second: its frames over its length (so an engine that keeps
+    /// only a rate plays the tag for its length), to a thousandth of a frame per second, so
+    /// 30 fps reads `30.0` and not the `29.999998` of a reciprocal in 32-bit floats.
+    pub fn fps(&self, tag: &Tag) -> f64 {
+        let seconds = self.seconds(tag);
+        if seconds > 0.0 && seconds.is_finite() { thousandths(tag.frames.len() as f64 / seconds) } else { 1.0 }
     }
 }
 
-/// A frame's display time in whole milliseconds, as Aseprite and TexturePacker write it.
-pub fn duration_ms(p: &Placement) -> u32 {
-    (p.duration * 1000.0).round() as u32
+/// `x` rounded to three decimals.
+pub fn thousandths(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Whole milliseconds in `seconds`, rounded.
+fn whole_ms(seconds: f64) -> i64 {
+    (seconds * 1000.0).round() as i64
 }

@@ -16,9 +16,10 @@
 //!   from that, so 2D lights use the map with no setup (TexturePacker's Godot importer does the
 //!   same; an `AtlasTexture` *inside* a `CanvasTexture` loses its region in Godot 4,
 //!   godot#67936). Godot 3's `SpriteFrames` has no normal maps: set `normal_map` on the node.
-//! * Timing: `speed` is the tag's rate in frames per second; Godot 4 adds each frame's
-//!   `duration` relative to it (1.0 unless frames differ), Godot 3 has only the rate. `loop`
-//!   is false for transitions.
+//! * Timing: `speed` is the tag's rate in frames per second, its frames over its length (so
+//!   Godot 3, which has only the rate, plays a tag for its length); Godot 4 adds each frame's
+//!   `duration` relative to it (1.0 unless frames differ). `loop` is false for transitions and
+//!   clips that play once.
 //!
 //! Strings are written with Godot's escapes (`\"`, `\\`, `\n` ...): clip names come from model
 //! files and may hold anything.
@@ -26,6 +27,7 @@
 use std::fmt::Write as _;
 
 use super::Atlas;
+use super::atlas::thousandths;
 
 /// Which Godot reads the resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +92,6 @@ pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
         .iter()
         .map(|tag| {
             let fps = atlas.fps(tag);
-            let first = atlas.frames.get(tag.frames.start).map_or(1.0, |f| f.placement.duration.max(1e-6));
             let frames: Vec<String> = tag
                 .frames
                 .clone()
@@ -99,7 +100,8 @@ pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
                     let texture = call(version, "SubResource", &sub_id(version, i));
                     match version {
                         Version::Godot4 => {
-                            let duration = real(f.placement.duration / first);
+                            // Relative to the rate: 1.0 for a frame of 1/speed seconds.
+                            let duration = real(thousandths(f64::from(f.placement.duration) * fps));
                             format!("{{\n\"duration\": {duration},\n\"texture\": {texture}\n}}")
                         }
                         Version::Godot3 => texture,
@@ -151,7 +153,7 @@ fn rect2(version: Version, [x, y, w, h]: [u32; 4]) -> String {
 }
 
 /// A float as Godot writes one: always with a fraction (`16.0`, `0.5`).
-fn real(x: f32) -> String {
+fn real(x: f64) -> String {
     if x.is_finite() { format!("{x:?}") } else { "1.0".into() }
 }
 
@@ -183,7 +185,7 @@ mod tests {
     #[test]
     fn strings_and_numbers_are_written_as_godot_reads_them() {
         assert_eq!(quoted("a\"b\\c\nd\u{1}é"), "\"a\\\"b\\\\c\\nd\\u0001é\"");
-        assert_eq!((real(16.0), real(0.5), real(f32::NAN)), ("16.0".into(), "0.5".into(), "1.0".into()));
+        assert_eq!((real(16.0), real(0.5), real(f64::NAN)), ("16.0".into(), "0.5".into(), "1.0".into()));
         assert_eq!(rect2(Version::Godot3, [1, 2, 3, 4]), "Rect2( 1, 2, 3, 4 )");
         assert_eq!(rect2(Version::Godot4, [1, 2, 3, 4]), "Rect2(1, 2, 3, 4)");
     }

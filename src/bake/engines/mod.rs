@@ -13,9 +13,12 @@
 //! TexturePacker's JSON describes one page (one file per page); Aseprite's layout has one
 //! image. [`sheet_data_files`] writes the data of a sheet of any number of pages.
 //!
-//! Timing: a tag's rate is its first frame's (the clip's fps, or the resampled rate); engines
-//! that keep per-frame times (Aseprite, Phaser, Godot 4) get each frame's own, Godot 3 has only
-//! the rate. Looping: clips loop, transitions (`A->B` rows) play once.
+//! Timing: a tag's rate is its frames over its length ([`Atlas::fps`], to a thousandth);
+//! engines that keep per-frame times (Aseprite, Phaser, Godot 4) get each frame's own, in whole
+//! milliseconds that add up to the tag's length where the format counts milliseconds
+//! ([`Frame::duration_ms`]); Godot 3 has only the rate. Looping: as the job's
+//! [`Looping`](crate::sprite::Looping) says — clips loop unless marked to play once,
+//! transitions (`A->B` rows) play once.
 
 mod aseprite;
 mod atlas;
@@ -25,7 +28,7 @@ mod texturepacker;
 
 use std::path::{Path, PathBuf};
 
-pub use atlas::{Atlas, Frame, Page, Tag, duration_ms};
+pub use atlas::{Atlas, Frame, Page, Tag};
 
 use super::Sheet;
 use super::maps::{self, MapKind};
@@ -211,12 +214,14 @@ mod tests {
         assert_eq!(names, ["a->b_0_0", "a->b_0_1", "a->b_0_2", "b_0_0"]);
         let tag = |name: &str, frames, looping| Tag { name: name.into(), frames, looping };
         assert_eq!(atlas.tags, [tag("a->b_0", 0..3, false), tag("b_0", 3..4, true)]);
-        assert_eq!((atlas.fps(&atlas.tags[0]), atlas.fps(&atlas.tags[1])), (4.0, 8.0));
-        // Godot 4: the rate, and the last frame half as long; Godot 3 has only the rate.
+        // The rate plays each tag for its length: 3 frames in 0.625 s.
+        assert_eq!((atlas.fps(&atlas.tags[0]), atlas.fps(&atlas.tags[1])), (4.8, 8.0));
+        // Godot 4: the rate, and each frame's time relative to it; Godot 3 has only the rate.
         let tres = godot::to_tres(&atlas, godot::Version::Godot4);
-        assert_eq!(tres.matches("\"duration\": 1.0,").count(), 3, "{tres}");
-        assert_eq!(tres.matches("\"duration\": 0.5,").count(), 1, "{tres}");
-        assert!(tres.contains("\"loop\": false,\n\"name\": &\"a->b_0\",\n\"speed\": 4.0\n}"), "{tres}");
+        assert_eq!(tres.matches("\"duration\": 1.2,").count(), 2, "{tres}");
+        assert_eq!(tres.matches("\"duration\": 0.6,").count(), 1, "{tres}");
+        assert_eq!(tres.matches("\"duration\": 1.0,").count(), 1, "{tres}");
+        assert!(tres.contains("\"loop\": false,\n\"name\": &\"a->b_0\",\n\"speed\": 4.8\n}"), "{tres}");
         // Phaser: each frame's own milliseconds; the transition plays once.
         let anims = phaser::to_json(&atlas);
         let durations: Vec<f64> =

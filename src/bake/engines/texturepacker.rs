@@ -2,7 +2,8 @@
 //! keyed by name, each with `frame`, `rotated` (always false: Godot's importers cannot read
 //! rotated frames), `trimmed`, `spriteSourceSize`, `sourceSize`, `pivot` as 0..1 fractions,
 //! PixiJS's `anchor` and a `duration` in ms; `animations` (frame names per tag, as PixiJS reads
-//! them); and `meta`. Frames are named `CLIP_DIRECTION_FRAME` by default (`walk_SW_007`, see
+//! them); and `meta`, whose `playback` says how each animation on the page plays (`loop`,
+//! `fps`, `ms`). Frames are named `CLIP_DIRECTION_FRAME` by default (`walk_SW_007`, see
 //! [`super::FrameNames`]), animations `CLIP_DIRECTION`; `meta.directions` lists each
 //! direction's `index`, `name` and `angle` (degrees the model is turned clockwise seen from
 //! above, from facing the viewer), and a job at a fixed scale adds `meta.pixelsPerUnit` and
@@ -11,7 +12,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Atlas, Frame, duration_ms};
+use super::{Atlas, Frame, Tag};
 use crate::bake::Sheet;
 
 /// One frame's object, shared with Aseprite's layout (which has the same fields).
@@ -26,7 +27,7 @@ pub(super) fn frame_object(atlas: &Atlas, frame: &Frame) -> Value {
         "sourceSize": {"w": fw, "h": fh},
         "pivot": {"x": p.pivot.0, "y": p.pivot.1},
         "anchor": {"x": p.pivot.0, "y": p.pivot.1},
-        "duration": duration_ms(p),
+        "duration": frame.duration_ms,
     })
 }
 
@@ -55,7 +56,23 @@ pub(super) fn to_json(atlas: &Atlas, page: usize) -> Value {
         .filter(|(_, names): &(String, Vec<Value>)| !names.is_empty())
         .map(|(name, names)| (name, Value::Array(names)))
         .collect();
-    json!({"frames": frames, "animations": animations, "meta": meta(atlas, page)})
+    let playback: Map<String, Value> = atlas
+        .tags
+        .iter()
+        .filter(|t| atlas.tag_frames(t).iter().any(|f| on_page(&f)))
+        .map(|t| (t.name.clone(), playback(atlas, t)))
+        .collect();
+    let mut meta = meta(atlas, page);
+    meta["playback"] = Value::Object(playback);
+    json!({"frames": frames, "animations": animations, "meta": meta})
+}
+
+/// How an animation plays, which PixiJS's `animations` (frame names only) cannot say:
+/// `{"loop": bool, "fps": frames per second, "ms": its length in whole milliseconds}`, for an
+/// `AnimatedSprite`'s `loop` and `animationSpeed` (`fps / 60`).
+fn playback(atlas: &Atlas, tag: &Tag) -> Value {
+    let ms: u64 = atlas.tag_frames(tag).iter().map(|f| u64::from(f.duration_ms)).sum();
+    json!({"loop": tag.looping, "fps": atlas.fps(tag), "ms": ms})
 }
 
 /// Adds what the job knows to a page's `meta`: the directions table, and with a fixed scale

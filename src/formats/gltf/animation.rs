@@ -105,5 +105,12 @@ pub fn build(
         keyed.duration = keyed.duration.max(times.last().copied().unwrap_or(0.0));
         keyed.channels.push(Channel { target, interpolation, times, width, values });
     }
-    Ok(Clip { name, fps: KEYED_FPS, frames: ClipFrames::Keyed(keyed), frame_bounds: Vec::new(), retarget: None })
+    Ok(Clip {
+        name,
+        fps: KEYED_FPS,
+        frames: ClipFrames::Keyed(keyed),
+        frame_bounds: Vec::new(),
+        retarget: None,
+        plays_once: false,
+    })
 }

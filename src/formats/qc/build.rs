@@ -172,6 +172,7 @@ fn add_sequence(
         smd::parse_sequence_within(&text, name, skeleton, budget).map_err(|e| in_file(e, path))?;
     warnings.extend(seq_warnings.into_iter().map(|w| format!("{}: {w}", path.display())));
     clip.fps = sequence.fps;
+    clip.plays_once = !sequence.loops;
     if let (Some((first, last)), ClipFrames::Skeletal(frames)) = (sequence.frames, &mut clip.frames) {
         if first < frames.len() {
             frames.truncate(last.saturating_add(1));

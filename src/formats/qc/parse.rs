@@ -351,6 +351,7 @@ impl Parser {
             fps: smd::DEFAULT_FPS,
             travel: [false; 3],
             frames: None,
+            loops: false,
             placement: self.placement,
             at: at.clone(),
         };
@@ -392,6 +393,7 @@ impl Parser {
                 }
             } else if let Some(count) = option_values(t.text) {
                 match t.text.to_ascii_lowercase().as_str() {
+                    "loop" => sequence.loops = true,
                     "fps" => fps = Some(number(s, &line_at, "a frame rate")?),
                     "rotate" => rotate = Some(number(s, &line_at, "degrees")?),
                     "scale" => {
@@ -502,6 +504,9 @@ mod tests {
                 ("turn", 8.0, [false; 3], None)
             ]
         );
+        // `loop` on the line form; the others play once.
+        let loops: Vec<bool> = qc.sequences.iter().map(|s| s.loops).collect();
+        assert_eq!(loops, [true, false, false]);
         assert_eq!(qc.sequences[1].path.as_deref(), Some(dir.join("./src/idle.smd").as_path()));
         assert_eq!(qc.sequences[2].placement.turn_degrees, 45.0);
         assert!(qc.attachments[0].absolute && qc.attachments[0].bone == "hand");

@@ -170,6 +170,8 @@ pub struct Sequence {
     pub travel: [bool; 3],
     /// `frame A B`: the frames kept.
     pub frames: Option<(usize, usize)>,
+    /// `loop`: the sequence loops (studiomdl's `STUDIO_LOOPING`); without it, it plays once.
+    pub loops: bool,
     /// Its placement.
     pub placement: Placement,
     /// Where it was written.

@@ -79,8 +79,9 @@ impl Default for ModelSpec {
 pub struct AnimSpec {
     /// Animation: a file to load as a clip (.md5anim, sequence .smd) or the name of a clip in
     /// the model (an MD2 `run`, a glTF `Walk`); repeatable and comma-separated. Sprite sheets
-    /// and frames render every one as a row; commands that play one clip play `--clip`, else
-    /// the first. `all` plays every glTF animation of the model together.
+    /// and frames render every one as a row (without any, every clip of the model); commands
+    /// that play one clip play `--clip`, else the first. `all` plays every glTF animation of
+    /// the model together.
     #[cfg_attr(feature = "cli", arg(long, value_name = "FILE|NAME", value_delimiter = ','))]
     #[serde(deserialize_with = "one_or_many")]
     pub anim: Vec<String>,
@@ -127,6 +128,16 @@ pub struct AnimSpec {
     /// place).
     #[cfg_attr(feature = "cli", arg(long))]
     pub root_motion: bool,
+    /// Clips that play once and hold their last frame in the sheet's engine data (a death, an
+    /// attack): clip names or animation files; repeatable and comma-separated. Clips loop unless
+    /// their file says otherwise (a QC `$sequence` without `loop` plays once).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "CLIP", value_delimiter = ','))]
+    #[serde(deserialize_with = "one_or_many")]
+    pub once: Vec<String>,
+    /// Clips that loop, where their file says they play once; as `once`.
+    #[cfg_attr(feature = "cli", arg(long = "loop", value_name = "CLIP", value_delimiter = ','))]
+    #[serde(rename = "loop", deserialize_with = "one_or_many")]
+    pub looping: Vec<String>,
 }
 
 /// Which moment of the motion a single image shows (`render`, `export`, `check` cases).
