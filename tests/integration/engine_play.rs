@@ -157,7 +157,11 @@ fn headcrab_loops(dir: &Path, model: &Path, args: &[&str]) -> Vec<(&'static str,
 fn a_qc_sequence_without_loop_plays_once_in_every_engines_data() {
     let Some(model) = headcrab() else { return };
     let dir = scratch_in("engine_play", "loops");
-    // `jump` and `dieback` have no `loop` in the QC; `idle1` and `walk` do.
+    // `jump` and `dieback` have no `loop` in the QC; `idle1` and `walk` do. `info` says so.
+    let info = Command::new(env!("CARGO_BIN_EXE_spritebake")).arg("info").arg(&model).output().unwrap();
+    let info = String::from_utf8_lossy(&info.stdout).into_owned();
+    let clip_line = |name: &str| info.lines().find(|l| l.starts_with(&format!("  '{name}'"))).unwrap().to_string();
+    assert!(clip_line("jump").ends_with(", plays once)") && !clip_line("walk").contains("once"), "{info}");
     for (format, loops) in headcrab_loops(&dir, &model, &[]) {
         assert_eq!(loops, [false, false, true, true], "{format}");
     }

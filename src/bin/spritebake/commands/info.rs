@@ -154,10 +154,11 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             }
             None => String::new(),
         };
+        let once = if clip.plays_once { ", plays once" } else { "" };
         line(
             &mut stdout,
             format!(
-                "  '{}': {} frames at {} fps, {:.3} s ({kind}{travel})",
+                "  '{}': {} frames at {} fps, {:.3} s ({kind}{travel}{once})",
                 clip.name,
                 clip.frame_count(),
                 clip.fps,
