@@ -11,6 +11,7 @@ mod distance;
 pub mod engines;
 pub mod export;
 mod frame;
+pub mod frames_data;
 mod framing;
 mod job;
 mod load;

@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use super::engines::{self, check_pages, sheet_data_files};
+use super::frames_data;
 use super::products::{self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_summary};
 use super::sheet::{crop_cell, kept_rect, pack_kept};
 use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder};
@@ -153,9 +154,15 @@ struct Streamed<'r, 'j, 'a> {
 }
 
 impl Streamed<'_, '_, '_> {
-    /// Frames: each wave's cells encoded in parallel, then staged in job order.
+    /// Frames: each wave's cells encoded in parallel, then staged in job order, each recorded
+    /// for the data file staged after them ([`frames_data`]).
     fn frames(&self, staged: &mut Staged) -> Result<String> {
-        let (rows, directions) = (self.job.row_names(), self.job.directions.clone());
+        let (rows, directions, info) = (self.job.row_names(), self.job.directions.clone(), self.job.info());
+        let count = self.prepared.cell_count();
+        let longest = rows.iter().map(String::len).max().unwrap_or(0) as u64;
+        let record = frames_data::FRAME_RECORD_BYTES + 2 * (self.output.len() as u64 + longest);
+        self.budget.charge((count as u64).saturating_mul(record), || format!("the frame data of {count} frames"))?;
+        let mut data = frames_data::FramesData::default();
         let mut kinds: Vec<MapKind> = Vec::new();
         self.prepared.render_waves(self.wave, self.progress, &mut |cells| {
             if let Some(first) = cells.first() {
@@ -165,12 +172,18 @@ impl Streamed<'_, '_, '_> {
                 .par_iter()
                 .map(|cell| frame_files(self.output, cell, &rows, &directions))
                 .collect::<Result<Vec<_>>>()?;
+            for (cell, files) in cells.iter().zip(&encoded) {
+                if let Some((colour, _)) = files.first() {
+                    data.add(colour, cell, &info);
+                }
+            }
             for (path, bytes) in encoded.iter().flatten() {
                 staged.stage(path, bytes)?;
             }
             Ok(())
         })?;
-        Ok(frames_summary(self.output, self.prepared.cell_count(), &kinds))
+        staged.stage(&frames_data::data_path(self.output), &data.to_json(self.output, &info)?)?;
+        Ok(frames_summary(self.output, count, &kinds))
     }
 
     /// A GIF: one palette is learned from every frame before the first is written, so each

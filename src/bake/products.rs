@@ -25,7 +25,7 @@ use crate::raster::{Camera, Image, RenderOptions, Renderer};
 use crate::spec::Resolved;
 
 use super::engines::{self, FrameNames, JsonFormat, check_pages, file_name, page_path, sheet_data_files};
-use super::{Cell, Directions, Packed, Sheet, framing, pack, page_bound};
+use super::{Cell, Directions, JobInfo, Packed, Sheet, frames_data, framing, pack, page_bound};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -39,7 +39,8 @@ pub enum Product {
     /// A looping animated GIF of one motion from one direction.
     Gif,
     /// Numbered PNG frames; the output is a pattern with `{clip}`, `{dir}` (index), `{dirname}`
-    /// and `{frame}`.
+    /// and `{frame}`; a JSON beside them says each frame's animation, pivot and duration
+    /// ([`frames_data`]).
     Frames,
 }
 
@@ -76,10 +77,8 @@ pub enum Baked {
     Frames {
         /// The cells, in job order, with their maps.
         cells: Vec<Cell>,
-        /// Row names (clips, `A->B` transitions).
-        rows: Vec<String>,
-        /// The job's directions.
-        directions: Directions,
+        /// The job's rows (clips, `A->B` transitions), directions and scale.
+        info: JobInfo,
     },
 }
 
@@ -117,7 +116,7 @@ impl Product {
             Product::Frames => {
                 let job = loaded.job(resolved)?;
                 let rows = job.row_names();
-                // The colour frames, then each map's frames.
+                // The colour frames, then each map's frames, then the data file.
                 for output in companions(output, maps) {
                     let pattern = FramePattern::parse(&output)?;
                     for &(row, dir, frame) in &job.cell_keys() {
@@ -125,6 +124,7 @@ impl Product {
                         plan.add(pattern.path(row, dir, &job.directions.name(dir), frame), OutputFormat::Png);
                     }
                 }
+                plan.add(frames_data::data_path(output), OutputFormat::Json);
             }
         }
         Ok(plan)
@@ -240,7 +240,7 @@ pub fn bake(
         Product::Frames => {
             let job = loaded.job(resolved)?;
             let cells = job.render_with_progress(budget, progress)?;
-            Ok(Baked::Frames { cells, rows: job.row_names(), directions: job.directions.clone() })
+            Ok(Baked::Frames { cells, info: job.info() })
         }
     }
 }
@@ -329,11 +329,17 @@ impl Baked {
                 Ok(files)
             }
             Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
-            Baked::Frames { cells, rows, directions } => {
-                let mut files = Vec::with_capacity(cells.len());
+            Baked::Frames { cells, info } => {
+                let mut files = Vec::with_capacity(cells.len() + 1);
+                let mut data = frames_data::FramesData::default();
                 for cell in cells {
-                    files.extend(frame_files(output, cell, rows, directions)?);
+                    let written = frame_files(output, cell, &info.rows, &info.directions)?;
+                    if let Some((colour, _)) = written.first() {
+                        data.add(colour, cell, info);
+                    }
+                    files.extend(written);
                 }
+                files.push((frames_data::data_path(output), data.to_json(output, info)?));
                 Ok(files)
             }
         }

@@ -391,12 +391,7 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
             };
             actual.golden_files = baked.files(golden)?;
             // The pages' images, then the data files, each by its name.
-            actual.data = actual
-                .golden_files
-                .iter()
-                .filter(|(p, _)| !is_image(p))
-                .map(|(p, b)| (file_name(p), String::from_utf8_lossy(b).into_owned()))
-                .collect();
+            actual.data = data_files(&actual.golden_files);
             // The report outlines cells on the first page.
             let first = sheet.pages.first().map_or(&[][..], |p| &p.placements);
             actual.cells = first.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
@@ -412,17 +407,29 @@ fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
             actual.labels = actual
                 .golden_files
                 .iter()
+                .filter(|(p, _)| is_image(p))
                 .map(|(p, _)| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
                 .collect();
             actual.frames = cells.iter().map(|c| c.image.clone()).collect();
+            // The frames' data file.
+            actual.data = data_files(&actual.golden_files);
         }
     }
     Ok(actual)
 }
 
-/// A sheet's page image (the others are its data files: JSON, `.tres`).
+/// A sheet's page image or a frame (the others are data files: JSON, `.tres`, `.tscn`).
 fn is_image(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "png")
+}
+
+/// The data files among `files`, each by its name with its text.
+fn data_files(files: &[(PathBuf, Vec<u8>)]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .filter(|(p, _)| !is_image(p))
+        .map(|(p, b)| (file_name(p), String::from_utf8_lossy(b).into_owned()))
+        .collect()
 }
 
 /// `frame 4.5` or `time 1.2s`.
@@ -467,9 +474,9 @@ fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<
                 split_sheet(sheet, golden, count, case.keys.columns.max(1) as usize, (w, h))?
             };
         }
-        Product::Sheet => {
-            // The pages the render has, by the same names: a golden with other pages differs
-            // in its data (each page's JSON names the others) or lacks a page.
+        Product::Sheet | Product::Frames => {
+            // The pages (frames) the render has, by the same names: a golden with other pages
+            // differs in its data (each page's JSON names the others) or lacks a page.
             for (path, _) in &actual.golden_files {
                 if is_image(path) {
                     expected.frames.push(read_golden_png(case, path, budget)?);
@@ -485,10 +492,6 @@ fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<
             let bytes = crate::confine::read_file(golden, budget.remaining())?;
             let (frames, delays) = gif_frames::decode_within(&bytes, golden, budget)?;
             (expected.frames, expected.delays) = (frames, delays);
-        }
-        Product::Frames => {
-            expected.frames =
-                actual.golden_files.iter().map(|(p, _)| read_golden_png(case, p, budget)).collect::<Result<_>>()?;
         }
     }
     Ok(expected)

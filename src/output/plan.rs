@@ -44,6 +44,8 @@ pub enum OutputFormat {
     Xml,
     /// A Godot text resource (`.tres`).
     GodotResource,
+    /// A Godot text scene (`.tscn`).
+    GodotScene,
     /// An HTML page (`.html` or `.htm`).
     Html,
     /// A copy of another file, keeping that file's own name and extension.
@@ -61,6 +63,7 @@ impl OutputFormat {
             OutputFormat::Mtl => &["mtl"],
             OutputFormat::Xml => &["xml"],
             OutputFormat::GodotResource => &["tres"],
+            OutputFormat::GodotScene => &["tscn"],
             OutputFormat::Html => &["html", "htm"],
             OutputFormat::Copy => &[],
         }
@@ -76,6 +79,7 @@ impl OutputFormat {
             OutputFormat::Mtl => "an MTL material library",
             OutputFormat::Xml => "XML",
             OutputFormat::GodotResource => "a Godot resource",
+            OutputFormat::GodotScene => "a Godot scene",
             OutputFormat::Html => "HTML",
             OutputFormat::Copy => "a copy",
         }

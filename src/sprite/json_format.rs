@@ -14,9 +14,11 @@ pub enum JsonFormat {
     Aseprite,
     /// TexturePacker JSON-Hash plus Phaser's animation JSON (`NAME.anims.json`).
     Phaser,
-    /// A Godot 4 `SpriteFrames` resource (`NAME.tres`, format 3).
+    /// A Godot 4 `SpriteFrames` resource (`NAME.tres`, format 3) and a scene of an
+    /// `AnimatedSprite2D` playing it (`NAME.tscn`).
     Godot,
-    /// A Godot 3 `SpriteFrames` resource (`NAME.tres`, format 2).
+    /// A Godot 3 `SpriteFrames` resource (`NAME.tres`, format 2) and a scene of an
+    /// `AnimatedSprite` playing it (`NAME.tscn`).
     Godot3,
 }
 
@@ -42,12 +44,16 @@ impl JsonFormat {
     }
 
     /// The data files of the whole sheet written as `png`, however many pages it has:
-    /// Phaser's animations and Godot's resource span every page.
+    /// Phaser's animations and Godot's resource span every page; Godot's scene holds a sprite
+    /// node playing the resource with its pivot at the node's origin.
     pub fn sheet_data_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
         match self {
             JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
             JsonFormat::Phaser => vec![(png.with_extension("anims.json"), OutputFormat::Json)],
-            JsonFormat::Godot | JsonFormat::Godot3 => vec![(png.with_extension("tres"), OutputFormat::GodotResource)],
+            JsonFormat::Godot | JsonFormat::Godot3 => vec![
+                (png.with_extension("tres"), OutputFormat::GodotResource),
+                (png.with_extension("tscn"), OutputFormat::GodotScene),
+            ],
         }
     }
 

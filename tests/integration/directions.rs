@@ -170,6 +170,7 @@ fn direction_names_reach_frames_animations_files_and_the_gif() {
         .flat_map(|d| (0..2).map(move |f| format!("walk_{d}_{f}.png")))
         .collect();
     let mut files = files;
+    files.push("frames.json".into());
     files.sort();
     assert_eq!(names_in(&dir.join("f")), files);
     // The GIF of the direction named `left` is the GIF of direction 1, and not of direction 0.

@@ -235,7 +235,10 @@ fn check_compares_every_data_file_of_a_sheet_golden() {
             .unwrap()
     };
     assert_eq!(check(&["--bless"]).status.code(), Some(0));
-    assert_eq!(names_in(&dir.join("g")), ["anims.anims.json", "anims.json", "anims.png", "tres.png", "tres.tres"]);
+    assert_eq!(
+        names_in(&dir.join("g")),
+        ["anims.anims.json", "anims.json", "anims.png", "tres.png", "tres.tres", "tres.tscn"]
+    );
     let o = check(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     // A changed resource or animation file fails its case, naming the file and the line.

@@ -12,18 +12,23 @@ use crate::common::cli::{printed, scratch_in};
 use crate::common::tres::{self, Variant};
 use crate::common::{corpus, engines, robot};
 
-/// Runs `sheet MODEL ARGS -o dir/NAME.png` and returns the PNG's path.
-fn sheet(dir: &Path, name: &str, model: &Path, args: &[&str]) -> PathBuf {
-    let png = dir.join(format!("{name}.png"));
+/// Runs `spritebake COMMAND MODEL ARGS --quiet -o OUTPUT`, which must succeed.
+fn run_ok(command: &str, model: &Path, args: &[&str], output: &Path) {
     let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
-        .arg("sheet")
+        .arg(command)
         .arg(model)
         .args(args)
         .args(["--quiet", "-o"])
-        .arg(&png)
+        .arg(output)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", printed(&o));
+}
+
+/// Runs `sheet MODEL ARGS -o dir/NAME.png` and returns the PNG's path.
+fn sheet(dir: &Path, name: &str, model: &Path, args: &[&str]) -> PathBuf {
+    let png = dir.join(format!("{name}.png"));
+    run_ok("sheet", model, args, &png);
     png
 }
 
@@ -261,5 +266,71 @@ fn a_sheet_without_anim_has_every_clip_in_file_order() {
     let animations: Vec<String> = json["animations"].as_object().unwrap().keys().cloned().collect();
     let expected: Vec<String> = sequences.iter().map(|s| format!("{s}_S")).collect();
     assert_eq!(animations, expected);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn godot3_loads_the_scene_and_its_sprite_stands_on_the_pivot() {
+    let Some(godot) = engines::godot3() else { return };
+    let dir = scratch_in("engine_play", "godot3-scene");
+    let args = ["--anim", &robot("walk.md5anim"), "--directions", "4", "--view", "iso", "--size", "40", "--trim"];
+    let model = PathBuf::from(robot("robot.md5mesh"));
+    let png = sheet(&dir, "walk", &model, &[&args[..], &["--json-format", "godot3"]].concat());
+    let (tres, tscn) = (png.with_extension("tres"), png.with_extension("tscn"));
+    let scene = engines::godot3_scene(&godot, &dir, &tscn, &[&tres, &png]);
+    assert_eq!(scene["type"], "AnimatedSprite");
+    assert_eq!((scene["animation"].as_str(), scene["playing"].as_bool()), (Some("walk_S"), Some(true)));
+    // The same sheet's TexturePacker JSON gives the pivot: the node's offset takes it to the
+    // origin (the sprite is not centred), and Godot's frame is the whole untrimmed frame.
+    let (json, _) = bake(&dir, "walk-tp", &model, &args);
+    let first = &json["frames"]["walk_S_000"];
+    let size = [first["sourceSize"]["w"].as_f64().unwrap(), first["sourceSize"]["h"].as_f64().unwrap()];
+    let pivot = [first["pivot"]["x"].as_f64().unwrap() * size[0], first["pivot"]["y"].as_f64().unwrap() * size[1]];
+    let pair = |v: &Value| [v[0].as_f64().unwrap(), v[1].as_f64().unwrap()];
+    assert_eq!(scene["centered"], false);
+    assert_eq!(pair(&scene["frame_size"]), size);
+    assert_eq!(pair(&scene["offset"]), [-pivot[0], -pivot[1]], "pivot {pivot:?}");
+    // Godot 4's scene: an AnimatedSprite2D with the same offset.
+    let png = sheet(&dir, "walk4", &model, &[&args[..], &["--json-format", "godot"]].concat());
+    let text = std::fs::read_to_string(png.with_extension("tscn")).unwrap();
+    let sections = tres::parse(&text);
+    let node = sections.iter().find(|s| s.tag == "node").unwrap();
+    assert_eq!(node.attribute("type").str(), "AnimatedSprite2D");
+    let (call, offset) = node.property("offset").call();
+    assert_eq!(call, "Vector2");
+    assert_eq!([offset[0].number(), offset[1].number()], [-pivot[0], -pivot[1]]);
+    assert_eq!(node.property("sprite_frames").call().0, "ExtResource");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn frames_get_a_json_with_each_frames_pivot_and_duration() {
+    let dir = scratch_in("engine_play", "frames-data");
+    let (mesh, anim) = (robot("robot.md5mesh"), robot("walk.md5anim"));
+    let args = ["--anim", anim.as_str(), "--directions", "4", "--size", "32", "--ssaa", "1"];
+    run_ok("frames", Path::new(&mesh), &args, &dir.join("out/walk_{dirname}_{frame:02}.png"));
+    let data = read_json(&dir.join("out/walk.json"));
+    let frames = data["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 4 * 16);
+    // The same job as a sheet: the same pivots, durations and grouping.
+    let (sheet, _) = bake(&dir, "sheet", Path::new(&mesh), &args);
+    for f in frames {
+        assert!(dir.join("out").join(f["file"].as_str().unwrap()).is_file(), "{f}");
+        let name = format!("{}_{:03}", f["animation"].as_str().unwrap(), f["frame"].as_u64().unwrap());
+        let s = &sheet["frames"][&name];
+        let pivot = [s["pivot"]["x"].as_f64().unwrap() * 32.0, s["pivot"]["y"].as_f64().unwrap() * 32.0];
+        assert!((f["pivot"]["x"].as_f64().unwrap() - pivot[0]).abs() < 1e-3, "{name}: {f} {s}");
+        assert!((f["pivot"]["y"].as_f64().unwrap() - pivot[1]).abs() < 1e-3, "{name}: {f} {s}");
+        assert_eq!(f["duration"], s["duration"], "{name}");
+        assert_eq!(f["size"], serde_json::json!({"w": 32, "h": 32}));
+    }
+    let walk = &data["animations"]["walk_S"];
+    assert_eq!(
+        (walk["loop"].as_bool(), walk["ms"].as_u64(), walk["fps"].as_f64()),
+        (Some(true), Some(1000), Some(16.0))
+    );
+    let indices: Vec<u64> = walk["frames"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap()).collect();
+    assert_eq!(indices, (0..16).collect::<Vec<u64>>());
+    assert_eq!(data["meta"]["directions"], sheet["meta"]["directions"]);
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -110,8 +110,9 @@ fn model_data_cannot_steer_output_paths() {
     md2_with_clip(&climbing, "../../escape");
     let o = run(&["frames", s(&climbing), "--size", "8", "-q", "-o", &format!("{}/{{clip}}_{{frame}}.png", s(&out))]);
     assert!(o.status.success(), "{}", printed(&o));
-    assert_eq!(listing(&out), ["___.._escape_0.png", "___.._escape_1.png"]);
-    assert_eq!(listing(&root.join("a")), ["b", "b/out", "b/out/___.._escape_0.png", "b/out/___.._escape_1.png"]);
+    assert_eq!(listing(&out), ["___.._escape_0.png", "___.._escape_1.png", "frames.json"]);
+    let files = ["b", "b/out", "b/out/___.._escape_0.png", "b/out/___.._escape_1.png", "b/out/frames.json"];
+    assert_eq!(listing(&root.join("a")), files);
     // A clip named `/tmp/abs` at the start of a pattern would be an absolute path.
     let absolute = root.join("absolute.md2");
     md2_with_clip(&absolute, "/tmp/sb-abs");
@@ -123,12 +124,12 @@ fn model_data_cannot_steer_output_paths() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", printed(&o));
-    assert_eq!(listing(&here), ["_tmp_sb-abs_00.png", "_tmp_sb-abs_01.png"]);
+    assert_eq!(listing(&here), ["_tmp_sb-abs_00.png", "_tmp_sb-abs_01.png", "frames.json"]);
     assert!(!Path::new("/tmp/sb-abs_00.png").exists());
     // A pad width that would need gigabytes is a clear error before anything is loaded.
     let o = run(&["frames", s(&climbing), "-o", &format!("{}/{{frame:999999999}}.png", s(&out))]);
     assert_refused(&o, &["{frame:999999999}", "width must be 0 to 9"]);
-    assert_eq!(listing(&out), ["___.._escape_0.png", "___.._escape_1.png"]);
+    assert_eq!(listing(&out), ["___.._escape_0.png", "___.._escape_1.png", "frames.json"]);
     std::fs::remove_dir_all(root).unwrap();
 }
 
@@ -385,7 +386,8 @@ fn outputs_never_collide() {
         &format!("{}/f/{{dir}}/{{frame}}.png", s(&out)),
     ]);
     assert!(o.status.success(), "{}", printed(&o));
-    assert_eq!(listing(&out), ["f", "f/0", "f/0/0.png", "f/0/1.png", "f/1", "f/1/0.png", "f/1/1.png"]);
+    let files = ["f", "f/0", "f/0/0.png", "f/0/1.png", "f/1", "f/1/0.png", "f/1/1.png", "f/frames.json"];
+    assert_eq!(listing(&out), files);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

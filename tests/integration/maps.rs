@@ -298,7 +298,8 @@ fn frames_get_map_files_with_the_suffix_before_the_extension_the_same_for_any_th
         run_ok(&dir, &args);
     }
     let names = names_in(&dir.join("t1"));
-    assert_eq!(names.len(), 12, "{names:?}");
+    // 4 frames, each with 2 maps, and the frames' data file.
+    assert_eq!(names.len(), 13, "{names:?}");
     for stem in ["0_000", "0_001", "1_000", "1_001"] {
         for suffix in ["", "_n", "_depth"] {
             let name = format!("{stem}{suffix}.png");

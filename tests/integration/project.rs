@@ -169,6 +169,7 @@ fn a_project_bakes_then_rebuilds_only_what_changed() {
     assert_eq!(
         names,
         [
+            "frames/frames.json",
             "frames/walk_00.png",
             "frames/walk_01.png",
             "frames/walk_02.png",
@@ -477,7 +478,7 @@ fn a_project_folder_with_braces_in_its_name_is_not_a_pattern() {
     std::fs::write(dir.join("spritebake.toml"), text).unwrap();
     let o = bake(&root, &["game {frame}/spritebake.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
-    assert_eq!(crate::common::cli::names_in(&dir.join("out")), ["walk_0.png", "walk_1.png"]);
+    assert_eq!(crate::common::cli::names_in(&dir.join("out")), ["frames.json", "walk_0.png", "walk_1.png"]);
 }
 
 #[test]
@@ -503,7 +504,7 @@ fn a_sheets_engine_data_files_are_outputs_of_its_entry() {
     std::fs::write(dir.join("spritebake.toml"), text.concat()).unwrap();
     let o = bake(&dir, &["spritebake.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
-    let files = ["other.png", "other.tres", "walk.anims.json", "walk.json", "walk.png"];
+    let files = ["other.png", "other.tres", "other.tscn", "walk.anims.json", "walk.json", "walk.png"];
     assert_eq!(crate::common::cli::names_in(&dir.join("out")), files);
     std::fs::remove_file(dir.join("out/other.tres")).unwrap();
     let o = bake(&dir, &["spritebake.toml"]);
@@ -594,7 +595,10 @@ fn files_an_entry_no_longer_writes_are_removed_and_reported() {
     let pages = |dir: &Path| -> Vec<String> {
         crate::common::cli::names_in(&dir.join("out")).into_iter().filter(|n| n.starts_with("walk-")).collect()
     };
-    let frame_files = |n: u32| (0..n).map(|i| format!("walk_{i:02}.png")).collect::<Vec<_>>();
+    let frame_files = |n: u32| {
+        let frames = (0..n).map(|i| format!("walk_{i:02}.png"));
+        std::iter::once("frames.json".to_string()).chain(frames).collect::<Vec<_>>()
+    };
     let dir = project("stale-outputs", &project_text(60, 8, ""));
     let o = bake(&dir, &["spritebake.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));

@@ -573,8 +573,9 @@ fn check_kinds_catch_what_they_compare_and_bless_case_rewrites_one() {
     let o = check(&manifest, &["--bless"]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert_eq!(names_in(&golden), ["frames", "sheet.json", "sheet.png", "walk.gif"]);
-    let frames: Vec<String> = (0..2).flat_map(|d| (0..3).map(move |f| format!("walk_{d}_{f:03}.png"))).collect();
-    assert_eq!(names_in(&golden.join("frames")), frames);
+    let frames = (0..2).flat_map(|d| (0..3).map(move |f| format!("walk_{d}_{f:03}.png")));
+    let files: Vec<String> = std::iter::once("frames.json".to_string()).chain(frames).collect();
+    assert_eq!(names_in(&golden.join("frames")), files);
     let o = check(&manifest, &[]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     assert!(printed(&o).contains("3 passed, 0 failed, 0 errors"), "{}", printed(&o));

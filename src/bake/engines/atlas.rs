@@ -77,13 +77,12 @@ impl<'a> Atlas<'a> {
         placed.sort_by_key(|&(_, p)| p.cell);
         let mut tags: Vec<Tag> = Vec::new();
         let mut frames = Vec::new();
-        // Seconds into the current tag where the frame starts.
-        let mut tag_seconds = 0.0f64;
+        let mut clock = MsClock::default();
         for (index, (page, placement)) in placed.into_iter().enumerate() {
             match tags.last_mut() {
                 Some(tag) if tag.name == placement.animation => tag.frames.end = index + 1,
                 _ => {
-                    tag_seconds = 0.0;
+                    clock = MsClock::default();
                     if tags.iter().any(|t| t.name == placement.animation) {
                         return Err(Error::Invalid(format!(
                             "two animations of the sheet are named '{}' (is a transition given twice?)",
@@ -98,9 +97,7 @@ impl<'a> Atlas<'a> {
                 }
             }
             let tag_start = tags.last().map_or(0, |t| t.frames.start);
-            let start = whole_ms(tag_seconds);
-            tag_seconds += f64::from(placement.duration);
-            let duration_ms = u32::try_from(whole_ms(tag_seconds).saturating_sub(start)).unwrap_or(u32::MAX);
+            let duration_ms = clock.next(placement.duration);
             let facts = FrameFacts {
                 title,
                 tag: &placement.animation,
@@ -143,8 +140,29 @@ impl<'a> Atlas<'a> {
     /// only a rate plays the tag for its length), to a thousandth of a frame per second, so
     /// 30 fps reads `30.0` and not the `29.999998` of a reciprocal in 32-bit floats.
     pub fn fps(&self, tag: &Tag) -> f64 {
-        let seconds = self.seconds(tag);
-        if seconds > 0.0 && seconds.is_finite() { thousandths(tag.frames.len() as f64 / seconds) } else { 1.0 }
+        rate(tag.frames.len(), self.seconds(tag))
+    }
+}
+
+/// The rate of `frames` frames lasting `seconds` in all, to a thousandth (1.0 for no time).
+pub fn rate(frames: usize, seconds: f64) -> f64 {
+    if seconds > 0.0 && seconds.is_finite() { thousandths(frames as f64 / seconds) } else { 1.0 }
+}
+
+/// Whole milliseconds of the consecutive frames of one animation, each rounded where it ends,
+/// so they add up to the animation's length rounded.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MsClock {
+    /// Seconds from the animation's start to the next frame's.
+    seconds: f64,
+}
+
+impl MsClock {
+    /// The whole milliseconds of the next frame, lasting `duration` seconds.
+    pub fn next(&mut self, duration: f32) -> u32 {
+        let start = whole_ms(self.seconds);
+        self.seconds += f64::from(duration);
+        u32::try_from(whole_ms(self.seconds).saturating_sub(start)).unwrap_or(u32::MAX)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Godot's `SpriteFrames` resource in its text form (`.tres`), as the editor saves it, for
 //! Godot 4 (`format=3`) and Godot 3 (`format=2`): one `ext_resource` texture per page, one
-//! `AtlasTexture` sub-resource per frame, and one animation per tag.
+//! `AtlasTexture` sub-resource per frame, and one animation per tag; and a scene (`.tscn`) of
+//! a sprite node playing it with the pivot at the node's origin ([`to_tscn`]).
 //!
 //! * The sheet is named by a path relative to the `.tres` (`walk.png`): Godot's text loader
 //!   resolves a relative path against the resource's own folder (Godot 3 and 4), so the pair
@@ -122,6 +123,47 @@ pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
     let (open, close) = if v4 { ("[", "]") } else { ("[ ", " ]") };
     let _ = writeln!(out, "animations = {open}{}{close}", animations.join(", "));
     out
+}
+
+/// A scene (`.tscn`) of one sprite node playing the resource `tres` (a file name beside the
+/// scene), as the editor saves it: an `AnimatedSprite2D` (Godot 4) or `AnimatedSprite`
+/// (Godot 3) named after the sheet, not centred, its `offset` minus the frames' `pivot`
+/// (pixels of the untrimmed frame), so the pivot — the ground under the model — is at the
+/// node's origin and placing the node places the feet. It starts playing the first animation.
+pub(super) fn to_tscn(atlas: &Atlas, tres: &str, pivot: (i64, i64), version: Version) -> String {
+    let first = atlas.tags.first().map_or("", |t| t.name.as_str());
+    let node = node_name(atlas.title);
+    let (x, y) = (-pivot.0, -pivot.1);
+    let mut out = String::new();
+    let _ = match version {
+        Version::Godot4 => {
+            let _ = writeln!(out, "[gd_scene load_steps=2 format=3]\n");
+            let _ = writeln!(out, "[ext_resource type=\"SpriteFrames\" path={} id=\"1\"]\n", quoted(tres));
+            let _ = writeln!(out, "[node name={} type=\"AnimatedSprite2D\"]", quoted(&node));
+            let _ = writeln!(out, "sprite_frames = ExtResource(\"1\")");
+            let _ = writeln!(out, "animation = &{}", quoted(first));
+            let _ = writeln!(out, "autoplay = {}", quoted(first));
+            let _ = writeln!(out, "centered = false");
+            writeln!(out, "offset = Vector2({x}, {y})")
+        }
+        Version::Godot3 => {
+            let _ = writeln!(out, "[gd_scene load_steps=2 format=2]\n");
+            let _ = writeln!(out, "[ext_resource path={} type=\"SpriteFrames\" id=1]\n", quoted(tres));
+            let _ = writeln!(out, "[node name={} type=\"AnimatedSprite\"]", quoted(&node));
+            let _ = writeln!(out, "frames = ExtResource( 1 )");
+            let _ = writeln!(out, "animation = {}", quoted(first));
+            let _ = writeln!(out, "playing = true");
+            let _ = writeln!(out, "centered = false");
+            writeln!(out, "offset = Vector2( {x}, {y} )")
+        }
+    };
+    out
+}
+
+/// A node name Godot accepts: the characters it refuses in one (`. : @ / " %`) become `_`.
+fn node_name(title: &str) -> String {
+    let name: String = title.chars().map(|c| if ".:@/\"%".contains(c) { '_' } else { c }).collect();
+    if name.is_empty() { "Sprite".into() } else { name }
 }
 
 /// A sub-resource's id: `"AtlasTexture_1"` (Godot 4) or `1` (Godot 3).

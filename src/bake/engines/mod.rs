@@ -1,7 +1,8 @@
 //! Engine data: the files written beside a sheet image so that a game engine or its tooling
 //! reads the sheet as it is — TexturePacker's JSON-Hash (PixiJS, Phaser's `load.atlas`),
 //! Aseprite's JSON (Phaser's `load.aseprite` + `createFromAseprite`), Phaser's animation JSON
-//! (`load.animation` / `anims.fromJSON`), and Godot 4 and Godot 3 `SpriteFrames` resources.
+//! (`load.animation` / `anims.fromJSON`), and Godot 4 and Godot 3 `SpriteFrames` resources with
+//! a scene of a sprite node playing them, its pivot at the node's origin.
 //!
 //! Every writer works from an [`Atlas`]: the sheet's pages (each image with its placements)
 //! and, made once for all of them, every frame's name ([`FrameNames`], like Aseprite's
@@ -28,11 +29,12 @@ mod texturepacker;
 
 use std::path::{Path, PathBuf};
 
-pub use atlas::{Atlas, Frame, Page, Tag};
+pub use atlas::{Atlas, Frame, MsClock, Page, Tag, rate};
 
 use super::Sheet;
 use super::maps::{self, MapKind};
 use crate::error::{Error, Result};
+use crate::output::OutputFormat;
 pub use crate::sprite::{FrameFacts, FrameNames, JsonFormat};
 
 /// What the engine data of one frame may take in memory while it is written, besides its name
@@ -118,12 +120,21 @@ pub fn sheet_data_files(
             files.push((path, pretty(&json)?));
         }
     }
-    for (path, _) in format.sheet_data_files(png) {
-        let data = match format {
-            JsonFormat::Phaser => pretty(&phaser::to_json(&atlas))?,
-            JsonFormat::Godot => godot::to_tres(&atlas, godot::Version::Godot4).into_bytes(),
-            JsonFormat::Godot3 => godot::to_tres(&atlas, godot::Version::Godot3).into_bytes(),
-            JsonFormat::TexturePacker | JsonFormat::Aseprite => continue,
+    let godot = match format {
+        JsonFormat::Godot => Some(godot::Version::Godot4),
+        JsonFormat::Godot3 => Some(godot::Version::Godot3),
+        _ => None,
+    };
+    let tres = png.with_extension("tres");
+    for (path, kind) in format.sheet_data_files(png) {
+        let data = match (format, godot, kind) {
+            (JsonFormat::Phaser, ..) => pretty(&phaser::to_json(&atlas))?,
+            (_, Some(version), OutputFormat::GodotScene) => {
+                let pivot = (sheet.pivot.x.round() as i64, sheet.pivot.y.round() as i64);
+                godot::to_tscn(&atlas, &file_name(&tres), pivot, version).into_bytes()
+            }
+            (_, Some(version), _) => godot::to_tres(&atlas, version).into_bytes(),
+            _ => continue,
         };
         files.push((path, data));
     }

@@ -25,10 +25,16 @@ pub(super) fn frame_object(atlas: &Atlas, frame: &Frame) -> Value {
         "trimmed": (p.w, p.h) != (fw, fh),
         "spriteSourceSize": {"x": p.source_x, "y": p.source_y, "w": p.w, "h": p.h},
         "sourceSize": {"w": fw, "h": fh},
-        "pivot": {"x": p.pivot.0, "y": p.pivot.1},
-        "anchor": {"x": p.pivot.0, "y": p.pivot.1},
+        "pivot": {"x": fraction(p.pivot.0), "y": fraction(p.pivot.1)},
+        "anchor": {"x": fraction(p.pivot.0), "y": fraction(p.pivot.1)},
         "duration": frame.duration_ms,
     })
+}
+
+/// A pivot fraction to six decimals, as written: `0.825` (33 of 40 pixels), not the
+/// `0.824999988079071` of the 32-bit float it was computed in.
+fn fraction(x: f32) -> f64 {
+    (f64::from(x) * 1e6).round() / 1e6
 }
 
 /// `meta` for one page, shared with Aseprite's layout.

@@ -5,7 +5,7 @@
 //! what a bake of it writes: exactly its files for a render, thumbnail or GIF; for a sheet
 //! every file of one page or of its pages `NAME-0` up to the last recorded (its page count
 //! comes from its model); for frames at least one frame, each one its pattern can name, with
-//! its maps. A record that does not is not believed (its entry is rebuilt, with a warning).
+//! its maps, and the data file. A record that does not is not believed (its entry is rebuilt, with a warning).
 //! What cannot be told without loading the model is taken from the record: how many pages a
 //! sheet has and which frames a `frames` entry makes. An earlier run's record (of other
 //! settings) only ever names files to remove, and only those the entry's output can name now
@@ -22,6 +22,7 @@ use std::path::Path;
 use super::{Entry, Kind, Written};
 use crate::bake::JsonFormat;
 use crate::bake::engines::page_path;
+use crate::bake::frames_data;
 use crate::bake::maps::{MapKind, output_of};
 
 /// Longer names are no file's (`PATH_MAX`), and are never matched.
@@ -40,8 +41,8 @@ enum Shape {
     Fixed(BTreeSet<String>),
     /// A sheet written as this `output`, its engine data in this format.
     Sheet { output: String, format: JsonFormat },
-    /// Frames: the colour frames' pattern, then each map's.
-    Frames { colour: Pattern, maps: Vec<Pattern> },
+    /// Frames: the colour frames' pattern, then each map's, and the data file beside them.
+    Frames { colour: Pattern, maps: Vec<Pattern>, data: String },
 }
 
 impl<S: Fn(&Path) -> String> Names<S> {
@@ -56,7 +57,8 @@ impl<S: Fn(&Path) -> String> Names<S> {
             Kind::Frames => {
                 let pattern = |text: &str| Pattern::parse(&stored(Path::new(text)));
                 let maps = spec.look.maps.iter().map(|&m| pattern(&output_of(&entry.output, m))).collect();
-                Shape::Frames { colour: pattern(&entry.output), maps }
+                let data = stored(&frames_data::data_path(&entry.output));
+                Shape::Frames { colour: pattern(&entry.output), maps, data }
             }
             _ => {
                 let plan = entry.kind.product().fixed_plan(&entry.output, format, &spec.look.maps);
@@ -100,7 +102,9 @@ impl<S: Fn(&Path) -> String> Names<S> {
                 let in_page = |i| self.page(Path::new(output), *format, i, 2).iter().any(|f| f == name);
                 self.sheet(output, *format, 1).contains(name) || self.page_index(output, name).is_some_and(in_page)
             }
-            Shape::Frames { colour, maps } => colour.matches(name) || maps.iter().any(|m| m.matches(name)),
+            Shape::Frames { colour, maps, data } => {
+                name == data || colour.matches(name) || maps.iter().any(|m| m.matches(name))
+            }
         }
     }
 
@@ -128,19 +132,19 @@ impl<S: Fn(&Path) -> String> Names<S> {
                 let pages = (0..recorded.len()).take_while(|&i| recorded.contains(page(i).as_str())).count();
                 differs(&recorded, &self.sheet(output, *format, pages.max(1)))
             }
-            Shape::Frames { colour, .. } => self.uncovered_frames(&recorded, colour),
+            Shape::Frames { colour, data, .. } => self.uncovered_frames(&recorded, colour, data),
         }
     }
 
-    fn uncovered_frames(&self, recorded: &BTreeSet<&str>, colour: &Pattern) -> Option<String> {
+    fn uncovered_frames(&self, recorded: &BTreeSet<&str>, colour: &Pattern, data: &str) -> Option<String> {
         let maps_of = |frame: &str| self.maps.iter().map(|&m| output_of(frame, m)).collect::<Vec<_>>();
-        // A colour frame is a recorded file that is no map of another.
+        // A colour frame is a recorded file that is no map of another, nor the data file.
         let maps: BTreeSet<String> = recorded.iter().flat_map(|f| maps_of(f)).collect();
-        let frames: Vec<&str> = recorded.iter().copied().filter(|f| !maps.contains(*f)).collect();
+        let frames: Vec<&str> = recorded.iter().copied().filter(|f| !maps.contains(*f) && *f != data).collect();
         if frames.is_empty() {
             return Some("records no frame".into());
         }
-        let mut expected = BTreeSet::new();
+        let mut expected = BTreeSet::from([data.to_string()]);
         for frame in frames {
             if !colour.matches(frame) {
                 return Some(format!("records {frame}, which its pattern cannot name"));

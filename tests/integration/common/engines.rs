@@ -213,15 +213,35 @@ pub fn godot3_load(godot: &Path, work: &Path, tres: &Path, images: &[PathBuf]) -
 /// prints: every animation with its loop, speed and frames (name, size, region, margin, atlas
 /// path and size).
 pub fn godot3_inspect(godot: &Path, work: &Path, folder: &str, tres: &Path, images: &[&Path]) -> Value {
-    let files: Vec<&Path> = images.iter().copied().chain([tres]).collect();
-    let project = godot3_project(work, folder, &files);
-    std::fs::copy(own_script("godot3_frames.gd"), project.join("godot3_frames.gd")).unwrap();
+    godot3_script(godot, work, folder, ("godot3_frames.gd", "TRES"), tres, images)
+}
+
+/// As [`godot3_inspect`] for a scene `tscn` with the files it loads (its `.tres`, the images):
+/// what `tests/engines/godot3_scene.gd` prints of its sprite node (type, animation, playing,
+/// centered, offset, first frame's size).
+pub fn godot3_scene(godot: &Path, work: &Path, tscn: &Path, files: &[&Path]) -> Value {
+    godot3_script(godot, work, "", ("godot3_scene.gd", "SCENE"), tscn, files)
+}
+
+/// Runs our script `script.0` on `resource` (in `folder` of a fresh project with `files`, the
+/// images imported first), naming it in the variable `script.1`; its last JSON line.
+fn godot3_script(
+    godot: &Path,
+    work: &Path,
+    folder: &str,
+    (script, variable): (&str, &str),
+    resource: &Path,
+    files: &[&Path],
+) -> Value {
+    let all: Vec<&Path> = files.iter().copied().chain([resource]).collect();
+    let project = godot3_project(work, folder, &all);
+    std::fs::copy(own_script(script), project.join(script)).unwrap();
     let o = run(godot3_command(godot, &project, work, &["--editor", "--quit"]), "godot3-server --editor --quit");
     assert!(o.status.success(), "importing the images: {}", String::from_utf8_lossy(&o.stderr));
-    let mut command = godot3_command(godot, &project, work, &["-s", "godot3_frames.gd"]);
-    let name = tres.file_name().unwrap().to_string_lossy();
-    command.env("TRES", format!("res://{}", Path::new(folder).join(&*name).to_string_lossy()));
-    let o = run(command, "godot3-server -s godot3_frames.gd");
+    let mut command = godot3_command(godot, &project, work, &["-s", script]);
+    let name = resource.file_name().unwrap().to_string_lossy();
+    command.env(variable, format!("res://{}", Path::new(folder).join(&*name).to_string_lossy()));
+    let o = run(command, &format!("godot3-server -s {script}"));
     assert!(o.status.success(), "Godot 3 could not load {name}: {}", String::from_utf8_lossy(&o.stdout));
-    last_json(&o, "godot3_frames.gd")
+    last_json(&o, script)
 }

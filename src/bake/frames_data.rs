@@ -1,0 +1,143 @@
+//! The JSON beside a `frames` sequence: what a sheet's data says of each frame — its
+//! animation, size, pivot and duration — for numbered PNGs, which carry none of it.
+//!
+//! It is named after the pattern's text before its first placeholder (`out/walk_{frame}.png`
+//! → `out/walk.json`; `out/{clip}/{frame}.png` → `out/frames.json`), and names each frame's file
+//! relative to itself:
+//!
+//! ```json
+//! {"frames": [{"file": "walk_S_000.png", "animation": "walk_S", "clip": "walk", "direction": "S",
+//!              "frame": 0, "size": {"w": 64, "h": 64}, "pivot": {"x": 32, "y": 60}, "duration": 63}],
+//!  "animations": {"walk_S": {"loop": true, "fps": 16.0, "ms": 1000, "frames": [0, 1, ...]}},
+//!  "meta": {"app": "spritebake", "version": "…", "directions": [...], "pixelsPerUnit": 32}}
+//! ```
+//!
+//! `pivot` is in pixels of the frame (x right, y down): the ground under the model's origin,
+//! where an engine places the sprite. Durations are whole milliseconds that add up to each
+//! animation's length, and `frames` in `animations` index the `frames` list — as the sheet's
+//! engine data times and groups them ([`super::engines`]).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::engines::{MsClock, rate};
+use super::{Cell, JobInfo};
+use crate::error::{Error, Result};
+
+/// Bytes one frame's record may take while the data is made and written: the record (its
+/// strings, the JSON tree and text), generously, besides its file name.
+pub(super) const FRAME_RECORD_BYTES: u64 = 1 << 10;
+
+/// The data file of a frame pattern `output`.
+pub fn data_path(output: &str) -> PathBuf {
+    let fixed = output.split('{').next().unwrap_or_default();
+    let (folder, stem) = match fixed.rfind(['/', std::path::MAIN_SEPARATOR]) {
+        Some(i) => (&fixed[..=i], &fixed[i + 1..]),
+        None => ("", fixed),
+    };
+    let stem = stem.trim_end_matches(['_', '-', '.', ' ']);
+    let stem = if stem.is_empty() { "frames" } else { stem };
+    PathBuf::from(format!("{folder}{stem}.json"))
+}
+
+/// The frames of a sequence, recorded as they are written.
+#[derive(Debug, Clone, Default)]
+pub struct FramesData {
+    frames: Vec<Record>,
+}
+
+#[derive(Debug, Clone)]
+struct Record {
+    file: String,
+    clip: String,
+    direction: String,
+    frame: usize,
+    size: (u32, u32),
+    pivot: (f32, f32),
+    duration: f32,
+    looping: bool,
+}
+
+impl FramesData {
+    /// Records `cell`, written as `file`, of a job whose rows and directions `info` names.
+    pub fn add(&mut self, file: &Path, cell: &Cell, info: &JobInfo) {
+        self.frames.push(Record {
+            file: file.to_string_lossy().into_owned(),
+            clip: info.rows.get(cell.clip).cloned().unwrap_or_else(|| "rest".into()),
+            direction: info.directions.name(cell.direction),
+            frame: cell.frame,
+            size: (cell.image.width, cell.image.height),
+            pivot: (cell.pivot.x, cell.pivot.y),
+            duration: cell.duration,
+            looping: cell.looping,
+        });
+    }
+
+    /// The JSON for the data file of `output`, naming the files relative to it.
+    ///
+    /// # Errors
+    /// Encoding fails.
+    pub fn to_json(&self, output: &str, info: &JobInfo) -> Result<Vec<u8>> {
+        let path = data_path(output);
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let mut frames = Vec::with_capacity(self.frames.len());
+        let mut animations: Map<String, Value> = Map::new();
+        let mut clock = MsClock::default();
+        // (name, first frame, seconds, ms, loop) of the animation being read.
+        let mut current: Option<(String, usize, f64, u64, bool)> = None;
+        let mut close = |current: &mut Option<(String, usize, f64, u64, bool)>, end: usize| {
+            if let Some((name, start, seconds, ms, looping)) = current.take() {
+                let indices: Vec<usize> = (start..end).collect();
+                let fps = rate(end - start, seconds);
+                animations.insert(name, json!({"loop": looping, "fps": fps, "ms": ms, "frames": indices}));
+            }
+        };
+        for (i, r) in self.frames.iter().enumerate() {
+            let animation = format!("{}_{}", r.clip, r.direction);
+            if current.as_ref().is_none_or(|c| c.0 != animation) {
+                close(&mut current, i);
+                clock = MsClock::default();
+                current = Some((animation.clone(), i, 0.0, 0, r.looping));
+            }
+            let ms = clock.next(r.duration);
+            if let Some(c) = current.as_mut() {
+                c.2 += f64::from(r.duration);
+                c.3 += u64::from(ms);
+            }
+            let file = Path::new(&r.file);
+            let file = file.strip_prefix(folder).unwrap_or(file).to_string_lossy().replace('\\', "/");
+            frames.push(json!({
+                "file": file,
+                "animation": animation,
+                "clip": r.clip,
+                "direction": r.direction,
+                "frame": r.frame,
+                "size": {"w": r.size.0, "h": r.size.1},
+                "pivot": {"x": r.pivot.0, "y": r.pivot.1},
+                "duration": ms,
+            }));
+        }
+        close(&mut current, self.frames.len());
+        let mut meta =
+            json!({"app": "spritebake", "version": env!("CARGO_PKG_VERSION"), "directions": info.directions.to_json()});
+        if let Some(p) = info.pixels_per_unit {
+            meta["pixelsPerUnit"] = p.to_string().parse::<f64>().map_or(json!(p), |p| json!(p));
+        }
+        let value = json!({"frames": frames, "animations": animations, "meta": meta});
+        serde_json::to_vec_pretty(&value).map_err(|e| Error::Invalid(format!("encoding {}: {e}", path.display())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_data_file_is_named_after_the_patterns_fixed_text() {
+        assert_eq!(data_path("out/walk_{frame}.png"), PathBuf::from("out/walk.json"));
+        assert_eq!(data_path("out/{clip}/{dirname}/{frame}.png"), PathBuf::from("out/frames.json"));
+        assert_eq!(data_path("{clip}_{frame}.png"), PathBuf::from("frames.json"));
+        assert_eq!(data_path("f-{frame}.png"), PathBuf::from("f.json"));
+    }
+}
