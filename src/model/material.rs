@@ -141,9 +141,24 @@ pub struct Material {
     pub alpha_mode: AlphaMode,
     /// True when the texture should repeat outside 0..1 (the default), false to clamp.
     pub wrap: bool,
-    /// True when the model asks for its texture to be sampled at the nearest texel whatever the
-    /// render's filter (glTF `magFilter: NEAREST`, as pixel-art models use). The default is false.
+    /// True when the model asks for its texture to be sampled at the nearest texel where it is
+    /// magnified, whatever the render's filter (glTF `magFilter: NEAREST`, as pixel-art models
+    /// use). The default is false.
     pub nearest: bool,
+    /// How the model asks for its texture to be filtered where it is minified (glTF
+    /// `minFilter`); `None`, the default, leaves it to the render's filter.
+    pub minify: Option<MinFilter>,
+}
+
+/// A texture's filter where it is minified, as a model file asks for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MinFilter {
+    /// The nearest texel of the full-size image.
+    Nearest,
+    /// Bilinear on the full-size image.
+    Linear,
+    /// Filtered from mip levels (any of glTF's `*_MIPMAP_*` filters).
+    Mipmapped,
 }
 
 impl Default for Material {
@@ -158,6 +173,7 @@ impl Default for Material {
             alpha_mode: AlphaMode::Opaque,
             wrap: true,
             nearest: false,
+            minify: None,
         }
     }
 }

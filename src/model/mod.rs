@@ -25,7 +25,7 @@ pub mod suggest;
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
-pub use material::{AlphaMode, Material, Texture, TextureSource, TextureStatus};
+pub use material::{AlphaMode, Material, MinFilter, Texture, TextureSource, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
 pub use orientation::{Axis, Orientation};
 pub use posed::{PosedMesh, PosedPart};

@@ -83,7 +83,7 @@ pub use texture::Filter;
 pub use texture::MipChain;
 
 use crate::error::{Error, Result};
-use crate::model::{Material, Texture};
+use crate::model::{Material, MinFilter, Texture};
 use buffers::TileRect;
 use context::DrawContext;
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
@@ -342,6 +342,11 @@ impl Renderer {
             texture_size,
             alpha: material.alpha_mode,
             nearest: material.nearest,
+            minify: material.minify.map(|f| match f {
+                MinFilter::Nearest => Filter::Nearest,
+                MinFilter::Linear => Filter::Bilinear,
+                MinFilter::Mipmapped => Filter::Trilinear,
+            }),
         }
     }
 

@@ -25,15 +25,25 @@ pub struct DrawMaterial {
     pub texture_size: Vec2,
     /// Alpha handling.
     pub alpha: AlphaMode,
-    /// Sample the texture at the nearest texel, whatever the render's filter.
+    /// Sample the texture at the nearest texel where it is magnified, whatever the render's
+    /// filter.
     pub nearest: bool,
+    /// The filter where the texture is minified, if the model chose one.
+    pub minify: Option<Filter>,
 }
 
 #[cfg(test)]
 impl DrawMaterial {
     /// An untextured opaque material of colour `base` (tests).
     pub(super) fn opaque(base: [f32; 4]) -> DrawMaterial {
-        DrawMaterial { base, texture: None, texture_size: Vec2::ONE, alpha: AlphaMode::Opaque, nearest: false }
+        DrawMaterial {
+            base,
+            texture: None,
+            texture_size: Vec2::ONE,
+            alpha: AlphaMode::Opaque,
+            nearest: false,
+            minify: None,
+        }
     }
 }
 
@@ -146,9 +156,20 @@ impl Shader {
         matches!(self.output, FragmentOutput::ViewDepth { .. })
     }
 
-    /// True when the material needs uv derivatives (trilinear filtering of a texture).
+    /// True when the material needs uv derivatives: trilinear filtering of a texture, or
+    /// another filter where it is magnified than where it is minified.
     pub fn needs_derivatives(&self, material: &DrawMaterial) -> bool {
-        self.filter == Filter::Trilinear && !material.nearest && material.texture.is_some()
+        let (magnify, minify) = self.filters(material);
+        material.texture.is_some() && (magnify != minify || minify == Filter::Trilinear)
+    }
+
+    /// The filters of `material`'s texture where it is magnified and where it is minified: the
+    /// model's own where it chose them (glTF `magFilter`, `minFilter`), else the render's. A
+    /// pixel-art model's `magFilter: NEAREST` keeps texels crisp up close and still minifies
+    /// through mip levels (a 1-texel checker far away is grey, not noise).
+    fn filters(&self, material: &DrawMaterial) -> (Filter, Filter) {
+        let magnify = if material.nearest { Filter::Nearest } else { self.filter };
+        (magnify, material.minify.unwrap_or(self.filter))
     }
 
     /// Output of a fragment (see [`FragmentOutput`]), premultiplied RGBA; `None` when alpha
@@ -184,8 +205,15 @@ impl Shader {
                 let (dx, dy) = (Vec2::new(f.du_dx[k], f.dv_dx[k]), Vec2::new(f.du_dy[k], f.dv_dy[k]));
                 (dx * size).length_squared().max((dy * size).length_squared())
             });
-            let filter = if material.nearest { Filter::Nearest } else { self.filter };
-            let texels = tex.sample_lanes(filter, f.u, f.v, footprint_squared, count);
+            let (magnify, minify) = self.filters(material);
+            let texels = if magnify == minify {
+                tex.sample_lanes(minify, f.u, f.v, footprint_squared, count)
+            } else {
+                // A texel spanning at most one pixel is magnified.
+                let near = tex.sample_lanes(magnify, f.u, f.v, footprint_squared, count);
+                let far = tex.sample_lanes(minify, f.u, f.v, footprint_squared, count);
+                std::array::from_fn(|k| if footprint_squared[k] <= 1.0 { near[k] } else { far[k] })
+            };
             for (c, t) in colors.iter_mut().zip(&texels) {
                 *c = [c[0] * t[0], c[1] * t[1], c[2] * t[2], c[3] * t[3]];
             }

@@ -439,6 +439,13 @@ fn materials_keep_colour_alpha_mode_wrap_and_nearest_filter() {
     assert_eq!(m.texture.as_ref().map(|t| (t.width, t.height)), Some((2, 2)));
     let smooth = textured_quad(json!({}), json!({"alphaMode": "BLEND"}));
     assert!(!smooth.materials[0].nearest && smooth.materials[0].wrap);
+    // `minFilter`: NEAREST (9728), LINEAR (9729), any mipmapped one (9984-9987); none by default.
+    use spritebake::model::MinFilter;
+    for (code, filter) in [(9728, MinFilter::Nearest), (9729, MinFilter::Linear), (9987, MinFilter::Mipmapped)] {
+        let model = textured_quad(json!({"magFilter": 9728, "minFilter": code}), json!({}));
+        assert_eq!(model.materials[0].minify, Some(filter), "{code}");
+    }
+    assert_eq!((m.minify, smooth.materials[0].minify), (None, None));
     assert_eq!(smooth.materials[0].alpha_mode, AlphaMode::Blend);
     // Rendered larger than the texture: nearest keeps two colours, the default filter blends.
     let colours = |model: &Model| {

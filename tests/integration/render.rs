@@ -232,6 +232,34 @@ fn trilinear_minification_averages_where_nearest_aliases() {
     assert!(trilinear * 20.0 < nearest, "mean error: trilinear {trilinear:.2}, nearest {nearest:.2}");
 }
 
+#[test]
+fn a_nearest_magnified_texture_still_minifies_through_mip_levels() {
+    use spritebake::model::{Material, MinFilter};
+    // glTF `magFilter: NEAREST` (a pixel-art model): crisp where a texel spans many pixels,
+    // and grey, not black-and-white noise, where many texels share a pixel.
+    let quad = |cells: u32, minify: Option<MinFilter>| {
+        let mut quad = TestMesh::new(
+            vec![Vec3::ZERO, Vec3::new(16.0, 0.0, 0.0), Vec3::new(16.0, 16.0, 0.0), Vec3::new(0.0, 16.0, 0.0)],
+            vec![[0, 1, 2], [0, 2, 3]],
+        );
+        quad.uvs = vec![Vec2::ZERO, Vec2::new(1.0, 0.0), Vec2::ONE, Vec2::new(0.0, 1.0)];
+        quad.material = Material { nearest: true, minify, ..textured(checker_texture(cells, 1)) };
+        render_meshes(&[&quad], pixel_camera(16.0, 16.0), &unlit(16, 16))
+    };
+    let grey = f64::from(spritebake::raster::linear_to_srgb(0.5));
+    let worst = |image: &Image| image.rgba.chunks_exact(4).map(|p| (f64::from(p[0]) - grey).abs()).fold(0.0, f64::max);
+    // 256 one-texel cells on 16 pixels: every pixel the checker's average, grey 188.
+    let far = worst(&quad(256, None));
+    assert!(far <= 20.0, "a pixel is {far} levels off grey {grey}");
+    assert!(worst(&quad(256, Some(MinFilter::Mipmapped))) <= 20.0);
+    // 4 cells on 16 pixels: 4 pixels a texel, each pixel exactly black or white.
+    let near = quad(4, None);
+    assert!(near.rgba.chunks_exact(4).all(|p| p[0] == 0 || p[0] == 255), "{:?}", &near.rgba[..64]);
+    // The model's `minFilter: NEAREST` is honoured too: black-and-white again.
+    let aliased = quad(256, Some(MinFilter::Nearest));
+    assert!(aliased.rgba.chunks_exact(4).all(|p| p[0] == 0 || p[0] == 255));
+}
+
 /// Area of the unit pixel square at (x, y) on the side `n·p ≥ d` of a line.
 fn covered_area(x: f32, y: f32, n: Vec2, d: f32) -> f32 {
     let mut poly = vec![Vec2::new(x, y), Vec2::new(x + 1.0, y), Vec2::new(x + 1.0, y + 1.0), Vec2::new(x, y + 1.0)];

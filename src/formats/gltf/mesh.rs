@@ -10,7 +10,7 @@ use super::buffers::{Buffers, data_uri, uri_to_file_name};
 use super::{Nodes, err};
 use crate::budget::MemoryBudget;
 use crate::formats::{FormatError, Limits, textures};
-use crate::model::{AlphaMode, Influence, Material, Mesh, Model, MorphTarget, Texture, TextureStatus};
+use crate::model::{AlphaMode, Influence, Material, Mesh, MinFilter, Model, MorphTarget, Texture, TextureStatus};
 
 /// Cap on vertices (counting each morph target and triangle corner as one more) over all mesh
 /// instances: a small file instancing a big mesh from many nodes, or naming one accessor as
@@ -422,6 +422,14 @@ fn materials(
             let sampler = texture.sampler();
             material.wrap = sampler.wrap_s() != gltf::texture::WrappingMode::ClampToEdge;
             material.nearest = sampler.mag_filter() == Some(gltf::texture::MagFilter::Nearest);
+            material.minify = sampler.min_filter().map(|f| {
+                use gltf::texture::MinFilter as F;
+                match f {
+                    F::Nearest => MinFilter::Nearest,
+                    F::Linear => MinFilter::Linear,
+                    _ => MinFilter::Mipmapped,
+                }
+            });
             let image = texture.source();
             let label = match image.name() {
                 Some(name) => format!("embedded image {} '{name}'", image.index()),
