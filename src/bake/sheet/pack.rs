@@ -5,20 +5,26 @@
 //! rounded up to powers of two with `pot`. A frame that cannot fit an empty page is refused
 //! before anything renders ([`page_bound`], which every plan calls).
 //!
-//! **Rows** (the default): one row per (clip, direction), frames left to right; a row wider
-//! than the page wraps onto more lines; a row that does not fit below the previous one starts
-//! the next page, and a row taller than a whole page continues on the next at a line break.
-//! Pages fill top to bottom in job order, so a sheet can be sliced by hand.
+//! **Animations stay on one page.** Every animation (the cells of one clip and direction: a
+//! row) that fits an empty page is put on one page whole, with both packings: engines that
+//! read each page's animations from that page alone (PixiJS's `Spritesheet`, each page of a
+//! multipack) then have it complete. An animation too large for one page spreads over pages in
+//! frame order, so its parts page after page are the animation in order.
 //!
-//! **Tight**: MaxRects (Jylänki, from the `binpack2d` crate) with the best-short-side-fit rule,
-//! largest frames first (height, then width, then job order: deterministic), each frame on the
-//! first page that takes it. A global best-fit pass over all frames (`insert_list`) packs a
-//! little denser but costs O(n²) placements: thousands of frames take minutes.
+//! **Rows** (the default, [`rows`]): one row per animation, frames left to right, wrapping at
+//! the page width; a row that does not fit below the previous one starts the next page.
+//!
+//! **Tight** ([`tight`]): MaxRects (Jylänki, from the `binpack2d` crate) with the
+//! best-short-side-fit rule, animation by animation, largest first, each on the first page
+//! that takes all of its frames; then each page cut to the least area that holds its frames.
+//! A global best-fit pass over all frames (`insert_list`) packs a little denser but costs
+//! O(n²) placements (thousands of frames take minutes) and scatters animations over pages.
 //!
 //! **The page count is planned.** Outputs are listed before rendering, when the trimmed sizes
 //! are unknown: [`page_bound`] counts the pages of the same arrangement of whole frames, and
 //! [`arrange`] never uses more. Smaller frames need no more pages in practice; where a packer's
-//! heuristic would, the frames take their whole-frame places instead.
+//! heuristic would, the frames take their whole-frame places instead, which keep every
+//! animation that fits a page as whole frames on one page.
 
 mod rows;
 mod tight;
@@ -248,6 +254,123 @@ mod tests {
         assert_eq!(within_bound(worse, &whole, &it), whole);
         let fine = vec![Spot { page: 0, x: 1, y: 1 }, Spot { page: 0, x: 5, y: 1 }];
         assert_eq!(within_bound(fine.clone(), &whole, &it), fine);
+    }
+
+    /// Each animation's pages in frame order, by row.
+    fn pages_by_row(it: &[Item], spots: &[Spot]) -> Vec<Vec<usize>> {
+        let rows = it.iter().map(|i| i.row).max().map_or(0, |r| r + 1);
+        let mut pages = vec![Vec::new(); rows];
+        for (item, spot) in it.iter().zip(spots) {
+            pages[item.row].push(spot.page);
+        }
+        pages
+    }
+
+    /// Whether `row`'s items alone fit one page of `l`.
+    fn fits_alone(it: &[Item], row: usize, l: &Layout) -> bool {
+        let alone: Vec<Item> = it.iter().filter(|i| i.row == row).copied().collect();
+        page_count(&place(&alone, l).unwrap()) == 1
+    }
+
+    /// Asserts the packing's promise: an animation that fits a page alone is on one page, and
+    /// one that does not has its frames on pages in frame order.
+    fn assert_animations_whole(it: &[Item], spots: &[Spot], l: &Layout) {
+        for (row, pages) in pages_by_row(it, spots).iter().enumerate() {
+            if fits_alone(it, row, l) {
+                assert!(pages.iter().all(|&p| p == pages[0]), "{:?}: row {row} split over {pages:?}", l.packing);
+            } else {
+                assert!(pages.is_sorted(), "{:?}: row {row} spreads out of order: {pages:?}", l.packing);
+            }
+        }
+    }
+
+    /// A random sheet: `rows` animations of 1 to 12 frames, trimmed sizes within `frame`,
+    /// every `skip`th frame left out (a duplicate stored elsewhere), keys as the job gives them.
+    fn random_sheet(seed: u32, rows: usize, frame: (u32, u32), skip: usize) -> (Vec<Item>, Vec<usize>) {
+        let mut state = seed;
+        let mut random = |n: u32| {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) % n.max(1)
+        };
+        let mut keys = Vec::new();
+        for row in 0..rows {
+            keys.extend(std::iter::repeat_n((row, 0), 1 + random(12) as usize));
+        }
+        let row_of = row_ids(keys);
+        let it: Vec<Item> = row_of
+            .iter()
+            .enumerate()
+            .filter(|&(cell, _)| skip == 0 || cell % skip != skip - 1)
+            .map(|(cell, &row)| Item { cell, w: 1 + random(frame.0), h: 1 + random(frame.1), row })
+            .collect();
+        (it, row_of)
+    }
+
+    #[test]
+    fn tight_keeps_each_animation_on_one_page_and_opens_a_page_for_one_that_does_not_fit() {
+        // Four 3x3 frames to a 9x9 page (padding 1). Animations of 3, 3 and 2 frames: frame by
+        // frame they fill two pages, splitting the second; by animation each is whole.
+        let l = layout(9, Packing::Tight);
+        let rows = [0, 0, 0, 1, 1, 1, 2, 2];
+        let it = items(&rows.map(|r| (3, 3, r)));
+        let pages: Vec<usize> = place(&it, &l).unwrap().iter().map(|s| s.page).collect();
+        assert_eq!(pages, [0, 0, 0, 1, 1, 1, 2, 2]);
+        // The largest animation first: here the 2-frame one goes first and the 1-frame one
+        // fills its page.
+        let it = items(&[(3, 3, 0), (3, 3, 1), (3, 3, 1), (3, 3, 2), (3, 3, 2), (3, 3, 2)]);
+        let pages: Vec<usize> = place(&it, &l).unwrap().iter().map(|s| s.page).collect();
+        assert_eq!(pages, [0, 1, 1, 0, 0, 0]);
+        // Six frames cannot share one page: they spread in frame order (largest first, so
+        // before the one-frame animation, which then takes the second page's room).
+        let it = items(&[(3, 3, 0), (3, 3, 1), (3, 3, 1), (3, 3, 1), (3, 3, 1), (3, 3, 1), (3, 3, 1)]);
+        let pages: Vec<usize> = place(&it, &l).unwrap().iter().map(|s| s.page).collect();
+        assert_eq!(pages, [1, 0, 0, 0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn rows_start_an_animation_that_fits_a_page_on_a_new_page_instead_of_splitting_it() {
+        // Page 13x14, padding 1: three 3x3 frames a line, three lines a page.
+        let l = Layout { max_size: (13, 14), ..layout(13, Packing::Rows) };
+        // Row 0 takes two lines; row 1 (two lines) fits an empty page, not the one line left:
+        // a new page. Row 2 (four lines) is taller than a page: it starts a page and continues
+        // on the next at a line break.
+        let mut sizes = vec![(3, 3, 0); 4];
+        sizes.extend([(3, 3, 1); 6]);
+        sizes.extend([(3, 3, 2); 12]);
+        let it = items(&sizes);
+        let spots = place(&it, &l).unwrap();
+        let pages = pages_by_row(&it, &spots);
+        assert_eq!(pages[0], [0; 4]);
+        assert_eq!(pages[1], [1; 6]);
+        assert_eq!(pages[2], [2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3]);
+        assert_animations_whole(&it, &spots, &l);
+    }
+
+    #[test]
+    fn no_animation_that_fits_a_page_is_split_and_no_arrangement_passes_the_planned_page_count() {
+        let frame = (7, 9);
+        for packing in [Packing::Rows, Packing::Tight] {
+            for (seed, max) in (0..24).zip([20, 27, 33, 40, 64].into_iter().cycle()) {
+                let l = Layout { max_size: (max, max + 5), ..layout(max, packing) };
+                let whole = |row_of: &[usize]| whole_frames(row_of, frame);
+                for skip in [0, 3] {
+                    let (it, row_of) = random_sheet(seed, 30, frame, skip);
+                    let keys: Vec<(usize, u32)> = row_of.iter().map(|&r| (r, 0)).collect();
+                    let planned = page_bound(&keys, frame, &l).unwrap();
+                    let arranged = arrange(&it, &row_of, frame, &l).unwrap();
+                    assert!(
+                        arranged.sizes.len() <= planned,
+                        "{packing:?} seed {seed}: {} > {planned}",
+                        arranged.sizes.len()
+                    );
+                    assert_eq!(arranged.sizes.len(), page_count(&arranged.spots));
+                    assert_animations_whole(&it, &arranged.spots, &l);
+                    assert_animations_whole(&whole(&row_of), &place(&whole(&row_of), &l).unwrap(), &l);
+                    // The same input packs the same way.
+                    assert_eq!(arrange(&it, &row_of, frame, &l).unwrap(), arranged, "{packing:?} seed {seed}");
+                }
+            }
+        }
     }
 
     #[test]

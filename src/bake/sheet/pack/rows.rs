@@ -1,4 +1,11 @@
-//! Rows packing: one row per animation (clip and direction), frames left to right.
+//! Rows packing: one row per animation (clip and direction), frames left to right, wrapping
+//! onto more lines at the page width; pages fill top to bottom in job order, so a sheet can be
+//! sliced by hand.
+//!
+//! An animation that fits an empty page (all its lines) is never split: when it does not fit
+//! below the previous row it starts the next page. Only a row taller than a whole page
+//! continues on the next page, at a line break, so its frames read page after page are the
+//! animation in order.
 
 use super::{Item, Spot};
 
@@ -33,7 +40,8 @@ pub(super) fn place(items: &[Item], (width, height): (u32, u32), pad: u32) -> Ve
     for row in items.chunk_by(|a, b| a.row == b.row) {
         let lines = lines_of(row, width, pad);
         let row_height: u64 = lines.iter().map(|l| u64::from(l.height) + u64::from(pad)).sum();
-        // A row starts a new page rather than split, unless it is taller than a page.
+        // A row starts a new page rather than split, unless it is taller than a page (then
+        // only starting at the top of a page would not help).
         if y > u64::from(pad) && !fits(y, row_height - u64::from(pad)) {
             (page, y) = (page + 1, u64::from(pad));
         }
