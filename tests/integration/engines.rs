@@ -1,6 +1,8 @@
 //! Sheets as the game engines read them: the JSON a `sheet` writes goes through PixiJS's and
-//! Phaser's own parsers (node) and Godot's resource loader (headless), and every frame and
-//! animation must come out (see [`common::engines`] for when these skip).
+//! Phaser's own parsers and loaders (node: Pixi's `Assets.load` of a multipack, Phaser's
+//! `load.multiatlas`) and Godot's resource loader (headless), and every frame and animation
+//! must come out (see [`common::engines`] for when these skip; the ogro tests also skip without
+//! the corpus).
 
 use std::path::{Path, PathBuf};
 
@@ -203,6 +205,74 @@ fn read_json(path: &Path) -> serde_json::Value {
 fn assert_in_order(name: &str, frames: &[String]) {
     let numbered: Vec<String> = (0..frames.len()).map(|i| format!("{name}_{i:03}")).collect();
     assert_eq!(frames, numbered, "{name}: frames missing or out of order");
+}
+
+#[test]
+fn pixi_loads_every_animation_of_a_multipage_sheet_whole_from_its_first_page() {
+    use std::collections::BTreeMap;
+    let dir = scratch_in("engines", "pixi-multipage");
+    for pack in ["rows", "tight"] {
+        let sub = dir.join(pack);
+        std::fs::create_dir_all(&sub).unwrap();
+        let Some(png) = ogro_sheet(&sub, &["--pack", pack]) else { return };
+        let first = png.with_file_name("ogro-0.json");
+        // What our JSON implies: the first page, then the pages its related_multi_packs name,
+        // each animation the parts of it on them, page after page.
+        let mut page_jsons = vec![read_json(&first)];
+        let related = page_jsons[0]["meta"]["related_multi_packs"].as_array().unwrap().clone();
+        page_jsons.extend(related.iter().map(|name| read_json(&sub.join(name.as_str().unwrap()))));
+        let mut expected: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for page in &page_jsons {
+            for (name, frames) in page["animations"].as_object().unwrap() {
+                let frames = frames.as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string());
+                expected.entry(name.clone()).or_default().extend(frames);
+            }
+        }
+        assert_eq!(expected.len(), 168, "{pack}");
+        assert_eq!(expected.values().map(Vec::len).sum::<usize>(), OGRO_FRAMES, "{pack}");
+        for (name, frames) in &expected {
+            assert_in_order(name, frames);
+        }
+
+        // PixiJS's Assets.load on the first page: the sheet and its linkedSheets.
+        let Some(node) = engines::node() else { return };
+        let (ok, pixi) = node.run_script(&engines::own_script("pixi_multipack.cjs"), &[first.as_os_str()]);
+        assert!(ok, "PixiJS: {pixi}");
+        let sheets = pixi["sheets"].as_array().unwrap();
+        assert_eq!(sheets.len(), page_jsons.len(), "{pack}: every page loads");
+        assert_eq!(pixi["cached"], OGRO_FRAMES, "{pack}: Assets.get finds every frame");
+        // Each animation: where Pixi has its parts (sheet index and frames), in load order.
+        let mut found: BTreeMap<String, Vec<(usize, Vec<String>)>> = BTreeMap::new();
+        for (i, (sheet, page)) in sheets.iter().zip(&page_jsons).enumerate() {
+            assert_eq!(sheet["image"], page["meta"]["image"], "{pack}: sheet {i} is not page {i}");
+            for (name, textures) in sheet["animations"].as_object().unwrap() {
+                let frames: Vec<String> = textures
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| {
+                        t.as_str().unwrap_or_else(|| panic!("{pack}: {name} has a frame Pixi did not find")).into()
+                    })
+                    .collect();
+                found.entry(name.clone()).or_default().push((i, frames));
+            }
+        }
+        // A page holds 3x3 cells of 256 px (258 with padding in 1022): an animation of up
+        // to 9 frames is whole in one sheet; a longer one is its parts sheet after sheet.
+        let mut whole = 0;
+        for (name, frames) in &expected {
+            let parts = &found[name];
+            let joined: Vec<String> = parts.iter().flat_map(|(_, f)| f.clone()).collect();
+            assert_eq!(&joined, frames, "{pack}: {name} as Pixi has it, sheet after sheet");
+            if frames.len() <= 9 {
+                assert_eq!(parts.len(), 1, "{pack}: {name} ({} frames) is split over sheets {parts:?}", frames.len());
+                whole += 1;
+            }
+        }
+        assert_eq!(whole, 112, "{pack}: 14 clips of at most 9 frames, 8 directions");
+        eprintln!("{pack}: {} pages; PixiJS has {} of 168 animations whole in one sheet", sheets.len(), whole);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
