@@ -20,6 +20,9 @@
 //! A global best-fit pass over all frames (`insert_list`) packs a little denser but costs
 //! O(n²) placements (thousands of frames take minutes) and scatters animations over pages.
 //!
+//! **Shared rectangles** ([`shared`], `dedupe`): a duplicate shares its original's rectangle
+//! only on its own animation's page; elsewhere it is stored again and the sheet laid out again.
+//!
 //! **The page count is planned.** Outputs are listed before rendering, when the trimmed sizes
 //! are unknown: [`page_bound`] counts the pages of the same arrangement of whole frames, and
 //! [`arrange`] never uses more. Smaller frames need no more pages in practice; where a packer's
@@ -27,7 +30,10 @@
 //! animation that fits a page as whole frames on one page.
 
 mod rows;
+mod shared;
 mod tight;
+
+pub(super) use shared::{Shared, arrange_shared};
 
 use crate::error::{Error, Result};
 use crate::sprite::{Layout, Packing};
