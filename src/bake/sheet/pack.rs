@@ -29,47 +29,15 @@
 //! heuristic would, the frames take their whole-frame places instead, which keep every
 //! animation that fits a page as whole frames on one page.
 
+mod item;
 mod rows;
 mod shared;
 mod tight;
 
-pub(super) use shared::{Shared, arrange_shared};
+pub(super) use item::{Arranged, Item, Spot};
 
 use crate::error::{Error, Result};
 use crate::sprite::{Layout, Packing};
-
-/// A rectangle to place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Item {
-    /// The cell it shows (its index in the job).
-    pub cell: usize,
-    /// Size.
-    pub w: u32,
-    /// Size.
-    pub h: u32,
-    /// Its row: cells of one (clip, direction) share one.
-    pub row: usize,
-}
-
-/// Where an item went: page, and its top-left corner on the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Spot {
-    /// Page index.
-    pub page: usize,
-    /// Pixels from the page's left edge.
-    pub x: u32,
-    /// Pixels from the page's top edge.
-    pub y: u32,
-}
-
-/// The items' spots (in item order) and each page's size.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Arranged {
-    /// Where each item went.
-    pub spots: Vec<Spot>,
-    /// Width and height of each page.
-    pub sizes: Vec<(u32, u32)>,
-}
 
 /// Row ids of cells in job order: consecutive cells with the same (clip, direction) share one.
 pub(super) fn row_ids(keys: impl IntoIterator<Item = (usize, u32)>) -> Vec<usize> {
@@ -139,6 +107,59 @@ pub(super) fn arrange(items: &[Item], rows: &[usize], frame: (u32, u32), layout:
     let spots = within_bound(place(items, layout)?, &whole, items);
     let sizes = page_sizes(items, &spots, layout);
     Ok(Arranged { spots, sizes })
+}
+
+/// Layouts tried with sharing ([`shared`]) before giving sharing up.
+const SHARING_ROUNDS: usize = 4;
+
+/// A sheet's layout with the duplicates that keep sharing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Shared {
+    /// The cell whose pixels each cell shows: itself, or an earlier duplicate's on the same
+    /// animation's page.
+    pub stored: Vec<usize>,
+    /// The stored cells, as placed.
+    pub items: Vec<Item>,
+    /// Where they went.
+    pub arranged: Arranged,
+}
+
+/// Lays out cells of `frame` size whose kept rectangles are `rects`, each showing the pixels
+/// of cell `stored[i]` (itself or an earlier identical one), in the rows `rows` gives: a
+/// duplicate keeps sharing only on its animation's page. Each round stores the duplicates off
+/// it again ([`shared::strays`]); after [`SHARING_ROUNDS`] the sheet is laid out with no
+/// sharing, which always keeps animations together.
+///
+/// # Errors
+/// A frame that cannot fit one page.
+pub(super) fn arrange_shared(
+    rects: &[(u32, u32, u32, u32)],
+    stored: &[usize],
+    rows: &[usize],
+    frame: (u32, u32),
+    layout: &Layout,
+) -> Result<Shared> {
+    let mut stored = stored.to_vec();
+    let mut round = 0;
+    loop {
+        let items: Vec<Item> = (0..rects.len())
+            .filter(|&i| stored.get(i) == Some(&i))
+            .map(|cell| Item { cell, w: rects[cell].2, h: rects[cell].3, row: rows.get(cell).copied().unwrap_or(0) })
+            .collect();
+        let arranged = arrange(&items, rows, frame, layout)?;
+        let strays = shared::strays(&stored, rows, &shared::pages_of(&stored, &items, &arranged));
+        if strays.is_empty() || round == SHARING_ROUNDS {
+            return Ok(Shared { stored, items, arranged });
+        }
+        round += 1;
+        if round == SHARING_ROUNDS {
+            stored = (0..rects.len()).collect();
+        } else {
+            for i in strays {
+                stored[i] = i;
+            }
+        }
+    }
 }
 
 /// `spots`, or when they use more pages than the whole-frame arrangement `whole` (indexed by

@@ -7,7 +7,7 @@
 //! continues on the next page, at a line break, so its frames read page after page are the
 //! animation in order.
 
-use super::{Item, Spot};
+use super::item::{Item, Spot};
 
 /// A line of a row: its items and its height.
 struct Line {

@@ -1,4 +1,5 @@
-//! Shared rectangles (`dedupe`) and pages.
+//! Shared rectangles (`dedupe`) and pages: which duplicates are off their animation's page
+//! (for [`super::arrange_shared`]).
 //!
 //! A duplicate shows its original's rectangle, so it is on the original's page and listed in
 //! that page's data. Where that is not its animation's page, an engine that reads each page on
@@ -17,63 +18,10 @@
 //! opening several clips on the same page, and still breaks the frame order of an animation
 //! spread over pages.
 
-use super::{Arranged, Item, arrange};
-use crate::error::Result;
-use crate::sprite::Layout;
-
-/// Layouts tried with sharing before giving sharing up.
-const ROUNDS: usize = 4;
-
-/// A sheet's layout with the duplicates that keep sharing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(in crate::bake::sheet) struct Shared {
-    /// The cell whose pixels each cell shows: itself, or an earlier duplicate's on the same
-    /// animation's page.
-    pub stored: Vec<usize>,
-    /// The stored cells, as placed.
-    pub items: Vec<Item>,
-    /// Where they went.
-    pub arranged: Arranged,
-}
-
-/// Lays out cells of `frame` size whose kept rectangles are `rects`, each showing the pixels
-/// of cell `stored[i]` (itself or an earlier identical one), in the rows `rows` gives: a
-/// duplicate keeps sharing only on its animation's page (see the module notes).
-///
-/// # Errors
-/// A frame that cannot fit one page.
-pub(in crate::bake::sheet) fn arrange_shared(
-    rects: &[(u32, u32, u32, u32)],
-    stored: &[usize],
-    rows: &[usize],
-    frame: (u32, u32),
-    layout: &Layout,
-) -> Result<Shared> {
-    let mut stored = stored.to_vec();
-    let mut round = 0;
-    loop {
-        let items: Vec<Item> = (0..rects.len())
-            .filter(|&i| stored.get(i) == Some(&i))
-            .map(|cell| Item { cell, w: rects[cell].2, h: rects[cell].3, row: rows.get(cell).copied().unwrap_or(0) })
-            .collect();
-        let arranged = arrange(&items, rows, frame, layout)?;
-        let strays = strays(&stored, rows, &pages_of(&stored, &items, &arranged));
-        if strays.is_empty() || round == ROUNDS {
-            return Ok(Shared { stored, items, arranged });
-        }
-        round += 1;
-        if round == ROUNDS {
-            stored = (0..rects.len()).collect();
-        } else {
-            for i in strays {
-                stored[i] = i;
-            }
-        }
-    }
-}
+use super::item::{Arranged, Item};
 
 /// The page each cell shows its pixels on: its stored cell's.
-fn pages_of(stored: &[usize], items: &[Item], arranged: &Arranged) -> Vec<usize> {
+pub(super) fn pages_of(stored: &[usize], items: &[Item], arranged: &Arranged) -> Vec<usize> {
     let mut page_of_item = vec![0; stored.len()];
     for (item, spot) in items.iter().zip(&arranged.spots) {
         page_of_item[item.cell] = spot.page;
@@ -84,7 +32,7 @@ fn pages_of(stored: &[usize], items: &[Item], arranged: &Arranged) -> Vec<usize>
 /// The duplicates (cells with `stored[i] != i`) whose page `pages[i]` is not their animation's
 /// there: the page of the nearest cell of their row stored before them, else after them, else
 /// (a row of duplicates only) of the row's first cell.
-fn strays(stored: &[usize], rows: &[usize], pages: &[usize]) -> Vec<usize> {
+pub(super) fn strays(stored: &[usize], rows: &[usize], pages: &[usize]) -> Vec<usize> {
     let cells: Vec<usize> = (0..stored.len()).collect();
     let mut strays = Vec::new();
     for row in cells.chunk_by(|&a, &b| rows.get(a) == rows.get(b)) {
@@ -104,8 +52,9 @@ fn strays(stored: &[usize], rows: &[usize], pages: &[usize]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Shared, arrange_shared};
     use super::*;
-    use crate::sprite::Packing;
+    use crate::sprite::{Layout, Packing};
 
     /// Pages of 9x9 with padding 1: four 3x3 frames each.
     fn layout(packing: Packing) -> Layout {

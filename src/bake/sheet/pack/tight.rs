@@ -20,7 +20,7 @@ use std::ops::Range;
 use binpack2d::Dimension;
 use binpack2d::maxrects::{Heuristic, MaxRectsBin};
 
-use super::{Item, Spot};
+use super::item::{Item, Spot};
 use crate::error::{Error, Result};
 
 /// A page being filled: its bin, the items on it in insertion order, and the area left.
