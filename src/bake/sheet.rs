@@ -225,8 +225,9 @@ pub struct SheetBuilder {
 
 impl SheetBuilder {
     /// Lays out cells of `frame` size whose kept rectangles are `rects`, each showing the
-    /// pixels of cell `stored[i]` (itself, or an earlier duplicate's), in rows by their
-    /// (clip, direction) `keys`; pages get the maps of `kinds`.
+    /// pixels of cell `stored[i]` (itself, or an earlier duplicate's, which it shares only on
+    /// its animation's page), in rows by their (clip, direction) `keys`; pages get the maps of
+    /// `kinds`.
     ///
     /// # Errors
     /// A frame larger than a page ([`Error::BadOption`] `max_size`).
@@ -240,11 +241,7 @@ impl SheetBuilder {
         kinds: &[MapKind],
     ) -> Result<SheetBuilder> {
         let rows = pack::row_ids(keys.iter().copied());
-        let items: Vec<pack::Item> = (0..rects.len())
-            .filter(|&i| stored.get(i) == Some(&i))
-            .map(|cell| pack::Item { cell, w: rects[cell].2, h: rects[cell].3, row: rows[cell] })
-            .collect();
-        let arranged = pack::arrange(&items, &rows, frame, &layout)?;
+        let pack::Shared { stored, items, arranged } = pack::arrange_shared(rects, stored, &rows, frame, &layout)?;
         let mut spot_of = vec![None; rects.len()];
         for (item, spot) in items.iter().zip(&arranged.spots) {
             spot_of[item.cell] = Some(*spot);

@@ -122,6 +122,7 @@ impl From<JsonFormatName> for JsonFormat {
             JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
             JsonFormatName::Aseprite => JsonFormat::Aseprite,
             JsonFormatName::Phaser => JsonFormat::Phaser,
+            JsonFormatName::PhaserMultiatlas => JsonFormat::PhaserMultiatlas,
             JsonFormatName::Godot => JsonFormat::Godot,
             JsonFormatName::Godot3 => JsonFormat::Godot3,
         }

@@ -14,6 +14,9 @@ pub enum JsonFormat {
     Aseprite,
     /// TexturePacker JSON-Hash plus Phaser's animation JSON (`NAME.anims.json`).
     Phaser,
+    /// Phaser 3's multi-atlas JSON for the whole sheet (`NAME.json`, every page one texture of
+    /// it) plus Phaser's animation JSON (`NAME.anims.json`) under that one texture key.
+    PhaserMultiatlas,
     /// A Godot 4 `SpriteFrames` resource (`NAME.tres`, format 3) and a scene of an
     /// `AnimatedSprite2D` playing it (`NAME.tscn`).
     Godot,
@@ -23,6 +26,16 @@ pub enum JsonFormat {
 }
 
 impl JsonFormat {
+    /// Every format, in the order `--json-format` lists them.
+    pub const ALL: [JsonFormat; 6] = [
+        JsonFormat::TexturePacker,
+        JsonFormat::Aseprite,
+        JsonFormat::Phaser,
+        JsonFormat::PhaserMultiatlas,
+        JsonFormat::Godot,
+        JsonFormat::Godot3,
+    ];
+
     /// The frame-name format used when none is given: frame numbers for Aseprite (what
     /// Phaser's `createFromAseprite` looks frames up by), else tag and frame (`walk_S_003`).
     pub fn default_frame_names(self) -> &'static str {
@@ -32,24 +45,26 @@ impl JsonFormat {
         }
     }
 
-    /// The data files of one page image `png`: the JSON layouts describe each page in a JSON
-    /// of its own.
+    /// The data files of one page image `png`: the JSON-Hash and Aseprite layouts describe
+    /// each page in a JSON of its own.
     pub fn page_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
         match self {
             JsonFormat::TexturePacker | JsonFormat::Aseprite | JsonFormat::Phaser => {
                 vec![(png.with_extension("json"), OutputFormat::Json)]
             }
-            JsonFormat::Godot | JsonFormat::Godot3 => Vec::new(),
+            JsonFormat::PhaserMultiatlas | JsonFormat::Godot | JsonFormat::Godot3 => Vec::new(),
         }
     }
 
     /// The data files of the whole sheet written as `png`, however many pages it has:
-    /// Phaser's animations and Godot's resource span every page; Godot's scene holds a sprite
-    /// node playing the resource with its pivot at the node's origin.
+    /// Phaser's multi-atlas and animations and Godot's resource span every page; Godot's scene
+    /// holds a sprite node playing the resource with its pivot at the node's origin.
     pub fn sheet_data_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
+        let anims = (png.with_extension("anims.json"), OutputFormat::Json);
         match self {
             JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
-            JsonFormat::Phaser => vec![(png.with_extension("anims.json"), OutputFormat::Json)],
+            JsonFormat::Phaser => vec![anims],
+            JsonFormat::PhaserMultiatlas => vec![(png.with_extension("json"), OutputFormat::Json), anims],
             JsonFormat::Godot | JsonFormat::Godot3 => vec![
                 (png.with_extension("tres"), OutputFormat::GodotResource),
                 (png.with_extension("tscn"), OutputFormat::GodotScene),

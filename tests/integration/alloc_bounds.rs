@@ -121,9 +121,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
     };
     let pages = vec![spritebake::bake::Page { size: (2000, 1), placements }];
     let sheet = Sheet { pages, frame_size: (2, 2), duplicates: 0, job, pivot: glam::Vec2::new(1.0, 2.0) };
-    let formats =
-        [JsonFormat::TexturePacker, JsonFormat::Aseprite, JsonFormat::Phaser, JsonFormat::Godot, JsonFormat::Godot3];
-    for format in formats {
+    for format in JsonFormat::ALL {
         for pattern in [format.default_frame_names(), "{title}-{tag}-{tagframe000}-{duration}"] {
             let names = FrameNames::parse(pattern).unwrap();
             let png = std::path::Path::new("a-sheet-with-a-long-name.png");

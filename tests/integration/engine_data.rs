@@ -198,7 +198,14 @@ fn frame_names_that_collide_are_refused_and_nothing_is_written() {
 #[test]
 fn every_data_file_is_planned_before_anything_renders() {
     let dir = scratch_in("engine-data", "plan");
-    for (format, data) in [("phaser", "walk.anims.json"), ("godot", "walk.tres"), ("godot3", "walk.tres")] {
+    let data_files = [
+        ("phaser", "walk.anims.json"),
+        ("phaser-multiatlas", "walk.json"),
+        ("phaser-multiatlas", "walk.anims.json"),
+        ("godot", "walk.tres"),
+        ("godot3", "walk.tres"),
+    ];
+    for (format, data) in data_files {
         // A folder where the data file goes: refused up front, naming it; nothing written.
         std::fs::create_dir_all(dir.join(data).join("keep")).unwrap();
         let o = sheet(&dir, "walk", &["--json-format", format, "--size", "8"]);

@@ -1,6 +1,8 @@
 //! Sheets as the game engines read them: the JSON a `sheet` writes goes through PixiJS's and
-//! Phaser's own parsers (node) and Godot's resource loader (headless), and every frame and
-//! animation must come out (see [`common::engines`] for when these skip).
+//! Phaser's own parsers and loaders (node: Pixi's `Assets.load` of a multipack, Phaser's
+//! `load.multiatlas`) and Godot's resource loader (headless), and every frame and animation
+//! must come out (see [`common::engines`] for when these skip; the ogro tests also skip without
+//! the corpus).
 
 use std::path::{Path, PathBuf};
 
@@ -169,5 +171,189 @@ fn godot3_loads_the_godot3_resource_with_every_animation_and_frame() {
             assert_eq!(f["atlas_size"], serde_json::json!([size.width, size.height]), "the sheet loads as itself");
         }
     }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Every clip of ogro.md2 (as `spritebake info` lists them).
+const OGRO_CLIPS: &str = "stand,run,attack,paina,painb,painc,jump,flip,salute_alt,bumflop,wavealt,sniffsniff,\
+                          cstand,cwalk,crattack,crpain,crdeath,deatha,deathb,deathc,boom";
+
+/// Frames of ogro's clips: 168 animations (21 clips, 8 directions).
+const OGRO_FRAMES: usize = 1592;
+
+/// `spritebake sheet` of ogro with every clip in 8 directions (256-pixel cells) on pages of at
+/// most 1024x1024, in `dir` as `ogro.png`, with `args`; `None` (skip) without the corpus.
+fn ogro_sheet(dir: &Path, args: &[&str]) -> Option<PathBuf> {
+    let model = crate::common::corpus("md2/ogro")?.join("ogro.md2");
+    let png = dir.join("ogro.png");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .arg("sheet")
+        .arg(&model)
+        .args(["--anim", OGRO_CLIPS, "--directions", "8", "--max-size", "1024", "--ssaa", "1", "--quiet", "-o"])
+        .arg(&png)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", printed(&o));
+    Some(png)
+}
+
+/// The JSON at `path`.
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Asserts that `frames` are the frames of animation `name` in order, as the default frame
+/// names number them (`run_S_000`, `run_S_001`, ...).
+fn assert_in_order(name: &str, frames: &[String]) {
+    let numbered: Vec<String> = (0..frames.len()).map(|i| format!("{name}_{i:03}")).collect();
+    assert_eq!(frames, numbered, "{name}: frames missing or out of order");
+}
+
+#[test]
+fn pixi_loads_every_animation_of_a_multipage_sheet_whole_from_its_first_page() {
+    use std::collections::BTreeMap;
+    let dir = scratch_in("engines", "pixi-multipage");
+    for pack in ["rows", "tight"] {
+        let sub = dir.join(pack);
+        std::fs::create_dir_all(&sub).unwrap();
+        let Some(png) = ogro_sheet(&sub, &["--pack", pack]) else { return };
+        let first = png.with_file_name("ogro-0.json");
+        // What our JSON implies: the first page, then the pages its related_multi_packs name,
+        // each animation the parts of it on them, page after page.
+        let mut page_jsons = vec![read_json(&first)];
+        let related = page_jsons[0]["meta"]["related_multi_packs"].as_array().unwrap().clone();
+        page_jsons.extend(related.iter().map(|name| read_json(&sub.join(name.as_str().unwrap()))));
+        let mut expected: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for page in &page_jsons {
+            for (name, frames) in page["animations"].as_object().unwrap() {
+                let frames = frames.as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string());
+                expected.entry(name.clone()).or_default().extend(frames);
+            }
+        }
+        assert_eq!(expected.len(), 168, "{pack}");
+        assert_eq!(expected.values().map(Vec::len).sum::<usize>(), OGRO_FRAMES, "{pack}");
+        for (name, frames) in &expected {
+            assert_in_order(name, frames);
+        }
+
+        // PixiJS's Assets.load on the first page: the sheet and its linkedSheets.
+        let Some(node) = engines::node() else { return };
+        let (ok, pixi) = node.run_script(&engines::own_script("pixi_multipack.cjs"), &[first.as_os_str()]);
+        assert!(ok, "PixiJS: {pixi}");
+        let sheets = pixi["sheets"].as_array().unwrap();
+        assert_eq!(sheets.len(), page_jsons.len(), "{pack}: every page loads");
+        assert_eq!(pixi["cached"], OGRO_FRAMES, "{pack}: Assets.get finds every frame");
+        // Each animation: where Pixi has its parts (sheet index and frames), in load order.
+        let mut found: BTreeMap<String, Vec<(usize, Vec<String>)>> = BTreeMap::new();
+        for (i, (sheet, page)) in sheets.iter().zip(&page_jsons).enumerate() {
+            assert_eq!(sheet["image"], page["meta"]["image"], "{pack}: sheet {i} is not page {i}");
+            for (name, textures) in sheet["animations"].as_object().unwrap() {
+                let frames: Vec<String> = textures
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| {
+                        t.as_str().unwrap_or_else(|| panic!("{pack}: {name} has a frame Pixi did not find")).into()
+                    })
+                    .collect();
+                found.entry(name.clone()).or_default().push((i, frames));
+            }
+        }
+        // A page holds 3x3 cells of 256 px (258 with padding in 1022): an animation of up
+        // to 9 frames is whole in one sheet; a longer one is its parts sheet after sheet.
+        let mut whole = 0;
+        for (name, frames) in &expected {
+            let parts = &found[name];
+            let joined: Vec<String> = parts.iter().flat_map(|(_, f)| f.clone()).collect();
+            assert_eq!(&joined, frames, "{pack}: {name} as Pixi has it, sheet after sheet");
+            assert_eq!(pixi["joined"][name], serde_json::json!(frames), "{pack}: {name} as the README joins it");
+            if frames.len() <= 9 {
+                assert_eq!(parts.len(), 1, "{pack}: {name} ({} frames) is split over sheets {parts:?}", frames.len());
+                whole += 1;
+            }
+        }
+        assert_eq!(whole, 112, "{pack}: 14 clips of at most 9 frames, 8 directions");
+        assert_eq!(pixi["joined"].as_object().unwrap().len(), 168, "{pack}");
+        eprintln!("{pack}: {} pages; PixiJS has {} of 168 animations whole in one sheet", sheets.len(), whole);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn phaser_loads_a_multipage_multiatlas_and_builds_every_animation_from_the_one_key() {
+    let dir = scratch_in("engines", "phaser-multiatlas");
+    let args = ["--pack", "tight", "--trim", "--maps", "normal", "--json-format", "phaser-multiatlas"];
+    let Some(png) = ogro_sheet(&dir, &args) else { return };
+    let (atlas_path, anims_path) = (png.with_extension("json"), png.with_extension("anims.json"));
+    let atlas = read_json(&atlas_path);
+    let textures = atlas["textures"].as_array().unwrap();
+    assert!(textures.len() > 1, "{} pages", textures.len());
+    // One JSON for the sheet: no page has a JSON of its own.
+    let names = crate::common::cli::names_in(&dir);
+    assert!(!names.iter().any(|n| n.starts_with("ogro-") && n.ends_with(".json")), "{names:?}");
+    // Each frame's own duration, from the multi-atlas.
+    let durations: std::collections::BTreeMap<&str, f64> = textures
+        .iter()
+        .flat_map(|t| t["frames"].as_array().unwrap())
+        .map(|f| (f["filename"].as_str().unwrap(), f["duration"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(durations.len(), OGRO_FRAMES);
+
+    let Some(node) = engines::node() else { return };
+    let script = engines::own_script("phaser_data.cjs");
+    let (ok, built) =
+        node.run_script(&script, &["multiatlas".as_ref(), atlas_path.as_os_str(), anims_path.as_os_str()]);
+    assert!(ok, "Phaser: {built}");
+    assert_eq!(built["textureKey"], "ogro");
+    assert_eq!(
+        (built["sources"].as_u64(), built["normalMaps"].as_u64()),
+        (Some(textures.len() as u64), Some(textures.len() as u64))
+    );
+    assert_eq!(built["textureFrames"], OGRO_FRAMES);
+    assert_eq!(built["missing"], 0, "frames Phaser could not find: {built}");
+    let anims = built["anims"].as_array().unwrap();
+    assert_eq!(anims.len(), 168);
+    let mut used = 0;
+    for anim in anims {
+        let key = anim["key"].as_str().unwrap();
+        let frames: Vec<String> =
+            anim["frameNames"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().into()).collect();
+        assert_in_order(key, &frames);
+        let own: Vec<f64> = frames.iter().map(|f| durations[f.as_str()]).collect();
+        let played: Vec<f64> = anim["frameDurations"].as_array().unwrap().iter().map(|d| d.as_f64().unwrap()).collect();
+        assert_eq!(played, own, "{key}: durations");
+        assert!(played.iter().all(|&d| d == 100.0), "{key}: ogro plays at 10 fps");
+        assert_eq!(anim["repeat"], -1, "{key}");
+        used += frames.len();
+    }
+    assert_eq!(used, OGRO_FRAMES, "every frame is in one animation");
+    eprintln!(
+        "Phaser multiatlas: {} pages under one key, {} animations, 0 frames missing",
+        textures.len(),
+        anims.len()
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_one_page_phaser_multiatlas_is_one_texture_that_phaser_loads_whole() {
+    let Some(node) = engines::node() else { return };
+    let dir = scratch_in("engines", "phaser-multiatlas-one");
+    let (json, atlas) =
+        robot_sheet(&dir, "walk", &["--directions", "4", "--trim", "--json-format", "phaser-multiatlas"]);
+    let textures = atlas["textures"].as_array().unwrap();
+    assert_eq!(textures.len(), 1);
+    assert_eq!(textures[0]["image"], "walk.png");
+    assert_eq!(crate::common::cli::names_in(&dir), ["walk.anims.json", "walk.json", "walk.png"]);
+    let anims = json.with_extension("anims.json");
+    let (ok, built) = node.run_script(
+        &engines::own_script("phaser_data.cjs"),
+        &["multiatlas".as_ref(), json.as_os_str(), anims.as_os_str()],
+    );
+    assert!(ok, "Phaser: {built}");
+    assert_eq!((built["sources"].as_u64(), built["textureFrames"].as_u64()), (Some(1), Some(64)));
+    assert_eq!(built["missing"], 0, "{built}");
+    assert_eq!(built["anims"].as_array().unwrap().len(), 4);
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -510,3 +510,56 @@ fn pages_carry_their_engine_data_and_maps_and_tight_pages_keep_every_tag_whole()
     assert!(names_in(&sub).is_empty(), "{:?}", names_in(&sub));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_phaser_multiatlas_over_pages_is_one_json_naming_every_page_in_sheets_checks_and_projects() {
+    let dir = scratch_in("sheet-pages", "multiatlas");
+    let layout = ["--directions", "4", "--max-size", "120x240", "--json-format", "phaser-multiatlas", "--quiet"];
+    sheet(&dir, &layout);
+    assert_eq!(names_in(&dir), ["s-0.png", "s-1.png", "s.anims.json", "s.json"]);
+    let json: Value = serde_json::from_slice(&std::fs::read(dir.join("s.json")).unwrap()).unwrap();
+    let textures = json["textures"].as_array().unwrap();
+    let mut all = BTreeSet::new();
+    for (i, texture) in textures.iter().enumerate() {
+        assert_eq!(texture["image"], format!("s-{i}.png"));
+        let image = read_png(&dir.join(format!("s-{i}.png"))).unwrap();
+        assert_eq!(texture["size"], serde_json::json!({"w": image.width, "h": image.height}), "page {i}");
+        for frame in texture["frames"].as_array().unwrap() {
+            assert!(all.insert(frame["filename"].as_str().unwrap().to_string()), "{frame}");
+        }
+    }
+    assert_eq!((textures.len(), all.len()), (2, 64));
+    // Every animation frame is under the sheet's one key.
+    let anims: Value = serde_json::from_slice(&std::fs::read(dir.join("s.anims.json")).unwrap()).unwrap();
+    for anim in anims["anims"].as_array().unwrap() {
+        assert!(anim["frames"].as_array().unwrap().iter().all(|f| f["key"] == "s"), "{anim}");
+    }
+
+    // A check case and a project entry plan, write, compare and record the same files.
+    let keys = format!(
+        "model = {:?}\nanim = [{:?}]\nsize = 24\nssaa = 1\ndirections = 4\nframes = 6\nmax_size = 110\n\
+         json_format = \"phaser-multiatlas\"\n",
+        robot("robot.md5mesh"),
+        robot("walk.md5anim")
+    );
+    let case = format!("[[case]]\nname = \"atlas\"\nkind = \"sheet\"\ngolden = \"g/walk.png\"\n{keys}");
+    std::fs::write(dir.join("cases.toml"), case).unwrap();
+    let o = run_in(&dir, &["check", "cases.toml", "--bless"]);
+    assert!(o.status.success(), "{}", printed(&o));
+    assert_eq!(names_in(&dir.join("g")), ["walk-0.png", "walk-1.png", "walk.anims.json", "walk.json"]);
+    let o = run_in(&dir, &["check", "cases.toml"]);
+    assert!(o.status.success() && printed(&o).contains("PASS  atlas"), "{}", printed(&o));
+    std::fs::write(
+        dir.join("spritebake.toml"),
+        format!("[[sheet]]\nname = \"atlas\"\noutput = \"out/walk.png\"\n{keys}"),
+    )
+    .unwrap();
+    for _ in 0..2 {
+        let o = run_in(&dir, &["bake", "spritebake.toml", "--json", "summary.json"]);
+        assert!(o.status.success(), "{}", printed(&o));
+        assert_eq!(names_in(&dir.join("out")), ["walk-0.png", "walk-1.png", "walk.anims.json", "walk.json"]);
+    }
+    let summary: Value = serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["entries"][0]["status"], "up-to-date", "{summary}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -432,14 +432,7 @@ fn sheet_and_gif_bytes_do_not_depend_on_the_thread_count() {
             let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
             let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
             let (gif, _) = encode_gif(&frames, &durations, &GifOptions::default()).unwrap();
-            let formats = [
-                JsonFormat::TexturePacker,
-                JsonFormat::Aseprite,
-                JsonFormat::Phaser,
-                JsonFormat::Godot,
-                JsonFormat::Godot3,
-            ];
-            let data: Vec<Vec<Vec<u8>>> = formats.iter().map(|f| data_files(&sheet.sheet, *f)).collect();
+            let data: Vec<Vec<Vec<u8>>> = JsonFormat::ALL.iter().map(|f| data_files(&sheet.sheet, *f)).collect();
             (spritebake::output::encode_png(&sheet.images[0]).unwrap(), data, gif)
         })
     };

@@ -16,19 +16,11 @@
 use serde_json::{Value, json};
 
 use super::Atlas;
-use super::texturepacker::{frame_object, meta};
+use super::texturepacker::{meta, named_frame_object};
 
 /// The JSON of the atlas.
 pub(super) fn to_json(atlas: &Atlas) -> Value {
-    let frames: Vec<Value> = atlas
-        .frames
-        .iter()
-        .map(|f| {
-            let mut object = frame_object(atlas, f);
-            object["filename"] = json!(f.name);
-            object
-        })
-        .collect();
+    let frames: Vec<Value> = atlas.frames.iter().map(|f| named_frame_object(atlas, f)).collect();
     let tags: Vec<Value> = atlas
         .tags
         .iter()

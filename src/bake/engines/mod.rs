@@ -1,8 +1,9 @@
 //! Engine data: the files written beside a sheet image so that a game engine or its tooling
 //! reads the sheet as it is — TexturePacker's JSON-Hash (PixiJS, Phaser's `load.atlas`),
-//! Aseprite's JSON (Phaser's `load.aseprite` + `createFromAseprite`), Phaser's animation JSON
-//! (`load.animation` / `anims.fromJSON`), and Godot 4 and Godot 3 `SpriteFrames` resources with
-//! a scene of a sprite node playing them, its pivot at the node's origin.
+//! Aseprite's JSON (Phaser's `load.aseprite` + `createFromAseprite`), Phaser's multi-atlas JSON
+//! (`load.multiatlas`) and animation JSON (`load.animation` / `anims.fromJSON`), and Godot 4 and
+//! Godot 3 `SpriteFrames` resources with a scene of a sprite node playing them, its pivot at
+//! the node's origin.
 //!
 //! Every writer works from an [`Atlas`]: the sheet's pages (each image with its placements)
 //! and, made once for all of them, every frame's name ([`FrameNames`], like Aseprite's
@@ -10,9 +11,10 @@
 //! consecutive frames). So the formats agree on names, numbering, timing and looping, and a
 //! writer never re-derives them. Frames are numbered over the whole atlas, page after page.
 //! A sheet of several images is several [`Page`]s: Godot's resource names one texture per
-//! page and Phaser's animations span them (one texture key, as Phaser's multi-atlas has);
-//! TexturePacker's JSON describes one page (one file per page); Aseprite's layout has one
-//! image. [`sheet_data_files`] writes the data of a sheet of any number of pages.
+//! page, Phaser's multi-atlas lists them all under one texture key and its animations span
+//! them; TexturePacker's JSON describes one page (one file per page, each naming the others in
+//! `meta.related_multi_packs`, which PixiJS follows); Aseprite's layout has one image.
+//! [`sheet_data_files`] writes the data of a sheet of any number of pages.
 //!
 //! Timing: a tag's rate is its frames over its length ([`Atlas::fps`], to a thousandth);
 //! engines that keep per-frame times (Aseprite, Phaser, Godot 4) get each frame's own, in whole
@@ -24,6 +26,7 @@
 mod aseprite;
 mod atlas;
 mod godot;
+mod multiatlas;
 mod phaser;
 mod texturepacker;
 
@@ -34,7 +37,6 @@ pub use atlas::{Atlas, Frame, MsClock, Page, Tag, rate};
 use super::Sheet;
 use super::maps::{self, MapKind};
 use crate::error::{Error, Result};
-use crate::output::OutputFormat;
 pub use crate::sprite::{FrameFacts, FrameNames, JsonFormat};
 
 /// What the engine data of one frame may take in memory while it is written, besides its name
@@ -66,7 +68,8 @@ pub fn data_bytes(frames: usize, longest_tag: usize, names: &FrameNames) -> u64 
 /// pages' JSON in `meta.related_multi_packs` (TexturePacker's multipack).
 ///
 /// With `normal_maps` each page has a normal map beside it ([`maps::output_of`]), which
-/// Godot 4's resource names with the page (a `CanvasTexture`).
+/// Godot 4's resource names with the page (a `CanvasTexture`) and Phaser's multi-atlas as the
+/// page's `normalMap`.
 ///
 /// # Errors
 /// Encoding fails; frame names that collide (see [`Atlas::new`]); an Aseprite layout over
@@ -120,24 +123,25 @@ pub fn sheet_data_files(
             files.push((path, pretty(&json)?));
         }
     }
-    let godot = match format {
-        JsonFormat::Godot => Some(godot::Version::Godot4),
-        JsonFormat::Godot3 => Some(godot::Version::Godot3),
-        _ => None,
+    let godot = |version| {
+        let tres = godot::to_tres(&atlas, version).into_bytes();
+        let pivot = (sheet.pivot.x.round() as i64, sheet.pivot.y.round() as i64);
+        let tscn = godot::to_tscn(&atlas, &file_name(&png.with_extension("tres")), pivot, version);
+        vec![tres, tscn.into_bytes()]
     };
-    let tres = png.with_extension("tres");
-    for (path, kind) in format.sheet_data_files(png) {
-        let data = match (format, godot, kind) {
-            (JsonFormat::Phaser, ..) => pretty(&phaser::to_json(&atlas))?,
-            (_, Some(version), OutputFormat::GodotScene) => {
-                let pivot = (sheet.pivot.x.round() as i64, sheet.pivot.y.round() as i64);
-                godot::to_tscn(&atlas, &file_name(&tres), pivot, version).into_bytes()
-            }
-            (_, Some(version), _) => godot::to_tres(&atlas, version).into_bytes(),
-            _ => continue,
-        };
-        files.push((path, data));
-    }
+    let sheet_data: Vec<Vec<u8>> = match format {
+        JsonFormat::Phaser => vec![pretty(&phaser::to_json(&atlas, phaser::Keys::Pages))?],
+        JsonFormat::PhaserMultiatlas => {
+            let mut json = multiatlas::to_json(&atlas);
+            texturepacker::add_job_meta(&mut json["meta"], sheet);
+            vec![pretty(&json)?, pretty(&phaser::to_json(&atlas, phaser::Keys::Sheet))?]
+        }
+        JsonFormat::Godot => godot(godot::Version::Godot4),
+        JsonFormat::Godot3 => godot(godot::Version::Godot3),
+        JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
+    };
+    // In the order `sheet_data_files` names them.
+    files.extend(format.sheet_data_files(png).into_iter().map(|(path, _)| path).zip(sheet_data));
     Ok(files)
 }
 
@@ -150,7 +154,7 @@ pub fn check_pages(format: JsonFormat, pages: usize) -> Result<()> {
     if pages > 1 && format == JsonFormat::Aseprite {
         let expected = format!(
             "describes one image, and this sheet needs {pages} pages within `max_size`: raise `max_size`, \
-             pack `tight`, or use texturepacker or phaser (one JSON per page)"
+             pack `tight`, or use texturepacker or phaser (one JSON per page) or phaser-multiatlas"
         );
         return Err(Error::bad_option("json_format", "aseprite", expected));
     }
@@ -234,7 +238,7 @@ mod tests {
         assert_eq!(tres.matches("\"duration\": 1.0,").count(), 1, "{tres}");
         assert!(tres.contains("\"loop\": false,\n\"name\": &\"a->b_0\",\n\"speed\": 4.8\n}"), "{tres}");
         // Phaser: each frame's own milliseconds; the transition plays once.
-        let anims = phaser::to_json(&atlas);
+        let anims = phaser::to_json(&atlas, phaser::Keys::Pages);
         let durations: Vec<f64> =
             anims["anims"][0]["frames"].as_array().unwrap().iter().map(|f| f["duration"].as_f64().unwrap()).collect();
         assert_eq!(durations, [250.0, 250.0, 125.0]);
@@ -243,6 +247,44 @@ mod tests {
         let aseprite = aseprite::to_json(&atlas);
         assert_eq!(aseprite["meta"]["frameTags"][0]["repeat"], "1");
         assert!(aseprite["meta"]["frameTags"][1].get("repeat").is_none());
+    }
+
+    #[test]
+    fn a_multi_atlas_lists_each_page_as_a_texture_and_its_animations_use_the_sheets_key() {
+        let at = |animation: &str, cell| Placement { cell, ..placement(animation, 0.1, true) };
+        let (on_first, on_second) = ([at("a", 0), at("a", 1)], [at("b", 2)]);
+        let pages = [
+            Page { image: "s-0.png", size: (8, 4), placements: &on_first, normal: Some("s-0_n.png") },
+            Page { image: "s-1.png", size: (4, 4), placements: &on_second, normal: Some("s-1_n.png") },
+        ];
+        let atlas = atlas(&pages, "{tag}_{tagframe}").unwrap();
+        let json = multiatlas::to_json(&atlas);
+        let textures = json["textures"].as_array().unwrap();
+        let listed = |t: &serde_json::Value| -> Vec<String> {
+            t["frames"].as_array().unwrap().iter().map(|f| f["filename"].as_str().unwrap().to_string()).collect()
+        };
+        assert_eq!(textures.len(), 2);
+        assert_eq!((textures[0]["image"].clone(), textures[1]["image"].clone()), (json!("s-0.png"), json!("s-1.png")));
+        assert_eq!(
+            (listed(&textures[0]), listed(&textures[1])),
+            (vec!["a_0".into(), "a_1".into()], vec!["b_0".into()])
+        );
+        assert_eq!(textures[1]["size"], json!({"w": 4, "h": 4}));
+        assert_eq!(textures[1]["normalMap"], "s-1_n.png");
+        assert_eq!(textures[0]["frames"][1]["frame"], json!({"x": 0, "y": 0, "w": 4, "h": 4}));
+        // Beside it every frame is under the sheet's key; beside per-page atlases, its page's.
+        let keys = |keys| -> Vec<serde_json::Value> {
+            let anims = phaser::to_json(&atlas, keys);
+            anims["anims"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|a| a["frames"].as_array().unwrap().clone())
+                .map(|f| f["key"].clone())
+                .collect()
+        };
+        assert_eq!(keys(phaser::Keys::Sheet), [json!("s"), json!("s"), json!("s")]);
+        assert_eq!(keys(phaser::Keys::Pages), [json!("s-0"), json!("s-0"), json!("s-1")]);
     }
 
     #[test]

@@ -15,8 +15,8 @@ use serde_json::{Map, Value, json};
 use super::{Atlas, Frame, Tag};
 use crate::bake::Sheet;
 
-/// One frame's object, shared with Aseprite's layout (which has the same fields).
-pub(super) fn frame_object(atlas: &Atlas, frame: &Frame) -> Value {
+/// One frame's object, shared with the array layouts (which have the same fields).
+fn frame_object(atlas: &Atlas, frame: &Frame) -> Value {
     let p = frame.placement;
     let (fw, fh) = atlas.frame_size;
     json!({
@@ -37,17 +37,36 @@ fn fraction(x: f32) -> f64 {
     (f64::from(x) * 1e6).round() / 1e6
 }
 
-/// `meta` for one page, shared with Aseprite's layout.
+/// One frame's object with its name as `filename`, as the array layouts (Aseprite's, Phaser's
+/// multi-atlas) list frames.
+pub(super) fn named_frame_object(atlas: &Atlas, frame: &Frame) -> Value {
+    let mut object = frame_object(atlas, frame);
+    object["filename"] = json!(frame.name);
+    object
+}
+
+/// `meta` for one page, shared with Aseprite's layout: the writer and the page's image.
 pub(super) fn meta(atlas: &Atlas, page: usize) -> Value {
+    let mut meta = app();
+    meta.extend(image_fields(atlas, page));
+    meta.insert("scale".into(), json!("1"));
+    Value::Object(meta)
+}
+
+/// Who wrote the data: `app` and `version`.
+pub(super) fn app() -> Map<String, Value> {
+    Map::from_iter([("app".into(), json!("spritebake")), ("version".into(), json!(env!("CARGO_PKG_VERSION")))])
+}
+
+/// Page `page`'s image as TexturePacker describes one: `image` (its file name), `format` and
+/// `size`.
+pub(super) fn image_fields(atlas: &Atlas, page: usize) -> Map<String, Value> {
     let (image, (w, h)) = atlas.pages.get(page).map_or(("", (0, 0)), |p| (p.image, p.size));
-    json!({
-        "app": "spritebake",
-        "version": env!("CARGO_PKG_VERSION"),
-        "image": image,
-        "format": "RGBA8888",
-        "size": {"w": w, "h": h},
-        "scale": "1",
-    })
+    Map::from_iter([
+        ("image".into(), json!(image)),
+        ("format".into(), json!("RGBA8888")),
+        ("size".into(), json!({"w": w, "h": h})),
+    ])
 }
 
 /// The JSON of page `page`.

@@ -5,61 +5,39 @@
 //! rounded up to powers of two with `pot`. A frame that cannot fit an empty page is refused
 //! before anything renders ([`page_bound`], which every plan calls).
 //!
-//! **Rows** (the default): one row per (clip, direction), frames left to right; a row wider
-//! than the page wraps onto more lines; a row that does not fit below the previous one starts
-//! the next page, and a row taller than a whole page continues on the next at a line break.
-//! Pages fill top to bottom in job order, so a sheet can be sliced by hand.
+//! **Animations stay on one page.** Every animation (the cells of one clip and direction: a
+//! row) that fits an empty page is put on one page whole, with both packings: engines that
+//! read each page's animations from that page alone (PixiJS's `Spritesheet`, each page of a
+//! multipack) then have it complete. An animation too large for one page spreads over pages in
+//! frame order, so its parts page after page are the animation in order.
 //!
-//! **Tight**: MaxRects (Jylänki, from the `binpack2d` crate) with the best-short-side-fit rule,
-//! largest frames first (height, then width, then job order: deterministic), each frame on the
-//! first page that takes it. A global best-fit pass over all frames (`insert_list`) packs a
-//! little denser but costs O(n²) placements: thousands of frames take minutes.
+//! **Rows** (the default, [`rows`]): one row per animation, frames left to right, wrapping at
+//! the page width; a row that does not fit below the previous one starts the next page.
+//!
+//! **Tight** ([`tight`]): MaxRects (Jylänki, from the `binpack2d` crate) with the
+//! best-short-side-fit rule, animation by animation, largest first, each on the first page
+//! that takes all of its frames; then each page cut to the least area that holds its frames.
+//! A global best-fit pass over all frames (`insert_list`) packs a little denser but costs
+//! O(n²) placements (thousands of frames take minutes) and scatters animations over pages.
+//!
+//! **Shared rectangles** ([`shared`], `dedupe`): a duplicate shares its original's rectangle
+//! only on its own animation's page; elsewhere it is stored again and the sheet laid out again.
 //!
 //! **The page count is planned.** Outputs are listed before rendering, when the trimmed sizes
 //! are unknown: [`page_bound`] counts the pages of the same arrangement of whole frames, and
 //! [`arrange`] never uses more. Smaller frames need no more pages in practice; where a packer's
-//! heuristic would, the frames take their whole-frame places instead.
+//! heuristic would, the frames take their whole-frame places instead, which keep every
+//! animation that fits a page as whole frames on one page.
 
-use std::cmp::Reverse;
+mod item;
+mod rows;
+mod shared;
+mod tight;
 
-use binpack2d::Dimension;
-use binpack2d::maxrects::{Heuristic, MaxRectsBin};
+pub(super) use item::{Arranged, Item, Spot};
 
 use crate::error::{Error, Result};
 use crate::sprite::{Layout, Packing};
-
-/// A rectangle to place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Item {
-    /// The cell it shows (its index in the job).
-    pub cell: usize,
-    /// Size.
-    pub w: u32,
-    /// Size.
-    pub h: u32,
-    /// Its row: cells of one (clip, direction) share one.
-    pub row: usize,
-}
-
-/// Where an item went: page, and its top-left corner on the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Spot {
-    /// Page index.
-    pub page: usize,
-    /// Pixels from the page's left edge.
-    pub x: u32,
-    /// Pixels from the page's top edge.
-    pub y: u32,
-}
-
-/// The items' spots (in item order) and each page's size.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Arranged {
-    /// Where each item went.
-    pub spots: Vec<Spot>,
-    /// Width and height of each page.
-    pub sizes: Vec<(u32, u32)>,
-}
 
 /// Row ids of cells in job order: consecutive cells with the same (clip, direction) share one.
 pub(super) fn row_ids(keys: impl IntoIterator<Item = (usize, u32)>) -> Vec<usize> {
@@ -131,6 +109,59 @@ pub(super) fn arrange(items: &[Item], rows: &[usize], frame: (u32, u32), layout:
     Ok(Arranged { spots, sizes })
 }
 
+/// Layouts tried with sharing ([`shared`]) before giving sharing up.
+const SHARING_ROUNDS: usize = 4;
+
+/// A sheet's layout with the duplicates that keep sharing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Shared {
+    /// The cell whose pixels each cell shows: itself, or an earlier duplicate's on the same
+    /// animation's page.
+    pub stored: Vec<usize>,
+    /// The stored cells, as placed.
+    pub items: Vec<Item>,
+    /// Where they went.
+    pub arranged: Arranged,
+}
+
+/// Lays out cells of `frame` size whose kept rectangles are `rects`, each showing the pixels
+/// of cell `stored[i]` (itself or an earlier identical one), in the rows `rows` gives: a
+/// duplicate keeps sharing only on its animation's page. Each round stores the duplicates off
+/// it again ([`shared::strays`]); after [`SHARING_ROUNDS`] the sheet is laid out with no
+/// sharing, which always keeps animations together.
+///
+/// # Errors
+/// A frame that cannot fit one page.
+pub(super) fn arrange_shared(
+    rects: &[(u32, u32, u32, u32)],
+    stored: &[usize],
+    rows: &[usize],
+    frame: (u32, u32),
+    layout: &Layout,
+) -> Result<Shared> {
+    let mut stored = stored.to_vec();
+    let mut round = 0;
+    loop {
+        let items: Vec<Item> = (0..rects.len())
+            .filter(|&i| stored.get(i) == Some(&i))
+            .map(|cell| Item { cell, w: rects[cell].2, h: rects[cell].3, row: rows.get(cell).copied().unwrap_or(0) })
+            .collect();
+        let arranged = arrange(&items, rows, frame, layout)?;
+        let strays = shared::strays(&stored, rows, &shared::pages_of(&stored, &items, &arranged));
+        if strays.is_empty() || round == SHARING_ROUNDS {
+            return Ok(Shared { stored, items, arranged });
+        }
+        round += 1;
+        if round == SHARING_ROUNDS {
+            stored = (0..rects.len()).collect();
+        } else {
+            for i in strays {
+                stored[i] = i;
+            }
+        }
+    }
+}
+
 /// `spots`, or when they use more pages than the whole-frame arrangement `whole` (indexed by
 /// cell), each item's whole-frame spot: a kept rectangle always fits its whole frame's place.
 fn within_bound(spots: Vec<Spot>, whole: &[Spot], items: &[Item]) -> Vec<Spot> {
@@ -149,161 +180,9 @@ fn page_count(spots: &[Spot]) -> usize {
 fn place(items: &[Item], layout: &Layout) -> Result<Vec<Spot>> {
     let area = page_area(layout);
     match layout.packing {
-        Packing::Rows => Ok(place_rows(items, area, layout.padding)),
-        Packing::Tight => place_tight(items, area, layout.padding, layout.pot),
+        Packing::Rows => Ok(rows::place(items, area, layout.padding)),
+        Packing::Tight => tight::place(items, area, layout.padding, layout.pot),
     }
-}
-
-/// A line of a row: its items and its height.
-struct Line {
-    items: std::ops::Range<usize>,
-    height: u32,
-}
-
-/// Breaks a row into lines where the next frame would cross the page's right padding.
-fn lines_of(row: &[Item], width: u32, pad: u32) -> Vec<Line> {
-    let mut lines = Vec::new();
-    let (mut start, mut x, mut height) = (0, u64::from(pad), 0);
-    for (i, item) in row.iter().enumerate() {
-        let right = x + u64::from(item.w) + u64::from(pad);
-        if i > start && right > u64::from(width) {
-            lines.push(Line { items: start..i, height });
-            (start, x, height) = (i, u64::from(pad), 0);
-        }
-        x += u64::from(item.w) + u64::from(pad);
-        height = height.max(item.h);
-    }
-    lines.push(Line { items: start..row.len(), height });
-    lines
-}
-
-fn place_rows(items: &[Item], (width, height): (u32, u32), pad: u32) -> Vec<Spot> {
-    let mut spots = Vec::with_capacity(items.len());
-    let (mut page, mut y) = (0, u64::from(pad));
-    let fits = |y: u64, h: u64| y + h + u64::from(pad) <= u64::from(height);
-    for row in items.chunk_by(|a, b| a.row == b.row) {
-        let lines = lines_of(row, width, pad);
-        let row_height: u64 = lines.iter().map(|l| u64::from(l.height) + u64::from(pad)).sum();
-        // A row starts a new page rather than split, unless it is taller than a page.
-        if y > u64::from(pad) && !fits(y, row_height - u64::from(pad)) {
-            (page, y) = (page + 1, u64::from(pad));
-        }
-        for line in lines {
-            if y > u64::from(pad) && !fits(y, u64::from(line.height)) {
-                (page, y) = (page + 1, u64::from(pad));
-            }
-            let mut x = pad;
-            for item in &row[line.items] {
-                spots.push(Spot { page, x, y: y as u32 });
-                x += item.w + pad;
-            }
-            y += u64::from(line.height) + u64::from(pad);
-        }
-    }
-    spots
-}
-
-fn place_tight(items: &[Item], area: (u32, u32), pad: u32, pot: bool) -> Result<Vec<Spot>> {
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&i| (Reverse(items[i].h), Reverse(items[i].w)));
-    // Which page each item goes on: the first, at full size, that takes it.
-    let mut bins: Vec<MaxRectsBin> = Vec::new();
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    for &i in &order {
-        let placed = bins.iter_mut().position(|bin| insert(bin, &items[i], i, pad).is_some());
-        let page = match placed {
-            Some(page) => page,
-            None => {
-                let mut bin = bin_of(area, pad);
-                insert(&mut bin, &items[i], i, pad).ok_or_else(|| {
-                    Error::Invalid(format!(
-                        "a {}x{} frame does not fit an empty {}x{} page",
-                        items[i].w, items[i].h, area.0, area.1
-                    ))
-                })?;
-                bins.push(bin);
-                members.push(Vec::new());
-                bins.len() - 1
-            }
-        };
-        members[page].push(i);
-    }
-    // Then each page packed again into the smallest page that holds its items: a full-size
-    // bin spreads a few frames over all of it.
-    let mut spots = vec![Spot { page: 0, x: pad, y: pad }; items.len()];
-    for (page, on_page) in members.iter().enumerate() {
-        let packed = smallest_packing(items, on_page, area, pad, pot)
-            .ok_or_else(|| Error::Invalid(format!("sheet page {page} no longer holds its frames")))?;
-        for (i, (x, y)) in packed {
-            spots[i] = Spot { page, x, y };
-        }
-    }
-    Ok(spots)
-}
-
-/// An empty MaxRects bin for a page of `area`: each item takes its size plus the padding to
-/// its right and below, and the page's left and top padding are outside the bin.
-fn bin_of((width, height): (u32, u32), pad: u32) -> MaxRectsBin {
-    MaxRectsBin::new((width - pad) as i32, (height - pad) as i32)
-}
-
-/// Inserts item `i` into `bin`: its top-left corner on the page, or `None` when it does not fit.
-fn insert(bin: &mut MaxRectsBin, item: &Item, i: usize, pad: u32) -> Option<(u32, u32)> {
-    let dim = Dimension::with_id(i as isize, (item.w + pad) as i32, (item.h + pad) as i32, 0);
-    let rect = bin.insert(&dim, Heuristic::BestShortSideFit)?;
-    Some((pad + rect.x() as u32, pad + rect.y() as u32))
-}
-
-/// Items (by index) with their top-left corners on one page.
-type Corners = Vec<(usize, (u32, u32))>;
-
-/// `members` (in placement order) packed into one page of `size`: each item's index and
-/// corner, or `None` when they do not all fit.
-fn pack_page(items: &[Item], members: &[usize], size: (u32, u32), pad: u32) -> Option<Corners> {
-    let mut bin = bin_of(size, pad);
-    members.iter().map(|&i| insert(&mut bin, &items[i], i, pad).map(|corner| (i, corner))).collect()
-}
-
-/// `members` packed into the smallest page (least area, then squarest) within `area` that holds
-/// them: for a range of widths, the least height found by bisection (powers of two with `pot`).
-/// Never `None` for members first packed into `area` in the same order: that packing recurs.
-fn smallest_packing(items: &[Item], members: &[usize], area: (u32, u32), pad: u32, pot: bool) -> Option<Corners> {
-    const WIDTHS: u32 = 16;
-    let widest = members.iter().map(|&i| items[i].w).max().unwrap_or(0) + 2 * pad;
-    let tallest = members.iter().map(|&i| items[i].h).max().unwrap_or(0) + 2 * pad;
-    // Candidate sides from the largest frame's to the area's.
-    let sides = |from: u32, to: u32| -> Vec<u32> {
-        if pot {
-            (0..32).map(|b| 1u32 << b).filter(|&v| v >= from.min(to) && v <= to).collect()
-        } else {
-            let step = (to.saturating_sub(from) / WIDTHS).max(1);
-            let mut v: Vec<u32> = (0..WIDTHS).map(|k| from.saturating_add(k * step).min(to)).collect();
-            v.push(to);
-            v.dedup();
-            v
-        }
-    };
-    let mut best: Option<((u64, u32), Corners)> = None;
-    for w in sides(widest, area.0) {
-        let heights = sides(tallest, area.1);
-        // The least height in `heights` that holds them at this width (bisection: packing is
-        // nearly monotone in the height, and any height found holds them).
-        let (mut lo, mut hi, mut found) = (0, heights.len(), None);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match pack_page(items, members, (w, heights[mid]), pad) {
-                Some(packed) => (hi, found) = (mid, Some((heights[mid], packed))),
-                None => lo = mid + 1,
-            }
-        }
-        if let Some((h, packed)) = found {
-            let key = (u64::from(w) * u64::from(h), w.max(h));
-            if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                best = Some((key, packed));
-            }
-        }
-    }
-    best.map(|(_, packed)| packed)
 }
 
 /// Each page cut down to what is on it (with the padding after it), rounded up to powers of
@@ -402,6 +281,123 @@ mod tests {
         assert_eq!(within_bound(worse, &whole, &it), whole);
         let fine = vec![Spot { page: 0, x: 1, y: 1 }, Spot { page: 0, x: 5, y: 1 }];
         assert_eq!(within_bound(fine.clone(), &whole, &it), fine);
+    }
+
+    /// Each animation's pages in frame order, by row.
+    fn pages_by_row(it: &[Item], spots: &[Spot]) -> Vec<Vec<usize>> {
+        let rows = it.iter().map(|i| i.row).max().map_or(0, |r| r + 1);
+        let mut pages = vec![Vec::new(); rows];
+        for (item, spot) in it.iter().zip(spots) {
+            pages[item.row].push(spot.page);
+        }
+        pages
+    }
+
+    /// Whether `row`'s items alone fit one page of `l`.
+    fn fits_alone(it: &[Item], row: usize, l: &Layout) -> bool {
+        let alone: Vec<Item> = it.iter().filter(|i| i.row == row).copied().collect();
+        page_count(&place(&alone, l).unwrap()) == 1
+    }
+
+    /// Asserts the packing's promise: an animation that fits a page alone is on one page, and
+    /// one that does not has its frames on pages in frame order.
+    fn assert_animations_whole(it: &[Item], spots: &[Spot], l: &Layout) {
+        for (row, pages) in pages_by_row(it, spots).iter().enumerate() {
+            if fits_alone(it, row, l) {
+                assert!(pages.iter().all(|&p| p == pages[0]), "{:?}: row {row} split over {pages:?}", l.packing);
+            } else {
+                assert!(pages.is_sorted(), "{:?}: row {row} spreads out of order: {pages:?}", l.packing);
+            }
+        }
+    }
+
+    /// A random sheet: `rows` animations of 1 to 12 frames, trimmed sizes within `frame`,
+    /// every `skip`th frame left out (a duplicate stored elsewhere), keys as the job gives them.
+    fn random_sheet(seed: u32, rows: usize, frame: (u32, u32), skip: usize) -> (Vec<Item>, Vec<usize>) {
+        let mut state = seed;
+        let mut random = |n: u32| {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) % n.max(1)
+        };
+        let mut keys = Vec::new();
+        for row in 0..rows {
+            keys.extend(std::iter::repeat_n((row, 0), 1 + random(12) as usize));
+        }
+        let row_of = row_ids(keys);
+        let it: Vec<Item> = row_of
+            .iter()
+            .enumerate()
+            .filter(|&(cell, _)| skip == 0 || cell % skip != skip - 1)
+            .map(|(cell, &row)| Item { cell, w: 1 + random(frame.0), h: 1 + random(frame.1), row })
+            .collect();
+        (it, row_of)
+    }
+
+    #[test]
+    fn tight_keeps_each_animation_on_one_page_and_opens_a_page_for_one_that_does_not_fit() {
+        // Four 3x3 frames to a 9x9 page (padding 1). Animations of 3, 3 and 2 frames: frame by
+        // frame they fill two pages, splitting the second; by animation each is whole.
+        let l = layout(9, Packing::Tight);
+        let rows = [0, 0, 0, 1, 1, 1, 2, 2];
+        let it = items(&rows.map(|r| (3, 3, r)));
+        let pages: Vec<usize> = place(&it, &l).unwrap().iter().map(|s| s.page).collect();
+        assert_eq!(pages, [0, 0, 0, 1, 1, 1, 2, 2]);
+        // The largest animation first: here the 2-frame one goes first and the 1-frame one
+        // fills its page.
+        let it = items(&[(3, 3, 0), (3, 3, 1), (3, 3, 1), (3, 3, 2), (3, 3, 2), (3, 3, 2)]);
+        let pages: Vec<usize> = place(&it, &l).unwrap().iter().map(|s| s.page).collect();
+        assert_eq!(pages, [0, 1, 1, 0, 0, 0]);
+        // Six frames cannot share one page: they spread in frame order (largest first, so
+        // before the one-frame animation, which then takes the second page's room).
+        let it = items(&[(3, 3, 0), (3, 3, 1), (3, 3, 1), (3, 3, 1), (3, 3, 1), (3, 3, 1), (3, 3, 1)]);
+        let pages: Vec<usize> = place(&it, &l).unwrap().iter().map(|s| s.page).collect();
+        assert_eq!(pages, [1, 0, 0, 0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn rows_start_an_animation_that_fits_a_page_on_a_new_page_instead_of_splitting_it() {
+        // Page 13x14, padding 1: three 3x3 frames a line, three lines a page.
+        let l = Layout { max_size: (13, 14), ..layout(13, Packing::Rows) };
+        // Row 0 takes two lines; row 1 (two lines) fits an empty page, not the one line left:
+        // a new page. Row 2 (four lines) is taller than a page: it starts a page and continues
+        // on the next at a line break.
+        let mut sizes = vec![(3, 3, 0); 4];
+        sizes.extend([(3, 3, 1); 6]);
+        sizes.extend([(3, 3, 2); 12]);
+        let it = items(&sizes);
+        let spots = place(&it, &l).unwrap();
+        let pages = pages_by_row(&it, &spots);
+        assert_eq!(pages[0], [0; 4]);
+        assert_eq!(pages[1], [1; 6]);
+        assert_eq!(pages[2], [2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3]);
+        assert_animations_whole(&it, &spots, &l);
+    }
+
+    #[test]
+    fn no_animation_that_fits_a_page_is_split_and_no_arrangement_passes_the_planned_page_count() {
+        let frame = (7, 9);
+        for packing in [Packing::Rows, Packing::Tight] {
+            for (seed, max) in (0..24).zip([20, 27, 33, 40, 64].into_iter().cycle()) {
+                let l = Layout { max_size: (max, max + 5), ..layout(max, packing) };
+                let whole = |row_of: &[usize]| whole_frames(row_of, frame);
+                for skip in [0, 3] {
+                    let (it, row_of) = random_sheet(seed, 30, frame, skip);
+                    let keys: Vec<(usize, u32)> = row_of.iter().map(|&r| (r, 0)).collect();
+                    let planned = page_bound(&keys, frame, &l).unwrap();
+                    let arranged = arrange(&it, &row_of, frame, &l).unwrap();
+                    assert!(
+                        arranged.sizes.len() <= planned,
+                        "{packing:?} seed {seed}: {} > {planned}",
+                        arranged.sizes.len()
+                    );
+                    assert_eq!(arranged.sizes.len(), page_count(&arranged.spots));
+                    assert_animations_whole(&it, &arranged.spots, &l);
+                    assert_animations_whole(&whole(&row_of), &place(&whole(&row_of), &l).unwrap(), &l);
+                    // The same input packs the same way.
+                    assert_eq!(arrange(&it, &row_of, frame, &l).unwrap(), arranged, "{packing:?} seed {seed}");
+                }
+            }
+        }
     }
 
     #[test]

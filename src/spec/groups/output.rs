@@ -22,6 +22,9 @@ pub enum JsonFormatName {
     /// TexturePacker JSON-Hash plus Phaser's animation JSON (anims.fromJSON): NAME.json and
     /// NAME.anims.json.
     Phaser,
+    /// Phaser's multi-atlas JSON for the whole sheet, every page in it (load.multiatlas), plus
+    /// Phaser's animation JSON under its one texture key: NAME.json and NAME.anims.json.
+    PhaserMultiatlas,
     /// A Godot 4 SpriteFrames resource: NAME.tres.
     Godot,
     /// A Godot 3 SpriteFrames resource: NAME.tres.
