@@ -97,7 +97,7 @@ pub struct Cell {
     pub frame: usize,
     /// How long the frame shows, in seconds.
     pub duration: f32,
-    /// Whether its row loops ([`Looping`]): transitions (`A->B`) and clips marked to play
+    /// Whether its row loops ([`Looping`](crate::bake::Looping)): transitions (`A->B`) and clips marked to play
     /// once do not.
     pub looping: bool,
     /// The finished image (the job's cell size).

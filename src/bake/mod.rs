@@ -41,4 +41,4 @@ pub use products::{Baked, Product};
 pub use sheet::{FinishedPage, SheetBuilder, page_bound};
 pub use sheet::{Packed, Page, Placement, Sheet, pack};
 
-pub use crate::sprite::{DEFAULT_MAX_PAGE, Directions, FrameNames, JsonFormat, Layout, Packing, Sampling};
+pub use crate::sprite::{DEFAULT_MAX_PAGE, Directions, FrameNames, JsonFormat, Layout, Looping, Packing, Sampling};

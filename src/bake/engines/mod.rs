@@ -20,7 +20,7 @@
 //! engines that keep per-frame times (Aseprite, Phaser, Godot 4) get each frame's own, in whole
 //! milliseconds that add up to the tag's length where the format counts milliseconds
 //! ([`Frame::duration_ms`]); Godot 3 has only the rate. Looping: as the job's
-//! [`Looping`](crate::sprite::Looping) says — clips loop unless marked to play once,
+//! [`Looping`](crate::bake::Looping) says — clips loop unless marked to play once,
 //! transitions (`A->B` rows) play once.
 
 mod aseprite;
