@@ -1,5 +1,15 @@
-//! The forward pass: bins holding alpha-tested or blended triangles, drawn in submission order
-//! into the tile's colour and depth, each sample shaded as its triangle reaches it.
+//! The forward pass: bins holding alpha-tested or blended triangles, drawn into the tile's
+//! colour and depth, each sample shaded as its triangle reaches it.
+//!
+//! **Order.** Opaque and alpha-tested triangles first, in submission order, writing depth;
+//! then blended ones back to front — sorted by their centroid's depth, farthest first, ties in
+//! submission order — each blended "over" what is behind it and tested against (not writing)
+//! depth. So glass in front of an opaque surface tints it whatever the file order, and two
+//! panes in front of each other compose in depth order. Every tile sorts the same triangles by
+//! the same keys, so tiles agree and any thread count gives the same bytes. Sorting whole
+//! triangles is what real-time engines do; it is exact unless blended triangles interpenetrate
+//! or overlap in depth so that neither is wholly behind the other (a per-pixel fragment list
+//! would resolve those, at a cost every blended pixel would pay).
 
 use super::buffers::TileBuffers;
 use super::context::{DrawContext, FragmentNeeds};
@@ -9,10 +19,19 @@ use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
 use crate::model::AlphaMode;
 
-/// Draws the binned triangles in submission order into the colour buffer.
+/// Draws the binned triangles into the colour buffer: the others in submission order, then the
+/// blended ones back to front.
 pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
     buffers.color_dirty = true;
-    for &i in bin {
+    let blended = |i: u32| ctx.triangle(i).is_some_and(|(_, m, _)| m.alpha == AlphaMode::Blend);
+    let mut back_to_front: Vec<(f32, u32)> = bin
+        .iter()
+        .filter(|&&i| blended(i))
+        .filter_map(|&i| ctx.triangle(i).map(|(tri, ..)| (tri.centroid_depth, i)))
+        .collect();
+    back_to_front.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let order = bin.iter().copied().filter(|&i| !blended(i)).chain(back_to_front.into_iter().map(|(_, i)| i));
+    for i in order {
         let Some((tri, material, needs)) = ctx.triangle(i) else { continue };
         let Some(bounds) = buffers.touch(tri) else { continue };
         let shading = (material, needs, ctx.shader);

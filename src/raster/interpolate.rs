@@ -75,6 +75,7 @@ mod tests {
             edges: [edge; 3],
             bbox: [3, 5, 40, 50],
             z: plane(0.5, 0.0, 0.0),
+            centroid_depth: 0.5,
             inv_w: plane(0.9, -0.0131, 0.0077),
             attrs: [
                 plane(0.31, 0.0173, -0.0041),

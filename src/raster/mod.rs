@@ -6,7 +6,8 @@
 //! vertex (model → clip, normals → view) → clip + setup (setup.rs) → bin (tile.rs)
 //!   → raster per tile, in parallel: opaque bins visibility then shading (deferred.rs) —
 //!     per sample (visibility.rs) or, supersampled and shaded per pixel, per pixel as
-//!     multisampling does it (msaa.rs) — other bins in submission order (forward.rs)
+//!     multisampling does it (msaa.rs) — other bins forward, blended triangles last and back
+//!     to front (forward.rs)
 //!   → fragment (interpolate.rs, shade.rs) → resolve (resolve.rs)
 //! ```
 //!

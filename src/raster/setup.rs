@@ -95,6 +95,9 @@ pub struct Triangle {
     pub bbox: [i32; 4],
     /// Depth (`z/w`, 0 = near).
     pub z: Plane,
+    /// The depth of its centroid (the mean of its corners' `z/w`): the order blended triangles
+    /// are drawn in, farthest first.
+    pub centroid_depth: f32,
     /// `1/w`.
     pub inv_w: Plane,
     /// `attribute/w` for each attribute.
@@ -247,13 +250,16 @@ fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: boo
     };
     let verts = order.map(|i| v[i]);
     let inv_w = order.map(|i| inv_w[i]);
-    let z = plane(std::array::from_fn(|i| verts[i].pos.z as f64 * inv_w[i]));
+    let depths: [f64; 3] = std::array::from_fn(|i| verts[i].pos.z as f64 * inv_w[i]);
+    let z = plane(depths);
+    let centroid_depth = (depths.iter().sum::<f64>() / 3.0) as f32;
     let inv_w_plane = plane(inv_w);
     let attrs = std::array::from_fn(|a| plane(std::array::from_fn(|i| verts[i].attrs[a] as f64 * inv_w[i])));
     out.push(Triangle {
         edges,
         bbox: [x0 as i32, y0 as i32, x1 as i32, y1 as i32],
         z,
+        centroid_depth,
         inv_w: inv_w_plane,
         attrs,
         material,

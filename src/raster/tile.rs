@@ -5,8 +5,8 @@
 //! draws the triangles binned to it, and resolves its own supersamples into output pixels.
 //! Tiles share nothing, so rayon can run them on any number of threads and the bytes come out
 //! the same. Bins of opaque triangles take the deferred path (visibility, then deferred
-//! shading); bins holding alpha-tested or blended triangles are drawn forward, in submission
-//! order, then resolved. The buffers are plain data; each pass is a function over them in its
+//! shading); bins holding alpha-tested or blended triangles are drawn forward (the others in
+//! submission order, then the blended back to front), then resolved. The buffers are plain data; each pass is a function over them in its
 //! own module, and all of them find their samples through `coverage.rs`.
 //!
 //! Buffers are kept per worker thread and reused frame after frame (a sprite job renders

@@ -427,3 +427,30 @@ fn pixel_rate_shading_keeps_coverage_and_stays_close_to_supersampling() {
     let psnr = 10.0 * (255.0f64 * 255.0 / (sum / n as f64)).log10();
     assert!(psnr > 30.0, "PSNR of pixel-rate against sample-rate shading: {psnr:.1} dB");
 }
+
+#[test]
+fn glass_tints_what_is_behind_it_whatever_the_file_order() {
+    use spritebake::model::Material;
+    // A red and a blue pane, each half transparent, in front of an opaque green bar: seen
+    // through both, the bar is green under blue under red, in linear light (0.5, 0.25, 0.25):
+    // sRGB (188, 137, 137) — whichever order the file lists them in.
+    let quad = |z: f32, colour: [f32; 4], alpha| {
+        let mut quad = TestMesh::new(
+            vec![Vec3::new(2.0, 2.0, z), Vec3::new(14.0, 2.0, z), Vec3::new(14.0, 14.0, z), Vec3::new(2.0, 14.0, z)],
+            vec![[0, 1, 2], [0, 2, 3]],
+        );
+        quad.material = Material { base_color: colour, alpha_mode: alpha, ..Material::named("m") };
+        quad
+    };
+    let red = quad(-0.2, [1.0, 0.0, 0.0, 0.5], AlphaMode::Blend);
+    let blue = quad(-0.5, [0.0, 0.0, 1.0, 0.5], AlphaMode::Blend);
+    let green = quad(-0.9, [0.0, 1.0, 0.0, 1.0], AlphaMode::Opaque);
+    let orders = [[&red, &blue, &green], [&green, &blue, &red], [&blue, &green, &red], [&red, &green, &blue]];
+    for (k, order) in orders.iter().enumerate() {
+        let image = render_meshes(order, pixel_camera(16.0, 16.0), &unlit(16, 16));
+        let centre = image.pixel(8, 8).unwrap();
+        let expected = [188, 137, 137, 255];
+        let off = centre.iter().zip(expected).map(|(a, b)| (i32::from(*a) - b).abs()).max().unwrap();
+        assert!(off <= 6, "order {k}: centre {centre:?}, expected {expected:?}");
+    }
+}
