@@ -205,3 +205,52 @@ fn corpus_faerie_gets_its_only_image_with_a_warning() {
     assert_eq!(found(&sydney), Some(("sydney.bmp".into(), TextureSource::ModelFolder)));
     assert!(sydney.warnings.is_empty(), "{:?}", sydney.warnings);
 }
+
+#[test]
+fn an_obj_map_d_cuts_the_texture_out_by_its_alpha_without_a_fringe() {
+    use spritebake::model::AlphaMode;
+    let dir = scratch_in("textures", "map-d");
+    // A white grid on transparent magenta: one opaque line of every 8 texels each way, so
+    // 1 - (7/8)^2 = 23.4% of the texture is opaque.
+    let n = 64u32;
+    let rgba: Vec<u8> = (0..n * n)
+        .flat_map(|i| {
+            if (i % n).is_multiple_of(8) || (i / n).is_multiple_of(8) { [255, 255, 255, 255] } else { [255, 0, 255, 0] }
+        })
+        .collect();
+    let grid = spritebake::raster::Image { width: n, height: n, rgba };
+    spritebake::output::write_png(&dir.join("grid.png"), &grid).unwrap();
+    std::fs::write(dir.join("quad.mtl"), "newmtl fence\nKd 1 1 1\nmap_Kd grid.png\nmap_d grid.png\n").unwrap();
+    let obj = "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+               usemtl fence\nf 1/1 2/2 3/3 4/4\n";
+    std::fs::write(dir.join("quad.obj"), obj).unwrap();
+    let model = load(&dir.join("quad.obj"), &LoadOptions::default());
+    assert_eq!(model.materials[0].alpha_mode, AlphaMode::Mask(0.5));
+    // The material on a quad filling 256 px.
+    let mut quad = crate::common::TestMesh::new(
+        vec![
+            glam::Vec3::ZERO,
+            glam::Vec3::new(256.0, 0.0, 0.0),
+            glam::Vec3::new(256.0, 256.0, 0.0),
+            glam::Vec3::new(0.0, 256.0, 0.0),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    );
+    quad.uvs = vec![glam::Vec2::ZERO, glam::Vec2::X, glam::Vec2::ONE, glam::Vec2::Y];
+    quad.material = model.materials[0].clone();
+    let image = crate::common::render_meshes(
+        &[&quad],
+        crate::common::pixel_camera(256.0, 256.0),
+        &spritebake::raster::RenderOptions { ssaa: 4, ..crate::common::unlit(256, 256) },
+    );
+    let coverage = image.rgba.chunks_exact(4).map(|p| f64::from(p[3]) / 255.0).sum::<f64>() / (256.0 * 256.0);
+    assert!((coverage - 0.23).abs() <= 0.05, "coverage {coverage:.3}");
+    // No magenta, no black at the cut edges: every drawn pixel is white.
+    let fringe = image.rgba.chunks_exact(4).filter(|p| p[3] > 0 && p[..3].iter().any(|&c| c < 230)).count();
+    assert_eq!(fringe, 0, "pixels of another colour than the grid's");
+    // A map_d naming another image is said, not silently ignored.
+    std::fs::write(dir.join("quad.mtl"), "newmtl fence\nmap_Kd grid.png\nmap_d mask.png\n").unwrap();
+    let model = load(&dir.join("quad.obj"), &LoadOptions::default());
+    assert!(model.warnings.iter().any(|w| w.contains("map_d mask.png")), "{:?}", model.warnings);
+    std::fs::remove_dir_all(dir).unwrap();
+}
