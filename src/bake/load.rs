@@ -52,6 +52,10 @@ pub fn load_within(resolved: &Resolved, body: &MemoryBudget, attachments: &Memor
         add_all_clip(&mut model)?;
     }
     refuse_motion_options_without_clips(&model, resolved)?;
+    if resolved.spec.anim.in_place {
+        // Pinned like any clip: a sequence whose file marks no travel loses its mark.
+        model.marked_motion.retain(|m| m.axes.contains(&true));
+    }
     let props = rig::load_attachments(controls, &resolved.model, &model, &resolved.load, attachments)?;
     let mut warnings: Vec<String> =
         model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)).cloned().collect();

@@ -87,7 +87,9 @@ impl Clip {
 /// on a `$sequence`), in the model file's axes. Posing in place removes that travel the way
 /// studiomdl extracts it: the roots move by the first root joint's offset from the first to the
 /// last frame, spread evenly over the frames, on the marked axes only; everything else (a
-/// sway, a bob) stays. Clips without marks lose the roots' horizontal motion instead.
+/// sway, a bob) stays. A `.qc` sequence is recorded even with no axis marked: its motion is
+/// kept, as studiomdl keeps it. Clips of other sources have no record and lose the roots'
+/// horizontal motion instead.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MarkedMotion {
     /// The clip's name.

@@ -10,7 +10,8 @@
 //!   else the model's first clip; a transition, if any, replaces it. Sprite sheets and frames
 //!   render `clip` alone if given, else every `anim` as a row, else every clip of the model.
 //! * **Root motion** is removed (walk cycles stay in place) unless `root_motion` is set, for
-//!   every command.
+//!   every command; a `.qc` sequence keeps the motion its `LX LY LZ` flags do not mark, as
+//!   studiomdl does, unless `in_place` is set.
 
 use std::path::{Path, PathBuf};
 
@@ -454,6 +455,9 @@ impl BakeSpec {
             }
         }
         let clip = a.clip.as_deref().map(clip_name);
+        if a.root_motion && a.in_place {
+            return Err(Error::bad_option("in_place", "true", "pins the motion `root_motion` keeps: give one of them"));
+        }
         let looping = Looping {
             once: a.once.iter().map(|e| clip_name(e)).collect(),
             looping: a.looping.iter().map(|e| clip_name(e)).collect(),

@@ -179,35 +179,58 @@ fn lx_travel_is_removed_in_place_and_kept_with_root_motion() {
     }
     // The same through the command line: the robot walks across its cells with
     // `--root-motion` (the framing is shared) and stays put without it.
-    let shift = |extra: &[&str]| {
-        let out = dir.join(format!("walk{}.png", extra.len()));
-        let qc = dir.join("bigrat.qc");
-        let mut args = vec!["sheet", qc.to_str().unwrap(), "--anim", "walk2", "--yaw", "90", "--frames", "2"];
-        args.extend(["--size", "64", "-o", out.to_str().unwrap()]);
-        args.extend(extra);
-        let o = spritebake(&args);
-        assert!(o.status.success(), "{}", printed(&o));
-        let sheet = spritebake::output::read_png(&out).unwrap();
-        let json: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out.with_extension("json")).unwrap()).unwrap();
-        let names = json["animations"]["walk2_S"].as_array().unwrap();
-        assert_eq!(names.len(), 2, "{json}");
-        let centres: Vec<f32> = names
-            .iter()
-            .map(|n| {
-                let r = &json["frames"][n.as_str().unwrap()]["frame"];
-                let [x, y, w, h] = ["x", "y", "w", "h"].map(|k| r[k].as_u64().unwrap() as u32);
-                let xs: Vec<u32> = (x..x + w)
-                    .filter(|&px| (y..y + h).any(|py| sheet.pixel(px, py).unwrap()[3] > 0))
-                    .map(|px| px - x)
-                    .collect();
-                (xs[0] + xs[xs.len() - 1]) as f32 / 2.0
-            })
-            .collect();
-        (centres[1] - centres[0]).abs()
-    };
-    let (in_place, travelling) = (shift(&[]), shift(&["--root-motion"]));
+    let (in_place, travelling) = (travel_px(&dir, "walk2", &[]), travel_px(&dir, "walk2", &["--root-motion"]));
     assert!(in_place <= 3.0 && travelling >= 6.0, "moved {in_place} px in place, {travelling} px travelling");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// How far (px) the robot's middle moves from the first to the last of 2 frames of `clip` of
+/// `dir`'s `bigrat.qc`, seen from the side, in a sheet baked with `extra`.
+fn travel_px(dir: &Path, clip: &str, extra: &[&str]) -> f32 {
+    let out = dir.join(format!("{clip}{}.png", extra.len()));
+    let qc = dir.join("bigrat.qc");
+    let mut args = vec!["sheet", qc.to_str().unwrap(), "--anim", clip, "--yaw", "90", "--frames", "2"];
+    args.extend(["--size", "64", "-o", out.to_str().unwrap()]);
+    args.extend(extra);
+    let o = spritebake(&args);
+    assert!(o.status.success(), "{}", printed(&o));
+    let sheet = spritebake::output::read_png(&out).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(out.with_extension("json")).unwrap()).unwrap();
+    let names = json["animations"][format!("{clip}_S")].as_array().unwrap();
+    assert_eq!(names.len(), 2, "{json}");
+    let centres: Vec<f32> = names
+        .iter()
+        .map(|n| {
+            let r = &json["frames"][n.as_str().unwrap()]["frame"];
+            let [x, y, w, h] = ["x", "y", "w", "h"].map(|k| r[k].as_u64().unwrap() as u32);
+            let xs: Vec<u32> = (x..x + w)
+                .filter(|&px| (y..y + h).any(|py| sheet.pixel(px, py).unwrap()[3] > 0))
+                .map(|px| px - x)
+                .collect();
+            (xs[0] + xs[xs.len() - 1]) as f32 / 2.0
+        })
+        .collect();
+    (centres[1] - centres[0]).abs()
+}
+
+#[test]
+fn a_sequence_without_travel_flags_keeps_its_motion_as_studiomdl_does_unless_in_place() {
+    let dir = qc_project("unmarked");
+    // The robot's walk again, with no `LX`: studiomdl extracts nothing and the compiled model
+    // walks forward.
+    let qc = std::fs::read_to_string(dir.join("bigrat.qc")).unwrap();
+    std::fs::write(dir.join("bigrat.qc"), format!("{qc}$sequence \"stroll\" \"walk\" fps 15 loop\n")).unwrap();
+    let model = load_with(&dir.join("bigrat.qc"), &LoadOptions::default());
+    assert_eq!(model.marked_axes("stroll"), Some([false; 3]));
+    let (first, last) = (root_at(&model, "stroll", 0.0, true), root_at(&model, "stroll", 15.0, true));
+    assert!((last.y - first.y + 26.25).abs() < 1e-3, "kept in place: {first} -> {last}");
+    // On the command line: it walks across its cells by default, `--in-place` pins it, and
+    // `--in-place` with `--root-motion` is refused.
+    let (kept, pinned) = (travel_px(&dir, "stroll", &[]), travel_px(&dir, "stroll", &["--in-place"]));
+    assert!(kept >= 6.0 && pinned <= 3.0, "moved {kept} px by default, {pinned} px with --in-place");
+    let o =
+        spritebake(&["render", dir.join("bigrat.qc").to_str().unwrap(), "--in-place", "--root-motion", "-o", "x.png"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -439,9 +462,10 @@ fn corpus_headcrab_qc() {
     for m in &model.materials {
         assert!(matches!(m.texture_status, TextureStatus::Found(_)), "{}: {:?}", m.name, m.texture_status);
     }
-    // walk and run are LX; the decompiler's include and 17 sequence files are not shipped.
+    // walk and run are LX, idle1 marks nothing (its motion is kept); the decompiler's include
+    // and 17 sequence files are not shipped.
     assert_eq!(model.marked_axes("run"), Some([false, true, false]));
-    assert_eq!(model.marked_axes("idle1"), None);
+    assert_eq!(model.marked_axes("idle1"), Some([false; 3]));
     assert!(model.warnings.iter().any(|w| w.contains("17 sequence(s) skipped") && w.contains("eat_ground")));
     assert!(model.warnings.iter().any(|w| w.contains("texturepath.qci")));
     // In place, run's root ends where it starts; with its travel it goes 45 units along -y.

@@ -216,6 +216,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("blend", "\"run:0.5\"", ""),
     ("transition", "[\"walk->run:0.5\"]", ""),
     ("root_motion", "true", ""),
+    ("in_place", "true", ""),
     ("once", "[\"walk\"]", ""),
     ("loop", "\"walk\"", ""),
     ("frame", "[0, 2.5]", ""),

@@ -185,11 +185,11 @@ fn add_sequence(
         }
     }
     sequence.placement.place_clip(skeleton, &mut clip);
-    if sequence.travel.iter().any(|&t| t) {
-        // The compiled model faces +X: its X is the source's Y (turned 90° about Z).
-        let [lx, ly, lz] = sequence.travel;
-        model.marked_motion.push(MarkedMotion { clip: name.clone(), axes: [ly, lx, lz] });
-    }
+    // Every sequence says which travel studiomdl takes off: none, without flags (its motion
+    // is kept, as the compiled model plays it). The compiled model faces +X: its X is the
+    // source's Y (turned 90° about Z).
+    let [lx, ly, lz] = sequence.travel;
+    model.marked_motion.push(MarkedMotion { clip: name.clone(), axes: [ly, lx, lz] });
     model.clips.push(clip);
     Ok(true)
 }

@@ -25,7 +25,7 @@
 //! * **Sequences.** `$sequence NAME FILE [options]` or `$sequence NAME { FILE options }`: a clip
 //!   named NAME at `fps` (30 by default), `frame A B` keeps those frames, `LX LY LZ` mark root
 //!   travel ([`MarkedMotion`], in the compiled model's axes: X forward, so `LX` is the source's
-//!   Y), `loop` makes it loop (without it the clip plays once, as studiomdl's
+//!   Y; a sequence without them keeps its motion, as studiomdl does), `loop` makes it loop (without it the clip plays once, as studiomdl's
 //!   `STUDIO_LOOPING` flag says), `rotate DEG` and `origin X Y Z` place it; events (`{ event ... }`), activities and the
 //!   other options are ignored; of several blend files the first is used. `$animation NAME FILE
 //!   options` defines a file a sequence may name. A sequence whose file is missing or refused is

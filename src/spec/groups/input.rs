@@ -124,10 +124,15 @@ pub struct AnimSpec {
     #[cfg_attr(feature = "cli", arg(long, value_name = "A->B:SECONDS"))]
     #[serde(deserialize_with = "one_or_many")]
     pub transition: Vec<TransitionSpec>,
-    /// Keep the root's horizontal motion (by default every command renders walk cycles in
-    /// place).
-    #[cfg_attr(feature = "cli", arg(long))]
+    /// Keep the root's motion (by default walk cycles stay in place: the root's travel is taken
+    /// off, except a `.qc` sequence's, whose `LX LY LZ` flags say which travel studiomdl takes
+    /// off, and a sequence without them keeps its motion).
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with = "in_place"))]
     pub root_motion: bool,
+    /// Pin the root's horizontal motion of every clip, a `.qc` sequence without `LX LY LZ`
+    /// flags included (whose motion studiomdl keeps, and so does spritebake by default).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub in_place: bool,
     /// Clips that play once and hold their last frame in the sheet's engine data (a death, an
     /// attack): clip names or animation files; repeatable and comma-separated. Clips loop unless
     /// their file says otherwise (a QC `$sequence` without `loop` plays once).

@@ -147,7 +147,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             ClipFrames::Morph(_) => "morph",
             ClipFrames::Keyed(_) => "keyed",
         };
-        let travel = match model.marked_axes(&clip.name) {
+        let travel = match model.marked_axes(&clip.name).filter(|axes| axes.contains(&true)) {
             Some(axes) => {
                 let marked: Vec<&str> = ["x", "y", "z"].iter().zip(axes).filter(|(_, m)| *m).map(|(a, _)| *a).collect();
                 format!(", root travel on {}", marked.join(", "))
