@@ -52,6 +52,15 @@ pub fn load_within(resolved: &Resolved, body: &MemoryBudget, attachments: &Memor
         add_all_clip(&mut model)?;
     }
     refuse_motion_options_without_clips(&model, resolved)?;
+    if resolved.look.skeleton && model.skeleton.is_none() {
+        // An overlay of nothing would pass silently.
+        let expected = format!(
+            "draws the joints of a skeletal model (MD5, SMD, QC, glTF with a skin), and {} has none \
+             (MD2 and OBJ animate vertices, not joints)",
+            resolved.model.display()
+        );
+        return Err(Error::bad_option("skeleton", "true", expected));
+    }
     if resolved.spec.anim.in_place {
         // Pinned like any clip: a sequence whose file marks no travel loses its mark.
         model.marked_motion.retain(|m| m.axes.contains(&true));

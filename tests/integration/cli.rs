@@ -411,3 +411,18 @@ fn man_refuses_a_file_where_its_folder_should_be() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_skeleton_overlay_of_a_model_without_joints_is_refused() {
+    let dir = scratch("no-joints");
+    let out = dir.join("r.png");
+    let md2 = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot/robot.md2");
+    let o = spritebake(&["render", md2.to_str().unwrap(), "--skeleton", "-o", out.to_str().unwrap()]);
+    crate::common::cli::assert_refused(&o, &["--skeleton", "robot.md2 has none", "MD2"]);
+    assert!(!out.exists());
+    // A skeletal model draws it.
+    let md5 = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot/robot.md5mesh");
+    let o = spritebake(&["render", md5.to_str().unwrap(), "--skeleton", "--size", "32", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success() && out.exists(), "{}", stderr(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
