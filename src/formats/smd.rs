@@ -251,9 +251,12 @@ fn parse_triangles<'a>(
             }
             None => {
                 by_material.insert(material.to_string(), model.meshes.len());
-                model
-                    .materials
-                    .push(Material { texture_name: Some(material.to_string()), ..Material::named(material) });
+                let mut entry = Material { texture_name: Some(material.to_string()), ..Material::named(material) };
+                let file = material.rsplit(['/', '\\']).next().unwrap_or(material);
+                if file.starts_with('{') {
+                    mask(&mut entry);
+                }
+                model.materials.push(entry);
                 model.meshes.push(Mesh {
                     name: material.to_string(),
                     material: model.materials.len() - 1,
@@ -627,4 +630,12 @@ pub fn write_sequence(skeleton: &Skeleton, clip: &Clip) -> String {
     }
     s.push_str("end\n");
     s
+}
+
+/// Makes `material` a GoldSrc masked texture: its palette's last colour transparent, alpha
+/// tested (studiomdl's `masked` render mode, which a texture named `{...` gets by name and a
+/// QC's `$texrendermode TEXTURE masked` by command).
+pub fn mask(material: &mut Material) {
+    material.palette_mask = true;
+    material.alpha_mode = crate::model::AlphaMode::Mask(0.5);
 }

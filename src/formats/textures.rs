@@ -246,6 +246,7 @@ impl TextureResolver {
                 }
             }
         }
+        mask_palettes(model, budget)?;
         model.warnings.extend(warnings);
         Ok(())
     }
@@ -402,6 +403,22 @@ impl TextureResolver {
         self.cache.insert(canonical, texture.clone());
         Ok(texture)
     }
+}
+
+/// Gives each GoldSrc masked material ([`Material::palette_mask`]) its texture with the
+/// palette's last colour transparent; a texture that is no 8-bit paletted BMP keeps its own
+/// alpha. Each copy is charged to `budget` first.
+///
+/// [`Material::palette_mask`]: crate::model::Material::palette_mask
+fn mask_palettes(model: &mut Model, budget: &MemoryBudget) -> crate::Result<()> {
+    for material in model.materials.iter_mut().filter(|m| m.palette_mask) {
+        let Some(texture) = &material.texture else { continue };
+        let Some(colour) = texture.mask_colour else { continue };
+        let (w, h) = (texture.width, texture.height);
+        budget.charge(Texture::prepared_bytes(w, h), || format!("the masked copy of a {w}x{h} texture"))?;
+        material.texture = Some(Arc::new(texture.masked(colour)));
+    }
+    Ok(())
 }
 
 /// Case-insensitive lookups in the model's folder tree, each folder listed once: a model naming
@@ -566,7 +583,32 @@ pub fn decode_image_within(
     let decoded =
         reader(Texture::prepared_bytes(w, h)).decode().map_err(|e| format!("could not be decoded: {e}"))?.into_rgba8();
     let (w, h) = decoded.dimensions();
-    Ok(Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".to_string())?)
+    let mut texture = Texture::new(w, h, decoded.into_raw(), true).ok_or_else(|| "has no pixels".to_string())?;
+    texture.mask_colour = bmp_mask_colour(bytes);
+    Ok(texture)
+}
+
+/// The colour of palette entry 255 of an 8-bit paletted BMP — GoldSrc's mask colour, which its
+/// masked textures draw transparent — read from the headers the decoder has already accepted;
+/// `None` for any other image, or a palette of fewer than 256 colours.
+fn bmp_mask_colour(bytes: &[u8]) -> Option<[u8; 3]> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    if bytes.get(..2)? != b"BM" {
+        return None;
+    }
+    let header = u32_at(14)? as usize;
+    // OS/2's 12-byte header has 3-byte palette entries; the others 4 (B, G, R, unused).
+    let (bits, entry, colours) = match header {
+        12 => (u16_at(24)?, 3, 256),
+        _ => (u16_at(28)?, 4, u32_at(46).filter(|&n| n != 0).unwrap_or(256)),
+    };
+    if bits != 8 || colours < 256 {
+        return None;
+    }
+    let at = 14usize.checked_add(header)?.checked_add(255 * entry)?;
+    let bgr = bytes.get(at..at.checked_add(3)?)?;
+    Some([bgr[2], bgr[1], bgr[0]])
 }
 
 /// Charges a `w`×`h` texture's prepared size to `budget`.

@@ -13,6 +13,9 @@ pub struct Texture {
     /// True when the colour channels are sRGB-encoded (the usual case for colour maps);
     /// the renderer then filters in linear light.
     pub srgb: bool,
+    /// For an 8-bit paletted BMP, the colour of its last palette entry (index 255), which a
+    /// GoldSrc masked texture draws transparent ([`Material::palette_mask`]); `None` otherwise.
+    pub mask_colour: Option<[u8; 3]>,
 }
 
 impl Texture {
@@ -20,7 +23,22 @@ impl Texture {
     /// texels or a dimension is zero.
     pub fn new(width: u32, height: u32, rgba: Vec<u8>, srgb: bool) -> Option<Texture> {
         let expected = (width as usize).checked_mul(height as usize)?.checked_mul(4)?;
-        (width > 0 && height > 0 && rgba.len() == expected).then_some(Texture { width, height, rgba, srgb })
+        (width > 0 && height > 0 && rgba.len() == expected).then_some(Texture {
+            width,
+            height,
+            rgba,
+            srgb,
+            mask_colour: None,
+        })
+    }
+
+    /// This texture with the texels of `colour` transparent (a GoldSrc masked texture's).
+    pub fn masked(&self, colour: [u8; 3]) -> Texture {
+        let mut rgba = self.rgba.clone();
+        for texel in rgba.chunks_exact_mut(4).filter(|t| t[..3] == colour) {
+            texel[3] = 0;
+        }
+        Texture { width: self.width, height: self.height, rgba, srgb: self.srgb, mask_colour: None }
     }
 
     /// Bytes a `width`×`height` texture holds once decoded and prepared for rendering: the
@@ -49,7 +67,7 @@ impl Texture {
                 rgba.extend_from_slice(if on { &[255, 0, 255, 255] } else { &[0, 0, 0, 255] });
             }
         }
-        Texture { width: N, height: N, rgba, srgb: true }
+        Texture { width: N, height: N, rgba, srgb: true, mask_colour: None }
     }
 }
 
@@ -148,6 +166,10 @@ pub struct Material {
     /// How the model asks for its texture to be filtered where it is minified (glTF
     /// `minFilter`); `None`, the default, leaves it to the render's filter.
     pub minify: Option<MinFilter>,
+    /// A GoldSrc masked texture (`$texrendermode TEXTURE masked`, or a texture named `{...`):
+    /// the texels of its palette's last colour ([`Texture::mask_colour`]) are transparent, and
+    /// the material is alpha-tested. The default is false.
+    pub palette_mask: bool,
 }
 
 /// A texture's filter where it is minified, as a model file asks for it.
@@ -174,6 +196,7 @@ impl Default for Material {
             wrap: true,
             nearest: false,
             minify: None,
+            palette_mask: false,
         }
     }
 }

@@ -254,3 +254,78 @@ fn an_obj_map_d_cuts_the_texture_out_by_its_alpha_without_a_fringe() {
     assert!(model.warnings.iter().any(|w| w.contains("map_d mask.png")), "{:?}", model.warnings);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A 4×4 8-bit paletted BMP: its left half palette entry 0 (red), its right half entry 255
+/// (blue, GoldSrc's mask colour).
+fn masked_bmp(path: &Path) {
+    let (w, h) = (4u32, 4u32);
+    let pixels: Vec<u8> = (0..h).flat_map(|_| (0..w).map(|x| if x < 2 { 0u8 } else { 255 })).collect();
+    let offset = 14 + 40 + 256 * 4;
+    let mut bmp = Vec::new();
+    bmp.extend_from_slice(b"BM");
+    bmp.extend_from_slice(&((offset + pixels.len()) as u32).to_le_bytes());
+    bmp.extend_from_slice(&[0; 4]);
+    bmp.extend_from_slice(&(offset as u32).to_le_bytes());
+    for v in [40u32, w, h] {
+        bmp.extend_from_slice(&v.to_le_bytes());
+    }
+    bmp.extend_from_slice(&1u16.to_le_bytes());
+    bmp.extend_from_slice(&8u16.to_le_bytes());
+    for v in [0u32, pixels.len() as u32, 2835, 2835, 256, 0] {
+        bmp.extend_from_slice(&v.to_le_bytes());
+    }
+    for i in 0..256 {
+        // B, G, R, 0: entry 0 red, entry 255 blue, the rest grey.
+        bmp.extend_from_slice(&match i {
+            0 => [0, 0, 255, 0],
+            255 => [255, 0, 0, 0],
+            _ => [128, 128, 128, 0],
+        });
+    }
+    bmp.extend_from_slice(&pixels);
+    std::fs::write(path, bmp).unwrap();
+}
+
+/// A one-quad reference SMD whose material is `material`.
+fn quad_smd(path: &Path, material: &str) {
+    let v = |x: u8, y: u8| format!("0 {x} {y} 0 0 0 1 {x} {y}\n");
+    let triangles =
+        format!("{material}\n{}{}{}{material}\n{}{}{}", v(0, 0), v(1, 0), v(1, 1), v(0, 0), v(1, 1), v(0, 1));
+    let smd = format!(
+        "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\n{triangles}end\n"
+    );
+    std::fs::write(path, smd).unwrap();
+}
+
+#[test]
+fn goldsrc_masked_textures_draw_their_last_palette_colour_transparent() {
+    use spritebake::model::AlphaMode;
+    let dir = scratch_in("textures", "masked");
+    masked_bmp(&dir.join("grid.bmp"));
+    std::fs::copy(dir.join("grid.bmp"), dir.join("{grid.bmp")).unwrap();
+    // Alpha of the texture's left and right texels.
+    let halves = |model: &Model| {
+        let m = &model.materials[0];
+        let t = m.texture.as_ref().unwrap();
+        (m.alpha_mode, t.rgba[3], t.rgba[4 * 3 + 3], [t.rgba[0], t.rgba[1], t.rgba[2]])
+    };
+    // By name: a texture named `{...`.
+    quad_smd(&dir.join("named.smd"), "{grid.bmp");
+    let model = load(&dir.join("named.smd"), &LoadOptions::default());
+    assert_eq!(halves(&model), (AlphaMode::Mask(0.5), 255, 0, [255, 0, 0]));
+    // By command: `$texrendermode grid.bmp masked`; without it the texture is opaque.
+    quad_smd(&dir.join("ref.smd"), "grid.bmp");
+    let qc = |extra: &str| {
+        std::fs::write(dir.join("m.qc"), format!("$body studio \"ref\"\n{extra}")).unwrap();
+        load(&dir.join("m.qc"), &LoadOptions::default())
+    };
+    assert_eq!(halves(&qc("$texrendermode \"grid.bmp\" masked\n")), (AlphaMode::Mask(0.5), 255, 0, [255, 0, 0]));
+    assert_eq!(halves(&qc("")), (AlphaMode::Opaque, 255, 255, [255, 0, 0]));
+    let additive = qc("$texrendermode \"grid.bmp\" additive\n");
+    assert!(
+        additive.warnings.iter().any(|w| w.contains("additive: drawn as an ordinary texture")),
+        "{:?}",
+        additive.warnings
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -137,6 +137,13 @@ pub fn build(qc: Qc, choices: &[BodyChoice], files: &mut Files, budget: &MemoryB
             None => warnings.push(format!("{}: attachment '{}': no bone '{}'; skipped", def.at, def.name, def.bone)),
         }
     }
+    for material in &mut model.materials {
+        let texture = material.texture_name.as_deref().unwrap_or(&material.name);
+        let file = texture.rsplit(['/', '\\']).next().unwrap_or(texture).to_lowercase();
+        if qc.masked_textures.contains(&file) {
+            smd::mask(material);
+        }
+    }
     model.warnings.extend(warnings);
     Ok(Built { model, texture_folders: qc.texture_folders, placement: qc.placement })
 }

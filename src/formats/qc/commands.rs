@@ -49,7 +49,6 @@ pub(super) const NO_EFFECT: &[&str] = &[
     "$weightlist",
     "$defaultweightlist",
     "$gamma",
-    "$texrendermode",
 ];
 
 /// Words that are options of `$sequence` and `$animation`, with how many values follow them.

@@ -218,6 +218,20 @@ impl Parser {
                         self.qc.attachments.push(AttachmentDef { name, bone, offset, absolute, placement, at });
                     }
                 }
+                "$texrendermode" => {
+                    let texture = word(&mut s, &at, "a texture name")?;
+                    let mode = word(&mut s, &at, "a render mode")?;
+                    skip_args(&mut s);
+                    // `masked` is drawn; `additive`, `fullbright`, `flatshade` and `chrome`
+                    // change lighting or blending a sprite does not have.
+                    if !mode.eq_ignore_ascii_case("masked") {
+                        self.qc
+                            .warnings
+                            .push(format!("{at}: $texrendermode {texture} {mode}: drawn as an ordinary texture"));
+                    } else if self.room(self.qc.masked_textures.len(), "masked textures") {
+                        self.qc.masked_textures.push(texture.to_lowercase());
+                    }
+                }
                 "$include" => {
                     let name = word(&mut s, &at, "a file name")?;
                     skip_args(&mut s);

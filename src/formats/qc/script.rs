@@ -211,6 +211,8 @@ pub struct Qc {
     pub texture_folders: Vec<PathBuf>,
     /// The placement in force at the end of the script (files added with `--anim` get it).
     pub placement: Placement,
+    /// Texture file names `$texrendermode ... masked` marks, lower case.
+    pub masked_textures: Vec<String>,
     /// Non-fatal problems.
     pub warnings: Vec<String>,
 }
