@@ -66,6 +66,9 @@ pub struct RenderOptions {
     pub shading_rate: ShadingRate,
     /// Texture filter. The default is trilinear.
     pub filter: Filter,
+    /// Whether a material's own filters (glTF `magFilter`, `minFilter`) win over `filter` where
+    /// it has them. The default is true; false applies `filter` to every texture.
+    pub model_filters: bool,
     /// Lighting model. The default is Lambert.
     pub shading: Shading,
     /// Directional lights. The default is [`Light::KEY`].
@@ -86,6 +89,7 @@ impl Default for RenderOptions {
             ssaa: 4,
             shading_rate: ShadingRate::Pixel,
             filter: Filter::Trilinear,
+            model_filters: true,
             shading: Shading::Lambert,
             lights: vec![Light::KEY],
             ambient: 0.3,

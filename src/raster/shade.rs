@@ -72,6 +72,8 @@ pub struct Shader {
     lights: Vec<Vec3>,
     ambient: f32,
     filter: Filter,
+    /// Whether materials' own filters win over `filter` ([`RenderOptions::model_filters`]).
+    model_filters: bool,
     output: FragmentOutput,
 }
 
@@ -139,7 +141,8 @@ impl Shader {
             .filter(|d| d.is_finite())
             .collect();
         let ambient = if options.ambient.is_finite() { options.ambient } else { 0.0 };
-        Shader { shading: options.shading, lights, ambient, filter: options.filter, output }
+        let model_filters = options.model_filters;
+        Shader { shading: options.shading, lights, ambient, filter: options.filter, model_filters, output }
     }
 
     /// True when fragments need normals (lit colour, or the normal itself).
@@ -164,10 +167,14 @@ impl Shader {
     }
 
     /// The filters of `material`'s texture where it is magnified and where it is minified: the
-    /// model's own where it chose them (glTF `magFilter`, `minFilter`), else the render's. A
+    /// model's own where it chose them (glTF `magFilter`, `minFilter`) unless the render's
+    /// filter was given, else the render's. A
     /// pixel-art model's `magFilter: NEAREST` keeps texels crisp up close and still minifies
     /// through mip levels (a 1-texel checker far away is grey, not noise).
     fn filters(&self, material: &DrawMaterial) -> (Filter, Filter) {
+        if !self.model_filters {
+            return (self.filter, self.filter);
+        }
         let magnify = if material.nearest { Filter::Nearest } else { self.filter };
         (magnify, material.minify.unwrap_or(self.filter))
     }

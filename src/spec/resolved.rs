@@ -521,11 +521,12 @@ impl BakeSpec {
                 ShadingRateName::Pixel => ShadingRate::Pixel,
                 ShadingRateName::Sample => ShadingRate::Sample,
             },
-            filter: match r.filter {
+            filter: match r.filter.unwrap_or_default() {
                 FilterName::Nearest => Filter::Nearest,
                 FilterName::Bilinear => Filter::Bilinear,
                 FilterName::Trilinear => Filter::Trilinear,
             },
+            model_filters: r.filter.is_none(),
             shading: match r.shading {
                 ShadingName::Unlit => Shading::Unlit,
                 ShadingName::Lambert => Shading::Lambert,
@@ -708,6 +709,16 @@ mod tests {
         let mut s = spec();
         (s.look.maps, s.look.normal_y) = (vec![MapKind::Depth], NormalY::Down);
         assert!(s.resolve().unwrap_err().to_string().starts_with("`normal_y` = down: needs `maps` to include normal"));
+    }
+
+    #[test]
+    fn a_given_filter_overrides_the_models_own() {
+        let mut s = spec();
+        let r = s.resolve().unwrap();
+        assert_eq!((r.options.filter, r.options.model_filters), (Filter::Trilinear, true));
+        s.render.filter = Some(FilterName::Trilinear);
+        let r = s.resolve().unwrap();
+        assert_eq!((r.options.filter, r.options.model_filters), (Filter::Trilinear, false));
     }
 
     #[test]

@@ -447,16 +447,23 @@ fn materials_keep_colour_alpha_mode_wrap_and_nearest_filter() {
     }
     assert_eq!((m.minify, smooth.materials[0].minify), (None, None));
     assert_eq!(smooth.materials[0].alpha_mode, AlphaMode::Blend);
-    // Rendered larger than the texture: nearest keeps two colours, the default filter blends.
-    let colours = |model: &Model| {
+    // Rendered larger than the texture: nearest keeps two colours, the default filter blends,
+    // and a filter the user gives (`model_filters` off, as `--filter` sets it) wins.
+    let colours = |model: &Model, model_filters: bool| {
         use spritebake::raster::{Projection, RenderOptions, Renderer, Shading};
         let view = spritebake::raster::OrbitView {
             pitch_degrees: 0.0,
             projection: Projection::Orthographic,
             ..Default::default()
         };
-        let options =
-            RenderOptions { width: 32, height: 32, ssaa: 1, shading: Shading::Unlit, ..RenderOptions::default() };
+        let options = RenderOptions {
+            width: 32,
+            height: 32,
+            ssaa: 1,
+            shading: Shading::Unlit,
+            model_filters,
+            ..RenderOptions::default()
+        };
         let image =
             spritebake::bake::render_frame(&Renderer::new(), model, &Default::default(), &view, &options).unwrap();
         let mut set: Vec<&[u8]> = image.rgba.chunks_exact(4).filter(|p| p[3] == 255).collect();
@@ -464,8 +471,9 @@ fn materials_keep_colour_alpha_mode_wrap_and_nearest_filter() {
         set.dedup();
         set.len()
     };
-    assert_eq!(colours(&nearest), 2);
-    assert!(colours(&smooth) > 10);
+    assert_eq!(colours(&nearest, true), 2);
+    assert!(colours(&smooth, true) > 10);
+    assert!(colours(&nearest, false) > 10);
 }
 
 #[test]

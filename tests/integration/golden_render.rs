@@ -32,6 +32,7 @@ const SMALL: RenderOptions = RenderOptions {
     ssaa: 4,
     shading_rate: spritebake::raster::ShadingRate::Pixel,
     filter: spritebake::raster::Filter::Trilinear,
+    model_filters: true,
     shading: Shading::Lambert,
     lights: Vec::new(),
     ambient: 0.3,

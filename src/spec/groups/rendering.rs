@@ -194,9 +194,11 @@ pub struct RenderSpec {
     /// per sample, as GPU multisampling), `sample` shades every sample.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = RenderSpec::default().shading_rate))]
     pub shading_rate: ShadingRateName,
-    /// Texture filter.
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = RenderSpec::default().filter))]
-    pub filter: FilterName,
+    /// Texture filter, for every texture. Default: trilinear, except where a model chooses its
+    /// own (glTF `magFilter`, `minFilter`: a pixel-art model's NEAREST), which a given filter
+    /// overrides.
+    #[cfg_attr(feature = "cli", arg(long, value_enum))]
+    pub filter: Option<FilterName>,
     /// Shading model.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = RenderSpec::default().shading))]
     pub shading: ShadingName,
@@ -230,7 +232,7 @@ impl Default for RenderSpec {
         RenderSpec {
             ssaa: options.ssaa,
             shading_rate: ShadingRateName::default(),
-            filter: FilterName::default(),
+            filter: None,
             shading: ShadingName::default(),
             bands: 3,
             light: Vec::new(),
