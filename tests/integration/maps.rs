@@ -4,7 +4,6 @@
 //! files are planned with the colour files; refusals; a golden normal-map sheet.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use glam::{Mat4, Vec3};
 use spritebake::bake::{self, Job, Sampling, pack};
@@ -16,15 +15,11 @@ use spritebake::raster::{Camera, Image, OrbitView, Projection, RenderOptions, Re
 use spritebake::spec::{Fit, LookSpec, MapKind};
 
 use super::common;
-use super::common::cli::{assert_refused, names_in, printed};
+use super::common::cli::{assert_refused, names_in, printed, run_in};
 use super::common::robot;
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("maps", name)
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).current_dir(dir).output().expect("run spritebake")
 }
 
 fn run_ok(dir: &Path, args: &[&str]) {

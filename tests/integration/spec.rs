@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use spritebake::BakeSpec;
@@ -13,17 +13,13 @@ use spritebake::check::{CASE_KEYS, Manifest};
 use spritebake::output::{read_png, write_png};
 
 use crate::common;
-use crate::common::cli::{assert_refused, names_in, printed};
+use crate::common::cli::{assert_refused, names_in, printed, run_in};
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("spec", name)
 }
 
 /// `spritebake ARGS`, run in `dir` (relative outputs land there).
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).current_dir(dir).output().expect("run spritebake")
-}
-
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
