@@ -239,6 +239,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("background", "\"#203040\"", ""),
     ("two_sided", "true", ""),
     ("pixel_art", "3", ""),
+    ("pixel_art_filter", "\"mode\"", "pixel_art = 3"),
     ("palette", "16", "pixel_art = 3"),
     ("palette_file", "\"game.hex\"", "pixel_art = 3"),
     ("palette_dither", "true", "pixel_art = 3\npalette = 16"),
@@ -310,6 +311,7 @@ fn refusals_name_the_flag_and_what_it_accepts_and_write_nothing() {
         // Options that tune another one, given alone, and moments of a model with no clips.
         (&["render", t, "--bands", "8", "-o", "r.png"], &["--bands 8", "--shading toon"]),
         (&["sheet", t, "--outline-color", "#ff0000", "-o", "s.png"], &["--outline-color", "needs --outline"]),
+        (&["sheet", t, "--pixel-art-filter", "mode", "-o", "s.png"], &["--pixel-art-filter mode", "needs --pixel-art"]),
         (&["render", t, "--frame", "3", "-o", "r.png"], &["--frame 3", "needs a clip", "tower.obj has none"]),
         (&["gif", t, "--fps", "10", "-o", "g.gif"], &["--fps 10", "needs a clip"]),
         (&["sheet", t, "--root-motion", "-o", "s.png"], &["--root-motion", "needs a clip"]),
