@@ -14,9 +14,10 @@
 //!   8-bit grey, white nearest: near-white reads as raised, as height maps are drawn, and the
 //!   transparent background is black. Eight bits: one image format for every file of a sheet,
 //!   and 256 steps over a character's depth are finer than a sprite's pixels.
-//! * **Pixel art** picks each block's colour from the most frequent colour of the block; a map
-//!   pixel is the mean over the block's pixels of that colour (renormalised for normals), so the
-//!   maps keep the colour's hard edges and alpha. Maps are never reduced to a palette.
+//! * **Pixel art** follows the colour's filter: by area a map pixel is the alpha-weighted mean
+//!   of its block's covered pixels, by mode the mean over the block's pixels of the colour it
+//!   kept (renormalised for normals), so the maps keep the colour's hard edges and alpha.
+//!   Maps are never reduced to a palette.
 //! * **Outline** pixels face the viewer in the normal map and take the depth of the nearest
 //!   sprite pixel; sprite pixels the outline made opaque keep their own values. The maps keep
 //!   the colour's alpha.
@@ -28,9 +29,11 @@ use std::collections::VecDeque;
 
 use glam::Vec3;
 
+use super::pixel_art;
 use crate::budget::bytes_for;
 use crate::error::Result;
 use crate::raster::{DepthImage, DepthPixel, Image, RenderOptions, Renderer, Scene};
+use crate::spec::PixelArtFilter;
 pub use crate::spec::{MapKind, NormalY};
 
 /// The normal-map pixel of nothing: the flat normal, transparent.
@@ -129,23 +132,19 @@ impl SurfaceMaps {
         Ok(SurfaceMaps { normal, depth })
     }
 
-    /// Follows the pixel-art downscale of `source` (the colour render) to `small`: each kept
-    /// pixel of `small` takes the mean of the block's map pixels that have its colour.
-    pub fn pixelate(&mut self, source: &Image, small: &Image, factor: u32) {
+    /// Follows the pixel-art downscale of `source` (the colour render) to `small` by `filter`:
+    /// each kept pixel of `small` takes the weighted mean of its block's map pixels
+    /// ([`block_weights`]), renormalised for normals.
+    pub fn pixelate(&mut self, source: &Image, small: &Image, factor: u32, filter: PixelArtFilter) {
         let f = factor.max(1);
-        // The block pixels (x, y) of small pixel (bx, by) with the colour it kept.
-        let chosen = |bx: u32, by: u32| -> Vec<(u32, u32)> {
-            let Some(kept) = small.pixel(bx, by).filter(|p| p[3] > 0) else { return Vec::new() };
-            let block = (by * f..(by + 1) * f).flat_map(|y| (bx * f..(bx + 1) * f).map(move |x| (x, y)));
-            block.filter(|&(x, y)| source.pixel(x, y).is_some_and(|p| p[3] >= 128 && p[..3] == kept[..3])).collect()
-        };
+        let chosen = |bx: u32, by: u32| block_weights(source, small, (bx, by, f), filter);
         if let Some(normal) = &mut self.normal {
             let mut rgba = Vec::with_capacity(small.rgba.len());
             for (bx, by) in pixels_of(small) {
                 let n: Vec3 = chosen(bx, by)
                     .into_iter()
-                    .filter_map(|(x, y)| normal.pixel(x, y).filter(|p| p[3] > 0))
-                    .map(decode_normal)
+                    .filter_map(|(x, y, weight)| normal.pixel(x, y).filter(|p| p[3] > 0).map(|p| (p, weight)))
+                    .map(|(p, weight)| decode_normal(p) * weight)
                     .sum();
                 rgba.extend_from_slice(&n.try_normalize().map_or(EMPTY_NORMAL, encode_normal));
             }
@@ -154,13 +153,14 @@ impl SurfaceMaps {
         if let Some(depth) = &mut self.depth {
             let mut pixels = Vec::with_capacity(small.rgba.len() / 4);
             for (bx, by) in pixels_of(small) {
-                let (sum, count) = chosen(bx, by)
+                let (sum, total) = chosen(bx, by)
                     .into_iter()
-                    .filter_map(|(x, y)| depth.pixel(x, y).filter(|p| p.alpha > 0))
-                    .fold((0.0f64, 0u32), |(s, n), p| (s + f64::from(p.depth), n + 1));
-                pixels.push(match count {
-                    0 => DepthPixel::EMPTY,
-                    n => DepthPixel { depth: (sum / f64::from(n)) as f32, alpha: 255 },
+                    .filter_map(|(x, y, weight)| depth.pixel(x, y).filter(|p| p.alpha > 0).map(|p| (p, weight)))
+                    .fold((0.0f64, 0.0f64), |(s, t), (p, w)| (s + f64::from(p.depth) * f64::from(w), t + f64::from(w)));
+                pixels.push(if total > 0.0 {
+                    DepthPixel { depth: (sum / total) as f32, alpha: 255 }
+                } else {
+                    DepthPixel::EMPTY
                 });
             }
             *depth = DepthImage { width: small.width, height: small.height, pixels };
@@ -193,6 +193,24 @@ impl SurfaceMaps {
             }
         }
     }
+}
+
+/// The pixels (x, y) of block (`bx`, `by`) of `source` (`f` its pixel-art factor) that make
+/// map pixel (`bx`, `by`) of the pixelated `small`, each with its weight; none when that pixel
+/// is transparent. By area: every covered pixel, weighted by its alpha (as the colour was
+/// averaged). By mode: the pixels of the colour the block kept, weighted alike.
+fn block_weights(
+    source: &Image,
+    small: &Image,
+    (bx, by, f): (u32, u32, u32),
+    filter: PixelArtFilter,
+) -> Vec<(u32, u32, f32)> {
+    let Some(kept) = small.pixel(bx, by).filter(|p| p[3] > 0) else { return Vec::new() };
+    let weight = |p: [u8; 4]| match filter {
+        PixelArtFilter::Area => (p[3] > 0).then_some(f32::from(p[3])),
+        PixelArtFilter::Mode => (p[3] >= 128 && p[..3] == kept[..3]).then_some(1.0),
+    };
+    pixel_art::block(bx, by, f).filter_map(|(x, y)| source.pixel(x, y).and_then(weight).map(|w| (x, y, w))).collect()
 }
 
 /// Every pixel position of an image, row by row.
@@ -323,6 +341,34 @@ mod tests {
         let normal = maps.normal.unwrap();
         assert_eq!(normal.pixel(0, 0), Some([128, 128, 255, 255]));
         assert_eq!(normal.pixel(1, 0), Some([200, 60, 128, 255]));
+    }
+
+    #[test]
+    fn pixel_art_maps_average_what_the_colour_averaged() {
+        // One 2×2 block: red and blue samples (normals tilted left and right, depths 2 and 4),
+        // a faint one (alpha 85, depth 8) and an empty one.
+        let source = Image::from_rgba(2, 2, [[250, 0, 0, 255], [0, 0, 250, 255], [9, 9, 9, 85], [0; 4]].concat());
+        let source = source.unwrap();
+        let (left, right) = (Vec3::new(-0.6, 0.0, 0.8), Vec3::new(0.6, 0.0, 0.8));
+        let normals = [encode_normal(left), encode_normal(right), encode_normal(Vec3::Y), EMPTY_NORMAL].concat();
+        let depth = depth_image(&[Some(2.0), Some(4.0), Some(8.0), None], 2);
+        let follow = |filter: PixelArtFilter| {
+            let small = pixel_art::pixelate(&source, 2, filter);
+            let normal = Image::from_rgba(2, 2, normals.clone());
+            let mut maps = SurfaceMaps { normal, depth: Some(depth.clone()) };
+            maps.pixelate(&source, &small, 2, filter);
+            (maps.normal.unwrap().rgba, maps.depth.unwrap().pixels[0])
+        };
+        // By area: every covered sample, weighted by its alpha.
+        let (normal, depth) = follow(PixelArtFilter::Area);
+        let decoded = |n: Vec3| decode_normal(encode_normal(n));
+        let expected = decoded(left) * 255.0 + decoded(right) * 255.0 + decoded(Vec3::Y) * 85.0;
+        assert_eq!(normal, encode_normal(expected.normalize()));
+        assert!((depth.depth - (2.0 * 255.0 + 4.0 * 255.0 + 8.0 * 85.0) / 595.0).abs() < 1e-5, "{depth:?}");
+        // By mode: the samples of the colour kept (red, the first of a tie).
+        let (normal, depth) = follow(PixelArtFilter::Mode);
+        assert_eq!(normal, encode_normal(decoded(left).normalize()));
+        assert_eq!(depth, DepthPixel { depth: 2.0, alpha: 255 });
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub mod maps;
 pub mod palette;
 pub mod pipeline;
 #[doc(hidden)]
+pub mod pixel_art;
+#[doc(hidden)]
 pub mod post;
 pub mod products;
 pub mod project;

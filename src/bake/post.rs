@@ -1,11 +1,13 @@
-//! Image post-processing for sprites: silhouette outlines, pixel-art downscaling, trimming and
-//! edge extrusion. All work on straight-alpha sRGB [`Image`]s.
+//! Image post-processing for sprites: silhouette outlines, the pixel-art downscale (in
+//! [`super::pixel_art`]), trimming and edge extrusion. All work on straight-alpha sRGB
+//! [`Image`]s.
 
 use glam::Vec2;
 
 use super::distance;
 use super::maps::{self, Maps, SurfaceMaps};
 use super::palette::{self, Palette};
+use super::pixel_art::pixelate;
 use crate::raster::Image;
 use crate::spec::Look;
 
@@ -27,8 +29,8 @@ pub fn finish(
         image = skeleton_overlay(&image, &joints());
     }
     if let Some(scale) = look.pixel_art {
-        let small = pixelate(&image, scale);
-        maps.pixelate(&image, &small, scale);
+        let small = pixelate(&image, scale, look.pixel_art_filter);
+        maps.pixelate(&image, &small, scale, look.pixel_art_filter);
         image = small;
         pivot /= scale as f32;
     }
@@ -81,44 +83,6 @@ pub fn outline(image: &Image, width: u32, color: [u8; 3]) -> Image {
         pixel[3] = 255;
     }
     out
-}
-
-/// Downscales by an integer `factor` with hard edges for pixel art: each output pixel takes
-/// the most frequent opaque colour of its block if at least half the block is opaque, else it
-/// is transparent. No blending, so no soft edges or in-between colours appear.
-pub fn pixelate(image: &Image, factor: u32) -> Image {
-    let f = factor.max(1);
-    let (w, h) = (image.width / f, image.height / f);
-    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
-    for by in 0..h {
-        for bx in 0..w {
-            let mut colours: Vec<([u8; 4], u32)> = Vec::new();
-            let mut opaque = 0;
-            for y in by * f..(by + 1) * f {
-                for x in bx * f..(bx + 1) * f {
-                    let p = image.pixel(x, y).unwrap_or([0; 4]);
-                    if p[3] >= 128 {
-                        opaque += 1;
-                        let key = [p[0], p[1], p[2], 255];
-                        match colours.iter_mut().find(|c| c.0 == key) {
-                            Some(c) => c.1 += 1,
-                            None => colours.push((key, 1)),
-                        }
-                    }
-                }
-            }
-            // Ties go to the first colour met, so the result is deterministic.
-            let best = colours.iter().fold(None::<&([u8; 4], u32)>, |b, c| match b {
-                Some(b) if b.1 >= c.1 => Some(b),
-                _ => Some(c),
-            });
-            match best {
-                Some((c, _)) if opaque * 2 >= f * f => rgba.extend_from_slice(c),
-                _ => rgba.extend_from_slice(&[0, 0, 0, 0]),
-            }
-        }
-    }
-    Image { width: w, height: h, rgba }
 }
 
 /// Copies the `(x, y, w, h)` rectangle out of an image.
@@ -368,19 +332,5 @@ mod tests {
         let img = outline(&dot(9), u32::MAX, [255, 0, 0]);
         assert!(img.rgba.chunks_exact(4).all(|p| p[3] == 255));
         assert_eq!(img.pixel(0, 0).unwrap(), [255, 0, 0, 255]);
-    }
-
-    #[test]
-    fn pixelate_keeps_hard_edges() {
-        let mut img = Image::new(4, 4).unwrap();
-        for y in 0..4 {
-            for x in 0..3 {
-                img.pixel_mut(x, y).unwrap().copy_from_slice(&[10, 20, 30, 255]);
-            }
-        }
-        let small = pixelate(&img, 2);
-        assert_eq!(small.pixel(0, 0).unwrap(), [10, 20, 30, 255]);
-        assert_eq!(small.pixel(1, 0).unwrap(), [10, 20, 30, 255]); // half opaque: kept
-        assert!(small.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255));
     }
 }

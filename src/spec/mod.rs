@@ -26,8 +26,8 @@ pub use controls::MAX_FADE_SECONDS;
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, Offset, TransitionSpec};
 pub use groups::{
     AnimSpec, FilterName, Fit, GifPaletteName, GifSpec, JsonFormatName, LayoutSpec, LimitOverrides, LimitsSpec,
-    LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
-    ViewPreset, ViewSpec,
+    LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName,
+    ShadingRateName, SpriteSpec, ViewPreset, ViewSpec,
 };
 pub use resolved::Resolved;
 pub(crate) use resolved::shown_maps;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use super::{
     BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, LookSpec, MapKind, NormalY,
-    PackName, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
+    PackName, PixelArtFilter, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
 use crate::bounds::{self, Bound};
@@ -267,10 +267,11 @@ impl BakeSpec {
     ///
     /// # Errors
     /// [`Error::BadOption`] naming the first refused option and what it accepts: a number out
-    /// of its range, `facing` parallel to `up`, `palette` without `pixel_art`, both `sample_fps` and `frames`, both
-    /// `frame` and `time`, a GIF `direction` that the job's `directions` do not have,
-    /// `direction_names` that are not one safe, unique name per direction, `pixels_per_unit`
-    /// with a perspective view or per-frame fitting, an auto `size` with per-frame fitting,
+    /// of its range, `facing` parallel to `up`, `palette` or a `pixel_art_filter` of mode
+    /// without `pixel_art`, both `sample_fps` and `frames`, both `frame` and `time`, a GIF
+    /// `direction` that the job's `directions` do not have, `direction_names` that are not
+    /// one safe, unique name per direction, `pixels_per_unit` with a perspective view or
+    /// per-frame fitting, an auto `size` with per-frame fitting,
     /// more `attach_offset`s than `attach`es, `extrude` wider than `padding`, a
     /// `filename_format` with unknown placeholders or that cannot tell frames apart, two
     /// transitions between the same clips, `maps` with `skeleton`, `normal_y` down without a
@@ -369,6 +370,13 @@ impl BakeSpec {
         }
         within("outline", l.outline, bounds::OUTLINE)?;
         // Options that only tune another one: given alone they would change nothing, silently.
+        if l.pixel_art_filter == PixelArtFilter::Mode && l.pixel_art.is_none() {
+            return Err(Error::bad_option(
+                "pixel_art_filter",
+                "mode",
+                "needs `pixel_art` (it sets how pixel art downscales)",
+            ));
+        }
         if r.bands != RenderSpec::default().bands && r.shading != ShadingName::Toon {
             return Err(Error::bad_option("bands", r.bands, "needs `shading` toon (it sets the toon shading's bands)"));
         }
@@ -622,6 +630,12 @@ mod tests {
         assert_eq!(
             s.resolve().unwrap_err().to_string(),
             "`palette` = 16: needs `pixel_art` (the palette reduces pixel art)"
+        );
+        let mut s = spec();
+        s.look.pixel_art_filter = PixelArtFilter::Mode;
+        assert_eq!(
+            s.resolve().unwrap_err().to_string(),
+            "`pixel_art_filter` = mode: needs `pixel_art` (it sets how pixel art downscales)"
         );
         let mut s = spec();
         s.look.pixel_art = Some(40);

@@ -43,6 +43,7 @@ mod hostile_state;
 mod hostile_work;
 mod maps;
 mod palette;
+mod pixel_art;
 mod project;
 mod qc_def;
 mod render;

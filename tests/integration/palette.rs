@@ -4,18 +4,13 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use super::common;
-use super::common::cli::{assert_refused, printed};
+use super::common::cli::{assert_refused, printed, run_in};
 use super::common::robot;
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("palette", name)
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).current_dir(dir).output().expect("run spritebake")
 }
 
 /// A small robot walk sheet with pixel art, plus `extra` flags; the PNG's bytes and the JSON.

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use spritebake::BakeSpec;
@@ -13,17 +13,13 @@ use spritebake::check::{CASE_KEYS, Manifest};
 use spritebake::output::{read_png, write_png};
 
 use crate::common;
-use crate::common::cli::{assert_refused, names_in, printed};
+use crate::common::cli::{assert_refused, names_in, printed, run_in};
 
 fn scratch(name: &str) -> PathBuf {
     common::cli::scratch_in("spec", name)
 }
 
 /// `spritebake ARGS`, run in `dir` (relative outputs land there).
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spritebake")).args(args).current_dir(dir).output().expect("run spritebake")
-}
-
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -244,6 +240,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("background", "\"#203040\"", ""),
     ("two_sided", "true", ""),
     ("pixel_art", "3", ""),
+    ("pixel_art_filter", "\"mode\"", "pixel_art = 3"),
     ("palette", "16", "pixel_art = 3"),
     ("palette_file", "\"game.hex\"", "pixel_art = 3"),
     ("palette_dither", "true", "pixel_art = 3\npalette = 16"),
@@ -315,6 +312,7 @@ fn refusals_name_the_flag_and_what_it_accepts_and_write_nothing() {
         // Options that tune another one, given alone, and moments of a model with no clips.
         (&["render", t, "--bands", "8", "-o", "r.png"], &["--bands 8", "--shading toon"]),
         (&["sheet", t, "--outline-color", "#ff0000", "-o", "s.png"], &["--outline-color", "needs --outline"]),
+        (&["sheet", t, "--pixel-art-filter", "mode", "-o", "s.png"], &["--pixel-art-filter mode", "needs --pixel-art"]),
         (&["render", t, "--frame", "3", "-o", "r.png"], &["--frame 3", "needs a clip", "tower.obj has none"]),
         (&["gif", t, "--fps", "10", "-o", "g.gif"], &["--fps 10", "needs a clip"]),
         (&["sheet", t, "--root-motion", "-o", "s.png"], &["--root-motion", "needs a clip"]),

@@ -13,7 +13,7 @@ use spritebake::golden::Tolerance;
 use spritebake::model::Model;
 use spritebake::output::gif::{GifOptions, Palette, encode_gif, timing};
 use spritebake::raster::{Image, OrbitView, RenderOptions, Renderer, Shading};
-use spritebake::spec::Fit;
+use spritebake::spec::{Fit, PixelArtFilter};
 
 use crate::common;
 use crate::common::golden::Goldens;
@@ -285,13 +285,18 @@ fn toon_outline_and_pixel_art_goldens() {
         &RenderOptions { width: 128, height: 192, ssaa: 1, ..base.clone() },
     )
     .unwrap();
-    // One palette (k-means, spritebake::bake::palette) for the image: 16 colours at most.
-    let mut pixel_art = post::pixelate(&big, 4);
-    let look = spritebake::spec::Look { pixel_art: Some(4), palette: Some(16), ..Default::default() };
-    spritebake::bake::palette::apply(&look, None, &mut [&mut pixel_art]);
-    assert_eq!((pixel_art.width, pixel_art.height), (32, 48));
-    assert!(pixel_art.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255), "pixel art has soft edges");
-    goldens.check("pixel-art-4x-16-colours", &pixel_art, tolerance);
+    // One palette (k-means, spritebake::bake::palette) for the image: 16 colours at most. By
+    // area (the default) and by mode (the golden the mode filter has always made).
+    for (filter, name) in
+        [(PixelArtFilter::Area, "pixel-art-4x-16-colours"), (PixelArtFilter::Mode, "pixel-art-4x-16-colours-mode")]
+    {
+        let mut pixel_art = bake::pixel_art::pixelate(&big, 4, filter);
+        let look = spritebake::spec::Look { pixel_art: Some(4), palette: Some(16), ..Default::default() };
+        spritebake::bake::palette::apply(&look, None, &mut [&mut pixel_art]);
+        assert_eq!((pixel_art.width, pixel_art.height), (32, 48));
+        assert!(pixel_art.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255), "{name} has soft edges");
+        goldens.check(name, &pixel_art, tolerance);
+    }
     goldens.finish();
 }
 

@@ -266,6 +266,20 @@ pub enum NormalY {
     Down,
 }
 
+/// How pixel art turns each SCALE×SCALE block of its large render into one pixel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum PixelArtFilter {
+    /// The block's average colour in linear light, weighted by alpha (the default): a textured
+    /// model keeps its colours from frame to frame instead of showing one sample per block.
+    #[default]
+    Area,
+    /// The block's most frequent colour: an untextured, flat- or toon-shaded model keeps its
+    /// exact colours, with no in-between colour where two faces meet.
+    Mode,
+}
+
 /// Post-processing of finished images: pixel art, palette, outline, skeleton overlay, maps.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "cli", derive(Args))]
@@ -274,6 +288,12 @@ pub struct LookSpec {
     /// Pixel art: render SCALE× larger and downscale with hard edges, SCALE from 1 to 16.
     #[cfg_attr(feature = "cli", arg(long, value_name = "SCALE", value_parser = bounds::PIXEL_ART.parser()))]
     pub pixel_art: Option<u32>,
+    /// With --pixel-art: how each block becomes one pixel. `area`: the block's average in linear
+    /// light (alpha-weighted); `mode`: its most frequent colour (exact flat colours of an
+    /// untextured model). Either way the pixel is opaque when at least half the block is
+    /// covered, else transparent.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = LookSpec::default().pixel_art_filter))]
+    pub pixel_art_filter: PixelArtFilter,
     /// With --pixel-art: reduce to at most N colours, N from 2 to 256: one palette for the whole
     /// output (every cell and frame), built from all of them (k-means in Oklab).
     #[cfg_attr(feature = "cli", arg(long, value_name = "N", value_parser = bounds::PALETTE.parser()))]
@@ -311,6 +331,7 @@ impl Default for LookSpec {
     fn default() -> Self {
         LookSpec {
             pixel_art: None,
+            pixel_art_filter: PixelArtFilter::default(),
             palette: None,
             palette_file: None,
             palette_dither: false,

@@ -11,6 +11,15 @@ pub fn scratch_in(suite: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// Runs the `spritebake` binary with `args` in `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run spritebake")
+}
+
 /// Everything a command printed: standard output, then standard error.
 pub fn printed(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
