@@ -62,7 +62,8 @@ impl Rule {
             pixels_per_unit: None,
             auto_size: false,
             margin,
-            border: look.outline,
+            // An outline's anti-aliased edge (all but pixel art) reaches one pixel further.
+            border: look.outline + u32::from(look.outline > 0 && look.pixel_art.is_none()),
             block: look.pixel_art.unwrap_or(1),
         }
     }

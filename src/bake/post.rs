@@ -36,7 +36,7 @@ pub fn finish(
     }
     if look.outline > 0 {
         let [r, g, b, _] = look.outline_color.0;
-        let outlined = outline(&image, look.outline, [r, g, b]);
+        let outlined = outline(&image, look.outline, [r, g, b], look.pixel_art.is_none());
         maps.outline(&image, &outlined);
         image = outlined;
     }
@@ -59,28 +59,46 @@ pub fn finish_output(
 
 /// Draws an outline exactly `width` pixels wide around the opaque silhouette, under the sprite:
 /// every transparent pixel whose centre lies within `width` of a pixel with alpha ≥ 128 gets
-/// `color`, composited beneath what is there. Linear in the pixels for any width (an exact
-/// distance transform).
-pub fn outline(image: &Image, width: u32, color: [u8; 3]) -> Image {
+/// `color`, composited beneath what is there. With `soft` (every look but pixel art, whose
+/// edges stay hard), the pixels up to one more pixel out get the colour too, as much as they
+/// are within `width + 1` (its anti-aliased outer edge). Linear in the pixels for any width (an
+/// exact distance transform).
+pub fn outline(image: &Image, width: u32, color: [u8; 3], soft: bool) -> Image {
     if width == 0 {
         return image.clone();
     }
     let alpha = |i: usize| image.rgba.get(i * 4 + 3).copied().unwrap_or(0);
     let (w, h) = (image.width as usize, image.height as usize);
-    let near = distance::squared_distances(w, h, |i| alpha(i) >= 128, u64::from(width));
-    let r2 = u64::from(width) * u64::from(width);
+    let reach = u64::from(width) + u64::from(soft);
+    let near = distance::squared_distances(w, h, |i| alpha(i) >= 128, reach);
+    let (r2, reach2) = (u64::from(width) * u64::from(width), reach.saturating_mul(reach));
     let mut out = image.clone();
     for (i, (pixel, &d2)) in out.rgba.chunks_exact_mut(4).zip(&near).enumerate() {
         let a = alpha(i);
-        if a == 255 || d2 > r2 {
+        if a == 255 || d2 > reach2 {
             continue;
         }
-        // The sprite pixel (straight alpha a) over the opaque outline colour.
-        let af = a as u32;
-        for (c, &oc) in pixel.iter_mut().zip(&color) {
-            *c = ((*c as u32 * af + oc as u32 * (255 - af) + 127) / 255) as u8;
+        if d2 <= r2 {
+            // The sprite pixel (straight alpha a) over the opaque outline colour.
+            let af = a as u32;
+            for (c, &oc) in pixel.iter_mut().zip(&color) {
+                *c = ((*c as u32 * af + oc as u32 * (255 - af) + 127) / 255) as u8;
+            }
+            pixel[3] = 255;
+            continue;
         }
-        pixel[3] = 255;
+        // The fringe: the outline colour as much as the pixel is within `width + 1`.
+        let cover = (f64::from(width) + 1.0 - (d2 as f64).sqrt()).clamp(0.0, 1.0);
+        let sa = f64::from(a) / 255.0;
+        let out_alpha = sa + cover * (1.0 - sa);
+        if out_alpha <= 0.0 {
+            continue;
+        }
+        for (c, &oc) in pixel.iter_mut().zip(&color) {
+            let mixed = (f64::from(*c) * sa + f64::from(oc) * cover * (1.0 - sa)) / out_alpha;
+            *c = mixed.round().clamp(0.0, 255.0) as u8;
+        }
+        pixel[3] = (out_alpha * 255.0).round() as u8;
     }
     out
 }
@@ -264,7 +282,7 @@ mod tests {
     #[test]
     fn outline_is_exactly_the_requested_width() {
         for width in [1u32, 2, 3] {
-            let img = outline(&dot(11), width, [255, 0, 0]);
+            let img = outline(&dot(11), width, [255, 0, 0], false);
             for y in 0..11i64 {
                 for x in 0..11i64 {
                     let d2 = (x - 5).pow(2) + (y - 5).pow(2);
@@ -322,14 +340,35 @@ mod tests {
             }
         }
         for width in [1u32, 2, 3, 4, 5, 8, 13, 40] {
-            assert_eq!(outline(&img, width, [10, 200, 30]), outline_by_disc_search(&img, width, [10, 200, 30]));
+            assert_eq!(outline(&img, width, [10, 200, 30], false), outline_by_disc_search(&img, width, [10, 200, 30]));
+        }
+    }
+
+    #[test]
+    fn a_soft_outline_fades_over_one_more_pixel_and_keeps_its_width() {
+        let (hard, soft) = (outline(&dot(11), 2, [255, 0, 0], false), outline(&dot(11), 2, [255, 0, 0], true));
+        for y in 0..11i64 {
+            for x in 0..11i64 {
+                let d = (((x - 5).pow(2) + (y - 5).pow(2)) as f64).sqrt();
+                let (h, s) = (hard.pixel(x as u32, y as u32).unwrap(), soft.pixel(x as u32, y as u32).unwrap());
+                if d <= 2.0 {
+                    // The band itself is the hard outline's, byte for byte.
+                    assert_eq!(s, h, "({x},{y})");
+                } else {
+                    // Beyond it, the red fades as the pixel leaves width + 1, and nothing else.
+                    let expected = ((3.0 - d).clamp(0.0, 1.0) * 255.0).round() as u8;
+                    assert_eq!(s[3], expected, "({x},{y}) at {d:.2}");
+                    assert!(s[3] == 0 || s[..3] == [255, 0, 0], "({x},{y}): {s:?}");
+                    assert_eq!(h[3], 0);
+                }
+            }
         }
     }
 
     #[test]
     fn a_huge_outline_width_is_cheap_and_covers_everything() {
         // The disc search would test about 7·10¹⁹ offsets per pixel; the transform does not care.
-        let img = outline(&dot(9), u32::MAX, [255, 0, 0]);
+        let img = outline(&dot(9), u32::MAX, [255, 0, 0], true);
         assert!(img.rgba.chunks_exact(4).all(|p| p[3] == 255));
         assert_eq!(img.pixel(0, 0).unwrap(), [255, 0, 0, 255]);
     }
