@@ -481,7 +481,16 @@ fn read_expected(case: &Case, actual: &Actual, budget: &MemoryBudget) -> Result<
                 if is_image(path) {
                     expected.frames.push(read_golden_png(case, path, budget)?);
                 } else {
-                    case.scope.file(path).map_err(|d| d.into_error(path, format!("golden '{}'", path.display())))?;
+                    // A golden made before its product wrote this data file (a frames golden
+                    // before the frames' JSON) lacks it: say how to make it.
+                    case.scope.file(path).map_err(|d| match d {
+                        crate::confine::Denied::Missing(_) => Error::Invalid(format!(
+                            "golden data file {} is missing (goldens made before it was written lack it): \
+                             `--bless` writes it",
+                            path.display()
+                        )),
+                        d => d.into_error(path, format!("golden '{}'", path.display())),
+                    })?;
                     let bytes = crate::confine::read_file(path, budget.remaining())?;
                     expected.data.push(String::from_utf8_lossy(&bytes).into_owned());
                 }

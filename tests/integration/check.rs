@@ -337,3 +337,23 @@ fn bless_and_out_never_replace_a_file_another_case_reads() {
     assert_eq!(std::fs::read(dir.join("out/x.actual.png")).unwrap(), before);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_frames_golden_without_its_data_file_says_to_bless_it() {
+    let dir = scratch("frames-data");
+    let robot = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot/robot.md2");
+    let body = format!(
+        "[[case]]\nname = \"f\"\nkind = \"frames\"\nmodel = \"{}\"\nframes = 2\ngolden = \"g\"\n",
+        robot.display()
+    );
+    let m = manifest(&dir, &body);
+    assert_eq!(check(&[p(&m), "--bless"]).status.code(), Some(0));
+    assert!(dir.join("g/frames.json").is_file());
+    // A golden made before frames wrote their data: an error naming the file and the fix.
+    std::fs::remove_file(dir.join("g/frames.json")).unwrap();
+    let o = check(&[p(&m)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("golden data file") && text(&o).contains("frames.json is missing"), "{}", text(&o));
+    assert!(text(&o).contains("`--bless` writes it"), "{}", text(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
