@@ -93,7 +93,7 @@ pub fn parse(src: &[u8], load_mtl: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> R
     let mtl_folder = libraries.first().map(|(n, _)| mtl_dir(&n.replace('\\', "/"))).unwrap_or_default();
 
     let mut model = Model { orientation: Orientation::Y_UP_FACING_Z, ..Model::default() };
-    model.materials = materials.iter().map(|m| convert_material(m, &mtl_folder, &mut warnings)).collect();
+    model.materials = materials.iter().map(|m| convert_material(m, &mtl_folder)).collect();
     let default_material = model.materials.len();
     let mut needs_default = false;
     for m in &models {
@@ -146,27 +146,18 @@ pub fn parse(src: &[u8], load_mtl: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> R
 const CUTOUT_ALPHA: f32 = 0.5;
 
 /// A material of the library. Transparency as Blender's importer reads it: `d` below 1 blends
-/// (the texture's alpha times `d`); a `map_d` naming the `map_Kd` image cuts the texture out
-/// by its alpha (foliage, fences), alpha-tested with the anti-aliased coverage glTF `MASK`
-/// gets. A `map_d` naming another image is not read (a warning says so).
-fn convert_material(m: &tobj::Material, mtl_folder: &str, warnings: &mut Vec<String>) -> Material {
+/// (the texture's alpha times `d`); a `map_d` cuts the texture out (foliage, fences),
+/// alpha-tested with the anti-aliased coverage glTF `MASK` gets: by the `map_Kd` image's own
+/// alpha when it names that image, else by the image it names
+/// ([`Material::alpha_texture_name`]).
+fn convert_material(m: &tobj::Material, mtl_folder: &str) -> Material {
     let [r, g, b] = m.diffuse.unwrap_or([1.0; 3]);
     let alpha = m.dissolve.filter(|d| d.is_finite()).unwrap_or(1.0).clamp(0.0, 1.0);
     let in_folder = |name: String| if mtl_folder.is_empty() { name } else { format!("{mtl_folder}/{name}") };
     let texture_name = m.diffuse_texture.as_deref().and_then(texture_file_name).map(in_folder);
     let cutout = m.dissolve_texture.as_deref().and_then(texture_file_name).map(in_folder);
-    let cuts_out = match (&cutout, &texture_name) {
-        (Some(d), Some(kd)) if d.eq_ignore_ascii_case(kd) => true,
-        (Some(d), _) => {
-            warnings.push(format!(
-                "material '{}': map_d {d} is not its map_Kd image; only a map_d naming the map_Kd image \
-                 is read (its alpha cuts the texture out), so the material is drawn opaque",
-                m.name
-            ));
-            false
-        }
-        (None, _) => false,
-    };
+    let cuts_out = cutout.is_some();
+    let alpha_texture_name = cutout.filter(|d| texture_name.as_ref().is_none_or(|kd| !d.eq_ignore_ascii_case(kd)));
     let alpha_mode = if alpha < 1.0 {
         AlphaMode::Blend
     } else if cuts_out {
@@ -179,6 +170,7 @@ fn convert_material(m: &tobj::Material, mtl_folder: &str, warnings: &mut Vec<Str
         base_color: [r, g, b, alpha].map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 }),
         texture_name,
         alpha_mode,
+        alpha_texture_name,
         ..Material::default()
     }
 }

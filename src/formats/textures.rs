@@ -211,25 +211,7 @@ impl TextureResolver {
                 }
                 continue;
             };
-            let written = PathBuf::from(name.replace('\\', "/"));
-            // A name leaving the folder is followed as written only when the confinement allows
-            // where it leads (a --texture-root); otherwise only its file name is looked for.
-            let leaves = leaves_folder(&written);
-            let as_written = self.dir().join(&written);
-            let allowed = (leaves && reader.judge(&self.scope, &as_written).is_ok()).then_some(as_written);
-            if leaves && allowed.is_none() {
-                warnings.push(format!(
-                    "texture '{name}' for material '{}' points outside the model's folder: refused, only its file name was looked for inside {} (--texture-root allows another folder)",
-                    material.name,
-                    self.dir().display()
-                ));
-            }
-            let found = allowed
-                .map(|p| (p, TextureSource::Named))
-                .or_else(|| self.find_with_source(&name))
-                .ok_or_else(|| DecodeError::from("not found".to_string()));
-            let read = found.and_then(|(p, source)| Ok((self.read_and_decode(p, reader, budget)?, source)));
-            match split_budget(read)? {
+            match self.named(&name, &material.name, reader, budget, &mut warnings)? {
                 Ok(((path, texture), source)) => {
                     material.texture = Some(texture);
                     material.texture_status = TextureStatus::Found(path);
@@ -247,7 +229,78 @@ impl TextureResolver {
             }
         }
         mask_palettes(model, budget)?;
+        self.add_alpha_images(model, reader, budget, &mut warnings)?;
         model.warnings.extend(warnings);
+        Ok(())
+    }
+
+    /// The texture a model names `name` for `material`: found and decoded, or why not.
+    ///
+    /// # Errors
+    /// The texture would take the model over its budget.
+    fn named(
+        &mut self,
+        name: &str,
+        material: &str,
+        reader: &mut Reader,
+        budget: &MemoryBudget,
+        warnings: &mut Vec<String>,
+    ) -> crate::Result<Result<(Found, TextureSource), String>> {
+        let written = PathBuf::from(name.replace('\\', "/"));
+        // A name leaving the folder is followed as written only when the confinement allows
+        // where it leads (a --texture-root); otherwise only its file name is looked for.
+        let leaves = leaves_folder(&written);
+        let as_written = self.dir().join(&written);
+        let allowed = (leaves && reader.judge(&self.scope, &as_written).is_ok()).then_some(as_written);
+        if leaves && allowed.is_none() {
+            warnings.push(format!(
+                "texture '{name}' for material '{material}' points outside the model's folder: refused, only its file name was looked for inside {} (--texture-root allows another folder)",
+                self.dir().display()
+            ));
+        }
+        let found = allowed
+            .map(|p| (p, TextureSource::Named))
+            .or_else(|| self.find_with_source(name))
+            .ok_or_else(|| DecodeError::from("not found".to_string()));
+        split_budget(found.and_then(|(p, source)| Ok((self.read_and_decode(p, reader, budget)?, source))))
+    }
+
+    /// Cuts each material with an alpha image ([`Material::alpha_texture_name`]: an MTL
+    /// `map_d` naming another image than `map_Kd`) out by it: the image's alpha where it has
+    /// any below opaque, else its luminance (an MTL scalar map's channel), multiplies the
+    /// texture's (a white texture of the image's size where the material has none). An image
+    /// of another size is sampled at the nearest texel. One that is missing is a warning.
+    ///
+    /// # Errors
+    /// The cut texture would take the model over its budget.
+    ///
+    /// [`Material::alpha_texture_name`]: crate::model::Material::alpha_texture_name
+    fn add_alpha_images(
+        &mut self,
+        model: &mut Model,
+        reader: &mut Reader,
+        budget: &MemoryBudget,
+        warnings: &mut Vec<String>,
+    ) -> crate::Result<()> {
+        for material in &mut model.materials {
+            let Some(name) = material.alpha_texture_name.clone() else { continue };
+            let alpha = match self.named(&name, &material.name, reader, budget, warnings)? {
+                Ok(((_, alpha), _)) => alpha,
+                Err(reason) => {
+                    warnings.push(format!(
+                        "alpha image '{name}' (map_d) for material '{}' {reason}: not cut out",
+                        material.name
+                    ));
+                    continue;
+                }
+            };
+            let base = material.texture.clone().filter(|t| !t.rgba.is_empty());
+            let (w, h) = base.as_ref().map_or((alpha.width, alpha.height), |t| (t.width, t.height));
+            budget.charge(Texture::prepared_bytes(w, h), || {
+                format!("material '{}' cut out by '{name}'", material.name)
+            })?;
+            material.texture = Some(Arc::new(cut_out(base.as_deref(), &alpha, (w, h))));
+        }
         Ok(())
     }
 
@@ -403,6 +456,30 @@ impl TextureResolver {
         self.cache.insert(canonical, texture.clone());
         Ok(texture)
     }
+}
+
+/// A texture found as a file: the path it was read from and the decoded texture.
+type Found = (PathBuf, Arc<Texture>);
+
+/// `base` (white where `None`) of size `(w, h)` with its alpha multiplied by `alpha`'s: the
+/// alpha channel where `alpha` has one below opaque, else its luminance; sampled at the
+/// nearest texel when the sizes differ.
+fn cut_out(base: Option<&Texture>, alpha: &Texture, (w, h): (u32, u32)) -> Texture {
+    let has_alpha = alpha.rgba.chunks_exact(4).any(|t| t[3] < 255);
+    let mut rgba = base.map_or_else(|| vec![255; (w as usize) * (h as usize) * 4], |t| t.rgba.clone());
+    for (i, texel) in rgba.chunks_exact_mut(4).enumerate() {
+        let (x, y) = ((i % w as usize) as u64, (i / w as usize) as u64);
+        let ax = (x * u64::from(alpha.width) / u64::from(w.max(1))) as usize;
+        let ay = (y * u64::from(alpha.height) / u64::from(h.max(1))) as usize;
+        let Some(a) = alpha.rgba.get((ay * alpha.width as usize + ax) * 4..).and_then(|t| t.get(..4)) else { continue };
+        let cut = if has_alpha {
+            a[3]
+        } else {
+            ((u32::from(a[0]) * 54 + u32::from(a[1]) * 183 + u32::from(a[2]) * 19) >> 8) as u8
+        };
+        texel[3] = ((u32::from(texel[3]) * u32::from(cut) + 127) / 255) as u8;
+    }
+    Texture { width: w, height: h, rgba, srgb: base.is_none_or(|t| t.srgb), mask_colour: None }
 }
 
 /// Gives each GoldSrc masked material ([`Material::palette_mask`]) its texture with the

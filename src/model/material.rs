@@ -170,6 +170,9 @@ pub struct Material {
     /// the texels of its palette's last colour ([`Texture::mask_colour`]) are transparent, and
     /// the material is alpha-tested. The default is false.
     pub palette_mask: bool,
+    /// An image that cuts the texture out (OBJ `map_d` naming another image than `map_Kd`),
+    /// as the model wrote it: its alpha, or its luminance, multiplies the texture's.
+    pub alpha_texture_name: Option<String>,
 }
 
 /// A texture's filter where it is minified, as a model file asks for it.
@@ -197,6 +200,7 @@ impl Default for Material {
             nearest: false,
             minify: None,
             palette_mask: false,
+            alpha_texture_name: None,
         }
     }
 }

@@ -207,7 +207,7 @@ fn corpus_faerie_gets_its_only_image_with_a_warning() {
 }
 
 #[test]
-fn an_obj_map_d_cuts_the_texture_out_by_its_alpha_without_a_fringe() {
+fn an_obj_map_d_cuts_the_texture_out_without_a_fringe() {
     use spritebake::model::AlphaMode;
     let dir = scratch_in("textures", "map-d");
     // A white grid on transparent magenta: one opaque line of every 8 texels each way, so
@@ -248,10 +248,42 @@ fn an_obj_map_d_cuts_the_texture_out_by_its_alpha_without_a_fringe() {
     // No magenta, no black at the cut edges: every drawn pixel is white.
     let fringe = image.rgba.chunks_exact(4).filter(|p| p[3] > 0 && p[..3].iter().any(|&c| c < 230)).count();
     assert_eq!(fringe, 0, "pixels of another colour than the grid's");
-    // A map_d naming another image is said, not silently ignored.
-    std::fs::write(dir.join("quad.mtl"), "newmtl fence\nmap_Kd grid.png\nmap_d mask.png\n").unwrap();
+    // A map_d naming another image cuts by it: an opaque green texture and a grey-scale mask
+    // (no alpha channel, so its luminance) at half the size, one line of every 4 of its texels:
+    // stretched to the texture, lines 2 texels wide of every 8, 1 - (6/8)² = 43.75%.
+    let half = n / 2;
+    let mask: Vec<u8> = (0..half * half)
+        .flat_map(
+            |i| if (i % half).is_multiple_of(4) || (i / half).is_multiple_of(4) { [255; 4] } else { [0, 0, 0, 255] },
+        )
+        .collect();
+    spritebake::output::write_png(
+        &dir.join("mask.png"),
+        &spritebake::raster::Image { width: half, height: half, rgba: mask },
+    )
+    .unwrap();
+    let green: Vec<u8> = (0..n * n).flat_map(|_| [0, 200, 0, 255]).collect();
+    spritebake::output::write_png(
+        &dir.join("green.png"),
+        &spritebake::raster::Image { width: n, height: n, rgba: green },
+    )
+    .unwrap();
+    std::fs::write(dir.join("quad.mtl"), "newmtl fence\nmap_Kd green.png\nmap_d mask.png\n").unwrap();
     let model = load(&dir.join("quad.obj"), &LoadOptions::default());
-    assert!(model.warnings.iter().any(|w| w.contains("map_d mask.png")), "{:?}", model.warnings);
+    assert_eq!(model.materials[0].alpha_mode, AlphaMode::Mask(0.5));
+    quad.material = model.materials[0].clone();
+    let image = crate::common::render_meshes(
+        &[&quad],
+        crate::common::pixel_camera(256.0, 256.0),
+        &spritebake::raster::RenderOptions { ssaa: 4, ..crate::common::unlit(256, 256) },
+    );
+    let coverage = image.rgba.chunks_exact(4).map(|p| f64::from(p[3]) / 255.0).sum::<f64>() / (256.0 * 256.0);
+    assert!((coverage - 0.4375).abs() <= 0.05, "coverage by the separate mask {coverage:.3}");
+    assert!(image.rgba.chunks_exact(4).filter(|p| p[3] > 0).all(|p| p[1] > 150 && p[0] < 40), "green only");
+    // A mask that is missing is said, and the material keeps its texture.
+    std::fs::write(dir.join("quad.mtl"), "newmtl fence\nmap_Kd green.png\nmap_d gone.png\n").unwrap();
+    let model = load(&dir.join("quad.obj"), &LoadOptions::default());
+    assert!(model.warnings.iter().any(|w| w.contains("alpha image 'gone.png'")), "{:?}", model.warnings);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
