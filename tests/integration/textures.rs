@@ -224,26 +224,30 @@ fn an_obj_map_d_cuts_the_texture_out_without_a_fringe() {
     let obj = "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
                usemtl fence\nf 1/1 2/2 3/3 4/4\n";
     std::fs::write(dir.join("quad.obj"), obj).unwrap();
-    let model = load(&dir.join("quad.obj"), &LoadOptions::default());
-    assert_eq!(model.materials[0].alpha_mode, AlphaMode::Mask(0.5));
-    // The material on a quad filling 256 px.
-    let mut quad = crate::common::TestMesh::new(
-        vec![
-            glam::Vec3::ZERO,
-            glam::Vec3::new(256.0, 0.0, 0.0),
-            glam::Vec3::new(256.0, 256.0, 0.0),
-            glam::Vec3::new(0.0, 256.0, 0.0),
-        ],
-        vec![[0, 1, 2], [0, 2, 3]],
-    );
-    quad.uvs = vec![glam::Vec2::ZERO, glam::Vec2::X, glam::Vec2::ONE, glam::Vec2::Y];
-    quad.material = model.materials[0].clone();
-    let image = crate::common::render_meshes(
-        &[&quad],
-        crate::common::pixel_camera(256.0, 256.0),
-        &spritebake::raster::RenderOptions { ssaa: 4, ..crate::common::unlit(256, 256) },
-    );
-    let coverage = image.rgba.chunks_exact(4).map(|p| f64::from(p[3]) / 255.0).sum::<f64>() / (256.0 * 256.0);
+    // The OBJ's material on a quad filling 256 px: the image and its coverage.
+    let rendered = || {
+        let model = load(&dir.join("quad.obj"), &LoadOptions::default());
+        assert_eq!(model.materials[0].alpha_mode, AlphaMode::Mask(0.5));
+        let mut quad = crate::common::TestMesh::new(
+            vec![
+                glam::Vec3::ZERO,
+                glam::Vec3::new(256.0, 0.0, 0.0),
+                glam::Vec3::new(256.0, 256.0, 0.0),
+                glam::Vec3::new(0.0, 256.0, 0.0),
+            ],
+            vec![[0, 1, 2], [0, 2, 3]],
+        );
+        quad.uvs = vec![glam::Vec2::ZERO, glam::Vec2::X, glam::Vec2::ONE, glam::Vec2::Y];
+        quad.material = model.materials[0].clone();
+        let image = crate::common::render_meshes(
+            &[&quad],
+            crate::common::pixel_camera(256.0, 256.0),
+            &spritebake::raster::RenderOptions { ssaa: 4, ..crate::common::unlit(256, 256) },
+        );
+        let coverage = image.rgba.chunks_exact(4).map(|p| f64::from(p[3]) / 255.0).sum::<f64>() / (256.0 * 256.0);
+        (image, coverage)
+    };
+    let (image, coverage) = rendered();
     assert!((coverage - 0.23).abs() <= 0.05, "coverage {coverage:.3}");
     // No magenta, no black at the cut edges: every drawn pixel is white.
     let fringe = image.rgba.chunks_exact(4).filter(|p| p[3] > 0 && p[..3].iter().any(|&c| c < 230)).count();
@@ -269,15 +273,7 @@ fn an_obj_map_d_cuts_the_texture_out_without_a_fringe() {
     )
     .unwrap();
     std::fs::write(dir.join("quad.mtl"), "newmtl fence\nmap_Kd green.png\nmap_d mask.png\n").unwrap();
-    let model = load(&dir.join("quad.obj"), &LoadOptions::default());
-    assert_eq!(model.materials[0].alpha_mode, AlphaMode::Mask(0.5));
-    quad.material = model.materials[0].clone();
-    let image = crate::common::render_meshes(
-        &[&quad],
-        crate::common::pixel_camera(256.0, 256.0),
-        &spritebake::raster::RenderOptions { ssaa: 4, ..crate::common::unlit(256, 256) },
-    );
-    let coverage = image.rgba.chunks_exact(4).map(|p| f64::from(p[3]) / 255.0).sum::<f64>() / (256.0 * 256.0);
+    let (image, coverage) = rendered();
     assert!((coverage - 0.4375).abs() <= 0.05, "coverage by the separate mask {coverage:.3}");
     assert!(image.rgba.chunks_exact(4).filter(|p| p[3] > 0).all(|p| p[1] > 150 && p[0] < 40), "green only");
     // A mask that is missing is said, and the material keeps its texture.
