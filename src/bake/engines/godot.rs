@@ -131,33 +131,28 @@ pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
 /// (pixels of the untrimmed frame), so the pivot — the ground under the model — is at the
 /// node's origin and placing the node places the feet. It starts playing the first animation.
 pub(super) fn to_tscn(atlas: &Atlas, tres: &str, pivot: (i64, i64), version: Version) -> String {
-    let first = atlas.tags.first().map_or("", |t| t.name.as_str());
-    let node = node_name(atlas.title);
-    let (x, y) = (-pivot.0, -pivot.1);
-    let mut out = String::new();
-    let _ = match version {
-        Version::Godot4 => {
-            let _ = writeln!(out, "[gd_scene load_steps=2 format=3]\n");
-            let _ = writeln!(out, "[ext_resource type=\"SpriteFrames\" path={} id=\"1\"]\n", quoted(tres));
-            let _ = writeln!(out, "[node name={} type=\"AnimatedSprite2D\"]", quoted(&node));
-            let _ = writeln!(out, "sprite_frames = ExtResource(\"1\")");
-            let _ = writeln!(out, "animation = &{}", quoted(first));
-            let _ = writeln!(out, "autoplay = {}", quoted(first));
-            let _ = writeln!(out, "centered = false");
-            writeln!(out, "offset = Vector2({x}, {y})")
-        }
-        Version::Godot3 => {
-            let _ = writeln!(out, "[gd_scene load_steps=2 format=2]\n");
-            let _ = writeln!(out, "[ext_resource path={} type=\"SpriteFrames\" id=1]\n", quoted(tres));
-            let _ = writeln!(out, "[node name={} type=\"AnimatedSprite\"]", quoted(&node));
-            let _ = writeln!(out, "frames = ExtResource( 1 )");
-            let _ = writeln!(out, "animation = {}", quoted(first));
-            let _ = writeln!(out, "playing = true");
-            let _ = writeln!(out, "centered = false");
-            writeln!(out, "offset = Vector2( {x}, {y} )")
-        }
+    let first = quoted(atlas.tags.first().map_or("", |t| t.name.as_str()));
+    let (node, tres) = (quoted(&node_name(atlas.title)), quoted(tres));
+    let frames = call(version, "ExtResource", &ext_id(version, 0));
+    let offset = call(version, "Vector2", &format!("{}, {}", -pivot.0, -pivot.1));
+    // Each editor's own spelling: header, resource line, node type, and how it plays.
+    let (head, playing) = match version {
+        Version::Godot4 => (
+            format!(
+                "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"SpriteFrames\" path={tres} id=\"1\"]\n\n\
+                 [node name={node} type=\"AnimatedSprite2D\"]\nsprite_frames = {frames}\nanimation = &{first}"
+            ),
+            format!("autoplay = {first}"),
+        ),
+        Version::Godot3 => (
+            format!(
+                "[gd_scene load_steps=2 format=2]\n\n[ext_resource path={tres} type=\"SpriteFrames\" id=1]\n\n\
+                 [node name={node} type=\"AnimatedSprite\"]\nframes = {frames}\nanimation = {first}"
+            ),
+            "playing = true".to_string(),
+        ),
     };
-    out
+    format!("{head}\n{playing}\ncentered = false\noffset = {offset}\n")
 }
 
 /// A node name Godot accepts: the characters it refuses in one (`. : @ / " %`) become `_`.
