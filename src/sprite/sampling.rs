@@ -55,13 +55,18 @@ impl Extent {
 }
 
 impl Sampling {
-    /// Whether the frames are chosen anew (a count, or a valid rate) rather than the clip's own.
-    fn resamples(self) -> bool {
+    /// The resampling rate, if it is one (a rate that is not finite and positive samples the
+    /// clip's own frames).
+    fn rate(self) -> Option<f32> {
         match self {
-            Sampling::Fps(f) => f.is_finite() && f > 0.0,
-            Sampling::Count(_) => true,
-            Sampling::ClipFrames => false,
+            Sampling::Fps(f) if f.is_finite() && f > 0.0 => Some(f),
+            _ => None,
         }
+    }
+
+    /// Whether the frames are chosen anew (a count, or a rate) rather than the clip's own.
+    fn resamples(self) -> bool {
+        matches!(self, Sampling::Count(_)) || self.rate().is_some()
     }
 
     /// How many frames [`Sampling::frames`] gives, without allocating them (a clip's frame
@@ -70,14 +75,12 @@ impl Sampling {
         let Some(extent) = clip.and_then(|c| Extent::of(c, looping)) else { return 1 };
         // Moments across the span: a loop's last stops a step short, a single pass ends on it.
         let ends = usize::from(!looping);
-        match self {
-            Sampling::Fps(f) if f.is_finite() && f > 0.0 => {
-                (resampled_count(extent.span / extent.fps * f64::from(f)) + ends).min(bounds::FRAMES.max)
-            }
-            Sampling::Count(c) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
+        match (self, self.rate()) {
+            (_, Some(f)) => (resampled_count(extent.span / extent.fps * f64::from(f)) + ends).min(bounds::FRAMES.max),
+            (Sampling::Count(c), _) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
             // Not capped: the job refuses a row longer than a sprite row may be, naming its
             // length, where a cap would silently sample an hour-long clip 10000 times.
-            Sampling::ClipFrames | Sampling::Fps(_) => match extent.stored {
+            _ => match extent.stored {
                 Some(n) => n,
                 None if extent.span > 0.0 => (extent.span.round().max(1.0) as usize).saturating_add(ends),
                 None => 1,
@@ -108,11 +111,11 @@ impl Sampling {
             Motion::Transition(t) => t,
         };
         let n = t.frame_count();
-        match self {
+        match (self, self.rate()) {
             _ if n == 0 => 1,
-            Sampling::Fps(f) if f.is_finite() && f > 0.0 => resampled_count(f64::from(t.duration() * f)),
-            Sampling::Count(c) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
-            Sampling::ClipFrames | Sampling::Fps(_) => n,
+            (_, Some(f)) => resampled_count(f64::from(t.duration() * f)),
+            (Sampling::Count(c), _) => c.clamp(bounds::FRAMES.min, bounds::FRAMES.max),
+            _ => n,
         }
     }
 
