@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::engines::{MsClock, rate};
+use super::engines::{MsClock, app, job_fields, rate};
 use super::{Cell, JobInfo};
 use crate::error::{Error, Result};
 
@@ -83,47 +83,33 @@ impl FramesData {
         let folder = path.parent().unwrap_or(Path::new(""));
         let mut frames = Vec::with_capacity(self.frames.len());
         let mut animations: Map<String, Value> = Map::new();
-        let mut clock = MsClock::default();
-        // (name, first frame, seconds, ms, loop) of the animation being read.
-        let mut current: Option<(String, usize, f64, u64, bool)> = None;
-        let mut close = |current: &mut Option<(String, usize, f64, u64, bool)>, end: usize| {
-            if let Some((name, start, seconds, ms, looping)) = current.take() {
-                let indices: Vec<usize> = (start..end).collect();
-                let fps = rate(end - start, seconds);
-                animations.insert(name, json!({"loop": looping, "fps": fps, "ms": ms, "frames": indices}));
+        // Frames of one clip and direction, consecutive in job order, are one animation.
+        for run in self.frames.chunk_by(|a, b| (&a.clip, &a.direction) == (&b.clip, &b.direction)) {
+            let animation = format!("{}_{}", run[0].clip, run[0].direction);
+            let (start, mut clock, mut ms) = (frames.len(), MsClock::default(), 0u64);
+            for r in run {
+                let duration = clock.next(r.duration);
+                ms += u64::from(duration);
+                let file = Path::new(&r.file);
+                let file = file.strip_prefix(folder).unwrap_or(file).to_string_lossy().replace('\\', "/");
+                frames.push(json!({
+                    "file": file,
+                    "animation": animation,
+                    "clip": r.clip,
+                    "direction": r.direction,
+                    "frame": r.frame,
+                    "size": {"w": r.size.0, "h": r.size.1},
+                    "pivot": {"x": r.pivot.0, "y": r.pivot.1},
+                    "duration": duration,
+                }));
             }
-        };
-        for (i, r) in self.frames.iter().enumerate() {
-            let animation = format!("{}_{}", r.clip, r.direction);
-            if current.as_ref().is_none_or(|c| c.0 != animation) {
-                close(&mut current, i);
-                clock = MsClock::default();
-                current = Some((animation.clone(), i, 0.0, 0, r.looping));
-            }
-            let ms = clock.next(r.duration);
-            if let Some(c) = current.as_mut() {
-                c.2 += f64::from(r.duration);
-                c.3 += u64::from(ms);
-            }
-            let file = Path::new(&r.file);
-            let file = file.strip_prefix(folder).unwrap_or(file).to_string_lossy().replace('\\', "/");
-            frames.push(json!({
-                "file": file,
-                "animation": animation,
-                "clip": r.clip,
-                "direction": r.direction,
-                "frame": r.frame,
-                "size": {"w": r.size.0, "h": r.size.1},
-                "pivot": {"x": r.pivot.0, "y": r.pivot.1},
-                "duration": ms,
-            }));
+            let seconds: f64 = run.iter().map(|r| f64::from(r.duration)).sum();
+            let indices: Vec<usize> = (start..frames.len()).collect();
+            let fps = rate(run.len(), seconds);
+            animations.insert(animation, json!({"loop": run[0].looping, "fps": fps, "ms": ms, "frames": indices}));
         }
-        close(&mut current, self.frames.len());
-        let mut meta =
-            json!({"app": "spritebake", "version": env!("CARGO_PKG_VERSION"), "directions": info.directions.to_json()});
-        if let Some(p) = info.pixels_per_unit {
-            meta["pixelsPerUnit"] = p.to_string().parse::<f64>().map_or(json!(p), |p| json!(p));
-        }
+        let mut meta = app();
+        meta.extend(job_fields(info));
         let value = json!({"frames": frames, "animations": animations, "meta": meta});
         serde_json::to_vec_pretty(&value).map_err(|e| Error::Invalid(format!("encoding {}: {e}", path.display())))
     }

@@ -33,6 +33,7 @@ mod texturepacker;
 use std::path::{Path, PathBuf};
 
 pub use atlas::{Atlas, Frame, MsClock, Page, Tag, rate};
+pub(crate) use texturepacker::{app, job_fields};
 
 use super::Sheet;
 use super::maps::{self, MapKind};

@@ -13,7 +13,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{Atlas, Frame, Tag};
-use crate::bake::Sheet;
+use crate::bake::{JobInfo, Sheet};
 
 /// One frame's object, shared with the array layouts (which have the same fields).
 fn frame_object(atlas: &Atlas, frame: &Frame) -> Value {
@@ -54,7 +54,7 @@ pub(super) fn meta(atlas: &Atlas, page: usize) -> Value {
 }
 
 /// Who wrote the data: `app` and `version`.
-pub(super) fn app() -> Map<String, Value> {
+pub(crate) fn app() -> Map<String, Value> {
     Map::from_iter([("app".into(), json!("spritebake")), ("version".into(), json!(env!("CARGO_PKG_VERSION")))])
 }
 
@@ -103,10 +103,20 @@ fn playback(atlas: &Atlas, tag: &Tag) -> Value {
 /// Adds what the job knows to a page's `meta`: the directions table, and with a fixed scale
 /// the pixels per unit and the pivot in pixels.
 pub(super) fn add_job_meta(meta: &mut Value, sheet: &Sheet) {
-    meta["directions"] = sheet.job.directions.to_json();
-    if let Some(p) = sheet.job.pixels_per_unit {
-        // As written (`0.1`, not the f32's `0.10000000149011612`).
-        meta["pixelsPerUnit"] = p.to_string().parse::<f64>().map_or(json!(p), |p| json!(p));
+    if let Value::Object(meta) = meta {
+        meta.extend(job_fields(&sheet.job));
+    }
+    if sheet.job.pixels_per_unit.is_some() {
         meta["pivot"] = json!({"x": sheet.pivot.x, "y": sheet.pivot.y});
     }
+}
+
+/// What the job says of every frame: `directions`, and `pixelsPerUnit` with a fixed scale.
+pub(crate) fn job_fields(job: &JobInfo) -> Map<String, Value> {
+    let mut fields = Map::from_iter([("directions".into(), job.directions.to_json())]);
+    if let Some(p) = job.pixels_per_unit {
+        // As written (`0.1`, not the f32's `0.10000000149011612`).
+        fields.insert("pixelsPerUnit".into(), p.to_string().parse::<f64>().map_or(json!(p), |p| json!(p)));
+    }
+    fields
 }
