@@ -35,6 +35,13 @@ fn all_but(names: &[&str]) -> std::collections::BTreeSet<String> {
     set(&ENTRIES.iter().copied().filter(|n| !names.contains(n)).collect::<Vec<_>>())
 }
 
+/// Another run of the project in `dir`: every entry up to date, and no warning.
+fn the_next_run_has_nothing_to_do(dir: &Path) {
+    let o = bake(dir, &["spritebake.toml"]);
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+    assert!(!printed(&o).contains("warning:"), "{}", printed(&o));
+}
+
 #[test]
 fn a_state_file_over_its_limit_is_replaced_and_its_warning_names_no_missing_flag() {
     let dir = project("state-too-large", PROJECT);
@@ -54,9 +61,7 @@ fn a_state_file_over_its_limit_is_replaced_and_its_warning_names_no_missing_flag
     }
     // As it says: the run replaced it, and the next has nothing to do.
     assert!(std::fs::metadata(dir.join(STATE)).unwrap().len() < 1 << 20);
-    let o = bake(&dir, &["spritebake.toml"]);
-    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
-    assert!(!printed(&o).contains("warning:"), "{}", printed(&o));
+    the_next_run_has_nothing_to_do(&dir);
 }
 
 #[test]
@@ -204,9 +209,7 @@ fn a_record_naming_another_entrys_output_as_its_input_never_blocks_a_run() {
         assert!(entries_with(&o, "up to date").contains(name), "{name}: {}", printed(&o));
     }
     // Its new record is its own: the next run has nothing to do.
-    let o = bake(&dir, &["spritebake.toml"]);
-    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
-    assert!(!printed(&o).contains("warning:"), "{}", printed(&o));
+    the_next_run_has_nothing_to_do(&dir);
 
     // An honest clash with up-to-date entries is still refused: a new entry writing the
     // texture they read.
@@ -264,9 +267,7 @@ fn records_that_cannot_cover_their_entry_are_rebuilt_with_a_warning() {
     for name in distrusted {
         assert_eq!(warnings_about(&o, name).len(), 1, "{name}: {}", printed(&o));
     }
-    let o = bake(&dir, &["spritebake.toml"]);
-    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
-    assert!(!printed(&o).contains("warning:"), "{}", printed(&o));
+    the_next_run_has_nothing_to_do(&dir);
 }
 
 #[test]

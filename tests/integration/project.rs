@@ -336,30 +336,20 @@ fn clashing_outputs_are_refused_before_anything_renders() {
     assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "something was written");
 
     // An output on a file another entry reads (a texture its model names): found once the
-    // entries are planned, still before anything renders.
-    let text = format!(
-        "{PROJECT}\n[[thumbnail]]\nname = \"over\"\nmodel = \"assets/tower.obj\"\noutput = \"assets/robot/robot.png\"\n"
-    );
-    let dir = project("over-input", &text);
-    let texture = std::fs::read(dir.join("assets/robot/robot.png")).unwrap();
-    let o = bake(&dir, &["spritebake.toml"]);
-    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
-    assert!(printed(&o).contains("refusing to overwrite an input file"), "{}", printed(&o));
-    assert_eq!(std::fs::read(dir.join("assets/robot/robot.png")).unwrap(), texture);
-    assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "something was written");
-
-    // An entry whose output is its own texture: the same refusal of the whole run, not a
-    // failure of that entry alone.
-    let text = format!(
-        "{PROJECT}\n[[thumbnail]]\nname = \"own\"\nmodel = \"assets/tower.obj\"\noutput = \"assets/tower_bricks.png\"\n"
-    );
-    let dir = project("own-input", &text);
-    let texture = std::fs::read(dir.join("assets/tower_bricks.png")).unwrap();
-    let o = bake(&dir, &["spritebake.toml"]);
-    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
-    assert!(printed(&o).contains("refusing to overwrite an input file"), "{}", printed(&o));
-    assert_eq!(std::fs::read(dir.join("assets/tower_bricks.png")).unwrap(), texture);
-    assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "something was written");
+    // entries are planned, still before anything renders. An entry whose output is its own
+    // texture: the same refusal of the whole run, not a failure of that entry alone.
+    for (name, texture) in [("over", "assets/robot/robot.png"), ("own", "assets/tower_bricks.png")] {
+        let text = format!(
+            "{PROJECT}\n[[thumbnail]]\nname = \"{name}\"\nmodel = \"assets/tower.obj\"\noutput = \"{texture}\"\n"
+        );
+        let dir = project(&format!("{name}-input"), &text);
+        let before = std::fs::read(dir.join(texture)).unwrap();
+        let o = bake(&dir, &["spritebake.toml"]);
+        assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+        assert!(printed(&o).contains("refusing to overwrite an input file"), "{}", printed(&o));
+        assert_eq!(std::fs::read(dir.join(texture)).unwrap(), before);
+        assert!(!dir.join("out").exists() && !dir.join(STATE).exists(), "{name}: something was written");
+    }
 }
 
 #[test]
