@@ -60,8 +60,10 @@ struct Record {
 }
 
 impl FramesData {
-    /// Records `cell`, written as `file`, of a job whose rows and directions `info` names.
-    pub fn add(&mut self, file: &Path, cell: &Cell, info: &JobInfo) {
+    /// Records `cell`, written as `files` (its colour image first, then its maps: as
+    /// [`super::products`] encodes a frame), of a job whose rows and directions `info` names.
+    pub fn add(&mut self, files: &[(PathBuf, Vec<u8>)], cell: &Cell, info: &JobInfo) {
+        let Some((file, _)) = files.first() else { return };
         self.frames.push(Record {
             file: file.to_string_lossy().into_owned(),
             clip: info.rows.get(cell.clip).cloned().unwrap_or_else(|| "rest".into()),

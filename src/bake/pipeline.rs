@@ -157,9 +157,9 @@ impl Streamed<'_, '_, '_> {
     /// Frames: each wave's cells encoded in parallel, then staged in job order, each recorded
     /// for the data file staged after them ([`frames_data`]).
     fn frames(&self, staged: &mut Staged) -> Result<String> {
-        let (rows, directions, info) = (self.job.row_names(), self.job.directions.clone(), self.job.info());
+        let info = self.job.info();
         let count = self.prepared.cell_count();
-        let longest = rows.iter().map(String::len).max().unwrap_or(0) as u64;
+        let longest = info.rows.iter().map(String::len).max().unwrap_or(0) as u64;
         let record = frames_data::FRAME_RECORD_BYTES + 2 * (self.output.len() as u64 + longest);
         self.budget.charge((count as u64).saturating_mul(record), || format!("the frame data of {count} frames"))?;
         let mut data = frames_data::FramesData::default();
@@ -170,12 +170,10 @@ impl Streamed<'_, '_, '_> {
             }
             let encoded = cells
                 .par_iter()
-                .map(|cell| frame_files(self.output, cell, &rows, &directions))
+                .map(|cell| frame_files(self.output, cell, &info.rows, &info.directions))
                 .collect::<Result<Vec<_>>>()?;
             for (cell, files) in cells.iter().zip(&encoded) {
-                if let Some((colour, _)) = files.first() {
-                    data.add(colour, cell, &info);
-                }
+                data.add(files, cell, &info);
             }
             for (path, bytes) in encoded.iter().flatten() {
                 staged.stage(path, bytes)?;

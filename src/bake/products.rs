@@ -334,9 +334,7 @@ impl Baked {
                 let mut data = frames_data::FramesData::default();
                 for cell in cells {
                     let written = frame_files(output, cell, &info.rows, &info.directions)?;
-                    if let Some((colour, _)) = written.first() {
-                        data.add(colour, cell, info);
-                    }
+                    data.add(&written, cell, info);
                     files.extend(written);
                 }
                 files.push((frames_data::data_path(output), data.to_json(output, info)?));
