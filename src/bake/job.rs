@@ -173,17 +173,13 @@ impl<'a> Job<'a> {
             return Ok(None);
         }
         let frames = self.frames(rows);
-        let first_frame = frames.first().map_or_else(Vec::new, |&(c, _, f, _)| {
+        let posed_points = |&(c, _, f, _): &FrameKey| {
             world_points(self.model, &anim::animate(self.model, &rows[c], FrameTime::Frame(f)))
-        });
-        let axis = framing::turning_axis(&first_frame);
-        let points: Vec<Vec3> = frames
-            .par_iter()
-            .flat_map_iter(|&(c, _, f, _)| {
-                let posed = anim::animate(self.model, &rows[c], FrameTime::Frame(f));
-                world_points(self.model, &posed)
-            })
-            .collect();
+        };
+        // The first frame decides the axis, then holds the points of every frame after it.
+        let mut points: Vec<Vec3> = frames.first().map_or_else(Vec::new, posed_points);
+        let axis = framing::turning_axis(&points);
+        points.par_extend(frames.get(1..).unwrap_or_default().par_iter().flat_map_iter(posed_points));
         let views: Vec<OrbitView> =
             (0..self.directions.count().max(1)).map(|d| OrbitView { yaw_degrees: self.yaw(d), ..self.view }).collect();
         let rule = framing::Rule {
