@@ -429,6 +429,52 @@ fn pixel_rate_shading_keeps_coverage_and_stays_close_to_supersampling() {
 }
 
 #[test]
+fn pixel_rate_shading_never_reads_beyond_a_triangles_uv_island() {
+    // A fan of 16 triangles whose shared (inner) edges are each the border of the triangle's
+    // own uv island: white inside, black one texel beyond, 4.5 texels a pixel. A pixel an
+    // inner edge crosses shaded at its centre reads up to 0.7 pixels (3 texels) outside one of
+    // its triangles, into black: a dark speck where the surface is white. Shaded at the
+    // centroid of each triangle's samples, every read stays inside the island.
+    let n = 128;
+    let rgba = (0..n * n)
+        .flat_map(|i| {
+            let island = |t: u32| (7..n - 7).contains(&t);
+            let v = if island(i % n) && island(i / n) { 255 } else { 0 };
+            [v, v, v, 255]
+        })
+        .collect();
+    let texture = spritebake::model::Texture::new(n, n, rgba, true).unwrap();
+    let centre = Vec3::new(32.3, 31.7, 0.0);
+    let rim = |i: usize| {
+        let t = i as f32 / 16.0 * std::f32::consts::TAU;
+        centre + Vec3::new(t.cos(), t.sin(), 0.0) * 25.0
+    };
+    // Each triangle on its own three corners: its right angle in uv at the centre, its two
+    // radial edges along the island's left and top borders, its rim edge inside the island.
+    let positions = (0..16).flat_map(|i| [centre, rim(i), rim(i + 1)]).collect();
+    let indices = (0..16).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
+    let mut fan = TestMesh::new(positions, indices);
+    let (near, far) = (8.0 / n as f32, (n - 8) as f32 / n as f32);
+    fan.uvs = (0..16).flat_map(|_| [Vec2::new(near, near), Vec2::new(far, near), Vec2::new(near, far)]).collect();
+    fan.material = textured(texture);
+    let options = RenderOptions { filter: Filter::Nearest, ssaa: 4, shading_rate: ShadingRate::Pixel, ..unlit(64, 64) };
+    let image = render_meshes(&[&fan], pixel_camera(64.0, 64.0), &options);
+    let opaque = |x: i32, y: i32| image.pixel(x as u32, y as u32).is_some_and(|p| p[3] == 255);
+    let mut inner = 0;
+    for y in 1..63 {
+        for x in 1..63 {
+            // Pixels inside the disc: the 3×3 around them is opaque (no silhouette edge).
+            if (-1..=1).all(|dy| (-1..=1).all(|dx| opaque(x + dx, y + dy))) {
+                inner += 1;
+                let p = image.pixel(x as u32, y as u32).unwrap();
+                assert_eq!(&p[..3], &[255, 255, 255], "pixel ({x}, {y}) read outside its triangle's island");
+            }
+        }
+    }
+    assert!(inner > 1500, "only {inner} pixels inside the disc");
+}
+
+#[test]
 fn glass_tints_what_is_behind_it_whatever_the_file_order() {
     use spritebake::model::Material;
     // A red and a blue pane, each half transparent, in front of an opaque green bar: seen
