@@ -639,3 +639,9 @@ pub fn mask(material: &mut Material) {
     material.palette_mask = true;
     material.alpha_mode = crate::model::AlphaMode::Mask(0.5);
 }
+
+/// Makes `material` a GoldSrc additive texture (`$texrendermode TEXTURE additive`: glows,
+/// muzzle flashes), added to what is behind it.
+pub fn add_light(material: &mut Material) {
+    material.alpha_mode = crate::model::AlphaMode::Additive;
+}

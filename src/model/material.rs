@@ -79,8 +79,20 @@ pub enum AlphaMode {
     Opaque,
     /// Fragments with alpha below the cutoff are discarded, the rest are opaque.
     Mask(f32),
-    /// Fragments are blended over what is behind them, in draw order.
+    /// Fragments are blended over what is behind them, back to front.
     Blend,
+    /// Fragments are added to what is behind them (glows, flames: GoldSrc `additive`), with the
+    /// blended ones, back to front: black adds nothing. Over nothing, a fragment's brightest
+    /// channel is its alpha, so a sprite's glow fades out where it darkens.
+    Additive,
+}
+
+impl AlphaMode {
+    /// Whether fragments mix with what is behind them instead of hiding it: drawn after the
+    /// surfaces that hide, back to front, without writing depth.
+    pub fn is_blended(self) -> bool {
+        matches!(self, AlphaMode::Blend | AlphaMode::Additive)
+    }
 }
 
 /// What became of the texture a material names.

@@ -9,7 +9,8 @@
 //! the same keys, so tiles agree and any thread count gives the same bytes. Sorting whole
 //! triangles is what real-time engines do; it is exact unless blended triangles interpenetrate
 //! or overlap in depth so that neither is wholly behind the other (a per-pixel fragment list
-//! would resolve those, at a cost every blended pixel would pay).
+//! would resolve those, at a cost every blended pixel would pay). Additive surfaces (glows)
+//! sort with the blended ones; the surface maps leave them out, as a glow has no surface.
 
 use super::buffers::TileBuffers;
 use super::context::{DrawContext, FragmentNeeds};
@@ -23,7 +24,7 @@ use crate::model::AlphaMode;
 /// blended ones back to front.
 pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
     buffers.color_dirty = true;
-    let blended = |i: u32| ctx.triangle(i).is_some_and(|(_, m, _)| m.alpha == AlphaMode::Blend);
+    let blended = |i: u32| ctx.triangle(i).is_some_and(|(_, m, _)| m.alpha.is_blended());
     let mut back_to_front: Vec<(f32, u32)> = bin
         .iter()
         .filter(|&&i| blended(i))
@@ -33,6 +34,9 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
     let order = bin.iter().copied().filter(|&i| !blended(i)).chain(back_to_front.into_iter().map(|(_, i)| i));
     for i in order {
         let Some((tri, material, needs)) = ctx.triangle(i) else { continue };
+        if material.alpha == AlphaMode::Additive && !ctx.shader.draws_color() {
+            continue;
+        }
         let Some(bounds) = buffers.touch(tri) else { continue };
         let shading = (material, needs, ctx.shader);
         walk(tri, bounds, BLOCK, |rect, test| match test {
@@ -53,7 +57,7 @@ fn fill_rect<const TEST: bool>(
     [x0, y0, x1, y1]: [i32; 4],
 ) {
     let r = buffers.rect;
-    let blend = material.alpha == AlphaMode::Blend;
+    let alpha = material.alpha;
     let stepper = RowStepper::new(tri, x0, ssaa);
     let width = (x1 - x0 + 1) as usize;
     for y in y0..=y1 {
@@ -75,14 +79,32 @@ fn fill_rect<const TEST: bool>(
                     src
                 }
             };
-            if blend {
-                // Premultiplied "over"; blended surfaces do not occlude what comes later.
-                let k = 1.0 - src[3];
-                *dst = [src[0] + dst[0] * k, src[1] + dst[1] * k, src[2] + dst[2] * k, src[3] + dst[3] * k];
-            } else {
-                *dst = src;
-                *depth = z;
+            // Blended surfaces do not occlude what comes later.
+            match alpha {
+                AlphaMode::Blend => *dst = over(src, *dst),
+                AlphaMode::Additive => *dst = add(src, *dst),
+                AlphaMode::Opaque | AlphaMode::Mask(_) => {
+                    *dst = src;
+                    *depth = z;
+                }
             }
         });
     }
+}
+
+/// Premultiplied `src` over `dst`.
+#[inline(always)]
+fn over(src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
+    let k = 1.0 - src[3];
+    [src[0] + dst[0] * k, src[1] + dst[1] * k, src[2] + dst[2] * k, src[3] + dst[3] * k]
+}
+
+/// Premultiplied `src` added to `dst`: the colours add (capped at the coverage, as a GPU's
+/// framebuffer caps them at white), and the light covers what was uncovered by its brightest
+/// channel — over an opaque surface alpha stays 1, over nothing black stays transparent.
+#[inline(always)]
+fn add(src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
+    let light = src[0].max(src[1]).max(src[2]).clamp(0.0, 1.0);
+    let a = dst[3] + light * (1.0 - dst[3]);
+    [(dst[0] + src[0]).min(a), (dst[1] + src[1]).min(a), (dst[2] + src[2]).min(a), a]
 }

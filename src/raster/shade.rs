@@ -179,6 +179,11 @@ impl Shader {
         (magnify, material.minify.unwrap_or(self.filter))
     }
 
+    /// Whether the fragments are lit colours (not a surface map's normals or depths).
+    pub fn draws_color(&self) -> bool {
+        matches!(self.output, FragmentOutput::Color)
+    }
+
     /// Output of a fragment (see [`FragmentOutput`]), premultiplied RGBA; `None` when alpha
     /// testing discards it. `clip_z` gives the fragment's clip z, asked for only by depth.
     #[inline(always)]
@@ -231,7 +236,7 @@ impl Shader {
                 AlphaMode::Opaque => Some(opaque(c)),
                 AlphaMode::Mask(cutoff) if c[3] < cutoff => None,
                 AlphaMode::Mask(_) => Some(opaque(c)),
-                AlphaMode::Blend => Some(c),
+                AlphaMode::Blend | AlphaMode::Additive => Some(c),
             };
         }
         out

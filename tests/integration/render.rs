@@ -475,6 +475,43 @@ fn pixel_rate_shading_never_reads_beyond_a_triangles_uv_island() {
 }
 
 #[test]
+fn an_additive_glow_lightens_what_is_behind_it_and_fades_out_over_nothing() {
+    use spritebake::model::Material;
+    let quad = |[x0, x1]: [f32; 2], z: f32, colour: [f32; 4], alpha| {
+        let mut quad = TestMesh::new(
+            vec![Vec3::new(x0, 2.0, z), Vec3::new(x1, 2.0, z), Vec3::new(x1, 14.0, z), Vec3::new(x0, 14.0, z)],
+            vec![[0, 1, 2], [0, 2, 3]],
+        );
+        quad.material = Material { base_color: colour, alpha_mode: alpha, ..Material::named("m") };
+        quad
+    };
+    // A half-bright green glow over the left half of an opaque red wall, and over nothing.
+    let glow = quad([2.0, 14.0], -0.2, [0.0, 0.5, 0.0, 1.0], AlphaMode::Additive);
+    let wall = quad([2.0, 8.0], -0.9, [1.0, 0.0, 0.0, 1.0], AlphaMode::Opaque);
+    for order in [[&glow, &wall], [&wall, &glow]] {
+        let image = render_meshes(&order, pixel_camera(16.0, 16.0), &unlit(16, 16));
+        // Over the wall the colours add in linear light: (1, 0.5, 0), sRGB (255, 188, 0).
+        assert_eq!(image.pixel(4, 8).unwrap(), [255, 188, 0, 255]);
+        // Over nothing the glow covers by its brightest channel: green at half alpha.
+        assert_eq!(image.pixel(11, 8).unwrap(), [0, 255, 0, 128]);
+        // Nothing blended writes depth: the wall behind is still drawn in full.
+        assert_eq!(image.pixel(2, 2).unwrap()[3], 255);
+    }
+    // The normal map leaves a glow out: it has no surface.
+    let posed = [glow.posed(), wall.posed()];
+    let scene = spritebake::raster::Scene {
+        objects: posed
+            .iter()
+            .map(|p| spritebake::raster::SceneObject { posed: p, model_to_world: glam::Mat4::IDENTITY })
+            .collect(),
+        camera: pixel_camera(16.0, 16.0),
+    };
+    let normals = spritebake::raster::Renderer::new().render_normals(&scene, &unlit(16, 16)).unwrap();
+    assert_eq!(normals.pixel(4, 8).unwrap()[3], 255);
+    assert_eq!(normals.pixel(11, 8).unwrap()[3], 0);
+}
+
+#[test]
 fn glass_tints_what_is_behind_it_whatever_the_file_order() {
     use spritebake::model::Material;
     // A red and a blue pane, each half transparent, in front of an opaque green bar: seen

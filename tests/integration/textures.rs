@@ -349,11 +349,19 @@ fn goldsrc_masked_textures_draw_their_last_palette_colour_transparent() {
     };
     assert_eq!(halves(&qc("$texrendermode \"grid.bmp\" masked\n")), (AlphaMode::Mask(0.5), 255, 0, [255, 0, 0]));
     assert_eq!(halves(&qc("")), (AlphaMode::Opaque, 255, 255, [255, 0, 0]));
+    // `additive` adds the texture to what is behind it; lighting modes only warn.
     let additive = qc("$texrendermode \"grid.bmp\" additive\n");
+    assert_eq!(halves(&additive), (AlphaMode::Additive, 255, 255, [255, 0, 0]));
+    assert!(additive.warnings.iter().all(|w| !w.contains("texrendermode")), "{:?}", additive.warnings);
+    let chrome = qc("$texrendermode \"grid.bmp\" masked\n$texrendermode \"grid.bmp\" chrome\n");
     assert!(
-        additive.warnings.iter().any(|w| w.contains("additive: drawn as an ordinary texture")),
+        chrome.warnings.iter().any(|w| w.contains("chrome: drawn as an ordinary texture")),
         "{:?}",
-        additive.warnings
+        chrome.warnings
+    );
+    assert_eq!(
+        halves(&qc("$texrendermode grid.bmp masked\n$texrendermode grid.bmp additive\n")).0,
+        AlphaMode::Additive
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use glam::Affine3A;
 
-use super::script::{AttachmentDef, BodyChoice, BodyEntry, BodyGroup, FORMAT, Placement, Qc, Sequence, err};
+use super::script::{
+    AttachmentDef, BodyChoice, BodyEntry, BodyGroup, FORMAT, Placement, Qc, Sequence, TextureMode, err,
+};
 use crate::budget::MemoryBudget;
 use crate::confine::Denied;
 use crate::error::{Error, Result};
@@ -140,8 +142,11 @@ pub fn build(qc: Qc, choices: &[BodyChoice], files: &mut Files, budget: &MemoryB
     for material in &mut model.materials {
         let texture = material.texture_name.as_deref().unwrap_or(&material.name);
         let file = texture.rsplit(['/', '\\']).next().unwrap_or(texture).to_lowercase();
-        if qc.masked_textures.contains(&file) {
-            smd::mask(material);
+        // The last `$texrendermode` of a texture wins, as studiomdl applies them in order.
+        match qc.texture_modes.iter().rev().find(|(name, _)| *name == file).map(|&(_, mode)| mode) {
+            Some(TextureMode::Masked) => smd::mask(material),
+            Some(TextureMode::Additive) => smd::add_light(material),
+            None => {}
         }
     }
     model.warnings.extend(warnings);

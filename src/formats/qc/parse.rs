@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 
 use super::commands::{NO_EFFECT, arg, is_command, motion_flag, number, option_values, positive, skip_args, word};
-use super::script::{At, AttachmentDef, BodyEntry, BodyGroup, FORMAT, Included, Placement, Qc, Sequence};
+use super::script::{At, AttachmentDef, BodyEntry, BodyGroup, FORMAT, Included, Placement, Qc, Sequence, TextureMode};
 use crate::error::Result;
 use crate::formats::smd;
 use crate::formats::tokens::{Syntax, Token, Tokens};
@@ -222,14 +222,22 @@ impl Parser {
                     let texture = word(&mut s, &at, "a texture name")?;
                     let mode = word(&mut s, &at, "a render mode")?;
                     skip_args(&mut s);
-                    // `masked` is drawn; `additive`, `fullbright`, `flatshade` and `chrome`
-                    // change lighting or blending a sprite does not have.
-                    if !mode.eq_ignore_ascii_case("masked") {
-                        self.qc
+                    let drawn = match mode.to_ascii_lowercase().as_str() {
+                        "masked" => Some(TextureMode::Masked),
+                        "additive" => Some(TextureMode::Additive),
+                        // `fullbright`, `flatshade` and `chrome` change lighting a sprite's
+                        // key light stands in for.
+                        _ => None,
+                    };
+                    match drawn {
+                        None => self
+                            .qc
                             .warnings
-                            .push(format!("{at}: $texrendermode {texture} {mode}: drawn as an ordinary texture"));
-                    } else if self.room(self.qc.masked_textures.len(), "masked textures") {
-                        self.qc.masked_textures.push(texture.to_lowercase());
+                            .push(format!("{at}: $texrendermode {texture} {mode}: drawn as an ordinary texture")),
+                        Some(mode) if self.room(self.qc.texture_modes.len(), "texture render modes") => {
+                            self.qc.texture_modes.push((texture.to_lowercase(), mode));
+                        }
+                        Some(_) => {}
                     }
                 }
                 "$include" => {

@@ -211,10 +211,20 @@ pub struct Qc {
     pub texture_folders: Vec<PathBuf>,
     /// The placement in force at the end of the script (files added with `--anim` get it).
     pub placement: Placement,
-    /// Texture file names `$texrendermode ... masked` marks, lower case.
-    pub masked_textures: Vec<String>,
+    /// Texture file names (lower case) `$texrendermode` gives a render mode spritebake draws.
+    pub texture_modes: Vec<(String, TextureMode)>,
     /// Non-fatal problems.
     pub warnings: Vec<String>,
+}
+
+/// The `$texrendermode`s a sprite shows (`fullbright`, `flatshade` and `chrome` change lighting
+/// a sprite's key light stands in for, and only warn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextureMode {
+    /// The palette's last colour is transparent ([`smd::mask`](crate::formats::smd::mask)).
+    Masked,
+    /// Added to what is behind it ([`smd::add_light`](crate::formats::smd::add_light)).
+    Additive,
 }
 
 /// An included file as the include callback read it: its path and text.
