@@ -10,7 +10,7 @@ use crate::anim::{
     Animation, Attachment, Blend, BoneOverride, FrameTime, Layers, Motion, Mount, PoseOptions, Transition,
 };
 use crate::bake::{self, FrameRequest};
-use crate::formats::{def, gltf as gltf_format, md2 as md2_format, md5, obj as obj_format, qc, smd, textures};
+use crate::formats::{def, gltf as gltf_format, md2 as md2_format, md5, mtr, obj as obj_format, qc, smd, textures};
 use crate::model::{Model, Skeleton};
 use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan, sanitize_component};
 use crate::raster::{OrbitView, RenderOptions, Renderer};
@@ -135,9 +135,10 @@ pub fn texture(data: &[u8]) {
     let _ = textures::decode_image(data, Path::new("fuzz.tga"));
 }
 
-/// `.qc` and `.def` scripts never panic: the QC parser reads the input as the script and as
-/// every `$include` it names (so include nesting and the include limits are exercised), and
-/// the DEF parser reads it and follows `inherit` for every model it declares.
+/// `.qc`, `.def` and `.mtr` scripts never panic: the QC parser reads the input as the script
+/// and as every `$include` it names (so include nesting and the include limits are
+/// exercised), the DEF parser reads it and follows `inherit` for every model it declares, and
+/// the MTR parser reads it keeping every material.
 pub fn scripts(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = qc::parse(&text, Path::new("fuzz/m.qc"), &mut |p| Ok(Ok((p.to_path_buf(), text.to_string()))));
@@ -147,6 +148,7 @@ pub fn scripts(data: &[u8]) {
             let _ = def::declared(&models, Some(&m.name), Path::new("m.def"));
         }
     }
+    let _ = mtr::parse(&text, &|_| true);
 }
 
 /// Output planning with names taken from model files: whatever the clip names and the

@@ -359,6 +359,7 @@ pub fn load(src: &str, file: &Path, wanted: Option<&str>, files: &mut Files, bud
     let mut model =
         md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(|e| Error::Format(e.in_file(&mesh_path)))?;
     drop(bytes);
+    let material_bases = super::mtr::apply(&mut model, &mesh_path, files, budget)?;
     model.warnings.extend(declared.warnings.iter().cloned());
     let skeleton = model.skeleton.clone().unwrap_or_default();
     for anim in &declared.anims {
@@ -388,8 +389,10 @@ pub fn load(src: &str, file: &Path, wanted: Option<&str>, files: &mut Files, bud
     if let Some(folder) = mesh_path.parent() {
         texture_folders.push(folder.to_path_buf());
     }
-    if !texture_folders.contains(&base) {
-        texture_folders.push(base);
+    for base in std::iter::once(base).chain(material_bases) {
+        if !texture_folders.contains(&base) {
+            texture_folders.push(base);
+        }
     }
     Ok(Built { model, texture_folders })
 }

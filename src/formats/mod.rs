@@ -20,6 +20,8 @@ mod md2_normals;
 #[doc(hidden)]
 pub mod md5;
 #[doc(hidden)]
+pub mod mtr;
+#[doc(hidden)]
 pub mod obj;
 #[doc(hidden)]
 pub mod qc;
@@ -173,7 +175,13 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             }
         }
         Format::Md2 => md2::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
-        Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file),
+        Format::Md5Mesh => {
+            md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file).and_then(|mut model| {
+                let mut files = Files { reader: &mut reader, scope: &scope };
+                project.folders = mtr::apply(&mut model, path, &mut files, budget)?;
+                Ok(model)
+            })
+        }
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
         Format::Gltf => gltf::parse_within(&bytes, &mut |name| load_named("buffer", name), &options.limits, budget)
             .map_err(|e| in_file(e, path)),

@@ -474,3 +474,79 @@ fn corpus_headcrab_qc() {
     let (a, b) = (root_at(&model, "run", 0.0, false), root_at(&model, "run", 28.0, false));
     assert!((b.y - a.y + 45.2386).abs() < 1e-2 && (b.x - a.x).abs() < 1e-3, "{a} {b}");
 }
+
+#[test]
+fn a_doom3_material_gives_an_md5_mesh_its_image_and_alpha_test() {
+    use spritebake::model::AlphaMode;
+    // The robot as Doom 3 ships a model: the mesh names a material, `materials/*.mtr` declares
+    // it, and its diffuse stage's image (named .tga, shipped as .png) is alpha tested.
+    let base = def_project("mtr");
+    let models = base.join("models/robot");
+    let mesh = models.join("robot.md5mesh");
+    std::fs::write(&mesh, text("robot/robot.md5mesh").replace("shader \"robot.png\"", "shader \"models/robot/metal\""))
+        .unwrap();
+    let mut skin = image::open(asset("robot/robot.png")).unwrap().to_rgba8();
+    let half = skin.width() / 2;
+    for (x, _, p) in skin.enumerate_pixels_mut() {
+        p[3] = if x < half { 0 } else { 255 };
+    }
+    skin.save(models.join("metal_d.png")).unwrap();
+    std::fs::create_dir_all(base.join("materials")).unwrap();
+    // A malformed file is a warning; the declarations of the others are still found.
+    std::fs::write(base.join("materials/broken.mtr"), "}\n").unwrap();
+    let mtr = "table flicker { { 0, 1 } }\n\
+        models/robot/other { diffusemap models/robot/nothing.tga }\n\
+        models/robot/metal\n{\n\
+          bumpmap addnormals(models/robot/metal_local.tga, heightmap(models/robot/metal_h.tga, 4))\n\
+          {\n    blend diffusemap\n    map models/robot/metal_d.tga\n    alphaTest 0.5\n  }\n}\n";
+    std::fs::write(base.join("materials/robot.mtr"), mtr).unwrap();
+    let rooted = LoadOptions { texture_roots: vec![base.clone()], ..LoadOptions::default() };
+    let def = base.join("def/robots.def");
+    for model in [load_with(&mesh, &rooted), load_with(&def, &rooted)] {
+        let m = &model.materials[0];
+        assert_eq!(m.alpha_mode, AlphaMode::Mask(0.5));
+        assert!(matches!(&m.texture_status, TextureStatus::Found(p) if p.ends_with("models/robot/metal_d.png")));
+        assert!(
+            model.warnings.iter().any(|w| w.contains("broken.mtr") && w.contains("line 1")),
+            "{:?}",
+            model.warnings
+        );
+        assert!(model.sources.iter().any(|s| s.ends_with("materials/robot.mtr")));
+    }
+    // Without the root, the materials folder above the mesh's is out of reach: the image is
+    // still found by the material's name (`metal` + `_d`), but nothing says to cut it out.
+    let unrooted = load_with(&mesh, &LoadOptions::default());
+    assert_eq!(unrooted.materials[0].alpha_mode, AlphaMode::Opaque);
+    assert!(!unrooted.sources.iter().any(|s| s.ends_with("materials/robot.mtr")));
+    // Rendered, the cut-out half of the skin is gone.
+    let covered = |args: &[&str], name: &str| {
+        let out = base.join(name);
+        let mut all = vec!["render", mesh.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        all.extend(args);
+        let run = spritebake(&all);
+        assert!(run.status.success(), "{}", printed(&run));
+        image::open(&out).unwrap().to_rgba8().pixels().filter(|p| p[3] > 0).count()
+    };
+    let cut = covered(&["--texture-root", base.to_str().unwrap()], "cut.png");
+    let whole = covered(&[], "whole.png");
+    assert!(cut * 10 < whole * 9 && cut > 0, "covered pixels: {cut} cut out, {whole} whole");
+    std::fs::remove_dir_all(base).unwrap();
+}
+
+#[test]
+fn a_material_file_is_charged_to_the_budget_before_it_is_parsed() {
+    use spritebake::formats::Limits;
+    let dir = scratch_in("def", "mtr_budget");
+    for file in ["robot.md5mesh", "robot.png"] {
+        std::fs::copy(asset(&format!("robot/{file}")), dir.join(file)).unwrap();
+    }
+    // 1.5 MiB of empty declarations beside the mesh; 2 MiB of budget.
+    std::fs::write(dir.join("huge.mtr"), "robot.png {}\n".repeat(121_000)).unwrap();
+    let limits = Limits { max_memory_bytes: 2 << 20, ..Limits::default() };
+    let e = load(&dir.join("robot.md5mesh"), &LoadOptions { limits, ..LoadOptions::default() }).unwrap_err();
+    assert!(matches!(e, spritebake::Error::Budget { .. }) && e.to_string().contains("huge.mtr"), "{e}");
+    // With room, the file is read and its material (with no image of its own) changes nothing.
+    let model = load_with(&dir.join("robot.md5mesh"), &LoadOptions::default());
+    assert!(matches!(&model.materials[0].texture_status, TextureStatus::Found(p) if p.ends_with("robot.png")));
+    std::fs::remove_dir_all(dir).unwrap();
+}
