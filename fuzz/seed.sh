@@ -30,6 +30,8 @@ mkdir -p fuzz/corpus/output_plan
 printf 'out/{clip}_{dir}_{frame:03}.png\0walk\0../../escape\0/tmp/abs\0a->b\0..' > fuzz/corpus/output_plan/names
 # glTF seeds come from the shared corpus when it is there (the project ships no .glb of its own).
 seed gltf ../shared/corpus/gltf/*/*.glb ../shared/corpus/gltf/*/*.gltf
+# FBX seeds: the shared corpus's small files (Flair's 1.8 MB is over the fuzzer's -max_len).
+seed fbx ../shared/corpus/fbx/huesitos/*.fbx ../shared/corpus/fbx/spider/*.fbx ../shared/corpus/fbx/animation_with_skeleton/*.fbx
 mkdir -p fuzz/corpus/pose_render
 for f in $A/robot/robot.md2:0 $A/robot/robot.md5mesh:1 $A/robot/robot.smd:2 $A/tower.obj:3; do
     file=${f%:*}; kind=${f##*:}

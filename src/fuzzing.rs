@@ -10,7 +10,9 @@ use crate::anim::{
     Animation, Attachment, Blend, BoneOverride, FrameTime, Layers, Motion, Mount, PoseOptions, Transition,
 };
 use crate::bake::{self, FrameRequest};
-use crate::formats::{def, gltf as gltf_format, md2 as md2_format, md5, mtr, obj as obj_format, qc, smd, textures};
+use crate::formats::{
+    def, fbx as fbx_format, gltf as gltf_format, md2 as md2_format, md5, mtr, obj as obj_format, qc, smd, textures,
+};
 use crate::model::{Model, Skeleton};
 use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan, sanitize_component};
 use crate::raster::{OrbitView, RenderOptions, Renderer};
@@ -101,6 +103,17 @@ pub fn palette(data: &[u8]) {
 /// `bake` project files parse or fail cleanly.
 pub fn project(data: &[u8]) {
     let _ = crate::bake::project::Project::parse(&String::from_utf8_lossy(data), Path::new("fuzz/project.toml"));
+}
+
+/// FBX loading never panics, and a loaded model poses and renders: the first frames of its
+/// first clips, as for glTF. ufbx works under a 64 MiB budget, as a hostile file would meet.
+pub fn fbx(data: &[u8]) {
+    let budget = crate::MemoryBudget::new(64 << 20);
+    let Ok(model) = fbx_format::parse_within(data, &Default::default(), &budget) else { return };
+    let clips: Vec<_> = std::iter::once(None).chain(model.clips.iter().map(Some)).take(3).collect();
+    for clip in clips {
+        render(&model, &FrameRequest::clip(clip, FrameTime::Seconds(0.0), PoseOptions::default()));
+    }
 }
 
 /// MD2 parsing never panics or allocates beyond the input's size.

@@ -61,6 +61,8 @@ pub enum Format {
     Qc,
     /// Doom 3 model declarations, `.def`: a `model` block's MD5 mesh and anims (see [`def`](super::def)).
     Def,
+    /// Autodesk FBX, binary or ASCII (see [`fbx`](super::fbx)).
+    Fbx,
 }
 
 impl Format {
@@ -80,6 +82,8 @@ impl Format {
             Format::Gltf => 2,
             Format::Md2 => 1,
             Format::Qc | Format::Def => 2,
+            // ufbx's own memory is capped at the budget's remainder and charged once loaded.
+            Format::Fbx => 1,
         }
     }
 
@@ -93,6 +97,7 @@ impl Format {
             Format::Gltf => "glTF",
             Format::Qc => "QC (SMD)",
             Format::Def => "Doom 3 .def (MD5)",
+            Format::Fbx => "FBX",
         }
     }
 
@@ -104,6 +109,9 @@ impl Format {
         if head.starts_with(b"glTF") {
             return Some(Format::Gltf);
         }
+        if super::fbx::is_binary_fbx(head) {
+            return Some(Format::Fbx);
+        }
         Format::from_extension(path)
     }
 
@@ -114,7 +122,7 @@ impl Format {
     }
 
     /// Every model file extension (lower case) and its format: what a folder scan looks for.
-    pub const EXTENSIONS: [(&'static str, Format); 8] = [
+    pub const EXTENSIONS: [(&'static str, Format); 9] = [
         ("md2", Format::Md2),
         ("md5mesh", Format::Md5Mesh),
         ("smd", Format::Smd),
@@ -123,6 +131,7 @@ impl Format {
         ("glb", Format::Gltf),
         ("qc", Format::Qc),
         ("def", Format::Def),
+        ("fbx", Format::Fbx),
     ];
 
     /// Whether the format is a script describing a model made of other files (`.qc`, `.def`).

@@ -10,6 +10,8 @@
 // directly; library users load through `load` and see only that.
 #[doc(hidden)]
 pub mod def;
+#[doc(hidden)]
+pub mod fbx;
 mod files;
 mod format;
 #[doc(hidden)]
@@ -183,6 +185,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             })
         }
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
+        Format::Fbx => fbx::parse_within(&bytes, &options.limits, budget).map_err(|e| in_file(e, path)),
         Format::Gltf => gltf::parse_within(&bytes, &mut |name| load_named("buffer", name), &options.limits, budget)
             .map_err(|e| in_file(e, path)),
         Format::Qc => {

@@ -26,6 +26,7 @@ mod engine_data;
 mod engine_play;
 mod engines;
 mod export;
+mod formats_fbx;
 mod formats_gltf;
 mod formats_md2;
 mod formats_md5;

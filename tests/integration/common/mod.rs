@@ -2,6 +2,7 @@
 //! running the binary on files a test makes.
 
 pub mod alloc;
+pub mod blender;
 pub mod boxes;
 pub mod browser;
 pub mod cli;

@@ -1,0 +1,413 @@
+//! Autodesk FBX, binary and ASCII (versions 3000 to 7700), through `ufbx`: the Rust binding of
+//! the fuzzed single-file C loader Godot 4 uses. What it gives a sprite:
+//!
+//! * **Axes and units.** ufbx converts every scene to right-handed Y-up metres, changing the
+//!   geometry itself (`ModifyGeometry`), so Mixamo's centimetres and Y-up and 3ds Max's Z-up
+//!   stand the same way: [`Orientation::Y_UP_FACING_Z`], as glTF (FBX characters face +Z).
+//! * **Skeleton.** Every node below the scene's root is a joint, parents first, its rest pose
+//!   the node's local transform (pivots and pre-rotations folded in by ufbx). Meshes hang on
+//!   their node's joint, so rigid parts move with their node as skinned parts do with bones.
+//! * **Meshes.** Each mesh instance (a node with a mesh) gives one mesh per material used,
+//!   polygons triangulated by ufbx, corners sharing a vertex, normal and uv welded. Skinned
+//!   vertices take their skin's cluster weights (normalised) with positions in the bone's
+//!   bind space (`geometry_to_bone`); a vertex no cluster weights follows the mesh's node.
+//!   Blend shapes are not applied (a warning says so).
+//! * **Materials.** The diffuse (or PBR base colour) texture: embedded content decoded here,
+//!   else its file name left to the texture resolver; the diffuse colour without a texture.
+//! * **Clips.** Each animation stack is a clip named after it, sampled at the scene's frame
+//!   rate (30 when it has none) from the stack's start, `round(length × fps)` frames.
+//!
+//! ufbx allocates in C, outside the model's budget: its allocators are capped at what the
+//! budget has left, and the scene it keeps is charged once loaded.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use glam::{Affine3A, Mat3, Quat, Vec2, Vec3};
+
+use super::{Limits, textures};
+use crate::budget::MemoryBudget;
+use crate::error::{FormatError, Result};
+use crate::model::{
+    Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton, Texture, TextureStatus,
+};
+
+const FORMAT: &str = "FBX";
+/// Most joints (scene nodes) a model may have.
+pub const MAX_JOINTS: usize = 16_384;
+/// Most frames one clip is sampled to (an hour at 30 fps).
+pub const MAX_CLIP_FRAMES: usize = 108_000;
+
+/// Whether `head` is the start of a binary FBX file.
+pub fn is_binary_fbx(head: &[u8]) -> bool {
+    head.starts_with(b"Kaydara FBX Binary")
+}
+
+/// Parses an FBX file's bytes into a model, charging `budget` for what ufbx keeps and what the
+/// model is built of.
+///
+/// # Errors
+/// A file ufbx cannot read (its message), the limits above, or the budget.
+pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Result<Model> {
+    // ufbx's temporary and result allocations together stay within what the budget has left.
+    let cap = usize::try_from(budget.remaining() / 2).unwrap_or(usize::MAX).max(1);
+    let opts = ufbx::LoadOpts {
+        temp_allocator: ufbx::AllocatorOpts { memory_limit: cap, ..Default::default() },
+        result_allocator: ufbx::AllocatorOpts { memory_limit: cap, ..Default::default() },
+        target_axes: ufbx::CoordinateAxes::right_handed_y_up(),
+        target_unit_meters: 1.0,
+        space_conversion: ufbx::SpaceConversion::ModifyGeometry,
+        generate_missing_normals: true,
+        ..Default::default()
+    };
+    let scene = match ufbx::load_memory(bytes, opts) {
+        Ok(scene) => scene,
+        Err(e) if matches!(e.type_, ufbx::ErrorType::MemoryLimit | ufbx::ErrorType::AllocationLimit) => {
+            // Said as the budget says it: a charge of more than what remains fails.
+            let what = || format!("FBX: parsing {} KiB", bytes.len().div_ceil(1024));
+            budget.charge(budget.remaining().saturating_add(1), what)?;
+            return Err(FormatError::whole_file(FORMAT, "the file needs more memory than the budget has left").into());
+        }
+        Err(e) => {
+            let info = e.info();
+            let detail = if info.is_empty() { String::new() } else { format!(" ({info})") };
+            return Err(FormatError::whole_file(FORMAT, format!("{}{detail}", &*e.description)).into());
+        }
+    };
+    let kept = scene.metadata.result_memory_used as u64;
+    budget.charge(kept, || format!("FBX: {} KiB of parsed scene", kept.div_ceil(1024)))?;
+    let joints = Joints::of(&scene)?;
+    let mut model = Model { orientation: Orientation::Y_UP_FACING_Z, ..Model::default() };
+    model.skeleton = Some(joints.skeleton());
+    let mut materials = Materials::read(&scene, limits, budget, &mut model)?;
+    let rest_world = model.skeleton.as_ref().map(|s| s.to_model_space(&s.rest_pose())).unwrap_or_default();
+    for node in &scene.nodes {
+        let Some(mesh) = &node.mesh else { continue };
+        if !mesh.blend_deformers.is_empty() {
+            model.warnings.push(format!("mesh '{}': its blend shapes are not applied", &*node.element.name));
+        }
+        add_mesh_instance(node, mesh, &joints, &mut materials, &rest_world, budget, &mut model)?;
+    }
+    model.materials = materials.list;
+    for stack in &scene.anim_stacks {
+        model.clips.push(clip(&scene, stack, &joints, budget)?);
+    }
+    Ok(model)
+}
+
+/// The scene's nodes as joints: depth first from the root's children, so parents come first.
+struct Joints<'a> {
+    /// The nodes in joint order.
+    nodes: Vec<&'a ufbx::Node>,
+    /// Joint index by node `typed_id`.
+    by_node: HashMap<u32, usize>,
+}
+
+impl<'a> Joints<'a> {
+    fn of(scene: &'a ufbx::Scene) -> Result<Joints<'a>> {
+        if scene.nodes.len() > MAX_JOINTS + 1 {
+            return Err(FormatError::whole_file(
+                FORMAT,
+                format!("{} nodes, more than the {MAX_JOINTS} joints allowed", scene.nodes.len()),
+            )
+            .into());
+        }
+        let mut nodes = Vec::with_capacity(scene.nodes.len());
+        let mut stack: Vec<&ufbx::Node> = scene.root_node.children.iter().rev().map(|n| &**n).collect();
+        while let Some(node) = stack.pop() {
+            nodes.push(node);
+            stack.extend(node.children.iter().rev().map(|n| &**n));
+        }
+        let by_node = nodes.iter().enumerate().map(|(i, n)| (n.element.typed_id, i)).collect();
+        Ok(Joints { nodes, by_node })
+    }
+
+    fn index(&self, node: &ufbx::Node) -> Option<usize> {
+        self.by_node.get(&node.element.typed_id).copied()
+    }
+
+    fn skeleton(&self) -> Skeleton {
+        let joints = self
+            .nodes
+            .iter()
+            .map(|node| Joint {
+                name: match &*node.element.name {
+                    "" => format!("node{}", node.element.typed_id),
+                    name => name.to_string(),
+                },
+                parent: node.parent.as_ref().filter(|p| !p.is_root).and_then(|p| self.index(p)),
+                rest: pose(&node.local_transform),
+            })
+            .collect();
+        Skeleton { joints }
+    }
+}
+
+fn vec3(v: ufbx::Vec3) -> Vec3 {
+    Vec3::new(v.x as f32, v.y as f32, v.z as f32)
+}
+
+fn pose(t: &ufbx::Transform) -> JointPose {
+    let r = t.rotation;
+    let rotation = Quat::from_xyzw(r.x as f32, r.y as f32, r.z as f32, r.w as f32);
+    JointPose {
+        translation: vec3(t.translation),
+        rotation: if rotation.is_finite() { rotation.normalize() } else { Quat::IDENTITY },
+        scale: vec3(t.scale),
+    }
+}
+
+fn affine(m: &ufbx::Matrix) -> Affine3A {
+    let col = |x: f64, y: f64, z: f64| Vec3::new(x as f32, y as f32, z as f32);
+    Affine3A::from_cols(
+        col(m.m00, m.m10, m.m20).into(),
+        col(m.m01, m.m11, m.m21).into(),
+        col(m.m02, m.m12, m.m22).into(),
+        col(m.m03, m.m13, m.m23).into(),
+    )
+}
+
+/// The model's materials, one per FBX material, plus a plain one for faces without.
+struct Materials {
+    list: Vec<Material>,
+    /// Index in `list` by FBX material `typed_id`.
+    by_material: HashMap<u32, usize>,
+}
+
+impl Materials {
+    fn read(scene: &ufbx::Scene, limits: &Limits, budget: &MemoryBudget, model: &mut Model) -> Result<Materials> {
+        let mut list = Vec::with_capacity(scene.materials.len() + 1);
+        let mut by_material = HashMap::new();
+        // Textures decoded once however many materials share them.
+        let mut decoded: HashMap<u32, std::result::Result<Arc<Texture>, String>> = HashMap::new();
+        for m in &scene.materials {
+            let mut material = Material::named(m.element.name.to_string());
+            let map = [&m.fbx.diffuse_color, &m.pbr.base_color].into_iter().find(|map| map.texture.is_some());
+            match map.and_then(|map| map.texture.as_ref()) {
+                Some(texture) if !texture.content.is_empty() => {
+                    let label = format!("embedded texture '{}'", &*texture.relative_filename);
+                    let result = match decoded.get(&texture.element.typed_id) {
+                        Some(done) => done.clone(),
+                        None => {
+                            let path = std::path::Path::new(&*texture.relative_filename);
+                            let done = textures::split_budget(
+                                textures::decode_image_within(&texture.content, path, limits.max_texture_side, budget)
+                                    .map(Arc::new),
+                            )?;
+                            decoded.insert(texture.element.typed_id, done.clone());
+                            done
+                        }
+                    };
+                    match result {
+                        Ok(t) => {
+                            material.texture = Some(t);
+                            material.texture_status = TextureStatus::Embedded(label);
+                        }
+                        Err(reason) => {
+                            model.warnings.push(format!("{label} of material '{}': {reason}", material.name));
+                            material.texture = Some(Arc::new(Texture::missing()));
+                            material.texture_status = TextureStatus::Missing { name: label, reason };
+                        }
+                    }
+                }
+                Some(texture) => {
+                    let name = [&texture.relative_filename, &texture.filename, &texture.absolute_filename]
+                        .into_iter()
+                        .map(|n| n.to_string())
+                        .find(|n| !n.is_empty());
+                    material.texture_name = name;
+                }
+                None => {
+                    let c = m.fbx.diffuse_color.value_vec4;
+                    material.base_color = [c.x as f32, c.y as f32, c.z as f32, 1.0];
+                }
+            }
+            by_material.insert(m.element.typed_id, list.len());
+            list.push(material);
+        }
+        Ok(Materials { list, by_material })
+    }
+
+    /// The index of the material of part `part` of `mesh`, adding the plain one when the part
+    /// has none.
+    fn of_part(&mut self, mesh: &ufbx::Mesh, part: u32) -> usize {
+        let found = mesh.materials.get(part as usize).and_then(|m| self.by_material.get(&m.element.typed_id));
+        match found {
+            Some(&i) => i,
+            None => {
+                let plain = u32::MAX;
+                *self.by_material.entry(plain).or_insert_with(|| {
+                    self.list.push(Material::named("default"));
+                    self.list.len() - 1
+                })
+            }
+        }
+    }
+}
+
+/// Adds one mesh per material part of `mesh` as instanced by `node`.
+fn add_mesh_instance(
+    node: &ufbx::Node,
+    mesh: &ufbx::Mesh,
+    joints: &Joints,
+    materials: &mut Materials,
+    rest_world: &[Affine3A],
+    budget: &MemoryBudget,
+    model: &mut Model,
+) -> Result<()> {
+    let Some(node_joint) = joints.index(node) else { return Ok(()) };
+    // Each triangle corner may be its own vertex: position, normal, uv, range, influences.
+    const CORNER_BYTES: u64 = 12 + 12 + 8 + 8 + 12 + 4 * 32;
+    let corners = (mesh.num_triangles as u64).saturating_mul(3);
+    budget.charge(corners.saturating_mul(CORNER_BYTES), || {
+        format!("FBX: mesh '{}' of {} triangles", &*node.element.name, mesh.num_triangles)
+    })?;
+    let skin = mesh.skin_deformers.first();
+    let node_bind = affine(&node.geometry_to_node);
+    let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
+    for part in mesh.material_parts.iter() {
+        let material = materials.of_part(mesh, part.index);
+        let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
+        let mut welded: HashMap<(u32, u32, u32), u32> = HashMap::new();
+        for &face in part.face_indices.iter() {
+            let Some(&face) = mesh.faces.get(face as usize) else { continue };
+            let count = ufbx::triangulate_face(&mut triangle, mesh, face) as usize;
+            for tri in triangle[..count * 3].chunks_exact(3) {
+                let mut corners = [0u32; 3];
+                for (corner, &ix) in corners.iter_mut().zip(tri) {
+                    let ix = ix as usize;
+                    let attribute = |indices: &[u32]| indices.get(ix).copied().unwrap_or(0);
+                    let key = (
+                        attribute(&mesh.vertex_indices),
+                        attribute(&mesh.vertex_normal.indices),
+                        attribute(&mesh.vertex_uv.indices),
+                    );
+                    *corner = match welded.get(&key) {
+                        Some(&v) => v,
+                        None => {
+                            let v = out.positions.len() as u32;
+                            add_vertex(
+                                &mut out,
+                                mesh,
+                                ix,
+                                key.0,
+                                skin.map(|s| &**s),
+                                joints,
+                                node_joint,
+                                node_bind,
+                                rest_world,
+                            );
+                            welded.insert(key, v);
+                            v
+                        }
+                    };
+                }
+                out.indices.push(corners);
+            }
+        }
+        if !out.indices.is_empty() {
+            model.meshes.push(out);
+        }
+    }
+    Ok(())
+}
+
+/// Appends the vertex of index `ix` (vertex `vertex`) to `out`: its rest position and normal in
+/// model space, its uv (flipped to the top-left convention), and its influences.
+#[allow(clippy::too_many_arguments)]
+fn add_vertex(
+    out: &mut Mesh,
+    mesh: &ufbx::Mesh,
+    ix: usize,
+    vertex: u32,
+    skin: Option<&ufbx::SkinDeformer>,
+    joints: &Joints,
+    node_joint: usize,
+    node_bind: Affine3A,
+    rest_world: &[Affine3A],
+) {
+    let position = vec3(mesh.vertex_position[ix]);
+    let normal = if mesh.vertex_normal.exists { vec3(mesh.vertex_normal[ix]) } else { Vec3::Y };
+    let uv = if mesh.vertex_uv.exists {
+        let t = mesh.vertex_uv[ix];
+        Vec2::new(t.x as f32, 1.0 - t.y as f32)
+    } else {
+        Vec2::ZERO
+    };
+    let mut influences: Vec<(usize, f32, Affine3A)> = Vec::new();
+    if let Some(skin) = skin
+        && let Some(v) = skin.vertices.get(vertex as usize)
+    {
+        let range = v.weight_begin as usize..(v.weight_begin as usize).saturating_add(v.num_weights as usize);
+        for w in skin.weights.get(range).unwrap_or_default() {
+            let Some(cluster) = skin.clusters.get(w.cluster_index as usize) else { continue };
+            let Some(joint) = cluster.bone_node.as_ref().and_then(|b| joints.index(b)) else { continue };
+            let weight = w.weight as f32;
+            if weight.is_finite() && weight > 0.0 {
+                influences.push((joint, weight, affine(&cluster.geometry_to_bone)));
+            }
+        }
+    }
+    // Weights are positive and finite, so only an empty list (or one whose sum overflows)
+    // leaves the vertex to its node.
+    let mut total: f32 = influences.iter().map(|i| i.1).sum();
+    if influences.is_empty() || !total.is_finite() {
+        influences = vec![(node_joint, 1.0, node_bind)];
+        total = 1.0;
+    }
+    let start = out.influences.len() as u32;
+    let (mut rest_p, mut rest_n) = (Vec3::ZERO, Vec3::ZERO);
+    for (joint, weight, to_joint) in influences {
+        let weight = weight / total;
+        let linear = Mat3::from(to_joint.matrix3);
+        let influence = Influence {
+            joint: joint as u32,
+            weight,
+            position: to_joint.transform_point3(position),
+            normal: (linear.inverse().transpose() * normal).try_normalize().unwrap_or(Vec3::Y),
+        };
+        let world = rest_world.get(joint).copied().unwrap_or(Affine3A::IDENTITY);
+        rest_p += world.transform_point3(influence.position) * weight;
+        rest_n += world.transform_vector3(influence.normal) * weight;
+        out.influences.push(influence);
+    }
+    out.influence_ranges.push(start..out.influences.len() as u32);
+    out.positions.push(rest_p);
+    out.normals.push(rest_n.try_normalize().unwrap_or(Vec3::Y));
+    out.uvs.push(uv);
+}
+
+/// An animation stack as a skeletal clip sampled at the scene's frame rate.
+fn clip(scene: &ufbx::Scene, stack: &ufbx::AnimStack, joints: &Joints, budget: &MemoryBudget) -> Result<Clip> {
+    let fps = match scene.settings.frames_per_second {
+        f if f.is_finite() && f > 0.0 => f,
+        _ => 30.0,
+    };
+    let length = (stack.time_end - stack.time_begin).max(0.0);
+    let frames = ((length * fps).round() as usize).max(1);
+    let name = stack.element.name.to_string();
+    if frames > MAX_CLIP_FRAMES {
+        return Err(FormatError::whole_file(
+            FORMAT,
+            format!("animation '{name}' is {length} s long: {frames} frames, more than the {MAX_CLIP_FRAMES} allowed"),
+        )
+        .into());
+    }
+    let bytes =
+        crate::budget::bytes_for((frames as u64).saturating_mul(joints.nodes.len() as u64), size_of::<JointPose>());
+    budget.charge(bytes, || format!("FBX: animation '{name}', {frames} frames x {} joints", joints.nodes.len()))?;
+    let poses = (0..frames)
+        .map(|f| {
+            let time = stack.time_begin + f as f64 / fps;
+            joints.nodes.iter().map(|node| pose(&ufbx::evaluate_transform(&stack.anim, node, time))).collect()
+        })
+        .collect();
+    Ok(Clip {
+        name,
+        fps: fps as f32,
+        frames: ClipFrames::Skeletal(poses),
+        frame_bounds: Vec::new(),
+        retarget: None,
+        plays_once: false,
+    })
+}

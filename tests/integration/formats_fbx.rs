@@ -1,0 +1,203 @@
+//! FBX through ufbx (issue 32): every FBX of the shared corpus loads, poses and renders; the
+//! Mixamo dancer's frames agree with Blender's own FBX import vertex for vertex and in
+//! silhouette; a sheet of it stands upright, facing S; hostile files end in an error, never a
+//! panic, and ufbx's memory is held to the model's budget. Corpus tests skip with a note when
+//! the corpus is absent, Blender's when Blender is.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use glam::Vec3;
+use spritebake::anim::{FrameTime, PoseOptions, pose, rest_pose};
+use spritebake::bake::{self, FrameRequest};
+use spritebake::formats::{Limits, LoadOptions, load};
+use spritebake::model::{Aabb, Model};
+use spritebake::raster::{Camera, Image, OrbitView, RenderOptions, Renderer, Shading};
+
+use crate::common;
+use crate::common::cli::{printed, run_in, scratch_in};
+
+const FILES: [&str; 4] = [
+    "flair/Flair.fbx",
+    "huesitos/huesitos.fbx",
+    "animation_with_skeleton/animation_with_skeleton.fbx",
+    "spider/spider.fbx",
+];
+
+fn load_ok(path: &Path) -> Model {
+    load(path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The posed world-space vertices of `model` at `frame` of `clip`, root motion kept.
+fn posed_points(model: &Model, clip: &str, frame: f32) -> Vec<Vec3> {
+    let clip = model.clip(clip).unwrap_or_else(|| panic!("no clip '{clip}'"));
+    let options = PoseOptions { looping: false, in_place: false };
+    bake::world_points(model, &pose(model, Some(clip), FrameTime::Frame(frame), &options))
+}
+
+/// The distance from each of `queries` to the nearest of `points`, the largest: a grid of
+/// cells `cell` wide holds the points, and a query looks in the 27 cells around its own (so
+/// distances over `cell` count as `cell`, enough to say two clouds agree or do not).
+fn farthest_nearest(points: &[Vec3], queries: &[Vec3], cell: f32) -> f32 {
+    let key = |p: Vec3| (p / cell).floor().as_ivec3();
+    let mut grid: HashMap<glam::IVec3, Vec<Vec3>> = HashMap::new();
+    for &p in points {
+        grid.entry(key(p)).or_default().push(p);
+    }
+    let mut worst = 0.0f32;
+    for &q in queries {
+        let k = key(q);
+        let mut best = cell;
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    for p in grid.get(&(k + glam::IVec3::new(dx, dy, dz))).into_iter().flatten() {
+                        best = best.min(p.distance(q));
+                    }
+                }
+            }
+        }
+        worst = worst.max(best);
+    }
+    worst
+}
+
+fn silhouette(image: &Image) -> Vec<bool> {
+    image.rgba.chunks_exact(4).map(|p| p[3] > 0).collect()
+}
+
+#[test]
+fn every_corpus_fbx_loads_poses_and_renders() {
+    let Some(dir) = common::corpus("fbx") else { return };
+    let renderer = Renderer::new();
+    for file in FILES {
+        let model = load_ok(&dir.join(file));
+        assert!(!model.meshes.is_empty() && model.skeleton.is_some(), "{file}");
+        let view = OrbitView::default();
+        let options = RenderOptions { width: 64, height: 64, ssaa: 1, ..RenderOptions::default() };
+        for clip in std::iter::once(None).chain(model.clips.iter().map(Some)) {
+            let request = FrameRequest::clip(clip, FrameTime::Frame(1.5), PoseOptions::default());
+            let image = bake::render_frame(&renderer, &model, &request, &view, &options).unwrap();
+            assert!(
+                image.covered_pixels() > 50,
+                "{file} {:?}: {} pixels",
+                clip.map(|c| &c.name),
+                image.covered_pixels()
+            );
+        }
+    }
+    // Mixamo's stacks: the bind pose's `Take 001`, and the dance, one second at 30 fps.
+    let flair = load_ok(&dir.join("flair/Flair.fbx"));
+    let clips: Vec<(&str, usize, f32)> =
+        flair.clips.iter().map(|c| (c.name.as_str(), c.frame_count(), c.fps)).collect();
+    assert_eq!(clips, [("Take 001", 100, 30.0), ("mixamo.com", 30, 30.0)]);
+}
+
+#[test]
+fn the_mixamo_dancer_agrees_with_blenders_fbx_import() {
+    let Some(dir) = common::corpus("fbx") else { return };
+    let scratch = scratch_in("fbx", "blender");
+    let fbx = dir.join("flair/Flair.fbx");
+    let frames = [0, 9, 17, 26];
+    let Some(objs) = common::blender::posed_fbx(&fbx, "mixamo.com", &frames, &scratch) else { return };
+    let model = load_ok(&fbx);
+    let renderer = Renderer::new();
+    let options =
+        RenderOptions { width: 256, height: 256, ssaa: 1, shading: Shading::Unlit, ..RenderOptions::default() };
+    for (&frame, obj) in frames.iter().zip(&objs) {
+        let ours = posed_points(&model, "mixamo.com", frame as f32);
+        let blender = load_ok(obj);
+        let theirs = bake::world_points(&blender, &rest_pose(&blender));
+        let size = Aabb::from_points(theirs.iter().copied()).size().length();
+        let cell = size * 0.01;
+        let error = farthest_nearest(&ours, &theirs, cell).max(farthest_nearest(&theirs, &ours, cell)) / size;
+        assert!(error < 2e-3, "frame {frame}: vertices up to {error:.2e} of the model's size apart");
+        // Silhouettes through one camera, fitted to Blender's pose.
+        let camera = Camera::fit(&OrbitView::default(), &theirs, 1.0);
+        let request = FrameRequest::clip(
+            model.clip("mixamo.com"),
+            FrameTime::Frame(frame as f32),
+            PoseOptions { looping: false, in_place: false },
+        );
+        let mine = bake::render_posed(&renderer, &model, &request.pose(&model), camera, &options).unwrap();
+        let peer = bake::render_posed(&renderer, &blender, &rest_pose(&blender), camera, &options).unwrap();
+        let (a, b) = (silhouette(&mine), silhouette(&peer));
+        let both = a.iter().zip(&b).filter(|(a, b)| **a && **b).count();
+        let either = a.iter().zip(&b).filter(|(a, b)| **a || **b).count();
+        let iou = both as f64 / either as f64;
+        assert!(either > 2000 && iou >= 0.99, "frame {frame}: IoU {iou:.4} over {either} pixels");
+        eprintln!("frame {frame}: vertices within {error:.2e} of the size, silhouette IoU {iou:.5}");
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
+fn a_mixamo_dance_sheet_stands_upright_facing_south() {
+    let Some(dir) = common::corpus("fbx") else { return };
+    let fbx = dir.join("flair/Flair.fbx");
+    // Standing on the ground with the toes forward (+Z, the front every format turns to S).
+    let model = load_ok(&fbx);
+    let rest = posed_points(&model, "Take 001", 0.0);
+    let b = Aabb::from_points(rest.iter().copied());
+    assert!(b.size().y > 1.7 && b.size().y < 1.9 && b.min.y.abs() < 0.01, "{b:?}");
+    let feet: Vec<Vec3> = rest.iter().copied().filter(|p| p.y < 0.05).collect();
+    let toes = feet.iter().map(|p| p.z).sum::<f32>() / feet.len() as f32;
+    assert!(toes > 0.02, "the feet's mean z {toes}");
+    // The bind pose's T seen from S spans its arms; from E it is a narrow side view.
+    let scratch = scratch_in("fbx", "sheet");
+    let run = run_in(
+        &scratch,
+        &[
+            "sheet",
+            fbx.to_str().unwrap(),
+            "--anim",
+            "Take 001,mixamo.com",
+            "--directions",
+            "8",
+            "--frames",
+            "3",
+            "--size",
+            "96",
+            "-o",
+            "flair.png",
+        ],
+    );
+    assert!(run.status.success(), "{}", printed(&run));
+    let sheet = common::cli::WrittenSheet::read(&scratch.join("flair.png"));
+    let width = |name: &str| {
+        let frame = sheet.frame(name);
+        let columns: Vec<u32> =
+            (0..frame.width).filter(|&x| (0..frame.height).any(|y| frame.pixel(x, y).unwrap()[3] > 0)).collect();
+        columns.last().unwrap() - columns.first().unwrap() + 1
+    };
+    let (south, east) = (width("Take 001_S_000"), width("Take 001_E_000"));
+    assert!(south > 3 * east, "arm span from S {south} px, from E {east} px");
+    for name in sheet.names().iter().filter(|n| n.starts_with("mixamo.com")) {
+        assert!(sheet.frame(name).covered_pixels() > 50, "{name} is empty");
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
+fn hostile_fbx_files_end_in_an_error_and_ufbx_keeps_to_the_budget() {
+    let Some(dir) = common::corpus("fbx") else { return };
+    let scratch = scratch_in("fbx", "hostile");
+    let bytes = std::fs::read(dir.join("huesitos/huesitos.fbx")).unwrap();
+    // Cut anywhere, or a header and nothing else: an error naming the file, no panic.
+    for cut in (0..20).map(|k| 23 + k * (bytes.len() - 23) / 20) {
+        let path = scratch.join("cut.fbx");
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        if let Err(e) = load(&path, &LoadOptions::default()) {
+            assert!(e.to_string().contains("cut.fbx"), "cut at {cut}: {e}");
+        }
+    }
+    let header = scratch.join("header.fbx");
+    std::fs::write(&header, b"Kaydara FBX Binary  \x00\x1a\x00\xe8\x1c\x00\x00").unwrap();
+    let e = load(&header, &LoadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("header.fbx") && e.contains("FBX"), "{e}");
+    // The 1.8 MB dancer in 4 MiB: ufbx's own allocations are held to the budget.
+    let limits = Limits { max_memory_bytes: 4 << 20, ..Limits::default() };
+    let e = load(&dir.join("flair/Flair.fbx"), &LoadOptions { limits, ..LoadOptions::default() }).unwrap_err();
+    assert!(matches!(e, spritebake::Error::Budget { .. }) && e.to_string().contains("FBX"), "{e}");
+    std::fs::remove_dir_all(scratch).unwrap();
+}
