@@ -308,17 +308,18 @@ fn vertex_arrays(r: &Bytes, joints: usize) -> Result<Arrays, FormatError> {
         let Some(name) = FORMAT_NAMES.get(format as usize) else {
             return Err(r.err(at + 8, format!("expected a component format in 0..=8, found {format}")));
         };
-        let (min_size, floats, what) = match kind {
-            POSITION => (3, true, "position"),
-            TEXCOORD => (2, true, "texture coordinate"),
-            NORMAL => (3, true, "normal"),
-            BLENDINDEXES => (1, false, "blend index"),
-            _ => (1, format >= 6, "blend weight"),
+        let (min_size, what) = match kind {
+            POSITION => (3, "position"),
+            TEXCOORD => (2, "texture coordinate"),
+            NORMAL => (3, "normal"),
+            BLENDINDEXES => (1, "blend index"),
+            _ => (1, "blend weight"),
         };
-        if kind == BLENDINDEXES && format >= 6 {
+        let float = format >= 6;
+        if kind == BLENDINDEXES && float {
             return Err(r.err(at + 8, format!("expected integer blend indexes, found {name}")));
         }
-        if kind != BLENDINDEXES && kind != BLENDWEIGHTS && !floats {
+        if kind < BLENDINDEXES && !float {
             return Err(r.err(at + 8, format!("expected {what}s as float, half or double, found {name}")));
         }
         if !(min_size..=4).contains(&size) {
