@@ -11,19 +11,23 @@ use crate::anim::{
 };
 use crate::bake::{self, FrameRequest};
 use crate::formats::{
-    def, fbx as fbx_format, gltf as gltf_format, md2 as md2_format, md5, mtr, obj as obj_format, qc, smd, textures,
+    def, fbx as fbx_format, gltf as gltf_format, iqm as iqm_format, md2 as md2_format, md5, mdl as mdl_format, mtr,
+    obj as obj_format, qc, smd, textures,
 };
 use crate::model::{Model, Skeleton};
 use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan, sanitize_component};
 use crate::raster::{OrbitView, RenderOptions, Renderer};
 
 /// Every fuzz target, by the name of its folder of crash fixtures and its `fuzz/` binary.
-pub const TARGETS: [&str; 13] = [
+pub const TARGETS: [&str; 16] = [
+    "fbx",
     "gltf",
+    "iqm",
     "manifest",
     "md2",
     "md5_anim",
     "md5_mesh",
+    "mdl",
     "obj",
     "output_plan",
     "palette",
@@ -57,11 +61,14 @@ impl Skeletons {
 /// Runs target `name` on `data`; `false` for a name that is no target.
 pub fn run(name: &str, data: &[u8], skeletons: &Skeletons) -> bool {
     match name {
+        "fbx" => fbx(data),
         "gltf" => gltf(data),
+        "iqm" => iqm(data),
         "manifest" => manifest(data),
         "md2" => md2(data),
         "md5_anim" => md5_anim(data, &skeletons.md5),
         "md5_mesh" => md5_mesh(data),
+        "mdl" => mdl(data),
         "obj" => obj(data),
         "output_plan" => output_plan(data),
         "palette" => palette(data),
@@ -119,6 +126,32 @@ pub fn fbx(data: &[u8]) {
 /// MD2 parsing never panics or allocates beyond the input's size.
 pub fn md2(data: &[u8]) {
     let _ = md2_format::parse(data);
+}
+
+/// IQM parsing never panics or allocates beyond the budget, and whatever it accepts poses
+/// (rest pose and every clip) and renders.
+pub fn iqm(data: &[u8]) {
+    if let Ok(model) = iqm_format::parse(data) {
+        pose_each_clip(&model);
+    }
+}
+
+/// Quake 1 MDL parsing never panics or allocates beyond the budget, and whatever it accepts
+/// poses (every clip) and renders.
+pub fn mdl(data: &[u8]) {
+    if let Ok(model) = mdl_format::parse(data) {
+        pose_each_clip(&model);
+    }
+}
+
+/// Renders the rest pose and up to three clips at whole and half frames.
+fn pose_each_clip(model: &Model) {
+    let clips: Vec<_> = std::iter::once(None).chain(model.clips.iter().map(Some)).take(4).collect();
+    for clip in clips {
+        for time in [0.0, 0.5, 1.0] {
+            render(model, &FrameRequest::clip(clip, FrameTime::Frame(time), PoseOptions::default()));
+        }
+    }
 }
 
 /// MD5 anim parsing against a skeleton never panics.

@@ -51,6 +51,10 @@ pub enum Format {
     Obj,
     /// Quake 2 MD2.
     Md2,
+    /// Quake 1 MDL (`IDPO`), skins inside the file.
+    Mdl,
+    /// Inter-Quake Model (IQM version 2).
+    Iqm,
     /// Doom 3 MD5 mesh.
     Md5Mesh,
     /// Half-Life / Source SMD (reference).
@@ -80,7 +84,8 @@ impl Format {
             Format::Obj => 24,
             Format::Md5Mesh | Format::Smd => 8,
             Format::Gltf => 2,
-            Format::Md2 => 1,
+            Format::Md2 | Format::Mdl => 1,
+            Format::Iqm => 1,
             Format::Qc | Format::Def => 2,
             // ufbx's own memory is capped at the budget's remainder and charged once loaded.
             Format::Fbx => 1,
@@ -92,6 +97,8 @@ impl Format {
         match self {
             Format::Obj => "OBJ",
             Format::Md2 => "MD2",
+            Format::Mdl => "Quake 1 MDL",
+            Format::Iqm => "IQM",
             Format::Md5Mesh => "MD5",
             Format::Smd => "SMD",
             Format::Gltf => "glTF",
@@ -112,6 +119,14 @@ impl Format {
         if super::fbx::is_binary_fbx(head) {
             return Some(Format::Fbx);
         }
+        // Half-Life's studio models (`IDST`, `IDSQ`) share the extension: the MDL parser
+        // says they are not Quake 1 models.
+        if [b"IDPO", b"IDST", b"IDSQ"].iter().any(|m| head.starts_with(*m)) {
+            return Some(Format::Mdl);
+        }
+        if head.starts_with(b"INTERQUAKEMODEL\0") {
+            return Some(Format::Iqm);
+        }
         Format::from_extension(path)
     }
 
@@ -122,8 +137,10 @@ impl Format {
     }
 
     /// Every model file extension (lower case) and its format: what a folder scan looks for.
-    pub const EXTENSIONS: [(&'static str, Format); 9] = [
+    pub const EXTENSIONS: [(&'static str, Format); 11] = [
         ("md2", Format::Md2),
+        ("mdl", Format::Mdl),
+        ("iqm", Format::Iqm),
         ("md5mesh", Format::Md5Mesh),
         ("smd", Format::Smd),
         ("obj", Format::Obj),

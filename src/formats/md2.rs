@@ -18,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 use glam::{Vec2, Vec3};
 
 use super::FormatError;
+use super::binary::Bytes;
 use super::md2_normals::ANORMS;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::model::{Clip, ClipFrames, Material, Mesh, Model, MorphFrame, Orientation};
@@ -30,65 +31,22 @@ const MAX_VERTICES: usize = 1 << 16;
 const MAX_TRIANGLES: usize = 1 << 17;
 const MAX_FRAMES: usize = 1 << 12;
 const MAX_SKINS: usize = 256;
-/// Default playback rate: Quake 2 animates models at 10 frames per second.
+/// Default playback rate: Quake 1 and 2 animate models at 10 frames per second.
 pub const DEFAULT_FPS: f32 = 10.0;
-
-fn err(offset: usize, message: impl Into<String>) -> FormatError {
-    FormatError::at_offset(FORMAT, offset as u64, message)
-}
-
-/// Bounds-checked little-endian reads.
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn bytes(&self, at: usize, n: usize) -> Result<&[u8], FormatError> {
-        self.0
-            .get(at..at.saturating_add(n))
-            .ok_or_else(|| err(at, format!("expected {n} bytes, the file ends at {}", self.0.len())))
-    }
-    fn i32(&self, at: usize) -> Result<i32, FormatError> {
-        let b = self.bytes(at, 4)?;
-        Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn u16(&self, at: usize) -> Result<u16, FormatError> {
-        let b = self.bytes(at, 2)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
-    }
-    fn f32(&self, at: usize) -> Result<f32, FormatError> {
-        let b = self.bytes(at, 4)?;
-        let v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        if v.is_finite() { Ok(v) } else { Err(err(at, format!("expected a finite number, found {v}"))) }
-    }
-    fn name(&self, at: usize, n: usize) -> Result<String, FormatError> {
-        let b = self.bytes(at, n)?;
-        let end = b.iter().position(|&c| c == 0).unwrap_or(n);
-        Ok(String::from_utf8_lossy(&b[..end]).into_owned())
-    }
-}
 
 /// One header count with the place of its records: checked against limits and the file.
 fn section(
-    r: &Reader,
+    r: &Bytes,
     count_at: usize,
     offset_at: usize,
     record: usize,
     max: usize,
     what: &str,
 ) -> Result<(usize, usize), FormatError> {
-    let count = r.i32(count_at)?;
+    let count = r.count(count_at, 0, max, what)?;
     let offset = r.i32(offset_at)?;
-    let count = usize::try_from(count)
-        .ok()
-        .filter(|&c| c <= max)
-        .ok_or_else(|| err(count_at, format!("expected a {what} count in 0..={max}, found {count}")))?;
-    let offset = usize::try_from(offset).map_err(|_| err(offset_at, format!("negative {what} offset {offset}")))?;
-    let end = offset.checked_add(count * record).filter(|&e| e <= r.0.len());
-    if count > 0 && end.is_none() {
-        return Err(err(
-            offset_at,
-            format!("{count} {what}s at offset {offset} run past the end of the {}-byte file", r.0.len()),
-        ));
-    }
+    let offset = usize::try_from(offset).map_err(|_| r.err(offset_at, format!("negative {what} offset {offset}")))?;
+    r.fits(offset_at, offset, count, record, what)?;
     Ok((count, offset))
 }
 
@@ -108,25 +66,21 @@ pub fn parse(bytes: &[u8]) -> crate::Result<Model> {
 /// As [`parse`]; [`crate::Error::Budget`] over the budget.
 pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model> {
     let fail = |e: FormatError| -> crate::Result<Model> { Err(e.into()) };
-    let r = Reader(bytes);
+    let r = Bytes::new(FORMAT, bytes);
     if r.bytes(0, 4)? != b"IDP2" {
-        return fail(err(0, "expected the magic `IDP2`"));
+        return fail(r.err(0, "expected the magic `IDP2`"));
     }
     let version = r.i32(4)?;
     if version != 8 {
-        return fail(err(4, format!("expected version 8, found {version}")));
+        return fail(r.err(4, format!("expected version 8, found {version}")));
     }
     r.bytes(0, HEADER_BYTES)?;
     let (skin_w, skin_h) = (r.i32(8)?.max(1) as f32, r.i32(12)?.max(1) as f32);
-    let num_vertices = r.i32(24)?;
-    let num_vertices = usize::try_from(num_vertices)
-        .ok()
-        .filter(|&n| (1..=MAX_VERTICES).contains(&n))
-        .ok_or_else(|| err(24, format!("expected a vertex count in 1..={MAX_VERTICES}, found {num_vertices}")))?;
+    let num_vertices = r.count(24, 1, MAX_VERTICES, "vertex")?;
     let frame_bytes = 40 + 4 * num_vertices;
     let declared_frame_size = r.i32(16)?;
     if usize::try_from(declared_frame_size).ok() != Some(frame_bytes) {
-        return fail(err(
+        return fail(r.err(
             16,
             format!("expected a frame size of {frame_bytes} for {num_vertices} vertices, found {declared_frame_size}"),
         ));
@@ -136,7 +90,7 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
     let (num_tris, ofs_tris) = section(&r, 32, 52, 12, MAX_TRIANGLES, "triangle")?;
     let (num_frames, ofs_frames) = section(&r, 40, 56, frame_bytes, MAX_FRAMES, "frame")?;
     if num_frames == 0 || num_tris == 0 {
-        return fail(err(if num_frames == 0 { 40 } else { 32 }, "expected at least one frame and one triangle"));
+        return fail(r.err(if num_frames == 0 { 40 } else { 32 }, "expected at least one frame and one triangle"));
     }
 
     let sts: Vec<Vec2> = (0..num_st)
@@ -156,16 +110,14 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
         for (k, c) in corner.iter_mut().enumerate() {
             let (v, s) = (r.u16(at + 2 * k)?, r.u16(at + 6 + 2 * k)?);
             if v as usize >= num_vertices {
-                return fail(err(
-                    at + 2 * k,
-                    format!("triangle {t}: vertex index {v} out of range (0..{num_vertices})"),
-                ));
+                return fail(
+                    r.err(at + 2 * k, format!("triangle {t}: vertex index {v} out of range (0..{num_vertices})")),
+                );
             }
             if s as usize >= num_st {
-                return fail(err(
-                    at + 6 + 2 * k,
-                    format!("triangle {t}: texcoord index {s} out of range (0..{num_st})"),
-                ));
+                return fail(
+                    r.err(at + 6 + 2 * k, format!("triangle {t}: texcoord index {s} out of range (0..{num_st})")),
+                );
             }
             *c = *lookup.entry((v, s)).or_insert_with(|| {
                 pairs.push((v, s));
@@ -186,18 +138,10 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
     let mut morph_frames = Vec::with_capacity(num_frames);
     for f in 0..num_frames {
         let at = ofs_frames + f * frame_bytes;
-        let scale = Vec3::new(r.f32(at)?, r.f32(at + 4)?, r.f32(at + 8)?);
-        let translate = Vec3::new(r.f32(at + 12)?, r.f32(at + 16)?, r.f32(at + 20)?);
+        let (scale, translate) = (r.vec3(at)?, r.vec3(at + 12)?);
         let name = r.name(at + 24, 16)?;
         let verts = r.bytes(at + 40, 4 * num_vertices)?;
-        let (mut positions, mut normals) = (Vec::with_capacity(pairs.len()), Vec::with_capacity(pairs.len()));
-        for &(v, _) in &pairs {
-            let b = &verts[4 * v as usize..4 * v as usize + 4];
-            // Vertex = byte · scale + translate.
-            positions.push(Vec3::new(b[0] as f32, b[1] as f32, b[2] as f32) * scale + translate);
-            normals.push(ANORMS.get(b[3] as usize).map_or(Vec3::Z, |n| Vec3::from(*n)));
-        }
-        morph_frames.push(MorphFrame { name, positions, normals });
+        morph_frames.push(unpack_frame(name, verts, pairs.iter().map(|&(v, _)| v as usize), scale, translate));
     }
 
     let skins: Vec<String> = (0..num_skins).map(|i| r.name(ofs_skins + 64 * i, 64)).collect::<Result<_, _>>()?;
@@ -205,6 +149,39 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
         texture_name: skins.first().cloned(),
         ..Material::named(skins.first().cloned().unwrap_or_else(|| "skin".into()))
     };
+    Ok(morph_model("md2", material, uvs, indices, morph_frames))
+}
+
+/// One frame of Quake vertices (3 position bytes and a normal index each, `verts`), for the
+/// render vertices `order` gives as file vertex indices (each checked by the caller to be
+/// below `verts.len() / 4`): position = byte · `scale` + `translate`, normal from the table.
+pub(super) fn unpack_frame(
+    name: String,
+    verts: &[u8],
+    order: impl ExactSizeIterator<Item = usize>,
+    scale: Vec3,
+    translate: Vec3,
+) -> MorphFrame {
+    let (mut positions, mut normals) = (Vec::with_capacity(order.len()), Vec::with_capacity(order.len()));
+    for v in order {
+        let [x, y, z, n] = verts.get(4 * v..4 * v + 4).and_then(|b| <[u8; 4]>::try_from(b).ok()).unwrap_or_default();
+        // Vertex = byte · scale + translate.
+        positions.push(Vec3::new(x as f32, y as f32, z as f32) * scale + translate);
+        normals.push(ANORMS.get(n as usize).map_or(Vec3::Z, |n| Vec3::from(*n)));
+    }
+    MorphFrame { name, positions, normals }
+}
+
+/// A Quake morph model (MD2, Quake 1 MDL): one mesh of `frames` (at least one) with one
+/// material, Z up facing +X, clips grouped from the frame names ([`group_clips`]) playing at
+/// [`DEFAULT_FPS`].
+pub(super) fn morph_model(
+    mesh_name: &str,
+    material: Material,
+    uvs: Vec<Vec2>,
+    indices: Vec<[u32; 3]>,
+    morph_frames: Vec<MorphFrame>,
+) -> Model {
     let names: Vec<&str> = morph_frames.iter().map(|f| f.name.as_str()).collect();
     let clips = group_clips(&names)
         .into_iter()
@@ -217,24 +194,24 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
             plays_once: false,
         })
         .collect();
-    let first = &morph_frames[0];
+    let first = morph_frames.first().cloned().unwrap_or_default();
     let mesh = Mesh {
-        name: "md2".into(),
+        name: mesh_name.into(),
         material: 0,
-        positions: first.positions.clone(),
-        normals: first.normals.clone(),
+        positions: first.positions,
+        normals: first.normals,
         uvs,
         indices,
         morph_frames,
         ..Mesh::default()
     };
-    Ok(Model {
+    Model {
         meshes: vec![mesh],
         materials: vec![material],
         orientation: Orientation::Z_UP_FACING_X,
         clips,
         ..Model::default()
-    })
+    }
 }
 
 /// Groups frame names into clips: a new clip starts where the name's stem (without trailing

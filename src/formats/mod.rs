@@ -8,6 +8,7 @@
 
 // The parsers are public for the fuzz targets and the integration tests, which drive them
 // directly; library users load through `load` and see only that.
+mod binary;
 #[doc(hidden)]
 pub mod def;
 #[doc(hidden)]
@@ -17,10 +18,14 @@ mod format;
 #[doc(hidden)]
 pub mod gltf;
 #[doc(hidden)]
+pub mod iqm;
+#[doc(hidden)]
 pub mod md2;
 mod md2_normals;
 #[doc(hidden)]
 pub mod md5;
+#[doc(hidden)]
+pub mod mdl;
 #[doc(hidden)]
 pub mod mtr;
 #[doc(hidden)]
@@ -177,6 +182,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             }
         }
         Format::Md2 => md2::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
+        Format::Mdl => mdl::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
+        Format::Iqm => iqm::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Md5Mesh => {
             md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file).and_then(|mut model| {
                 let mut files = Files { reader: &mut reader, scope: &scope };
@@ -231,8 +238,9 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             clip.fps = fps;
         }
     }
-    // MD2, MD5 and SMD materials are skins: one the file does not name is still looked for.
-    let skins = matches!(format, Format::Md2 | Format::Md5Mesh | Format::Smd);
+    // MD2, MD5, SMD and IQM materials are skins: one the file does not name is still looked
+    // for. A Quake 1 MDL carries its skins inside.
+    let skins = matches!(format, Format::Md2 | Format::Md5Mesh | Format::Smd | Format::Iqm);
     // A script's texture folders ($cdtexture, a .def's base folder), then any the caller adds;
     // the resolver keeps those inside the confinement and warns about the others.
     let folders = project.folders.into_iter().chain(options.texture_folders.iter().cloned()).collect();

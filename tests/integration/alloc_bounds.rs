@@ -18,6 +18,24 @@ fn huge_claims_in_small_files_allocate_little() {
     let peak = peak_during(|| assert!(spritebake::formats::md2::parse(&md2).is_err()));
     assert!(peak < LIMIT, "MD2: {peak} bytes");
 
+    // IQM: a 1 KiB file claiming 4096 joints, a million vertices and 4096 meshes.
+    let mut iqm = b"INTERQUAKEMODEL\0".to_vec();
+    for v in [2u32, 1024, 0, 0, 0, 4096, 124, 1, 1_000_000, 124, 0, 0, 0, 4096, 124, 4096, 124, 1, 124, 1 << 30, 0, 0] {
+        iqm.extend_from_slice(&v.to_le_bytes());
+    }
+    iqm.resize(1024, 0);
+    let peak = peak_during(|| assert!(spritebake::formats::iqm::parse(&iqm).is_err()));
+    assert!(peak < LIMIT, "IQM: {peak} bytes");
+
+    // Quake 1 MDL: a 1 KiB file claiming a 4096² skin, 65536 vertices and 4096 frames.
+    let mut mdl = b"IDPO".to_vec();
+    mdl.extend_from_slice(&6i32.to_le_bytes());
+    [1.0f32, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0].iter().for_each(|v| mdl.extend_from_slice(&v.to_le_bytes()));
+    [1i32, 4096, 4096, 65536, 131072, 4096, 0, 0].iter().for_each(|v| mdl.extend_from_slice(&v.to_le_bytes()));
+    mdl.resize(1024, 0);
+    let peak = peak_during(|| assert!(spritebake::formats::mdl::parse(&mdl).is_err()));
+    assert!(peak < LIMIT, "MDL: {peak} bytes");
+
     // MD5: millions of joints, meshes, vertices and weights in a short text.
     for claim in ["numJoints 4000000\nnumMeshes 1\n", "numJoints 1\nnumMeshes 3000000\n"] {
         let mut text = format!("MD5Version 10\n{claim}joints {{\n\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}}\n");

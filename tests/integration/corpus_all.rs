@@ -1,4 +1,4 @@
-//! Every MD2, MD5 and SMD model of the shared corpus: loads, every clip poses at every frame
+//! Every MD2, MD5, SMD, IQM and Quake 1 MDL model of the shared corpus: loads, every clip poses at every frame
 //! and half-frame with finite positions, textures are found or reported, frame 0 renders.
 //! Skipped with a note when the corpus is absent.
 
@@ -43,6 +43,8 @@ const MODELS: &[(&str, &[&str])] = &[
     ("smd/bst_cube/Cube_goldsrc.smd", &[]),
     ("smd/holygrail/holy_grailref.smd", &[]),
     ("smd/wuson/WusonSMD.smd", &[]),
+    ("iqm/mrfixit/mrfixit.iqm", &[]),
+    ("mdl/quake1/tekmechbot/tekmechbot.MDL", &[]),
 ];
 
 #[test]

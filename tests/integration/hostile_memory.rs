@@ -298,6 +298,78 @@ fn kilobytes_in_never_gigabytes_of_memory_animations() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// An IQM of `joints` root joints, no vertices, and one anim `bomb` of `frames` frames that
+/// animate no channel (so the frames take no bytes in the file): about 140 bytes a joint,
+/// declaring `frames` × `joints` joint poses.
+fn iqm_anim_bomb(joints: u32, frames: u32) -> Vec<u8> {
+    let mut b = vec![0u8; 124];
+    b.extend_from_slice(b"\0bomb\0\0\0");
+    let words = |b: &mut Vec<u8>, values: &[u32]| values.iter().for_each(|v| b.extend_from_slice(&v.to_le_bytes()));
+    let floats = |b: &mut Vec<u8>, values: &[f32]| values.iter().for_each(|v| b.extend_from_slice(&v.to_le_bytes()));
+    // One position array of no vertices.
+    words(&mut b, &[0, 0, 7, 3, 152]);
+    let ofs_joints = b.len() as u32;
+    for _ in 0..joints {
+        words(&mut b, &[0, u32::MAX]);
+        floats(&mut b, &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+    }
+    let ofs_poses = b.len() as u32;
+    for _ in 0..joints {
+        words(&mut b, &[u32::MAX, 0]);
+        floats(&mut b, &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+        floats(&mut b, &[0.0; 10]);
+    }
+    let ofs_anims = b.len() as u32;
+    words(&mut b, &[1, 0, frames]);
+    floats(&mut b, &[24.0]);
+    words(&mut b, &[1]);
+    let len = b.len() as u32;
+    let header = [
+        2, len, 0, 8, 124, 0, 0, 1, 0, 132, 0, 0, 0, joints, ofs_joints, joints, ofs_poses, 1, ofs_anims, frames, 0,
+        len, 0, 0, 0, 0, 0,
+    ];
+    b[..16].copy_from_slice(b"INTERQUAKEMODEL\0");
+    for (i, v) in header.iter().enumerate() {
+        b[16 + 4 * i..20 + 4 * i].copy_from_slice(&v.to_le_bytes());
+    }
+    b
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_iqm_frames() {
+    let dir = scratch("iqm");
+    // 9 KB declaring ten million frames of 64 joints (about 30 GB of poses).
+    let bomb = iqm_anim_bomb(64, 10_000_000);
+    assert!(bomb.len() < 10_000, "{}", bomb.len());
+    std::fs::write(dir.join("bomb.iqm"), &bomb).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let o = run_limited(&["info", s(&dir.join("bomb.iqm"))]);
+    assert_refused(&o, &["bomb.iqm", "anim 'bomb': 10000000 frames x 64 joints", "256 MiB budget", "--max-memory-mib"]);
+    // The same file with a hundred frames loads.
+    std::fs::write(dir.join("few.iqm"), iqm_anim_bomb(64, 100)).unwrap();
+    let o = run_limited(&["info", s(&dir.join("few.iqm"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("'bomb': 100 frames"), "{}", stdout(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_quake_1_mdl_declaring_a_skin_it_does_not_hold_is_refused_at_the_skin() {
+    let dir = scratch("mdl");
+    // A 1 KiB MDL whose header declares an 8192² skin (64 MiB of texels, 1 GiB prepared).
+    let mut mdl = b"IDPO".to_vec();
+    mdl.extend_from_slice(&6i32.to_le_bytes());
+    [1.0f32, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0].iter().for_each(|v| mdl.extend_from_slice(&v.to_le_bytes()));
+    [1i32, 8192, 8192, 3, 1, 1, 0, 0].iter().for_each(|v| mdl.extend_from_slice(&v.to_le_bytes()));
+    mdl.extend_from_slice(&1.0f32.to_le_bytes());
+    mdl.resize(1024, 0);
+    std::fs::write(dir.join("skin.mdl"), &mdl).unwrap();
+    let o = run_limited(&["info", s(&dir.join("skin.mdl"))]);
+    assert_refused(&o, &["skin.mdl", "MDL byte offset 84", "skin 0 image", "run past the end"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn kilobytes_in_never_gigabytes_of_memory_md2_frames() {
     let dir = scratch("md2");

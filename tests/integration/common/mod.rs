@@ -2,6 +2,7 @@
 //! running the binary on files a test makes.
 
 pub mod alloc;
+pub mod assimp;
 pub mod blender;
 pub mod boxes;
 pub mod browser;
@@ -211,6 +212,26 @@ pub fn corpus_in(root: &Path, sub: &str, required: bool) -> Option<PathBuf> {
         dir.display()
     );
     None
+}
+
+/// `model`'s rest pose (its first frame, for a morph model) rendered unlit with nearest-texel
+/// filtering, `size`² pixels, one sample per pixel, from the front at eye level: every covered
+/// pixel shows one texel's own colour.
+pub fn render_model_unlit(model: &spritebake::model::Model, size: u32) -> Image {
+    use spritebake::anim::{FrameTime, PoseOptions};
+    use spritebake::bake::{FrameRequest, render_frame};
+    use spritebake::raster::OrbitView;
+    let options = RenderOptions {
+        width: size,
+        height: size,
+        ssaa: 1,
+        shading: Shading::Unlit,
+        filter: spritebake::raster::Filter::Nearest,
+        ..RenderOptions::default()
+    };
+    let view = OrbitView { pitch_degrees: 0.0, ..OrbitView::default() };
+    let request = FrameRequest::clip(None, FrameTime::Frame(0.0), PoseOptions::default());
+    render_frame(&Renderer::new(), model, &request, &view, &options).unwrap()
 }
 
 /// Signed volume of a closed mesh in its rest pose: positive when its triangles wind

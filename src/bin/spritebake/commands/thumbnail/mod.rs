@@ -26,8 +26,8 @@ use scan::{Models, identity};
 /// `spritebake thumbnail`.
 #[derive(Debug, Args)]
 pub struct ThumbnailArgs {
-    /// Model files, folders (every .md2 .md5mesh .smd .obj .gltf .glb .qc .def file under
-    /// them, in subfolders too; symbolic links to folders are not followed) or quoted glob
+    /// Model files, folders (every .md2 .mdl .iqm .md5mesh .smd .obj .gltf .glb .qc .def file
+    /// under them, in subfolders too; symbolic links to folders are not followed) or quoted glob
     /// patterns (`'models/*.obj'`, `'assets/**/*.md2'`). In folders and patterns, a model a
     /// .qc or .def script describes is rendered through the script only, and sequence
     /// (animation-only) SMDs are skipped.
