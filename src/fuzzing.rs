@@ -12,14 +12,14 @@ use crate::anim::{
 use crate::bake::{self, FrameRequest};
 use crate::formats::{
     def, fbx as fbx_format, gltf as gltf_format, iqm as iqm_format, md2 as md2_format, md5, mdl as mdl_format, mtr,
-    obj as obj_format, qc, smd, textures,
+    obj as obj_format, qc, smd, studio as studio_format, textures,
 };
 use crate::model::{Model, Skeleton};
 use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan, sanitize_component};
 use crate::raster::{OrbitView, RenderOptions, Renderer};
 
 /// Every fuzz target, by the name of its folder of crash fixtures and its `fuzz/` binary.
-pub const TARGETS: [&str; 16] = [
+pub const TARGETS: [&str; 17] = [
     "fbx",
     "gltf",
     "iqm",
@@ -35,6 +35,7 @@ pub const TARGETS: [&str; 16] = [
     "project",
     "scripts",
     "smd",
+    "studio",
     "texture",
 ];
 
@@ -76,6 +77,7 @@ pub fn run(name: &str, data: &[u8], skeletons: &Skeletons) -> bool {
         "project" => project(data),
         "scripts" => scripts(data),
         "smd" => smd_files(data, &skeletons.smd),
+        "studio" => studio(data),
         "texture" => texture(data),
         _ => return false,
     }
@@ -120,6 +122,17 @@ pub fn fbx(data: &[u8]) {
     let clips: Vec<_> = std::iter::once(None).chain(model.clips.iter().map(Some)).take(3).collect();
     for clip in clips {
         render(&model, &FrameRequest::clip(clip, FrameTime::Seconds(0.0), PoseOptions::default()));
+    }
+}
+
+/// Half-Life studio model loading never panics (no textures or sequence group files beside it),
+/// and a loaded model poses and renders the first frames of its first sequences.
+pub fn studio(data: &[u8]) {
+    let budget = crate::MemoryBudget::new(64 << 20);
+    let Ok(model) = studio_format::parse_within(data, "fuzz", &mut |_| None, &[], 1024, &budget) else { return };
+    let clips: Vec<_> = std::iter::once(None).chain(model.clips.iter().map(Some)).take(3).collect();
+    for clip in clips {
+        render(&model, &FrameRequest::clip(clip, FrameTime::Frame(1.0), PoseOptions::default()));
     }
 }
 

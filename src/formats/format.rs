@@ -67,6 +67,8 @@ pub enum Format {
     Def,
     /// Autodesk FBX, binary or ASCII (see [`fbx`](super::fbx)).
     Fbx,
+    /// Half-Life studio model, `.mdl` with the magic `IDST` (see [`studio`](super::studio)).
+    Studio,
 }
 
 impl Format {
@@ -89,6 +91,8 @@ impl Format {
             Format::Qc | Format::Def => 2,
             // ufbx's own memory is capped at the budget's remainder and charged once loaded.
             Format::Fbx => 1,
+            // Bones, frames, vertices and textures are charged as they are built.
+            Format::Studio => 1,
         }
     }
 
@@ -105,6 +109,7 @@ impl Format {
             Format::Qc => "QC (SMD)",
             Format::Def => "Doom 3 .def (MD5)",
             Format::Fbx => "FBX",
+            Format::Studio => "Half-Life MDL",
         }
     }
 
@@ -119,10 +124,12 @@ impl Format {
         if super::fbx::is_binary_fbx(head) {
             return Some(Format::Fbx);
         }
-        // Half-Life's studio models (`IDST`, `IDSQ`) share the extension: the MDL parser
-        // says they are not Quake 1 models.
-        if [b"IDPO", b"IDST", b"IDSQ"].iter().any(|m| head.starts_with(*m)) {
+        // Quake 1 and Half-Life models share the extension `.mdl`.
+        if head.starts_with(b"IDPO") {
             return Some(Format::Mdl);
+        }
+        if super::studio::is_studio_model(head) {
+            return Some(Format::Studio);
         }
         if head.starts_with(b"INTERQUAKEMODEL\0") {
             return Some(Format::Iqm);

@@ -35,6 +35,8 @@ pub mod qc;
 #[doc(hidden)]
 pub mod smd;
 #[doc(hidden)]
+pub mod studio;
+#[doc(hidden)]
 pub mod textures;
 mod tokens;
 
@@ -132,7 +134,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let scope = Confinement::for_model(&dir, &options.texture_roots)?;
-    if !options.bodies.is_empty() && format != Format::Qc {
+    if !options.bodies.is_empty() && !matches!(format, Format::Qc | Format::Studio) {
         let body = options.bodies.iter().map(|b| format!("{}={}", b.group, b.choice)).collect::<Vec<_>>();
         return Err(Error::bad_option("body", body.join(", "), format!("applies to .qc models, not {format:?}")));
     }
@@ -192,6 +194,13 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             })
         }
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
+        Format::Studio => {
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let limits = &options.limits;
+            let mut load = |name: &str| load_named("file", name);
+            studio::parse_within(&bytes, &stem, &mut load, &options.bodies, limits.max_texture_side, budget)
+                .map_err(|e| in_file(e, path))
+        }
         Format::Fbx => fbx::parse_within(&bytes, &options.limits, budget).map_err(|e| in_file(e, path)),
         Format::Gltf => gltf::parse_within(&bytes, &mut |name| load_named("buffer", name), &options.limits, budget)
             .map_err(|e| in_file(e, path)),

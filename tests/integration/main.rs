@@ -33,6 +33,7 @@ mod formats_md2;
 mod formats_md5;
 mod formats_mdl;
 mod formats_smd;
+mod formats_studio;
 mod golden_render;
 mod hostile;
 mod hostile_memory;
