@@ -226,3 +226,43 @@ fn hostile_fbx_files_end_in_an_error_and_ufbx_keeps_to_the_budget() {
     assert!(matches!(e, spritebake::Error::Budget { .. }) && e.to_string().contains("FBX"), "{e}");
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+#[test]
+fn fbx_textures_embedded_and_external_map_the_right_way_up() {
+    // Blender writes a quad with a 2x2 texture (top row red, green; bottom row blue, white),
+    // once embedded in the FBX and once naming the PNG beside it.
+    let scratch = scratch_in("fbx", "textures");
+    if !common::blender::run("textured_fbx.py", &[scratch.as_os_str()], &scratch) {
+        return;
+    }
+    for (file, embedded) in [("embedded.fbx", true), ("external.fbx", false)] {
+        let model = load_ok(&scratch.join(file));
+        let material = &model.materials[0];
+        match &material.texture_status {
+            spritebake::model::TextureStatus::Embedded(_) => assert!(embedded, "{file}"),
+            spritebake::model::TextureStatus::Found(path) => {
+                assert!(!embedded && path.ends_with("quad_skin.png"), "{file}: {path:?}")
+            }
+            other => panic!("{file}: {other:?}"),
+        }
+        let texture = material.texture.as_ref().unwrap();
+        let texel = |u: f32, v: f32| {
+            let (x, y) = ((u * 2.0).min(1.0) as usize, (v * 2.0).min(1.0) as usize);
+            let i = 4 * (y * 2 + x);
+            [texture.rgba[i], texture.rgba[i + 1], texture.rgba[i + 2]]
+        };
+        // Blender's plane corner (-1, +1) (Y-up: x -1, z -1) wears the red texel, (+1, -1)
+        // (x +1, z +1) the white one.
+        let mesh = &model.meshes[0];
+        let corner = |x: f32, z: f32| {
+            let i = mesh.positions.iter().position(|p| (p.x - x).abs() < 1e-3 && (p.z - z).abs() < 1e-3).unwrap();
+            let uv = mesh.uvs[i];
+            texel(uv.x.clamp(0.0, 0.999), uv.y.clamp(0.0, 0.999))
+        };
+        assert_eq!(corner(-1.0, -1.0), [255, 0, 0], "{file}");
+        assert_eq!(corner(1.0, -1.0), [0, 255, 0], "{file}");
+        assert_eq!(corner(-1.0, 1.0), [0, 0, 255], "{file}");
+        assert_eq!(corner(1.0, 1.0), [255, 255, 255], "{file}");
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}

@@ -11,11 +11,10 @@ use std::process::Command;
 /// The variable that turns a missing `blender` from a skip into a failure.
 pub const REQUIRE_BLENDER: &str = "SPRITEBAKE_REQUIRE_BLENDER";
 
-/// Blender's posed meshes of `fbx` playing the action named like `action`, at `frames` after
-/// its first, as OBJ files in `scratch` (Y-up, vertices and faces), in the order of `frames`;
-/// `None` after a note (the test skips) when Blender is not on `PATH`, a panic instead when
-/// [`REQUIRE_BLENDER`] is `1`.
-pub fn posed_fbx(fbx: &Path, action: &str, frames: &[u32], scratch: &Path) -> Option<Vec<PathBuf>> {
+/// Runs `tests/blender/SCRIPT` in background Blender with `args` after `--`, its settings and
+/// caches kept in `scratch`; `false` after a note (the test skips) when Blender is not on
+/// `PATH`, a panic instead when [`REQUIRE_BLENDER`] is `1`, or when the script fails.
+pub fn run(script: &str, args: &[&std::ffi::OsStr], scratch: &Path) -> bool {
     let on_path = std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("blender").is_file()));
     if !on_path {
@@ -30,30 +29,39 @@ pub fn posed_fbx(fbx: &Path, action: &str, frames: &[u32], scratch: &Path) -> Op
             "note: no blender on PATH; Blender test {} skipped (with {REQUIRE_BLENDER}=1 it fails)",
             thread.name().unwrap_or("?")
         );
-        return None;
+        return false;
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blender/fbx_pose.py");
-    let pattern = scratch.join("blender_%d.obj");
-    let list: Vec<String> = frames.iter().map(u32::to_string).collect();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blender").join(script);
     let o = Command::new("blender")
         .args(["-b", "--factory-startup", "-noaudio", "--python"])
         .arg(&script)
         .arg("--")
-        .arg(fbx)
-        .arg(action)
-        .arg(&pattern)
-        .arg(list.join(","))
-        // Blender keeps its settings and caches under HOME: keep them in the test folder.
+        .args(args)
         .env("HOME", scratch)
         .output()
         .expect("running blender");
-    let paths: Vec<PathBuf> = frames.iter().map(|f| scratch.join(format!("blender_{f}.obj"))).collect();
     assert!(
-        o.status.success() && paths.iter().all(|p| p.is_file()),
-        "blender posing {}: {}{}",
-        fbx.display(),
+        o.status.success(),
+        "blender {}: {}{}",
+        script.display(),
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
+    true
+}
+
+/// Blender's posed meshes of `fbx` playing the action named like `action`, at `frames` after
+/// its first (`fbx_pose.py`), as OBJ files in `scratch` (Y-up, vertices and faces), in the
+/// order of `frames`; `None` when Blender is missing ([`run`]).
+pub fn posed_fbx(fbx: &Path, action: &str, frames: &[u32], scratch: &Path) -> Option<Vec<PathBuf>> {
+    let pattern = scratch.join("blender_%d.obj");
+    let list: Vec<String> = frames.iter().map(u32::to_string).collect();
+    let list = list.join(",");
+    let args = [fbx.as_os_str(), action.as_ref(), pattern.as_os_str(), list.as_ref()];
+    if !run("fbx_pose.py", &args, scratch) {
+        return None;
+    }
+    let paths: Vec<PathBuf> = frames.iter().map(|f| scratch.join(format!("blender_{f}.obj"))).collect();
+    assert!(paths.iter().all(|p| p.is_file()), "blender wrote no {}", pattern.display());
     Some(paths)
 }
