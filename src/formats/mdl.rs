@@ -19,7 +19,8 @@
 //! fullbright tricks make it transparent).
 //!
 //! Half-Life's studio models share the `.mdl` extension (`IDST`, version 10, and `IDSQ`
-//! sequence groups): they are refused by their magic with an error that says so.
+//! sequence groups): loading tells them apart by their magic and reads them with
+//! [`studio`](super::studio); this parser, given one, says what it is.
 //!
 //! Every count is checked against limits and the file length before anything is allocated;
 //! morph frames and the decoded skin are charged to the memory budget first.
@@ -68,7 +69,7 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
     let r = Bytes::new(FORMAT, bytes);
     let magic = r.bytes(0, 4)?;
     if magic == b"IDST" || magic == b"IDSQ" {
-        let what = "a Half-Life studio model (`IDST`): Half-Life MDL is not supported yet, only Quake 1 MDL (`IDPO`)";
+        let what = "a Half-Life studio model (`IDST`), read by the Half-Life loader, not as Quake 1 MDL (`IDPO`)";
         return Err(r.err(0, what).into());
     }
     if magic != b"IDPO" {

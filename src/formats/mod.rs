@@ -95,15 +95,24 @@ pub struct LoadOptions {
     pub limits: Limits,
 }
 
-/// Whether `path` is a sequence (animation-only) SMD, [`smd::is_sequence`], read as [`load`]
-/// reads a model file; false for any other file and for one that cannot be read (loading it
-/// then says why).
-pub fn is_smd_sequence(path: &Path, limits: &Limits) -> bool {
-    if Format::detect(path, &[]) != Some(Format::Smd) {
-        return false;
+/// What `path` is when it holds part of a model and no model of its own — a sequence
+/// (animation-only) SMD ([`smd::is_sequence`]), a Half-Life sequence group (`IDSQ`) or a
+/// Half-Life texture file (`NAMET.mdl`: a studio model without body parts) — said in a few
+/// words, read as [`load`] reads a model file; `None` for any other file and for one that
+/// cannot be read (loading it then says why).
+pub fn model_part(path: &Path, limits: &Limits) -> Option<&'static str> {
+    if !matches!(Format::from_extension(path), Some(Format::Smd | Format::Mdl)) {
+        return None;
     }
     let mut reader = confine::Reader::new(limits.max_file_bytes);
-    reader.read_user(path, Keep::Bytes).is_ok_and(|(_, bytes)| smd::is_sequence(&String::from_utf8_lossy(&bytes)))
+    let (_, bytes) = reader.read_user(path, Keep::Bytes).ok()?;
+    match Format::detect(path, &bytes)? {
+        Format::Smd => {
+            smd::is_sequence(&String::from_utf8_lossy(&bytes)).then_some("sequence SMD (an animation, no triangles)")
+        }
+        Format::Studio => studio::part_of_a_model(&bytes),
+        _ => None,
+    }
 }
 
 /// Loads a model file with its animations and textures.

@@ -80,6 +80,19 @@ pub fn is_studio_model(head: &[u8]) -> bool {
     head.starts_with(b"IDST") || head.starts_with(b"IDSQ")
 }
 
+/// What a studio file that holds part of a model is (a sequence group, `IDSQ`, or a texture
+/// file, `IDST` without bones or body parts), in a few words; `None` for a model.
+pub fn part_of_a_model(bytes: &[u8]) -> Option<&'static str> {
+    let r = Bytes::new(FORMAT, bytes);
+    match r.bytes(0, 4).ok()? {
+        b"IDSQ" => Some("Half-Life sequence group (animations of the model that names it)"),
+        b"IDST" if r.i32(140).ok()? == 0 && r.i32(204).ok()? == 0 => {
+            Some("Half-Life texture file (the textures of the model of its name without T)")
+        }
+        _ => None,
+    }
+}
+
 /// Parses a Half-Life studio model. `load` reads a file beside the model by name (its
 /// textures file `<stem>T.mdl`, its sequence groups), `None` when missing; `stem` is the model
 /// file's name without extension; `bodies` pick body part models.

@@ -139,15 +139,15 @@ fn hostile_headers_fail_fast_with_the_offset() {
 }
 
 #[test]
-fn a_half_life_studio_model_is_refused_by_name() {
+fn a_half_life_studio_model_is_told_apart_by_its_magic() {
     let mut b = b"IDST".to_vec();
     b.extend_from_slice(&10i32.to_le_bytes());
     b.resize(256, 0);
     let e = mdl::parse(&b).unwrap_err().to_string();
-    assert!(e.contains("MDL byte offset 0") && e.contains("Half-Life MDL is not supported yet"), "{e}");
-    // By content, whatever the extension.
-    let format = spritebake::formats::Format::detect(std::path::Path::new("x.bin"), &b);
-    assert_eq!(format, Some(spritebake::formats::Format::Mdl));
+    assert!(e.contains("MDL byte offset 0") && e.contains("read by the Half-Life loader"), "{e}");
+    // By content, whatever the extension: loading reads it as a Half-Life model.
+    let format = spritebake::formats::Format::detect(std::path::Path::new("x.mdl"), &b);
+    assert_eq!(format, Some(spritebake::formats::Format::Studio));
 }
 
 #[test]

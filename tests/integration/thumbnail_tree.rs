@@ -57,9 +57,6 @@ fn magenta_share(png: &Path) -> f64 {
     magenta as f64 / covered.max(1) as f64
 }
 
-/// The `.mdl` files under the corpus's `mdl/hl1` (Half-Life studio models, not read yet).
-const HALF_LIFE_MDL_FILES: usize = 18;
-
 #[test]
 fn a_copy_of_the_corpus_gives_every_model_a_thumbnail_named_after_its_path() {
     let Some(corpus) = corpus(".") else { return };
@@ -70,14 +67,12 @@ fn a_copy_of_the_corpus_gives_every_model_a_thumbnail_named_after_its_path() {
     let json = dir.join("records.json");
     let o = run(&["thumbnail", s(&tree), "--size", "32", "-o", s(&out), "--html", "--json", s(&json)]);
     let text = stdout(&o);
-    // Exit 1, and only for the deliberately broken models of the `edge` folders and the
-    // Half-Life studio models (`.mdl` like Quake 1's), refused by name until they are read.
+    // Exit 1, and only for the deliberately broken models of the `edge` folders.
     assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
     let mut written = BTreeSet::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("FAIL  ") {
-            let half_life = rest.contains("/mdl/hl1/") && rest.contains("Half-Life MDL is not supported yet");
-            assert!(rest.contains("/edge/") || half_life, "a model that should load failed: {line}");
+            assert!(rest.contains("/edge/"), "a model that should load failed: {line}");
         } else if let Some(rest) = line.strip_prefix("ok    ") {
             // `MODEL -> OUT`: OUT mirrors MODEL's path below the folder given.
             let (model, output) = rest.split_once(" -> ").unwrap();
@@ -87,17 +82,20 @@ fn a_copy_of_the_corpus_gives_every_model_a_thumbnail_named_after_its_path() {
             written.insert(rel.to_string_lossy().replace('\\', "/"));
         }
     }
-    // Sequence SMDs (animations) are no FAIL lines, and neither is a file the QC reads; both
-    // are counted on one line.
-    for sequence in
-        ["smd/headcrab/walk.smd", "smd/bst_cube/anim_X_Axis.smd", "smd/combine_soldier_lod4/body_poses_lean.smd"]
-    {
-        assert!(!text.contains(&*tree.join(sequence).to_string_lossy()), "{sequence} listed:\n{text}");
+    // Parts of models — sequence SMDs (animations), Half-Life sequence groups and texture
+    // files — are no FAIL lines, and neither is a file the QC reads; both are counted on one
+    // line: 4 SMDs, manT.mdl, man01.mdl and the 9 group files of duplicate_sequence_groups.
+    for part in [
+        "smd/headcrab/walk.smd",
+        "smd/bst_cube/anim_X_Axis.smd",
+        "smd/combine_soldier_lod4/body_poses_lean.smd",
+        "mdl/hl1/manT.mdl",
+        "mdl/hl1/man01.mdl",
+        "mdl/hl1/duplicate_sequence_groups/duplicate_sequence_groups04.mdl",
+    ] {
+        assert!(!text.contains(&*tree.join(part).to_string_lossy()), "{part} listed:\n{text}");
     }
-    assert!(
-        text.contains("skipped 4 sequence SMDs (animations, no triangles) and 7 files a .qc or .def script"),
-        "{text}"
-    );
+    assert!(text.contains("skipped 15 parts of models (sequence SMDs, Half-Life sequence groups and texture files: no triangles of their own) and 7 files a .qc or .def script"), "{text}");
     // Every loadable model of each format that is read is there, and no other PNG.
     for expected in [
         "md2/sydney/sydney.png",
@@ -106,6 +104,9 @@ fn a_copy_of_the_corpus_gives_every_model_a_thumbnail_named_after_its_path() {
         "obj/spider/spider.png",
         "iqm/mrfixit/mrfixit.png",
         "mdl/quake1/tekmechbot/tekmechbot.png",
+        "mdl/hl1/man.png",
+        "mdl/hl1/duplicate_sequence_groups/duplicate_sequence_groups.png",
+        "fbx/flair/Flair.png",
     ] {
         assert!(written.contains(expected), "{expected} missing from {written:?}");
     }
@@ -121,10 +122,8 @@ fn a_copy_of_the_corpus_gives_every_model_a_thumbnail_named_after_its_path() {
         attributes(&page, "src").into_iter().map(|src| percent_decode(&unescape(src))).collect();
     assert_eq!(shown, written);
     let failures: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("FAIL  ")).collect();
-    // 14 broken models in the `edge` folders, and the Half-Life studio models with their
-    // texture (`*T.mdl`) and sequence-group (`*01.mdl`) files.
-    let half_life = failures.iter().filter(|f| f.contains("/mdl/hl1/")).count();
-    assert_eq!((failures.len() - half_life, half_life), (14, HALF_LIFE_MDL_FILES), "{text}");
+    // The 14 broken models in the `edge` folders.
+    assert_eq!(failures.len(), 14, "{text}");
     for failure in &failures {
         let (model, reason) = failure.split_once(": ").unwrap();
         assert!(unescape(&page).contains(model) && unescape(&page).contains(reason), "{failure} not on the page");
@@ -142,8 +141,7 @@ fn a_copy_of_the_corpus_gives_every_model_a_thumbnail_named_after_its_path() {
                 assert!(record["triangles"].as_u64().unwrap() > 0, "{record}");
             }
             "failed" => {
-                let expected = input.contains("/edge/") || input.contains("/mdl/hl1/");
-                assert!(expected && record["output"].is_null(), "{record}");
+                assert!(input.contains("/edge/") && record["output"].is_null(), "{record}");
                 assert!(failures.iter().any(|f| f.contains(record["reason"].as_str().unwrap())), "{record}");
             }
             other => panic!("status {other} in {record}"),

@@ -298,8 +298,8 @@ fn records(jobs: &[Job], fates: &[Fate]) -> (Vec<Record>, Vec<(PathBuf, String)>
             seconds: ran.seconds,
         };
         records.push(match &ran.outcome {
-            Outcome::Sequence => {
-                skipped.push((model.clone(), "sequence SMD (an animation, no triangles)".into()));
+            Outcome::Part(what) => {
+                skipped.push((model.clone(), what.to_string()));
                 continue;
             }
             Outcome::Done(done) => Record {
@@ -342,13 +342,13 @@ fn report(args: &ThumbnailArgs, jobs: &[Job], fates: &[Fate]) -> Result<ExitCode
             (None, reason) => print(&mut stdout, format!("FAIL  {model}: {}", reason.as_deref().unwrap_or("")))?,
         }
     }
-    let sequences = fates.iter().filter(|f| matches!(f, Fate::Ran(Ran { outcome: Outcome::Sequence, .. }))).count();
-    let read_by_scripts = skipped.len() - sequences;
+    let parts = fates.iter().filter(|f| matches!(f, Fate::Ran(Ran { outcome: Outcome::Part(_), .. }))).count();
+    let read_by_scripts = skipped.len() - parts;
     if !args.run.quiet && !skipped.is_empty() {
         writeln!(
             stdout,
-            "skipped {sequences} sequence SMDs (animations, no triangles) and {read_by_scripts} files a .qc or .def \
-             script of the batch reads"
+            "skipped {parts} parts of models (sequence SMDs, Half-Life sequence groups and texture files: no \
+             triangles of their own) and {read_by_scripts} files a .qc or .def script of the batch reads"
         )?;
     }
     let failed = records.iter().filter(|r| r.status == Status::Failed).count();

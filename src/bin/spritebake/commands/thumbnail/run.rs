@@ -35,8 +35,9 @@ pub struct Done {
 pub enum Outcome {
     Done(Done),
     Failed(spritebake::Error),
-    /// A sequence SMD found by a scan: an animation, not a model.
-    Sequence,
+    /// A file found by a scan that is part of a model (a sequence SMD, a Half-Life sequence
+    /// group or texture file), not a model: what it is.
+    Part(&'static str),
 }
 
 /// One model's outcome and the wall time its task took.
@@ -72,22 +73,24 @@ pub fn run_all(jobs: &[Job], base: &BakeSpec, pool_bytes: u64) -> Vec<Ran> {
 fn timed(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> Ran {
     let start = Instant::now();
     let outcome = match one(job, base, pool) {
-        Ok(Some(done)) => Outcome::Done(done),
-        Ok(None) => Outcome::Sequence,
+        Ok(Ok(done)) => Outcome::Done(done),
+        Ok(Err(part)) => Outcome::Part(part),
         Err(e) => Outcome::Failed(e),
     };
     Ran { outcome, seconds: start.elapsed().as_secs_f64() }
 }
 
-/// One model's thumbnail, staged and, where the job says so, committed; `None` for a scanned
-/// sequence SMD.
-fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spritebake::Result<Option<Done>> {
+/// One model's thumbnail, staged and, where the job says so, committed; `Err` with what it is
+/// for a scanned file that is part of a model ([`spritebake::formats::model_part`]).
+fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spritebake::Result<Result<Done, &'static str>> {
     let mut spec = base.clone();
     spec.model.model = job.found.path.clone();
     let resolved = spec.resolve()?;
     let limits = spec.limits.limits();
-    if job.found.scanned() && spritebake::formats::is_smd_sequence(&job.found.path, &limits) {
-        return Ok(None);
+    if job.found.scanned()
+        && let Some(part) = spritebake::formats::model_part(&job.found.path, &limits)
+    {
+        return Ok(Err(part));
     }
     // The model, its attachments and its image each get a budget of their own, as a single
     // `render` gives them; in a batch all three draw on the pool.
@@ -110,7 +113,7 @@ fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spriteba
         Some(files)
     };
     let triangles = loaded.model.triangle_count() + loaded.props.iter().map(|p| p.triangle_count()).sum::<usize>();
-    Ok(Some(Done { files, inputs: loaded.inputs, warnings: loaded.warnings, triangles: triangles as u64 }))
+    Ok(Ok(Done { files, inputs: loaded.inputs, warnings: loaded.warnings, triangles: triangles as u64 }))
 }
 
 #[cfg(test)]
