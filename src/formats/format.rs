@@ -65,6 +65,8 @@ pub enum Format {
     Qc,
     /// Doom 3 model declarations, `.def`: a `model` block's MD5 mesh and anims (see [`def`](super::def)).
     Def,
+    /// Quake 3 MD3 (see [`md3`](super::md3)).
+    Md3,
     /// Autodesk FBX, binary or ASCII (see [`fbx`](super::fbx)).
     Fbx,
     /// Half-Life studio model, `.mdl` with the magic `IDST` (see [`studio`](super::studio)).
@@ -88,6 +90,8 @@ impl Format {
             Format::Gltf => 2,
             Format::Md2 | Format::Mdl => 1,
             Format::Iqm => 1,
+            // Frames are charged as they are laid out.
+            Format::Md3 => 1,
             Format::Qc | Format::Def => 2,
             // ufbx's own memory is capped at the budget's remainder and charged once loaded.
             Format::Fbx => 1,
@@ -103,6 +107,7 @@ impl Format {
             Format::Md2 => "MD2",
             Format::Mdl => "Quake 1 MDL",
             Format::Iqm => "IQM",
+            Format::Md3 => "MD3",
             Format::Md5Mesh => "MD5",
             Format::Smd => "SMD",
             Format::Gltf => "glTF",
@@ -131,6 +136,9 @@ impl Format {
         if super::studio::is_studio_model(head) {
             return Some(Format::Studio);
         }
+        if head.starts_with(b"IDP3") {
+            return Some(Format::Md3);
+        }
         if head.starts_with(b"INTERQUAKEMODEL\0") {
             return Some(Format::Iqm);
         }
@@ -144,10 +152,11 @@ impl Format {
     }
 
     /// Every model file extension (lower case) and its format: what a folder scan looks for.
-    pub const EXTENSIONS: [(&'static str, Format); 11] = [
+    pub const EXTENSIONS: [(&'static str, Format); 12] = [
         ("md2", Format::Md2),
         ("mdl", Format::Mdl),
         ("iqm", Format::Iqm),
+        ("md3", Format::Md3),
         ("md5mesh", Format::Md5Mesh),
         ("smd", Format::Smd),
         ("obj", Format::Obj),

@@ -23,6 +23,8 @@ pub mod iqm;
 pub mod md2;
 mod md2_normals;
 #[doc(hidden)]
+pub mod md3;
+#[doc(hidden)]
 pub mod md5;
 #[doc(hidden)]
 pub mod mdl;
@@ -195,6 +197,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         Format::Md2 => md2::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Mdl => mdl::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Iqm => iqm::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
+        Format::Md3 => md3::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Md5Mesh => {
             md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file).and_then(|mut model| {
                 let mut files = Files { reader: &mut reader, scope: &scope };
@@ -258,7 +261,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     }
     // MD2, MD5, SMD and IQM materials are skins: one the file does not name is still looked
     // for. A Quake 1 MDL carries its skins inside.
-    let skins = matches!(format, Format::Md2 | Format::Md5Mesh | Format::Smd | Format::Iqm);
+    let skins = matches!(format, Format::Md2 | Format::Md3 | Format::Md5Mesh | Format::Smd | Format::Iqm);
     // A script's texture folders ($cdtexture, a .def's base folder), then any the caller adds;
     // the resolver keeps those inside the confinement and warns about the others.
     let folders = project.folders.into_iter().chain(options.texture_folders.iter().cloned()).collect();

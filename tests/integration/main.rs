@@ -30,6 +30,7 @@ mod formats_fbx;
 mod formats_gltf;
 mod formats_iqm;
 mod formats_md2;
+mod formats_md3;
 mod formats_md5;
 mod formats_mdl;
 mod formats_smd;
