@@ -38,11 +38,6 @@ pub const MAX_JOINTS: usize = 16_384;
 /// Most frames one clip is sampled to (an hour at 30 fps).
 pub const MAX_CLIP_FRAMES: usize = 108_000;
 
-/// Whether `head` is the start of a binary FBX file.
-pub fn is_binary_fbx(head: &[u8]) -> bool {
-    head.starts_with(b"Kaydara FBX Binary")
-}
-
 /// Parses an FBX file's bytes into a model, charging `budget` for what ufbx keeps and what the
 /// model is built of.
 ///

@@ -61,7 +61,6 @@ const POSITION: u32 = 0;
 const TEXCOORD: u32 = 1;
 const NORMAL: u32 = 2;
 const BLENDINDEXES: u32 = 4;
-const BLENDWEIGHTS: u32 = 5;
 const FORMAT_NAMES: [&str; 9] = ["byte", "ubyte", "short", "ushort", "int", "uint", "half", "float", "double"];
 const FORMAT_BYTES: [usize; 9] = [1, 1, 2, 2, 4, 4, 2, 4, 8];
 
@@ -132,20 +131,23 @@ fn table(r: &Bytes, field: usize, record: usize, max: usize, what: &str) -> Resu
     Ok((count, offset))
 }
 
-/// The text block: names are offsets into it.
+/// The text block: names are offsets into it. Many records may name one long text, so each
+/// name is charged to the budget before it is copied.
 struct Text<'a> {
     bytes: &'a [u8],
+    budget: &'a MemoryBudget,
 }
 
 impl Text<'_> {
     /// The name whose text offset is stored at `field`; an offset outside the text is an error.
-    fn name(&self, r: &Bytes, field: usize) -> Result<String, FormatError> {
+    fn name(&self, r: &Bytes, field: usize) -> crate::Result<String> {
         let at = r.u32(field)? as usize;
         let rest = self.bytes.get(at..).filter(|rest| !rest.is_empty() || at == 0).ok_or_else(|| {
             r.err(field, format!("expected a name offset inside the {}-byte text, found {at}", self.bytes.len()))
         })?;
-        let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
-        Ok(String::from_utf8_lossy(rest.get(..end).unwrap_or_default()).into_owned())
+        let name = rest.get(..rest.iter().position(|&c| c == 0).unwrap_or(rest.len())).unwrap_or_default();
+        self.budget.charge(name.len() as u64, || format!("a name of {} bytes at text offset {at}", name.len()))?;
+        Ok(String::from_utf8_lossy(name).into_owned())
     }
 }
 
@@ -179,7 +181,7 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
         return Err(r.err(H_FILESIZE, format!("the header gives {file_size} bytes, the file has {}", r.len())).into());
     }
     let (num_text, ofs_text) = table(&r, H_TEXT, 1, usize::MAX, "text byte")?;
-    let text = Text { bytes: r.bytes(ofs_text, num_text)? };
+    let text = Text { bytes: r.bytes(ofs_text, num_text)?, budget };
 
     let (skeleton, bind) = joints(&r, &text)?;
     let arrays = vertex_arrays(&r, skeleton.joints.len())?;
@@ -199,8 +201,9 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
         };
         let vertices = range(8, arrays.count, "vertex")?;
         let triangles = range(16, num_tris, "triangle")?;
+        let structs = (size_of::<Mesh>() + size_of::<Material>()) as u64;
         budget.charge(
-            bytes_for(vertices.1 as u64, VERTEX_BYTES).saturating_add(bytes_for(triangles.1 as u64, 12)),
+            bytes_for(vertices.1 as u64, VERTEX_BYTES).saturating_add(bytes_for(triangles.1 as u64, 12) + structs),
             || format!("mesh {m}: {} vertices and {} triangles", vertices.1, triangles.1),
         )?;
         let mut mesh = mesh_vertices(&r, &arrays, vertices, &bind)?;
@@ -241,14 +244,15 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
 }
 
 /// The joints as a skeleton, and each joint's inverse bind (rest) transform in model space.
-fn joints(r: &Bytes, text: &Text) -> Result<(Skeleton, Vec<Affine3A>), FormatError> {
+fn joints(r: &Bytes, text: &Text) -> crate::Result<(Skeleton, Vec<Affine3A>)> {
     let (count, offset) = table(r, H_JOINTS, 48, MAX_JOINTS, "joint")?;
     let mut joints: Vec<Joint> = Vec::with_capacity(count);
     for i in 0..count {
         let at = offset + 48 * i;
         let parent = usize::try_from(r.i32(at + 4)?).ok();
         if parent.is_some_and(|p| p >= i) {
-            return Err(r.err(at + 4, format!("joint {i}: expected a parent before it, found {}", r.i32(at + 4)?)));
+            let found = r.i32(at + 4)?;
+            return Err(r.err(at + 4, format!("joint {i}: expected a parent before it, found {found}")).into());
         }
         let rotation = quat(r, at + 20, [r.f32(at + 20)?, r.f32(at + 24)?, r.f32(at + 28)?, r.f32(at + 32)?])?;
         let rest = JointPose { translation: r.vec3(at + 8)?, rotation, scale: r.vec3(at + 36)? };
@@ -259,7 +263,9 @@ fn joints(r: &Bytes, text: &Text) -> Result<(Skeleton, Vec<Affine3A>), FormatErr
     for (i, abs) in skeleton.to_model_space(&skeleton.rest_pose()).into_iter().enumerate() {
         let inverse = abs.inverse();
         if !inverse.is_finite() || abs.matrix3.determinant().abs() < 1e-12 {
-            return Err(r.err(offset + 48 * i + 36, format!("joint {i}: its rest transform cannot be inverted")));
+            return Err(r
+                .err(offset + 48 * i + 36, format!("joint {i}: its rest transform cannot be inverted"))
+                .into());
         }
         bind.push(inverse);
     }
@@ -313,7 +319,7 @@ fn vertex_arrays(r: &Bytes, joints: usize) -> Result<Arrays, FormatError> {
             TEXCOORD => (2, "texture coordinate"),
             NORMAL => (3, "normal"),
             BLENDINDEXES => (1, "blend index"),
-            _ => (1, "blend weight"),
+            _ => (1, "blend weight"), // type 5
         };
         let float = format >= 6;
         if kind == BLENDINDEXES && float {

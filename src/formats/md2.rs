@@ -25,12 +25,13 @@ use crate::model::{Clip, ClipFrames, Material, Mesh, Model, MorphFrame, Orientat
 
 const FORMAT: &str = "MD2";
 const HEADER_BYTES: usize = 68;
-/// Quake 2's own limits are 2048 vertices, 4096 triangles, 512 frames and 32 skins; allow more
-/// for community models, far less than a hostile header could claim.
-const MAX_VERTICES: usize = 1 << 16;
-const MAX_TRIANGLES: usize = 1 << 17;
-const MAX_FRAMES: usize = 1 << 12;
-const MAX_SKINS: usize = 256;
+/// Quake 2's own limits are 2048 vertices, 4096 triangles, 512 frames and 32 skins (Quake 1's
+/// lower); allow more for community models, far less than a hostile header could claim. Quake
+/// 1 MDL takes the same.
+pub(super) const MAX_VERTICES: usize = 1 << 16;
+pub(super) const MAX_TRIANGLES: usize = 1 << 17;
+pub(super) const MAX_FRAMES: usize = 1 << 12;
+pub(super) const MAX_SKINS: usize = 256;
 /// Default playback rate: Quake 1 and 2 animate models at 10 frames per second.
 pub const DEFAULT_FPS: f32 = 10.0;
 

@@ -31,18 +31,12 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use super::binary::Bytes;
-use super::md2::{morph_model, unpack_frame};
+use super::md2::{MAX_FRAMES, MAX_SKINS, MAX_TRIANGLES, MAX_VERTICES, morph_model, unpack_frame};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::model::{Material, Model, Texture, TextureStatus};
 
 const FORMAT: &str = "MDL";
 const HEADER_BYTES: usize = 84;
-/// Quake's own limits are 1024 or 2048 vertices, 2048 or 4096 triangles and 256 frames; allow
-/// more for community models, far less than a hostile header could claim.
-const MAX_VERTICES: usize = 1 << 16;
-const MAX_TRIANGLES: usize = 1 << 17;
-const MAX_FRAMES: usize = 1 << 12;
-const MAX_SKINS: usize = 256;
 /// Most skins or frames one group may hold.
 const MAX_GROUP: usize = 1 << 10;
 const MAX_SKIN_SIDE: usize = super::textures::MAX_TEXTURE_SIDE as usize;

@@ -169,3 +169,58 @@ fn qc_sequences_on_a_large_skeleton_are_charged_what_they_hold() {
     assert!((peak as u64) < budget * 5 / 4, "{} MiB held under a {} MiB budget", peak >> 20, budget >> 20);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A Quake 1 MDL made to be expensive to parse: `n` vertices, all on the seam, each used by a
+/// front-facing and a back-facing triangle (so each becomes two render vertices), one frame.
+fn mdl_all_seams(n: usize) -> Vec<u8> {
+    let words = |b: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|v| b.extend_from_slice(&v.to_le_bytes()));
+    let mut b = b"IDPO".to_vec();
+    words(&mut b, &[6]);
+    [1.0f32, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0].iter().for_each(|v| b.extend_from_slice(&v.to_le_bytes()));
+    words(&mut b, &[1, 4, 4, n as i32, 2 * (n / 3) as i32, 1, 0, 0]);
+    b.extend_from_slice(&1.0f32.to_le_bytes());
+    words(&mut b, &[0]);
+    b.extend_from_slice(&[0; 16]);
+    (0..n).for_each(|i| words(&mut b, &[0x20, (i % 4) as i32, 0]));
+    for t in 0..n / 3 {
+        let v = 3 * t as i32;
+        words(&mut b, &[1, v, v + 1, v + 2, 0, v, v + 2, v + 1]);
+    }
+    words(&mut b, &[0]);
+    b.extend_from_slice(&[0; 24]);
+    (0..n).for_each(|i| b.extend_from_slice(&[i as u8, (i >> 8) as u8, 0, 0]));
+    b
+}
+
+/// What the loader charges before parsing an IQM or a Quake 1 MDL
+/// (`Format::parse_bytes_per_byte` × the file's bytes), with what the parser charges as it
+/// goes, covers the peak it holds: on files made to be expensive and on the corpus models. The
+/// ratios printed are the measurement behind the factors.
+#[test]
+fn iqm_and_mdl_peaks_stay_within_what_is_charged() {
+    use spritebake::MemoryBudget;
+    use spritebake::formats::{Format, iqm, mdl};
+    let mut cases = vec![
+        ("mdl: 60000 seam vertices", Format::Mdl, mdl_all_seams(60_000)),
+        ("iqm: 4096 joints, one frame", Format::Iqm, crate::hostile_memory::iqm_anim_bomb(4096, 1)),
+    ];
+    if let Some(dir) = crate::common::corpus("") {
+        cases.push(("mrfixit.iqm", Format::Iqm, std::fs::read(dir.join("iqm/mrfixit/mrfixit.iqm")).unwrap()));
+        let tek = std::fs::read(dir.join("mdl/quake1/tekmechbot/tekmechbot.MDL")).unwrap();
+        cases.push(("tekmechbot.MDL", Format::Mdl, tek));
+    }
+    for (name, format, bytes) in cases {
+        let budget = MemoryBudget::new(u64::MAX);
+        let peak = peak_during(|| match format {
+            Format::Iqm => drop(iqm::parse_within(&bytes, &budget).unwrap()),
+            _ => drop(mdl::parse_within(&bytes, &budget).unwrap()),
+        }) as u64;
+        let uncharged = peak.saturating_sub(budget.used()) as f64 / bytes.len() as f64;
+        eprintln!(
+            "{name}: {} bytes, peak {peak}, charged by the parser {}, rest {uncharged:.2}x",
+            bytes.len(),
+            budget.used()
+        );
+        assert!(peak <= budget.used() + bytes.len() as u64 * format.parse_bytes_per_byte(), "{name}: {uncharged:.2}x");
+    }
+}

@@ -5,7 +5,7 @@ use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::formats::iqm;
 use spritebake::model::{Model, TextureStatus};
 
-use crate::common::{self, assimp, corpus};
+use crate::common::{self, assimp};
 
 /// Where [`tiny`] puts its tables (byte offsets), for the tests that patch them.
 pub struct Layout {
@@ -193,18 +193,11 @@ fn hostile_headers_fail_fast_with_the_offset() {
 
 #[test]
 fn the_committed_fuzz_seed_is_the_hand_built_file() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/iqm/tiny.iqm");
-    if std::env::var_os("SPRITEBAKE_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, tiny()).unwrap();
-    }
-    assert_eq!(std::fs::read(&path).unwrap(), tiny(), "{} (SPRITEBAKE_BLESS=1 rewrites it)", path.display());
+    common::assert_fixture("iqm/tiny.iqm", &tiny());
 }
 
 fn mrfixit() -> Option<(std::path::PathBuf, Model)> {
-    let path = corpus("iqm/mrfixit")?.join("mrfixit.iqm");
-    let model = spritebake::formats::load(&path, &Default::default()).unwrap();
-    Some((path, model))
+    common::corpus_model("iqm/mrfixit", "mrfixit.iqm")
 }
 
 #[test]
@@ -243,8 +236,6 @@ fn corpus_mrfixit_renders_textured() {
 #[test]
 fn corpus_mrfixit_bind_pose_agrees_with_assimp() {
     let Some((path, model)) = mrfixit() else { return };
-    let scratch = common::cli::scratch_in("iqm", "assimp");
-    let Some(theirs) = assimp::exported_points(&path, &scratch) else { return };
     // Skinned with the rest pose: every influence's bind-space point taken back to the model.
     let skeleton = model.skeleton.as_ref().unwrap();
     let joints = skeleton.to_model_space(&skeleton.rest_pose());
@@ -264,9 +255,5 @@ fn corpus_mrfixit_bind_pose_agrees_with_assimp() {
         })
         .collect();
     assert_eq!(ours.len(), 1861);
-    let a = assimp::agreement(&ours, &theirs);
-    eprintln!("mrfixit.iqm vs assimp: {a:?}");
-    assert!(a.max_error < 2e-3, "{a:?}");
-    assert!((a.scale - 1.0).abs() < 1e-3, "{a:?}");
-    std::fs::remove_dir_all(scratch).unwrap();
+    assimp::assert_agrees(&path, &ours);
 }

@@ -6,7 +6,7 @@ use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::formats::mdl;
 use spritebake::model::{Model, TextureStatus};
 
-use crate::common::{self, assimp, corpus};
+use crate::common::{self, assimp};
 
 fn i32s(out: &mut Vec<u8>, values: &[i32]) {
     values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
@@ -152,18 +152,11 @@ fn a_half_life_studio_model_is_told_apart_by_its_magic() {
 
 #[test]
 fn the_committed_fuzz_seed_is_the_hand_built_file() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mdl/tiny.mdl");
-    if std::env::var_os("SPRITEBAKE_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, tiny()).unwrap();
-    }
-    assert_eq!(std::fs::read(&path).unwrap(), tiny(), "{} (SPRITEBAKE_BLESS=1 rewrites it)", path.display());
+    common::assert_fixture("mdl/tiny.mdl", &tiny());
 }
 
 fn tekmechbot() -> Option<(std::path::PathBuf, Model)> {
-    let path = corpus("mdl/quake1/tekmechbot")?.join("tekmechbot.MDL");
-    let model = spritebake::formats::load(&path, &Default::default()).unwrap();
-    Some((path, model))
+    common::corpus_model("mdl/quake1/tekmechbot", "tekmechbot.MDL")
 }
 
 #[test]
@@ -199,12 +192,5 @@ fn corpus_tekmechbot_renders_its_palette_skin() {
 #[test]
 fn corpus_tekmechbot_first_frame_agrees_with_assimp() {
     let Some((path, model)) = tekmechbot() else { return };
-    let scratch = common::cli::scratch_in("mdl", "assimp");
-    let Some(theirs) = assimp::exported_points(&path, &scratch) else { return };
-    let ours = positions_at(&model, "mech", 0.0);
-    let a = assimp::agreement(&ours, &theirs);
-    eprintln!("tekmechbot.MDL frame 0 vs assimp: {a:?}");
-    assert!(a.max_error < 2e-3, "{a:?}");
-    assert!((a.scale - 1.0).abs() < 1e-3, "{a:?}");
-    std::fs::remove_dir_all(scratch).unwrap();
+    assimp::assert_agrees(&path, &positions_at(&model, "mech", 0.0));
 }

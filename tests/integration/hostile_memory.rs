@@ -301,7 +301,7 @@ fn kilobytes_in_never_gigabytes_of_memory_animations() {
 /// An IQM of `joints` root joints, no vertices, and one anim `bomb` of `frames` frames that
 /// animate no channel (so the frames take no bytes in the file): about 140 bytes a joint,
 /// declaring `frames` × `joints` joint poses.
-fn iqm_anim_bomb(joints: u32, frames: u32) -> Vec<u8> {
+pub fn iqm_anim_bomb(joints: u32, frames: u32) -> Vec<u8> {
     let mut b = vec![0u8; 124];
     b.extend_from_slice(b"\0bomb\0\0\0");
     let words = |b: &mut Vec<u8>, values: &[u32]| values.iter().for_each(|v| b.extend_from_slice(&v.to_le_bytes()));

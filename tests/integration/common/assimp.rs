@@ -111,3 +111,19 @@ pub fn agreement(ours: &[Vec3], theirs: &[Vec3]) -> Agreement {
     let max_error = one_way(&moved, theirs).max(one_way(theirs, &moved)) / size;
     Agreement { max_error, size, scale, axes }
 }
+
+/// Asserts that `ours` (spritebake's vertices of `model`, in the file's axes) agree with what
+/// assimp exports for it within 2e-3 of the model's size and at the same scale; prints the
+/// agreement. Skips (returns) as [`exported_points`] does.
+pub fn assert_agrees(model: &Path, ours: &[Vec3]) {
+    let name = model.file_name().unwrap().to_string_lossy().into_owned();
+    let scratch = super::cli::scratch_in("assimp", &name);
+    let Some(theirs) = exported_points(model, &scratch) else { return };
+    let a = agreement(ours, &theirs);
+    eprintln!("{name} vs assimp: max error {:.2e} of the size {}, {a:?}", a.max_error, a.size);
+    assert!(a.max_error < 2e-3, "{name}: {a:?}");
+    // assimp turns Quake's Z-up files to its Y-up: (x, y, z) → (x, z, -y).
+    assert_eq!(a.axes, Mat3::from_cols(Vec3::X, Vec3::NEG_Z, Vec3::Y), "{name}: {a:?}");
+    assert!((a.scale - 1.0).abs() < 1e-3, "{name}: {a:?}");
+    std::fs::remove_dir_all(scratch).unwrap();
+}

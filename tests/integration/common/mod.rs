@@ -234,6 +234,25 @@ pub fn render_model_unlit(model: &spritebake::model::Model, size: u32) -> Image 
     render_frame(&Renderer::new(), model, &request, &view, &options).unwrap()
 }
 
+/// The corpus model `<corpus>/<folder>/<file>` loaded with default options, or `None` (skip)
+/// when the folder is absent ([`corpus`]).
+pub fn corpus_model(folder: &str, file: &str) -> Option<(PathBuf, spritebake::model::Model)> {
+    let path = corpus(folder)?.join(file);
+    let model = spritebake::formats::load(&path, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    Some((path, model))
+}
+
+/// Asserts that the committed file `tests/fixtures/<relative>` holds `bytes` (a test's
+/// hand-built model, kept as a fuzz seed); `SPRITEBAKE_BLESS=1` rewrites it.
+pub fn assert_fixture(relative: &str, bytes: &[u8]) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(relative);
+    if std::env::var_os("SPRITEBAKE_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+    }
+    assert!(std::fs::read(&path).unwrap() == bytes, "{} differs (SPRITEBAKE_BLESS=1 rewrites it)", path.display());
+}
+
 /// Signed volume of a closed mesh in its rest pose: positive when its triangles wind
 /// counter-clockwise seen from outside (normals pointing out).
 pub fn signed_volume(model: &spritebake::model::Model) -> f32 {
