@@ -9,7 +9,7 @@ export RUSTC_BOOTSTRAP=1
 bash fuzz/seed.sh
 cargo fuzz build -O
 mkdir -p fuzz/logs
-targets=(md2 md5_mesh md5_anim smd obj texture manifest pose_render gltf output_plan scripts palette project iqm mdl fbx studio)
+targets=(md2 md5_mesh md5_anim smd obj texture manifest pose_render gltf output_plan scripts palette project iqm mdl fbx studio md3)
 run() {
     cargo fuzz run -O "$1" -- -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
         > "fuzz/logs/$1.log" 2>&1 || true

@@ -36,6 +36,8 @@ seed fbx ../shared/corpus/fbx/huesitos/*.fbx ../shared/corpus/fbx/spider/*.fbx .
 # the shared corpus models (longer than -max_len: the fuzzer sees their first 64 KiB).
 seed iqm tests/fixtures/iqm/tiny.iqm ../shared/corpus/iqm/*/*.iqm
 seed mdl tests/fixtures/mdl/tiny.mdl ../shared/corpus/mdl/quake1/*/*.MDL ../shared/corpus/mdl/quake1/*/*.mdl
+# MD3: the shared corpus's props.
+seed md3 ../shared/corpus/md3/*/*.md3
 # Half-Life studio models: the shared corpus's, all small.
 seed studio ../shared/corpus/mdl/hl1/*.mdl
 mkdir -p fuzz/corpus/pose_render

@@ -11,20 +11,21 @@ use crate::anim::{
 };
 use crate::bake::{self, FrameRequest};
 use crate::formats::{
-    def, fbx as fbx_format, gltf as gltf_format, iqm as iqm_format, md2 as md2_format, md5, mdl as mdl_format, mtr,
-    obj as obj_format, qc, smd, studio as studio_format, textures,
+    def, fbx as fbx_format, gltf as gltf_format, iqm as iqm_format, md2 as md2_format, md3 as md3_format, md5,
+    mdl as mdl_format, mtr, obj as obj_format, qc, smd, studio as studio_format, textures,
 };
 use crate::model::{Model, Skeleton};
 use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan, sanitize_component};
 use crate::raster::{OrbitView, RenderOptions, Renderer};
 
 /// Every fuzz target, by the name of its folder of crash fixtures and its `fuzz/` binary.
-pub const TARGETS: [&str; 17] = [
+pub const TARGETS: [&str; 18] = [
     "fbx",
     "gltf",
     "iqm",
     "manifest",
     "md2",
+    "md3",
     "md5_anim",
     "md5_mesh",
     "mdl",
@@ -67,6 +68,7 @@ pub fn run(name: &str, data: &[u8], skeletons: &Skeletons) -> bool {
         "iqm" => iqm(data),
         "manifest" => manifest(data),
         "md2" => md2(data),
+        "md3" => md3(data),
         "md5_anim" => md5_anim(data, &skeletons.md5),
         "md5_mesh" => md5_mesh(data),
         "mdl" => mdl(data),
@@ -164,6 +166,14 @@ fn pose_each_clip(model: &Model) {
         for time in [0.0, 0.5, 1.0] {
             render(model, &FrameRequest::clip(clip, FrameTime::Frame(time), PoseOptions::default()));
         }
+    }
+}
+
+/// MD3 loading never panics, and a loaded model poses and renders its first frames.
+pub fn md3(data: &[u8]) {
+    let Ok(model) = md3_format::parse_within(data, &crate::MemoryBudget::new(64 << 20)) else { return };
+    for time in [0.0, 1.5] {
+        render(&model, &FrameRequest::clip(model.clips.first(), FrameTime::Frame(time), PoseOptions::default()));
     }
 }
 

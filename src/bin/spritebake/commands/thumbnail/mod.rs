@@ -26,7 +26,7 @@ use scan::{Models, identity};
 /// `spritebake thumbnail`.
 #[derive(Debug, Args)]
 pub struct ThumbnailArgs {
-    /// Model files, folders (every .md2 .mdl .iqm .md5mesh .smd .obj .gltf .glb .qc .def file
+    /// Model files, folders (every .md2 .mdl .iqm .md3 .md5mesh .smd .obj .gltf .glb .fbx .qc .def file
     /// under them, in subfolders too; symbolic links to folders are not followed) or quoted glob
     /// patterns (`'models/*.obj'`, `'assets/**/*.md2'`). In folders and patterns, a model a
     /// .qc or .def script describes is rendered through the script only, and sequence

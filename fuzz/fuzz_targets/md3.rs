@@ -1,0 +1,3 @@
+#![no_main]
+//! Quake 3 MD3 files, posed and rendered (see `spritebake::fuzzing::md3`).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::md3(data));
