@@ -29,8 +29,8 @@ pub struct ThumbnailArgs {
     /// Model files, folders (every .md2 .mdl .iqm .md3 .md5mesh .smd .obj .gltf .glb .fbx .qc .def file
     /// under them, in subfolders too; symbolic links to folders are not followed) or quoted glob
     /// patterns (`'models/*.obj'`, `'assets/**/*.md2'`). In folders and patterns, a model a
-    /// .qc or .def script describes is rendered through the script only, and sequence
-    /// (animation-only) SMDs are skipped.
+    /// .qc or .def script describes is rendered through the script only, and parts of models
+    /// (sequence SMDs, Half-Life sequence group and texture files) are skipped.
     #[arg(required = true, value_name = "MODEL")]
     pub models: Vec<PathBuf>,
     /// Output: a folder (created if missing) where each thumbnail's name mirrors the model's
