@@ -12,7 +12,7 @@ use spritebake::formats::{Limits, LoadOptions, load};
 use spritebake::model::{Model, TextureStatus};
 
 use crate::common::cli::scratch_in;
-use crate::common::{self, assimp};
+use crate::common::{self, assimp, patched_i32};
 
 const MODELS: [&str; 2] = ["watercan.md3", "watercan_dmg.md3"];
 
@@ -51,12 +51,6 @@ fn corpus_md3_props_agree_with_assimp_face_outwards_and_are_textured() {
     std::fs::remove_dir_all(scratch).unwrap();
 }
 
-fn patched(bytes: &[u8], at: usize, value: i32) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    out[at..at + 4].copy_from_slice(&value.to_le_bytes());
-    out
-}
-
 #[test]
 fn hostile_md3_files_end_in_an_error_naming_the_offset() {
     let Some(dir) = common::corpus("md3/watercan") else { return };
@@ -79,16 +73,18 @@ fn hostile_md3_files_end_in_an_error_naming_the_offset() {
         (164 + 84, 1 << 28, "byte offset 248"),
         (164 + 88, -4, "byte offset 252"),
     ] {
-        let e = try_load(&patched(&bytes, at, value), Limits::default()).map(|_| ()).unwrap_err();
+        let e = try_load(&patched_i32(&bytes, at, value), Limits::default()).map(|_| ()).unwrap_err();
         assert!(e.contains(words), "field {at} = {value}: {e}");
     }
     // A vertex index past the surface's vertices.
     let triangles_at = 164 + u32::from_le_bytes(bytes[164 + 88..164 + 92].try_into().unwrap()) as usize;
-    let e = try_load(&patched(&bytes, triangles_at, 92), Limits::default()).map(|_| ()).unwrap_err();
+    let e = try_load(&patched_i32(&bytes, triangles_at, 92), Limits::default()).map(|_| ()).unwrap_err();
     assert!(e.contains("vertex index"), "{e}");
     // 4096 frames of 65 536 vertices declared in a small file: refused at the section, before
     // anything is sized by it.
-    let e = try_load(&patched(&patched(&bytes, 76, 4096), 164 + 72, 4096), Limits::default()).map(|_| ()).unwrap_err();
+    let e = try_load(&patched_i32(&patched_i32(&bytes, 76, 4096), 164 + 72, 4096), Limits::default())
+        .map(|_| ())
+        .unwrap_err();
     assert!(e.contains("run past the end"), "{e}");
     std::fs::remove_dir_all(scratch).unwrap();
 }

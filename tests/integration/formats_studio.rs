@@ -13,7 +13,7 @@ use spritebake::formats::{BodyChoice, LoadOptions, load};
 use spritebake::model::{AlphaMode, Model, TextureStatus};
 
 use crate::common::cli::{printed, run_in, scratch_in};
-use crate::common::{self, assimp};
+use crate::common::{self, assimp, patched_i32};
 
 const MODELS: [&str; 7] = [
     "man.mdl",
@@ -167,13 +167,6 @@ fn half_life_texture_flags_names_and_bodies() {
     assert!(e.contains("studio, heads"), "{e}");
 }
 
-/// A copy of `bytes` with the little-endian i32 at `at` replaced.
-fn patched(bytes: &[u8], at: usize, value: i32) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    out[at..at + 4].copy_from_slice(&value.to_le_bytes());
-    out
-}
-
 #[test]
 fn hostile_half_life_models_end_in_an_error_naming_the_offset() {
     let Some(dir) = common::corpus("mdl/hl1") else { return };
@@ -196,7 +189,7 @@ fn hostile_half_life_models_end_in_an_error_naming_the_offset() {
         (164, -5, "byte offset 164"),
         (4, 11, "version 10"),
     ] {
-        let e = try_load("bad.mdl", &patched(&bytes, at, value)).map(|_| ()).unwrap_err();
+        let e = try_load("bad.mdl", &patched_i32(&bytes, at, value)).map(|_| ()).unwrap_err();
         assert!(e.contains(words), "field {at} = {value}: {e}");
     }
     // A sequence group file is not a model.

@@ -5,7 +5,6 @@
 //! Without the `assimp` command (Debian's `assimp-utils`) a test skips with a note on stderr,
 //! or fails when `SPRITEBAKE_REQUIRE_ASSIMP=1` (as CI sets it, after installing it).
 
-use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -19,20 +18,7 @@ pub const REQUIRE_ASSIMP: &str = "SPRITEBAKE_REQUIRE_ASSIMP";
 /// `None` after a note (the test skips) when `assimp` is not on `PATH`; a panic instead when
 /// [`REQUIRE_ASSIMP`] is `1`.
 pub fn exported_points(model: &Path, scratch: &Path) -> Option<Vec<Vec3>> {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("assimp").is_file()));
-    if !on_path {
-        assert!(
-            std::env::var_os(REQUIRE_ASSIMP).is_none_or(|v| v != "1"),
-            "no assimp on PATH and {REQUIRE_ASSIMP}=1 is set: the assimp test may not skip \
-             (apt-get install assimp-utils, or unset {REQUIRE_ASSIMP})"
-        );
-        let thread = std::thread::current();
-        let _ = writeln!(
-            std::io::stderr(),
-            "note: no assimp on PATH; assimp test {} skipped (with {REQUIRE_ASSIMP}=1 it fails)",
-            thread.name().unwrap_or("?")
-        );
+    if !super::peer_on_path("assimp", REQUIRE_ASSIMP, "apt-get install assimp-utils") {
         return None;
     }
     let out = scratch.join("assimp.obj");

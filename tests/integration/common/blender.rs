@@ -4,7 +4,6 @@
 //! Without `blender` on `PATH` (Debian's `blender`) a test skips with a note on stderr, or
 //! fails when `SPRITEBAKE_REQUIRE_BLENDER=1` (as CI sets it, after installing it).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,20 +14,7 @@ pub const REQUIRE_BLENDER: &str = "SPRITEBAKE_REQUIRE_BLENDER";
 /// caches kept in `scratch`; `false` after a note (the test skips) when Blender is not on
 /// `PATH`, a panic instead when [`REQUIRE_BLENDER`] is `1`, or when the script fails.
 pub fn run(script: &str, args: &[&std::ffi::OsStr], scratch: &Path) -> bool {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("blender").is_file()));
-    if !on_path {
-        assert!(
-            std::env::var_os(REQUIRE_BLENDER).is_none_or(|v| v != "1"),
-            "no blender on PATH and {REQUIRE_BLENDER}=1 is set: the Blender test may not skip \
-             (apt-get install blender, or unset {REQUIRE_BLENDER})"
-        );
-        let thread = std::thread::current();
-        let _ = writeln!(
-            std::io::stderr(),
-            "note: no blender on PATH; Blender test {} skipped (with {REQUIRE_BLENDER}=1 it fails)",
-            thread.name().unwrap_or("?")
-        );
+    if !super::peer_on_path("blender", REQUIRE_BLENDER, "apt-get install blender") {
         return false;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blender").join(script);

@@ -286,6 +286,34 @@ pub fn assert_jitter_free(cells: &[spritebake::bake::Cell], directions: usize) {
     }
 }
 
+/// Whether the peer tool `name` is on `PATH`. Without it a test skips (`false`, after a note on
+/// stderr), or fails when the variable `require` is `1` (as CI sets it, after installing the
+/// tool as `install` says).
+pub fn peer_on_path(name: &str, require: &str, install: &str) -> bool {
+    let found =
+        std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()));
+    if !found {
+        assert!(
+            std::env::var_os(require).is_none_or(|v| v != "1"),
+            "no {name} on PATH and {require}=1 is set: the {name} test may not skip ({install}, or unset {require})"
+        );
+        let thread = std::thread::current();
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: no {name} on PATH; {name} test {} skipped (with {require}=1 it fails)",
+            thread.name().unwrap_or("?")
+        );
+    }
+    found
+}
+
+/// A copy of `bytes` with the little-endian i32 at `at` replaced (a hostile header field).
+pub fn patched_i32(bytes: &[u8], at: usize, value: i32) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    out[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
