@@ -67,6 +67,9 @@ pub enum Format {
     Def,
     /// Quake 3 MD3 (see [`md3`](super::md3)).
     Md3,
+    /// A Quake 3 player: its `animation.cfg`, joining the folder's `lower`, `upper` and `head`
+    /// MD3s (see [`md3_player`](super::md3_player)).
+    Md3Player,
     /// Autodesk FBX, binary or ASCII (see [`fbx`](super::fbx)).
     Fbx,
     /// Half-Life studio model, `.mdl` with the magic `IDST` (see [`studio`](super::studio)).
@@ -100,6 +103,7 @@ impl Format {
             // Frames are charged as they are laid out; the first frame is also the mesh's
             // rest positions.
             Format::Md3 => 2,
+            Format::Md3Player => 2,
             Format::Qc | Format::Def => 2,
             // ufbx's own memory is capped at the budget's remainder and charged once loaded.
             Format::Fbx => 1,
@@ -116,6 +120,7 @@ impl Format {
             Format::Mdl => "Quake 1 MDL",
             Format::Iqm => "IQM",
             Format::Md3 => "MD3",
+            Format::Md3Player => "Quake 3 player (MD3)",
             Format::Md5Mesh => "MD5",
             Format::Smd => "SMD",
             Format::Gltf => "glTF",
@@ -156,15 +161,18 @@ impl Format {
     /// The format a file's extension (any letter case) names, [`Format::EXTENSIONS`].
     pub fn from_extension(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?;
-        Format::EXTENSIONS.iter().find(|(e, _)| e.eq_ignore_ascii_case(ext)).map(|&(_, f)| f)
+        let format = Format::EXTENSIONS.iter().find(|(e, _)| e.eq_ignore_ascii_case(ext)).map(|&(_, f)| f)?;
+        // Of `.cfg` files, only a player's `animation.cfg` is a model.
+        (format != Format::Md3Player || super::md3_player::is_animation_cfg(path)).then_some(format)
     }
 
     /// Every model file extension (lower case) and its format: what a folder scan looks for.
-    pub const EXTENSIONS: [(&'static str, Format); 12] = [
+    pub const EXTENSIONS: [(&'static str, Format); 13] = [
         ("md2", Format::Md2),
         ("mdl", Format::Mdl),
         ("iqm", Format::Iqm),
         ("md3", Format::Md3),
+        ("cfg", Format::Md3Player),
         ("md5mesh", Format::Md5Mesh),
         ("smd", Format::Smd),
         ("obj", Format::Obj),
@@ -175,8 +183,9 @@ impl Format {
         ("fbx", Format::Fbx),
     ];
 
-    /// Whether the format is a script describing a model made of other files (`.qc`, `.def`).
+    /// Whether the format is a script describing a model made of other files (`.qc`, `.def`,
+    /// a Quake 3 player's `animation.cfg`).
     pub fn is_script(self) -> bool {
-        matches!(self, Format::Qc | Format::Def)
+        matches!(self, Format::Qc | Format::Def | Format::Md3Player)
     }
 }

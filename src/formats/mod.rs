@@ -25,6 +25,8 @@ mod md2_normals;
 #[doc(hidden)]
 pub mod md3;
 #[doc(hidden)]
+pub mod md3_player;
+#[doc(hidden)]
 pub mod md5;
 #[doc(hidden)]
 pub mod mdl;
@@ -223,6 +225,14 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
                 built.model
             })
         }
+        Format::Md3Player => {
+            let mut files = Files { reader: &mut reader, scope: &scope };
+            md3_player::load(&String::from_utf8_lossy(&bytes), path, &mut files, budget).map(|(model, folder)| {
+                let name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
+                project = Project { folders: vec![folder], placement: None, name };
+                model
+            })
+        }
         Format::Def => {
             let mut files = Files { reader: &mut reader, scope: &scope };
             let wanted = options.model_name.as_deref();
@@ -261,7 +271,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     }
     // MD2, MD5, SMD and IQM materials are skins: one the file does not name is still looked
     // for. A Quake 1 MDL carries its skins inside.
-    let skins = matches!(format, Format::Md2 | Format::Md3 | Format::Md5Mesh | Format::Smd | Format::Iqm);
+    let skins =
+        matches!(format, Format::Md2 | Format::Md3 | Format::Md3Player | Format::Md5Mesh | Format::Smd | Format::Iqm);
     // A script's texture folders ($cdtexture, a .def's base folder), then any the caller adds;
     // the resolver keeps those inside the confinement and warns about the others.
     let folders = project.folders.into_iter().chain(options.texture_folders.iter().cloned()).collect();

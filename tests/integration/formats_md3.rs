@@ -88,3 +88,151 @@ fn hostile_md3_files_end_in_an_error_naming_the_offset() {
     assert!(e.contains("run past the end"), "{e}");
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+/// An MD3 of one surface `surface` (one triangle at (0,0,0), (1,0,0), (0,1,0), moved by
+/// (f, 0, 0) in frame f) of `frames` frames, with tags that are translations: tag `name` at
+/// `origin + (0, 0, f)` in frame f.
+fn md3(surface: &str, frames: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
+    let name = |out: &mut Vec<u8>, text: &str, n: usize| {
+        let mut field = text.as_bytes().to_vec();
+        field.resize(n, 0);
+        out.extend_from_slice(&field);
+    };
+    let f32s = |out: &mut Vec<u8>, values: &[f32]| values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+    let i32s = |out: &mut Vec<u8>, values: &[i32]| values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+    let tags_at = 108 + 56 * frames;
+    let surface_at = tags_at + 112 * frames * tags.len();
+    let surface_size = 108 + 68 + 12 + 3 * 8 + frames * 3 * 8;
+    let mut b = b"IDP3".to_vec();
+    i32s(&mut b, &[15]);
+    name(&mut b, "test", 64);
+    let header = [0, frames, tags.len(), 1, 0, 108, tags_at, surface_at, surface_at + surface_size];
+    i32s(&mut b, &header.map(|v| v as i32));
+    for f in 0..frames {
+        f32s(&mut b, &[0.0; 10]);
+        name(&mut b, &format!("f{f}"), 16);
+    }
+    for f in 0..frames {
+        for (tag, origin) in tags {
+            name(&mut b, tag, 64);
+            let o = *origin + Vec3::new(0.0, 0.0, f as f32);
+            f32s(&mut b, &[o.x, o.y, o.z, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+        }
+    }
+    b.extend_from_slice(b"IDP3");
+    name(&mut b, surface, 64);
+    let offsets = [108 + 68, 108, 108 + 68 + 12, 108 + 68 + 12 + 24, surface_size];
+    i32s(&mut b, &[0, frames as i32, 1, 3, 1]);
+    i32s(&mut b, &offsets.map(|v| v as i32));
+    name(&mut b, &format!("models/players/test/{surface}.tga"), 64);
+    i32s(&mut b, &[0]);
+    i32s(&mut b, &[0, 1, 2]);
+    f32s(&mut b, &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
+    for f in 0..frames {
+        for p in [[0, 0, 0], [64, 0, 0], [0, 64, 0]] {
+            for (k, c) in p.iter().enumerate() {
+                let c = if k == 0 { c + 64 * f as i32 } else { *c };
+                b.extend_from_slice(&(c as i16).to_le_bytes());
+            }
+            b.extend_from_slice(&0u16.to_le_bytes());
+        }
+    }
+    assert_eq!(b.len(), surface_at + surface_size);
+    b
+}
+
+/// An `animation.cfg` of 25 two-frame clips: BOTH_ at 0-11, TORSO_ at 12-25, LEGS_ at 26-49
+/// (the legs' own frames 12-35), the deaths playing once.
+fn cfg() -> String {
+    let mut text = String::from("// test player\nsex m\nfootsteps normal\n\n");
+    for k in 0..25 {
+        let looping = if k < 6 { 0 } else { 2 };
+        text.push_str(&format!("{}\t2\t{looping}\t{}\t\t// clip {k}\n", 2 * k, 10 + k));
+    }
+    text
+}
+
+fn player(name: &str) -> PathBuf {
+    let dir = scratch_in("md3", name);
+    std::fs::write(dir.join("lower.md3"), md3("l_legs", 36, &[("tag_torso", Vec3::new(0.0, 0.0, 10.0))])).unwrap();
+    std::fs::write(dir.join("upper.md3"), md3("u_torso", 26, &[("tag_head", Vec3::new(0.0, 0.0, 5.0))])).unwrap();
+    std::fs::write(dir.join("head.md3"), md3("h_head", 1, &[])).unwrap();
+    std::fs::write(dir.join("animation.cfg"), cfg()).unwrap();
+    std::fs::write(dir.join("lower_default.skin"), "tag_torso,\nl_legs,models/players/test/blue_legs.tga\n").unwrap();
+    dir
+}
+
+#[test]
+fn a_quake3_player_folder_loads_as_one_character_joined_by_its_tags() {
+    use spritebake::anim::{FrameTime, PoseOptions, pose};
+    let dir = player("player");
+    let model = load_ok(&dir.join("animation.cfg"));
+    let clips: Vec<(&str, usize, f32, bool)> =
+        model.clips.iter().map(|c| (c.name.as_str(), c.frame_count(), c.fps, c.plays_once)).collect();
+    assert_eq!(clips.len(), 25);
+    assert_eq!(clips[0], ("both_death1", 2, 10.0, true));
+    assert_eq!(clips[15], ("legs_run", 2, 25.0, false));
+    // The skin names the legs' texture; the others keep their shaders' names.
+    let textures: Vec<Option<&str>> = model.materials.iter().map(|m| m.texture_name.as_deref()).collect();
+    assert_eq!(
+        textures,
+        [
+            Some("models/players/test/blue_legs.tga"),
+            Some("models/players/test/u_torso.tga"),
+            Some("models/players/test/h_head.tga")
+        ]
+    );
+    // Where a part's first vertex is, in a clip's frame: the legs by their own frame, the torso
+    // on the legs' tag_torso, the head on the torso's tag_head.
+    let at = |clip: &str, frame: f32| {
+        let posed =
+            pose(&model, model.clip(clip), FrameTime::Frame(frame), &PoseOptions { looping: false, in_place: false });
+        posed.parts.iter().map(|p| p.positions[0]).collect::<Vec<Vec3>>()
+    };
+    // legs_run (clip 15) frame 1: legs frame 30 + 1 - 14 = 17, under torso_stand (clip 11)
+    // frame 22 + 1 = 23.
+    let (l, u) = (17.0, 23.0);
+    assert_eq!(
+        at("legs_run", 1.0),
+        [Vec3::new(l, 0.0, 0.0), Vec3::new(u, 0.0, 10.0 + l), Vec3::new(0.0, 0.0, 10.0 + l + 5.0 + u)]
+    );
+    // torso_attack (clip 7) frame 0: torso frame 14 over legs_idle (clip 22: 44 - 14 = 30).
+    let (l, u) = (30.0, 14.0);
+    assert_eq!(at("torso_attack", 0.0)[1], Vec3::new(u, 0.0, 10.0 + l));
+    // both_dead2 (clip 3) frame 1: frame 7 on both.
+    assert_eq!(at("both_dead2", 1.0)[2], Vec3::new(0.0, 0.0, 10.0 + 7.0 + 5.0 + 7.0));
+    // A folder scan renders the player once, through its cfg, not its parts.
+    let out = dir.join("thumbs");
+    let run = crate::common::cli::run_in(&dir, &["thumbnail", ".", "-o", "thumbs", "--size", "32"]);
+    assert!(run.status.success(), "{}", crate::common::cli::printed(&run));
+    assert_eq!(crate::common::cli::names_in(&out), ["animation.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_broken_quake3_player_says_which_file() {
+    let dir = player("broken");
+    let cfg = dir.join("animation.cfg");
+    std::fs::remove_file(dir.join("head.md3")).unwrap();
+    let e = load(&cfg, &LoadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("head.md3"), "{e}");
+    std::fs::write(dir.join("head.md3"), md3("h_head", 1, &[])).unwrap();
+    // The torso without its tag_head.
+    std::fs::write(dir.join("upper.md3"), md3("u_torso", 26, &[])).unwrap();
+    let e = load(&cfg, &LoadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("upper.md3 has no tag_head"), "{e}");
+    // Too few legs frames for the cfg.
+    std::fs::write(dir.join("upper.md3"), md3("u_torso", 26, &[("tag_head", Vec3::ZERO)])).unwrap();
+    std::fs::write(dir.join("lower.md3"), md3("l_legs", 30, &[("tag_torso", Vec3::ZERO)])).unwrap();
+    let e = load(&cfg, &LoadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("frame 30") && e.contains("lower.md3"), "{e}");
+    // A cfg of too few clips.
+    std::fs::write(&cfg, "0 2 0 10\n").unwrap();
+    let e = load(&cfg, &LoadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("animation.cfg") && e.contains("1 animation lines"), "{e}");
+    // Other .cfg files are no models.
+    let format = |name: &str| spritebake::formats::Format::from_extension(std::path::Path::new(name));
+    assert_eq!(format("q3config.cfg"), None);
+    assert_eq!(format("players/x/Animation.CFG"), Some(spritebake::formats::Format::Md3Player));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,0 +1,243 @@
+//! Quake 3 player models: a folder's `lower.md3`, `upper.md3` and `head.md3`, joined by their
+//! tags into one character, with the clips of its `animation.cfg` (the file a user loads).
+//!
+//! * **Joining.** The upper body hangs on the lower body's `tag_torso` and the head on the
+//!   upper body's `tag_head`, each tag taken in the frame its part is showing, as Quake 3 joins
+//!   them every frame.
+//! * **Clips.** `animation.cfg` lists, after optional settings (`sex`, `headoffset`,
+//!   `footsteps`, `fixedlegs`, `fixedtorso`), one line a clip: first frame, frame count, looping
+//!   frames and fps, in Quake 3's fixed order (`BOTH_DEATH1` ... `LEGS_TURN`, named in lower
+//!   case). `BOTH_` clips play on both parts; a `TORSO_` clip plays on the upper body over the
+//!   legs' `legs_idle`, a `LEGS_` clip on the lower body under the torso's `torso_stand`, each
+//!   of those looping under it. As in Quake 3, the legs' frames are numbered after the torso's
+//!   in the file: `LEGS_` first frames are moved back by `LEGS_WALKCR`'s first minus
+//!   `TORSO_GESTURE`'s. A clip with no looping frames plays once.
+//! * **Skins.** `lower_default.skin`, `upper_default.skin` and `head_default.skin` name each
+//!   surface's texture (`surface,path` lines; `tag_` lines are skipped). Without a skin file a
+//!   surface keeps its shader's name.
+//!
+//! The joined frames are made once, each part's vertices carried through its tags, so the
+//! character is an ordinary vertex-animated model; they are charged to the budget first.
+
+use std::path::{Path, PathBuf};
+
+use super::md3::{self, Parsed};
+use super::{Files, FormatError};
+use crate::budget::{MemoryBudget, bytes_for};
+use crate::error::{Error, Result};
+use crate::model::{Clip, ClipFrames, Mesh, Model, MorphFrame, Orientation};
+
+const FORMAT: &str = "animation.cfg";
+/// Quake 3's animations in `animation.cfg` order.
+const ANIMATIONS: [&str; 25] = [
+    "both_death1",
+    "both_dead1",
+    "both_death2",
+    "both_dead2",
+    "both_death3",
+    "both_dead3",
+    "torso_gesture",
+    "torso_attack",
+    "torso_attack2",
+    "torso_drop",
+    "torso_raise",
+    "torso_stand",
+    "torso_stand2",
+    "legs_walkcr",
+    "legs_walk",
+    "legs_run",
+    "legs_back",
+    "legs_swim",
+    "legs_jump",
+    "legs_land",
+    "legs_jumpb",
+    "legs_landb",
+    "legs_idle",
+    "legs_idlecr",
+    "legs_turn",
+];
+const TORSO_GESTURE: usize = 6;
+const TORSO_STAND: usize = 11;
+const LEGS_WALKCR: usize = 13;
+const LEGS_IDLE: usize = 22;
+/// Most frames the joined character may have (Quake 3's players have a few hundred).
+const MAX_JOINED_FRAMES: usize = 1 << 14;
+
+/// Whether `path` names a player's `animation.cfg` (any case).
+pub fn is_animation_cfg(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("animation.cfg"))
+}
+
+/// One line of `animation.cfg`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Animation {
+    first: usize,
+    count: usize,
+    looping: usize,
+    fps: f32,
+}
+
+/// Reads the animation lines: four numbers each, settings and comments skipped.
+fn animations(cfg: &str) -> std::result::Result<Vec<Animation>, FormatError> {
+    let mut out = Vec::new();
+    for (n, line) in cfg.lines().enumerate() {
+        let text = line.split("//").next().unwrap_or_default();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Some(first) = words.first() else { continue };
+        if !first.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            continue;
+        }
+        let number = |k: usize| words.get(k).and_then(|w| w.parse::<f32>().ok()).filter(|v| v.is_finite());
+        let (Some(a), Some(b), Some(c), Some(fps)) = (number(0), number(1), number(2), number(3)) else {
+            return Err(FormatError::at_line(
+                FORMAT,
+                n + 1,
+                "expected first frame, frame count, looping frames and fps",
+            ));
+        };
+        if a < 0.0 || b < 1.0 || c < 0.0 || fps <= 0.0 {
+            return Err(FormatError::at_line(FORMAT, n + 1, "frames and fps must be positive"));
+        }
+        out.push(Animation { first: a as usize, count: b as usize, looping: c as usize, fps });
+        if out.len() == ANIMATIONS.len() {
+            break;
+        }
+    }
+    if out.len() < ANIMATIONS.len() {
+        let message = format!("{} animation lines, Quake 3 players have {}", out.len(), ANIMATIONS.len());
+        return Err(FormatError::whole_file(FORMAT, message));
+    }
+    Ok(out)
+}
+
+/// A part's `.md3` beside the cfg, parsed with its tags.
+fn part(dir: &Path, name: &str, files: &mut Files, budget: &MemoryBudget) -> Result<(Parsed, PathBuf)> {
+    let path = dir.join(format!("{name}.md3"));
+    let (path, bytes) =
+        files.read(&path).map_err(|denied| denied.into_error(&path, format!("the player's {name}.md3")))?;
+    budget.charge((bytes.len() as u64).saturating_mul(2), || format!("{}: reading", path.display()))?;
+    let parsed = md3::parse_with_tags(&bytes, budget).map_err(|e| super::files::in_file(e, &path))?;
+    Ok((parsed, path))
+}
+
+/// Names the textures of `model`'s surfaces from `NAME_default.skin` beside the cfg, when
+/// there is one.
+fn skin(dir: &Path, name: &str, model: &mut Model, files: &mut Files) {
+    let path = dir.join(format!("{name}_default.skin"));
+    let Ok((_, bytes)) = files.read(&path) else { return };
+    for line in String::from_utf8_lossy(&bytes).lines() {
+        let Some((surface, texture)) = line.split_once(',') else { continue };
+        let (surface, texture) = (surface.trim(), texture.trim());
+        if surface.starts_with("tag_") || texture.is_empty() {
+            continue;
+        }
+        for mesh in model.meshes.iter().filter(|m| m.name.eq_ignore_ascii_case(surface)) {
+            if let Some(material) = model.materials.get_mut(mesh.material) {
+                material.texture_name = Some(texture.to_string());
+            }
+        }
+    }
+}
+
+/// Loads the player whose `animation.cfg` is `cfg` (at `path`): its parts, skins and clips.
+/// Returns the model and the folder its textures are looked for in.
+///
+/// # Errors
+/// A missing or malformed part, a missing `tag_torso` or `tag_head`, a malformed cfg, a clip
+/// past a part's frames, or the budget.
+pub fn load(cfg: &str, path: &Path, files: &mut Files, budget: &MemoryBudget) -> Result<(Model, PathBuf)> {
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let anims = animations(cfg).map_err(|e| e.in_file(path))?;
+    let (mut lower, lower_path) = part(&dir, "lower", files, budget)?;
+    let (mut upper, upper_path) = part(&dir, "upper", files, budget)?;
+    let (mut head, _) = part(&dir, "head", files, budget)?;
+    for (parsed, name) in [(&mut lower, "lower"), (&mut upper, "upper"), (&mut head, "head")] {
+        skin(&dir, name, &mut parsed.model, files);
+    }
+    // Each clip's frames of the lower and the upper body, in the parts' own numbering.
+    let skip = anims[LEGS_WALKCR].first.saturating_sub(anims[TORSO_GESTURE].first);
+    let legs = |a: &Animation| a.first.saturating_sub(skip);
+    let mut clips = Vec::with_capacity(ANIMATIONS.len());
+    let mut joined: Vec<(usize, usize)> = Vec::new();
+    for (k, (name, a)) in ANIMATIONS.iter().zip(&anims).enumerate() {
+        let (idle, stand) = (&anims[LEGS_IDLE], &anims[TORSO_STAND]);
+        let start = joined.len();
+        for i in 0..a.count {
+            joined.push(if k < TORSO_GESTURE {
+                (a.first + i, a.first + i)
+            } else if k < LEGS_WALKCR {
+                (legs(idle) + i % idle.count, a.first + i)
+            } else {
+                (legs(a) + i, stand.first + i % stand.count)
+            });
+        }
+        if joined.len() > MAX_JOINED_FRAMES {
+            let message = format!("the clips add up to more than {MAX_JOINED_FRAMES} frames");
+            return Err(FormatError::whole_file(FORMAT, message).in_file(path).into());
+        }
+        clips.push(Clip {
+            name: name.to_string(),
+            fps: a.fps,
+            frames: ClipFrames::Morph((start..joined.len()).collect()),
+            frame_bounds: Vec::new(),
+            retarget: None,
+            plays_once: a.looping == 0,
+        });
+    }
+    let frames_of = |p: &Parsed| p.model.meshes.first().map_or(0, |m| m.morph_frames.len());
+    let (lower_frames, upper_frames) = (frames_of(&lower), frames_of(&upper));
+    if let Some(&(l, u)) = joined.iter().find(|&&(l, u)| l >= lower_frames || u >= upper_frames) {
+        let (file, frame, count) =
+            if l >= lower_frames { (&lower_path, l, lower_frames) } else { (&upper_path, u, upper_frames) };
+        let message = format!("a clip plays frame {frame} of {}, which has {count}", file.display());
+        return Err(FormatError::whole_file(FORMAT, message).in_file(path).into());
+    }
+    let vertices: usize = [&lower, &upper, &head].iter().flat_map(|p| &p.model.meshes).map(|m| m.positions.len()).sum();
+    budget.charge(bytes_for((joined.len() * vertices) as u64, 24), || {
+        format!("{}: {} joined frames x {vertices} vertices", path.display(), joined.len())
+    })?;
+    let tag = |parsed: &Parsed, name: &str, frame: usize, file: &str| {
+        parsed.tag(name, frame).ok_or_else(|| {
+            Error::from(FormatError::whole_file(FORMAT, format!("{file}.md3 has no {name}")).in_file(path))
+        })
+    };
+    let mut model = Model { orientation: Orientation::Z_UP_FACING_X, clips, ..Model::default() };
+    for (parsed, which) in [(&lower, 0), (&upper, 1), (&head, 2)] {
+        for mesh in &parsed.model.meshes {
+            let morph_frames = joined
+                .iter()
+                .map(|&(l, u)| {
+                    let (own, place) = match which {
+                        0 => (l, glam::Affine3A::IDENTITY),
+                        1 => (u, tag(&lower, "tag_torso", l, "lower")?),
+                        _ => (0, tag(&lower, "tag_torso", l, "lower")? * tag(&upper, "tag_head", u, "upper")?),
+                    };
+                    let frame = mesh.morph_frames.get(own).cloned().unwrap_or_default();
+                    Ok(MorphFrame {
+                        name: frame.name,
+                        positions: frame.positions.iter().map(|&p| place.transform_point3(p)).collect(),
+                        normals: frame
+                            .normals
+                            .iter()
+                            .map(|&n| place.transform_vector3(n).normalize_or_zero())
+                            .collect(),
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let first = morph_frames.first().cloned().unwrap_or_default();
+            let material = parsed.model.materials.get(mesh.material).cloned().unwrap_or_default();
+            model.meshes.push(Mesh {
+                name: mesh.name.clone(),
+                material: model.materials.len(),
+                positions: first.positions,
+                normals: first.normals,
+                uvs: mesh.uvs.clone(),
+                indices: mesh.indices.clone(),
+                morph_frames,
+                ..Mesh::default()
+            });
+            model.materials.push(material);
+        }
+    }
+    Ok((model, dir))
+}
