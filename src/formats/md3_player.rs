@@ -12,9 +12,10 @@
 //!   of those looping under it. As in Quake 3, the legs' frames are numbered after the torso's
 //!   in the file: `LEGS_` first frames are moved back by `LEGS_WALKCR`'s first minus
 //!   `TORSO_GESTURE`'s. A clip with no looping frames plays once.
-//! * **Skins.** `lower_default.skin`, `upper_default.skin` and `head_default.skin` name each
-//!   surface's texture (`surface,path` lines; `tag_` lines are skipped). Without a skin file a
-//!   surface keeps its shader's name.
+//! * **Skins.** `lower_NAME.skin`, `upper_NAME.skin` and `head_NAME.skin` (`NAME` is
+//!   `--skin`, `default` by default) name each surface's texture (`surface,path` lines; `tag_`
+//!   lines are skipped). A part without its skin file keeps its shaders' names, with a warning
+//!   when a skin other than `default` was asked for.
 //!
 //! The joined frames are made once, each part's vertices carried through its tags, so the
 //! character is an ordinary vertex-animated model; they are charged to the budget first.
@@ -120,11 +121,16 @@ fn part(dir: &Path, name: &str, files: &mut Files, budget: &MemoryBudget) -> Res
     Ok((parsed, path))
 }
 
-/// Names the textures of `model`'s surfaces from `NAME_default.skin` beside the cfg, when
-/// there is one.
-fn skin(dir: &Path, name: &str, model: &mut Model, files: &mut Files) {
-    let path = dir.join(format!("{name}_default.skin"));
-    let Ok((_, bytes)) = files.read(&path) else { return };
+/// Names the textures of `model`'s surfaces from `PART_SKIN.skin` beside the cfg, when there
+/// is one; says so in `warnings` when there is none and `skin` was asked for.
+fn skin(dir: &Path, part: &str, skin: &str, model: &mut Model, files: &mut Files, warnings: &mut Vec<String>) {
+    let path = dir.join(format!("{part}_{skin}.skin"));
+    let Ok((_, bytes)) = files.read(&path) else {
+        if skin != "default" {
+            warnings.push(format!("{} was not found: the {part} keeps its shaders' textures", path.display()));
+        }
+        return;
+    };
     for line in String::from_utf8_lossy(&bytes).lines() {
         let Some((surface, texture)) = line.split_once(',') else { continue };
         let (surface, texture) = (surface.trim(), texture.trim());
@@ -139,20 +145,28 @@ fn skin(dir: &Path, name: &str, model: &mut Model, files: &mut Files) {
     }
 }
 
-/// Loads the player whose `animation.cfg` is `cfg` (at `path`): its parts, skins and clips.
+/// Loads the player whose `animation.cfg` is `cfg` (at `path`): its parts, the skin
+/// `skin_name` and its clips.
 /// Returns the model and the folder its textures are looked for in.
 ///
 /// # Errors
 /// A missing or malformed part, a missing `tag_torso` or `tag_head`, a malformed cfg, a clip
 /// past a part's frames, or the budget.
-pub fn load(cfg: &str, path: &Path, files: &mut Files, budget: &MemoryBudget) -> Result<(Model, PathBuf)> {
+pub fn load(
+    cfg: &str,
+    path: &Path,
+    skin_name: &str,
+    files: &mut Files,
+    budget: &MemoryBudget,
+) -> Result<(Model, PathBuf)> {
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let anims = animations(cfg).map_err(|e| e.in_file(path))?;
     let (mut lower, lower_path) = part(&dir, "lower", files, budget)?;
     let (mut upper, upper_path) = part(&dir, "upper", files, budget)?;
     let (mut head, _) = part(&dir, "head", files, budget)?;
-    for (parsed, name) in [(&mut lower, "lower"), (&mut upper, "upper"), (&mut head, "head")] {
-        skin(&dir, name, &mut parsed.model, files);
+    let mut warnings = Vec::new();
+    for (parsed, part) in [(&mut lower, "lower"), (&mut upper, "upper"), (&mut head, "head")] {
+        skin(&dir, part, skin_name, &mut parsed.model, files, &mut warnings);
     }
     // Each clip's frames of the lower and the upper body, in the parts' own numbering.
     let skip = anims[LEGS_WALKCR].first.saturating_sub(anims[TORSO_GESTURE].first);
@@ -201,7 +215,7 @@ pub fn load(cfg: &str, path: &Path, files: &mut Files, budget: &MemoryBudget) ->
             Error::from(FormatError::whole_file(FORMAT, format!("{file}.md3 has no {name}")).in_file(path))
         })
     };
-    let mut model = Model { orientation: Orientation::Z_UP_FACING_X, clips, ..Model::default() };
+    let mut model = Model { orientation: Orientation::Z_UP_FACING_X, clips, warnings, ..Model::default() };
     for (parsed, which) in [(&lower, 0), (&upper, 1), (&head, 2)] {
         for mesh in &parsed.model.meshes {
             let morph_frames = joined

@@ -95,6 +95,8 @@ pub struct LoadOptions {
     pub bodies: Vec<BodyChoice>,
     /// `.def` files: the model declaration to load (by default the file's first).
     pub model_name: Option<String>,
+    /// Quake 3 players: the skin (`lower_NAME.skin` ...; by default `default`).
+    pub skin: Option<String>,
     /// Resource limits.
     pub limits: Limits,
 }
@@ -153,6 +155,13 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     }
     if let (Some(name), false) = (&options.model_name, format == Format::Def) {
         return Err(Error::bad_option("model_name", name, format!("applies to .def files, not {format:?}")));
+    }
+    if let (Some(skin), false) = (&options.skin, format == Format::Md3Player) {
+        return Err(Error::bad_option(
+            "skin",
+            skin,
+            format!("applies to Quake 3 players' animation.cfg, not {format:?}"),
+        ));
     }
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
     let parsing = (bytes.len() as u64).saturating_mul(format.parse_bytes_per_byte());
@@ -227,7 +236,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         }
         Format::Md3Player => {
             let mut files = Files { reader: &mut reader, scope: &scope };
-            md3_player::load(&String::from_utf8_lossy(&bytes), path, &mut files, budget).map(|(model, folder)| {
+            let skin = options.skin.as_deref().unwrap_or("default");
+            md3_player::load(&String::from_utf8_lossy(&bytes), path, skin, &mut files, budget).map(|(model, folder)| {
                 let name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
                 project = Project { folders: vec![folder], placement: None, name };
                 model

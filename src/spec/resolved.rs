@@ -292,6 +292,11 @@ impl BakeSpec {
         if m.model_name.as_deref().is_some_and(|n| n.trim().is_empty()) {
             return Err(Error::bad_option("model_name", "\"\"", "a model declaration's name"));
         }
+        // The name becomes part of a file name: no folders, nothing to climb out with.
+        let skin_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if let Some(skin) = m.skin.as_deref().filter(|s| !skin_name(s)) {
+            return Err(Error::bad_option("skin", skin, "a skin name: letters, digits, '-' and '_'"));
+        }
         for f in &self.moment.frame {
             within("frame", *f, bounds::FRAME)?;
         }
@@ -495,6 +500,7 @@ impl BakeSpec {
             texture_folders: Vec::new(),
             bodies: m.body.iter().map(|b| BodyChoice { group: b.group.clone(), choice: b.choice.clone() }).collect(),
             model_name: m.model_name.clone(),
+            skin: m.skin.clone(),
             limits,
         };
         let moments = match (self.moment.time, self.moment.frame.as_slice()) {

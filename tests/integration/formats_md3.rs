@@ -201,6 +201,21 @@ fn a_quake3_player_folder_loads_as_one_character_joined_by_its_tags() {
     assert_eq!(at("torso_attack", 0.0)[1], Vec3::new(u, 0.0, 10.0 + l));
     // both_dead2 (clip 3) frame 1: frame 7 on both.
     assert_eq!(at("both_dead2", 1.0)[2], Vec3::new(0.0, 0.0, 10.0 + 7.0 + 5.0 + 7.0));
+    // Another skin: the parts that have one take it, the others say they keep their shaders'.
+    std::fs::write(dir.join("upper_red.skin"), "u_torso,models/players/test/red_torso.tga\n").unwrap();
+    let red =
+        load(&dir.join("animation.cfg"), &LoadOptions { skin: Some("red".into()), ..LoadOptions::default() }).unwrap();
+    assert_eq!(red.materials[1].texture_name.as_deref(), Some("models/players/test/red_torso.tga"));
+    assert_eq!(red.materials[0].texture_name.as_deref(), Some("models/players/test/l_legs.tga"));
+    assert!(red.warnings.iter().any(|w| w.contains("lower_red.skin was not found")), "{:?}", red.warnings);
+    let run = crate::common::cli::run_in(&dir, &["info", "animation.cfg", "--skin", "../red"]);
+    assert!(crate::common::cli::printed(&run).contains("--skin ../red"), "{}", crate::common::cli::printed(&run));
+    let run = crate::common::cli::run_in(&dir, &["info", "lower.md3", "--skin", "red"]);
+    assert!(
+        crate::common::cli::printed(&run).contains("applies to Quake 3 players"),
+        "{}",
+        crate::common::cli::printed(&run)
+    );
     // A folder scan renders the player once, through its cfg, not its parts.
     let out = dir.join("thumbs");
     let run = crate::common::cli::run_in(&dir, &["thumbnail", ".", "-o", "thumbs", "--size", "32"]);

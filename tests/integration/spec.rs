@@ -204,6 +204,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("texture_root", "\"textures\"", ""),
     ("body", "[\"helmet=visor\"]", ""),
     ("model_name", "\"imp\"", ""),
+    ("skin", "\"red\"", ""),
     ("anim", "[\"walk.md5anim\", \"run\"]", ""),
     ("clip", "\"run\"", ""),
     ("attach", "[\"sword.obj@hand\"]", ""),

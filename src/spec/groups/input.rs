@@ -55,6 +55,10 @@ pub struct ModelSpec {
     /// `.def` files (Doom 3): the `model` declaration to load. Default: the file's first.
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
     pub model_name: Option<String>,
+    /// Quake 3 players (`animation.cfg`): the skin, read from `lower_NAME.skin`,
+    /// `upper_NAME.skin` and `head_NAME.skin` (letters, digits, `-` and `_`). Default: `default`.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
+    pub skin: Option<String>,
 }
 
 impl Default for ModelSpec {
@@ -68,6 +72,7 @@ impl Default for ModelSpec {
             texture_root: Vec::new(),
             body: Vec::new(),
             model_name: None,
+            skin: None,
         }
     }
 }
