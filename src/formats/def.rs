@@ -301,10 +301,7 @@ pub struct Built {
 /// The folders a path in `file` may be relative to: its folder, then up to
 /// [`MAX_BASE_LEVELS`] parents, each only if the confinement allows it.
 fn bases(file: &Path, files: &Files) -> Vec<PathBuf> {
-    let dir = file.parent().unwrap_or(Path::new(""));
-    let dir = std::fs::canonicalize(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
-        .unwrap_or_else(|_| dir.to_path_buf());
-    dir.ancestors().take(MAX_BASE_LEVELS + 1).filter(|b| files.allows(b)).map(Path::to_path_buf).collect()
+    Files::ancestors(file, MAX_BASE_LEVELS).into_iter().filter(|b| files.allows(b)).collect()
 }
 
 /// Finds and reads `written` relative to the first of `bases` that has it: the path, the base

@@ -35,6 +35,38 @@ impl Files<'_> {
         self.scope.place(folder).is_ok()
     }
 
+    /// `file`'s folder (canonical where it can be) and up to `levels` folders above it, nearest
+    /// first: where paths a script writes relative to a game's base folder may start.
+    pub fn ancestors(file: &Path, levels: usize) -> Vec<PathBuf> {
+        let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        dir.ancestors().take(levels + 1).map(Path::to_path_buf).collect()
+    }
+
+    /// The files of `folder` with the extension `extension` (any case), in name order; none
+    /// when the confinement does not allow the folder or it cannot be listed. At most
+    /// `max_entries` entries are looked at; `false` says a folder had more (a folder of
+    /// millions is cut short).
+    pub fn list(&self, folder: &Path, extension: &str, max_entries: usize) -> (Vec<PathBuf>, bool) {
+        if !self.allows(folder) {
+            return (Vec::new(), true);
+        }
+        let Ok(entries) = std::fs::read_dir(folder) else { return (Vec::new(), true) };
+        let mut found = Vec::new();
+        for (n, entry) in entries.flatten().enumerate() {
+            if n == max_entries {
+                found.sort();
+                return (found, false);
+            }
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e.eq_ignore_ascii_case(extension)) {
+                found.push(path);
+            }
+        }
+        found.sort();
+        (found, true)
+    }
+
     /// `path` with each missing component matched without regard to case in its folder.
     fn any_case(&self, path: &Path) -> Option<PathBuf> {
         let mut missing = Vec::new();

@@ -121,31 +121,15 @@ pub fn apply(model: &mut Model, mesh: &Path, files: &mut Files, budget: &MemoryB
 /// those beside the mesh, then those of `materials/` in the mesh's folder and the allowed
 /// folders above, nearest first, each folder's in name order.
 fn material_files(mesh: &Path, files: &Files, warnings: &mut Vec<String>) -> Vec<(PathBuf, PathBuf)> {
-    let dir = mesh.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let ancestors = Files::ancestors(mesh, MAX_BASE_LEVELS);
+    let beside = ancestors.first().map(|dir| (dir.clone(), dir.clone()));
+    let folders = beside.into_iter().chain(ancestors.iter().map(|base| (base.clone(), base.join("materials"))));
     let mut found = Vec::new();
-    let mut listed = 0;
-    let folders = std::iter::once((dir.clone(), dir.clone()))
-        .chain(dir.ancestors().take(MAX_BASE_LEVELS + 1).map(|base| (base.to_path_buf(), base.join("materials"))));
     for (base, folder) in folders {
-        if !folder.is_dir() || !files.allows(&folder) {
-            continue;
+        let (names, whole) = files.list(&folder, "mtr", 64 * MAX_FILES);
+        if !whole {
+            warnings.push(format!("{}: too many files to look for .mtr files in", folder.display()));
         }
-        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
-        let mut names: Vec<PathBuf> = Vec::new();
-        for entry in entries.flatten() {
-            // A folder of millions of entries is listed only up to a bound.
-            listed += 1;
-            if listed > 64 * MAX_FILES {
-                warnings.push(format!("{}: too many files to look for .mtr files in", folder.display()));
-                break;
-            }
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("mtr")) {
-                names.push(path);
-            }
-        }
-        names.sort();
         found.extend(names.into_iter().map(|file| (base.clone(), file)));
     }
     found
