@@ -167,6 +167,8 @@ struct Materials {
     list: Vec<Material>,
     /// Index in `list` by FBX material `typed_id`.
     by_material: HashMap<u32, usize>,
+    /// Index in `list` of the plain material, once a part without one asked for it.
+    plain: Option<usize>,
 }
 
 impl Materials {
@@ -220,7 +222,7 @@ impl Materials {
             by_material.insert(m.element.typed_id, list.len());
             list.push(material);
         }
-        Ok(Materials { list, by_material })
+        Ok(Materials { list, by_material, plain: None })
     }
 
     /// The index of the material of part `part` of `mesh`, adding the plain one when the part
@@ -229,13 +231,10 @@ impl Materials {
         let found = mesh.materials.get(part as usize).and_then(|m| self.by_material.get(&m.element.typed_id));
         match found {
             Some(&i) => i,
-            None => {
-                let plain = u32::MAX;
-                *self.by_material.entry(plain).or_insert_with(|| {
-                    self.list.push(Material::named("default"));
-                    self.list.len() - 1
-                })
-            }
+            None => *self.plain.get_or_insert_with(|| {
+                self.list.push(Material::named("default"));
+                self.list.len() - 1
+            }),
         }
     }
 }
@@ -257,8 +256,16 @@ fn add_mesh_instance(
     budget.charge(corners.saturating_mul(CORNER_BYTES), || {
         format!("FBX: mesh '{}' of {} triangles", &*node.element.name, mesh.num_triangles)
     })?;
-    let skin = mesh.skin_deformers.first();
-    let node_bind = affine(&node.geometry_to_node);
+    // Each cluster's joint and bind transforms, worked out once for all its vertices.
+    let skin = mesh.skin_deformers.first().map(|skin| {
+        let clusters: Vec<Option<Binding>> = skin
+            .clusters
+            .iter()
+            .map(|c| Some(Binding::new(joints.index(c.bone_node.as_ref()?)?, affine(&c.geometry_to_bone))))
+            .collect();
+        (&**skin, clusters)
+    });
+    let node_binding = Binding::new(node_joint, affine(&node.geometry_to_node));
     let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
     for part in mesh.material_parts.iter() {
         let material = materials.of_part(mesh, part.index);
@@ -281,17 +288,8 @@ fn add_mesh_instance(
                         Some(&v) => v,
                         None => {
                             let v = out.positions.len() as u32;
-                            add_vertex(
-                                &mut out,
-                                mesh,
-                                ix,
-                                key.0,
-                                skin.map(|s| &**s),
-                                joints,
-                                node_joint,
-                                node_bind,
-                                rest_world,
-                            );
+                            let skin = skin.as_ref().map(|(deformer, clusters)| (*deformer, clusters.as_slice()));
+                            add_vertex(&mut out, mesh, ix, key.0, skin, node_binding, rest_world);
                             welded.insert(key, v);
                             v
                         }
@@ -307,18 +305,33 @@ fn add_mesh_instance(
     Ok(())
 }
 
+/// How a vertex follows a joint: the joint, and the transforms from the mesh's geometry into
+/// the joint's space for positions and normals.
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    joint: usize,
+    to_joint: Affine3A,
+    /// The inverse transpose of `to_joint`'s linear part.
+    normal: Mat3,
+}
+
+impl Binding {
+    fn new(joint: usize, to_joint: Affine3A) -> Binding {
+        Binding { joint, to_joint, normal: Mat3::from(to_joint.matrix3).inverse().transpose() }
+    }
+}
+
 /// Appends the vertex of index `ix` (vertex `vertex`) to `out`: its rest position and normal in
-/// model space, its uv (flipped to the top-left convention), and its influences.
-#[allow(clippy::too_many_arguments)]
+/// model space, its uv (flipped to the top-left convention), and its influences: its skin's
+/// weights over the clusters' bindings (`None` for a cluster without a bone), or all of it on
+/// `node` when it has none.
 fn add_vertex(
     out: &mut Mesh,
     mesh: &ufbx::Mesh,
     ix: usize,
     vertex: u32,
-    skin: Option<&ufbx::SkinDeformer>,
-    joints: &Joints,
-    node_joint: usize,
-    node_bind: Affine3A,
+    skin: Option<(&ufbx::SkinDeformer, &[Option<Binding>])>,
+    node: Binding,
     rest_world: &[Affine3A],
 ) {
     let position = vec3(mesh.vertex_position[ix]);
@@ -329,17 +342,16 @@ fn add_vertex(
     } else {
         Vec2::ZERO
     };
-    let mut influences: Vec<(usize, f32, Affine3A)> = Vec::new();
-    if let Some(skin) = skin
+    let mut influences: Vec<(Binding, f32)> = Vec::new();
+    if let Some((skin, clusters)) = skin
         && let Some(v) = skin.vertices.get(vertex as usize)
     {
         let range = v.weight_begin as usize..(v.weight_begin as usize).saturating_add(v.num_weights as usize);
         for w in skin.weights.get(range).unwrap_or_default() {
-            let Some(cluster) = skin.clusters.get(w.cluster_index as usize) else { continue };
-            let Some(joint) = cluster.bone_node.as_ref().and_then(|b| joints.index(b)) else { continue };
+            let Some(&Some(binding)) = clusters.get(w.cluster_index as usize) else { continue };
             let weight = w.weight as f32;
             if weight.is_finite() && weight > 0.0 {
-                influences.push((joint, weight, affine(&cluster.geometry_to_bone)));
+                influences.push((binding, weight));
             }
         }
     }
@@ -347,21 +359,20 @@ fn add_vertex(
     // leaves the vertex to its node.
     let mut total: f32 = influences.iter().map(|i| i.1).sum();
     if influences.is_empty() || !total.is_finite() {
-        influences = vec![(node_joint, 1.0, node_bind)];
+        influences = vec![(node, 1.0)];
         total = 1.0;
     }
     let start = out.influences.len() as u32;
     let (mut rest_p, mut rest_n) = (Vec3::ZERO, Vec3::ZERO);
-    for (joint, weight, to_joint) in influences {
+    for (binding, weight) in influences {
         let weight = weight / total;
-        let linear = Mat3::from(to_joint.matrix3);
         let influence = Influence {
-            joint: joint as u32,
+            joint: binding.joint as u32,
             weight,
-            position: to_joint.transform_point3(position),
-            normal: (linear.inverse().transpose() * normal).try_normalize().unwrap_or(Vec3::Y),
+            position: binding.to_joint.transform_point3(position),
+            normal: (binding.normal * normal).try_normalize().unwrap_or(Vec3::Y),
         };
-        let world = rest_world.get(joint).copied().unwrap_or(Affine3A::IDENTITY);
+        let world = rest_world.get(binding.joint).copied().unwrap_or(Affine3A::IDENTITY);
         rest_p += world.transform_point3(influence.position) * weight;
         rest_n += world.transform_vector3(influence.normal) * weight;
         out.influences.push(influence);
