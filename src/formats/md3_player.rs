@@ -22,6 +22,8 @@
 
 use std::path::{Path, PathBuf};
 
+use glam::Affine3A;
+
 use super::md3::{self, Parsed};
 use super::{Files, FormatError};
 use crate::budget::{MemoryBudget, bytes_for};
@@ -215,29 +217,36 @@ pub fn load(
             Error::from(FormatError::whole_file(FORMAT, format!("{file}.md3 has no {name}")).in_file(path))
         })
     };
+    // Where each part stands in each joined frame: the frame it shows and the tags it hangs
+    // on, found once for all of its meshes.
+    let placed = joined
+        .iter()
+        .map(|&(l, u)| {
+            let torso = tag(&lower, "tag_torso", l, "lower")?;
+            let head = torso * tag(&upper, "tag_head", u, "upper")?;
+            Ok([(l, Affine3A::IDENTITY), (u, torso), (0, head)])
+        })
+        .collect::<Result<Vec<_>>>()?;
     let mut model = Model { orientation: Orientation::Z_UP_FACING_X, clips, warnings, ..Model::default() };
-    for (parsed, which) in [(&lower, 0), (&upper, 1), (&head, 2)] {
+    let missing = MorphFrame::default();
+    for (which, parsed) in [&lower, &upper, &head].into_iter().enumerate() {
         for mesh in &parsed.model.meshes {
-            let morph_frames = joined
+            let morph_frames: Vec<MorphFrame> = placed
                 .iter()
-                .map(|&(l, u)| {
-                    let (own, place) = match which {
-                        0 => (l, glam::Affine3A::IDENTITY),
-                        1 => (u, tag(&lower, "tag_torso", l, "lower")?),
-                        _ => (0, tag(&lower, "tag_torso", l, "lower")? * tag(&upper, "tag_head", u, "upper")?),
-                    };
-                    let frame = mesh.morph_frames.get(own).cloned().unwrap_or_default();
-                    Ok(MorphFrame {
-                        name: frame.name,
+                .map(|parts| {
+                    let (own, place) = parts[which];
+                    let frame = mesh.morph_frames.get(own).unwrap_or(&missing);
+                    MorphFrame {
+                        name: frame.name.clone(),
                         positions: frame.positions.iter().map(|&p| place.transform_point3(p)).collect(),
                         normals: frame
                             .normals
                             .iter()
                             .map(|&n| place.transform_vector3(n).normalize_or_zero())
                             .collect(),
-                    })
+                    }
                 })
-                .collect::<Result<Vec<_>>>()?;
+                .collect();
             let first = morph_frames.first().cloned().unwrap_or_default();
             let material = parsed.model.materials.get(mesh.material).cloned().unwrap_or_default();
             model.meshes.push(Mesh {
