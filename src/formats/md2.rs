@@ -195,17 +195,7 @@ pub(super) fn morph_model(
             plays_once: false,
         })
         .collect();
-    let first = morph_frames.first().cloned().unwrap_or_default();
-    let mesh = Mesh {
-        name: mesh_name.into(),
-        material: 0,
-        positions: first.positions,
-        normals: first.normals,
-        uvs,
-        indices,
-        morph_frames,
-        ..Mesh::default()
-    };
+    let mesh = Mesh::morphed(mesh_name.into(), 0, uvs, indices, morph_frames);
     Model {
         meshes: vec![mesh],
         materials: vec![material],

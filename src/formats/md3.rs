@@ -189,21 +189,11 @@ fn surface(r: &Bytes, at: usize, frames: usize, budget: &MemoryBudget) -> crate:
             Ok(MorphFrame { name: format!("frame{f}"), positions, normals })
         })
         .collect::<crate::Result<Vec<_>>>()?;
-    let first = morph_frames.first().cloned().unwrap_or_default();
     let mut material = Material::named(name.clone());
     if shaders > 0 {
         material.texture_name = Some(r.name(shaders_at, 64)?).filter(|n| !n.is_empty());
     }
-    let mesh = Mesh {
-        name,
-        positions: first.positions,
-        normals: first.normals,
-        uvs,
-        indices,
-        morph_frames,
-        ..Mesh::default()
-    };
-    Ok((mesh, material, size))
+    Ok((Mesh::morphed(name, 0, uvs, indices, morph_frames), material, size))
 }
 
 /// A normal packed as Quake 3 packs it: latitude in the high byte, longitude in the low one,

@@ -247,19 +247,9 @@ pub fn load(
                     }
                 })
                 .collect();
-            let first = morph_frames.first().cloned().unwrap_or_default();
-            let material = parsed.model.materials.get(mesh.material).cloned().unwrap_or_default();
-            model.meshes.push(Mesh {
-                name: mesh.name.clone(),
-                material: model.materials.len(),
-                positions: first.positions,
-                normals: first.normals,
-                uvs: mesh.uvs.clone(),
-                indices: mesh.indices.clone(),
-                morph_frames,
-                ..Mesh::default()
-            });
-            model.materials.push(material);
+            let (uvs, indices) = (mesh.uvs.clone(), mesh.indices.clone());
+            model.meshes.push(Mesh::morphed(mesh.name.clone(), model.materials.len(), uvs, indices, morph_frames));
+            model.materials.push(parsed.model.materials.get(mesh.material).cloned().unwrap_or_default());
         }
     }
     Ok((model, dir))

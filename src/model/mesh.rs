@@ -74,6 +74,28 @@ pub struct Mesh {
 }
 
 impl Mesh {
+    /// A vertex-animated mesh of `material`: its key shapes `morph_frames` (one position and
+    /// normal per vertex each), shown in the first one when no clip plays.
+    pub fn morphed(
+        name: String,
+        material: usize,
+        uvs: Vec<Vec2>,
+        indices: Vec<[u32; 3]>,
+        morph_frames: Vec<MorphFrame>,
+    ) -> Mesh {
+        let first = morph_frames.first().cloned().unwrap_or_default();
+        Mesh {
+            name,
+            material,
+            positions: first.positions,
+            normals: first.normals,
+            uvs,
+            indices,
+            morph_frames,
+            ..Mesh::default()
+        }
+    }
+
     /// True when the mesh has skinning data.
     pub fn is_skinned(&self) -> bool {
         !self.influence_ranges.is_empty()
