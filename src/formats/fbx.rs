@@ -274,7 +274,7 @@ fn add_mesh_instance(
         for &face in part.face_indices.iter() {
             let Some(&face) = mesh.faces.get(face as usize) else { continue };
             let count = ufbx::triangulate_face(&mut triangle, mesh, face) as usize;
-            for tri in triangle[..count * 3].chunks_exact(3) {
+            for tri in triangle.get(..count * 3).unwrap_or_default().chunks_exact(3) {
                 let mut corners = [0u32; 3];
                 for (corner, &ix) in corners.iter_mut().zip(tri) {
                     let ix = ix as usize;
