@@ -399,8 +399,7 @@ fn clip(scene: &ufbx::Scene, stack: &ufbx::AnimStack, joints: &Joints, budget: &
         )
         .into());
     }
-    let bytes =
-        crate::budget::bytes_for((frames as u64).saturating_mul(joints.nodes.len() as u64), size_of::<JointPose>());
+    let bytes = ClipFrames::skeletal_bytes(frames as u64, joints.nodes.len() as u64);
     budget.charge(bytes, || format!("FBX: animation '{name}', {frames} frames x {} joints", joints.nodes.len()))?;
     let poses = (0..frames)
         .map(|f| {

@@ -474,10 +474,9 @@ fn anims(
         if name.is_empty() {
             name = format!("anim{a}");
         }
-        let frame_bytes = bytes_for(joints as u64, size_of::<JointPose>()).saturating_add(size_of::<Aabb>() as u64);
-        budget.charge(bytes_for(count as u64, 1).saturating_mul(frame_bytes), || {
-            format!("anim '{name}': {count} frames x {joints} joints")
-        })?;
+        let bytes = ClipFrames::skeletal_bytes(count as u64, joints as u64)
+            .saturating_add(bytes_for(count as u64, size_of::<Aabb>()));
+        budget.charge(bytes, || format!("anim '{name}': {count} frames x {joints} joints"))?;
         let mut frames = Vec::with_capacity(count);
         for f in first..first + count {
             let frame_at = ofs_frames + 2 * frame_channels * f;

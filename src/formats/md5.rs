@@ -248,9 +248,9 @@ pub fn parse_anim_within(src: &str, name: &str, skeleton: &Skeleton, budget: &Me
     let num_components = bounded_count(&mut t, n, 2, "component")?;
     // The text bounds each count, not their product: 35 000 short frames of a 1000-joint
     // skeleton fit in 350 KB of text and need gigabytes of poses.
-    let per_frame = bytes_for(num_joints as u64, size_of::<JointPose>()) + size_of::<Aabb>() as u64;
-    budget
-        .charge(per_frame.saturating_mul(num_frames as u64), || format!("{num_frames} frames x {num_joints} joints"))?;
+    let (frames, joints) = (num_frames as u64, num_joints as u64);
+    let bytes = ClipFrames::skeletal_bytes(frames, joints).saturating_add(bytes_for(frames, size_of::<Aabb>()));
+    budget.charge(bytes, || format!("{num_frames} frames x {num_joints} joints"))?;
 
     t.expect("hierarchy")?;
     t.expect("{")?;

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use glam::{Affine3A, Quat, Vec2, Vec3};
 
 use super::FormatError;
-use crate::budget::{MemoryBudget, bytes_for};
+use crate::budget::MemoryBudget;
 use crate::model::{
     Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Retarget, Skeleton,
 };
@@ -381,7 +381,7 @@ pub fn parse_sequence_within(
                 // every bone, so 50 KB of them can ask for gigabytes.
                 let parsed = parse_skeleton(&mut it, nodes.names.len(), n)?;
                 let bones = skeleton.joints.len() as u64;
-                let bytes = bytes_for(bones.saturating_mul(parsed.len() as u64), size_of::<JointPose>());
+                let bytes = ClipFrames::skeletal_bytes(parsed.len() as u64, bones);
                 budget.charge(bytes, || format!("{} frames x {bones} bones", frames.len() + parsed.len()))?;
                 mapping.retarget_frames(nodes, skeleton, parsed, &mut frames);
                 retarget = mapping.report;

@@ -464,7 +464,7 @@ fn sequences(
             }
             g
         };
-        budget.charge(bytes_for((frames * bones) as u64, size_of::<JointPose>()), || {
+        budget.charge(ClipFrames::skeletal_bytes(frames as u64, bones as u64), || {
             format!("{FORMAT}: sequence '{name}', {frames} frames x {bones} bones")
         })?;
         let mut poses = vec![skeleton.rest_pose(); frames];

@@ -11,6 +11,16 @@ pub enum ClipFrames {
     Keyed(KeyedClip),
 }
 
+impl ClipFrames {
+    /// Bytes `frames` skeletal frames of `joints` poses hold: each frame is its own heap block,
+    /// so a frame costs its `Vec` and the allocator's header (16 bytes) besides its poses —
+    /// for a one-bone skeleton that is more than the poses themselves.
+    pub fn skeletal_bytes(frames: u64, joints: u64) -> u64 {
+        let per_frame = joints.saturating_mul(size_of::<JointPose>() as u64) + size_of::<Vec<JointPose>>() as u64 + 16;
+        frames.saturating_mul(per_frame)
+    }
+}
+
 /// A named animation clip sampled at a fixed rate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clip {
