@@ -86,10 +86,7 @@ pub fn robot() -> Model {
         orientation: Orientation::Z_UP_FACING_X,
         skeleton: Some(skeleton),
         clips: vec![clip],
-        warnings: Vec::new(),
-        sources: Vec::new(),
-        attachment_points: Vec::new(),
-        marked_motion: Vec::new(),
+        ..Model::default()
     }
 }
 

@@ -12,6 +12,9 @@
 //!   is `joint_to_model(t) · offset · to_body_axes · v` and every normal the same with the
 //!   inverse-transpose, renormalised. So the attachment is authored with its origin at the
 //!   grip, in the joint's local frame; `offset` moves it from there.
+//! * **Tag** (morph bodies: MD3's `tag_weapon`): as a joint mount, on the tag's placement in
+//!   the key shapes the body is showing, lerped between them as Quake 3 does (`R_LerpTag`);
+//!   a transition or blend mixes the placements of its two clips the same way.
 //! * **Axes.** An attachment keeps its own file's orientation; `to_body_axes` turns its up and
 //!   front onto the body's (an OBJ prop authored Y-up comes out pointing along the body's up
 //!   axis, i.e. upright in the joint's frame at the rest pose of the usual Quake/Half-Life
@@ -23,7 +26,8 @@
 
 use glam::{Affine3A, Mat3};
 
-use crate::model::Model;
+use super::{Animation, FrameTime, Motion, frame_pair};
+use crate::model::{Clip, ClipFrames, Model, Tag};
 
 /// Where an attachment hangs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,6 +36,8 @@ pub enum Mount {
     Lockstep,
     /// Rigidly on this joint (index into the body's skeleton).
     Joint(usize),
+    /// Rigidly on this tag (index into the body's [`Model::tags`]).
+    Tag(usize),
 }
 
 /// A model drawn with the body.
@@ -41,7 +47,7 @@ pub struct Attachment<'a> {
     pub model: &'a Model,
     /// How it follows the body.
     pub mount: Mount,
-    /// Extra placement in the joint's frame (joint mounts) or the body's model space
+    /// Extra placement in the joint's or tag's frame (joint and tag mounts) or the body's model space
     /// (lockstep), applied after turning the attachment into the body's axes.
     pub offset: Affine3A,
 }
@@ -60,4 +66,31 @@ pub fn shares_key_shapes(body: &Model, attachment: &Model) -> bool {
         m.meshes.iter().all(|mesh| mesh.morph_frames.len() == first).then_some(first)
     };
     count(body).is_some() && count(body) == count(attachment)
+}
+
+/// Where tag `tag` of `body` is for `animation` at `time`: on the key shapes its morph clips
+/// show, mixed like their vertices; the first key shape at rest or under a skeletal clip.
+pub fn tag_placement(body: &Model, tag: usize, animation: &Animation, time: FrameTime) -> Affine3A {
+    let Some(tag) = body.tags.get(tag) else { return Affine3A::IDENTITY };
+    let looping = animation.options.looping;
+    let on = |clip: &Clip, time: FrameTime| match &clip.frames {
+        ClipFrames::Morph(frames) => {
+            let pair = frame_pair(clip, time, looping);
+            let key = |i: usize| frames.get(i).copied().unwrap_or(0);
+            tag.between(key(pair.from), key(pair.to), pair.t)
+        }
+        _ => tag.between(0, 0, 0.0),
+    };
+    let mut placement = match animation.motion {
+        Motion::Rest => tag.between(0, 0, 0.0),
+        Motion::Clip(clip) => on(clip, time),
+        Motion::Transition(t) => {
+            let (ta, tb, w) = t.sample(time);
+            Tag::mix(on(t.from, ta), on(t.to, tb), w)
+        }
+    };
+    if let Some(blend) = animation.layers.blend {
+        placement = Tag::mix(placement, on(blend.clip, animation.motion.map_time(time, blend.clip)), blend.weight);
+    }
+    placement
 }

@@ -9,7 +9,7 @@ use glam::{Affine3A, Mat3, Vec3};
 
 use super::{
     Animation, Attachment, Blend, FrameTime, Layers, Motion, Mount, Transition, apply_overrides, blend_poses, keyed,
-    local_poses, pose, rest_pose, shares_key_shapes, to_body_axes,
+    local_poses, pose, rest_pose, shares_key_shapes, tag_placement, to_body_axes,
 };
 use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, Skeleton};
 
@@ -132,6 +132,10 @@ fn pose_attachment<'a>(
         Mount::Joint(j) => {
             let joint = joints.get(j).copied().unwrap_or(Affine3A::IDENTITY);
             transformed(rest_pose(attachment.model), joint * placement)
+        }
+        Mount::Tag(t) => {
+            let tag = tag_placement(body, t, animation, time);
+            transformed(rest_pose(attachment.model), tag * placement)
         }
     }
 }

@@ -34,28 +34,33 @@ pub fn find_joint(model: &Model, name: &str) -> Result<usize> {
 }
 
 /// Where `FILE@NAME` hangs on `model`: an attachment point (`.qc` `$attachment`: its joint
-/// and the point's offset in the joint's frame) or else a joint (no offset).
+/// and the point's offset in the joint's frame), a tag (MD3) or a joint (no offset).
 ///
 /// # Errors
-/// Neither an attachment point nor a joint has that name (the message names the closest of
-/// both).
-pub fn find_mount(model: &Model, name: &str) -> Result<(usize, Affine3A)> {
-    let point = |p: &crate::model::AttachmentPoint| (p.joint, Affine3A::from_translation(p.offset));
-    // Exact names first (an attachment point, then a joint), then a point in any case.
+/// None of them has that name (the message names the closest of all).
+pub fn find_mount(model: &Model, name: &str) -> Result<(Mount, Affine3A)> {
+    let point = |p: &crate::model::AttachmentPoint| (Mount::Joint(p.joint), Affine3A::from_translation(p.offset));
+    // Exact names first (an attachment point, then a joint), then a point in any case; tags
+    // in any case, as Quake 3 compares them.
     if let Some(p) = model.attachment_points.iter().find(|p| p.name == name) {
         return Ok(point(p));
     }
+    if let Some(t) = model.tag(name) {
+        return Ok((Mount::Tag(t), Affine3A::IDENTITY));
+    }
     let joint = find_joint(model, name);
-    if model.attachment_points.is_empty() || joint.is_ok() {
-        return joint.map(|j| (j, Affine3A::IDENTITY));
+    if (model.attachment_points.is_empty() && model.tags.is_empty()) || joint.is_ok() {
+        return joint.map(|j| (Mount::Joint(j), Affine3A::IDENTITY));
     }
     if let Some(p) = model.attachment_point(name) {
         return Ok(point(p));
     }
     let points = model.attachment_points.iter().map(|p| p.name.as_str());
+    let tags = model.tags.iter().map(|t| t.name.as_str());
     let joints = model.skeleton.iter().flat_map(|s| s.joints.iter().map(|j| j.name.as_str()));
-    let hint = "`spritebake info` lists attachment points and joints";
-    Err(suggest::UnknownName::new("attachment point or joint", name, points.chain(joints), hint).into())
+    let hint = "`spritebake info` lists attachment points, tags and joints";
+    Err(suggest::UnknownName::new("attachment point, tag or joint", name, points.chain(tags).chain(joints), hint)
+        .into())
 }
 
 /// Loads every attachment model (paths as given), each with its own textures resolved next to
@@ -121,10 +126,10 @@ pub fn layers<'a>(
         let mut offset = spec.offset.to_affine();
         let mount = match &spec.joint {
             Some(joint) => {
-                let (j, point) = find_mount(body, joint)
+                let (mount, point) = find_mount(body, joint)
                     .map_err(|e| Error::Invalid(format!("attachment '{}@{joint}': {e}", spec.path.display())))?;
                 offset = point * offset;
-                Mount::Joint(j)
+                mount
             }
             None => {
                 if !model.clips.is_empty() && !anim::shares_key_shapes(body, model) {

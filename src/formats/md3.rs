@@ -13,14 +13,15 @@
 //! names are not clip names (exporters write their own name into every frame), so a file of
 //! several frames has one clip, `frames`, of all of them at Quake 3's 10 fps per the cfg
 //! files' common rate; one frame is a static model. A surface's first shader names its
-//! texture. Tags (the frames of reference player parts hang on: `tag_torso`, `tag_head`) are
-//! read for [`md3_player`](super::md3_player), which joins a player folder's parts.
+//! texture. Tags (frames of reference: `tag_weapon`, and `tag_torso` and `tag_head`, which
+//! [`md3_player`](super::md3_player) joins a player folder's parts by) become the model's
+//! [`Tag`]s, where `--attach FILE@TAG` hangs a model.
 
 use glam::{Affine3A, Vec2, Vec3};
 
 use super::binary::Bytes;
 use crate::budget::{MemoryBudget, bytes_for};
-use crate::model::{Clip, ClipFrames, Material, Mesh, Model, MorphFrame, Orientation};
+use crate::model::{Clip, ClipFrames, Material, Mesh, Model, MorphFrame, Orientation, Tag};
 
 const FORMAT: &str = "MD3";
 const HEADER_BYTES: usize = 108;
@@ -49,34 +50,6 @@ pub const DEFAULT_FPS: f32 = 10.0;
 /// vertex indices out of range, non-finite numbers; the message names the byte offset), or
 /// frames over the budget.
 pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model> {
-    parse_with_tags(bytes, budget).map(|parsed| parsed.model)
-}
-
-/// An MD3 file's model and its tags.
-#[derive(Debug)]
-pub struct Parsed {
-    /// The surfaces as meshes, one morph frame a file frame.
-    pub model: Model,
-    /// The tags' names.
-    pub tag_names: Vec<String>,
-    /// Each frame's tags, in the order of `tag_names`: a point of a part hung on a tag is
-    /// `tag · point` in this model's space.
-    pub tags: Vec<Vec<Affine3A>>,
-}
-
-impl Parsed {
-    /// The tag `name` in `frame`, `None` when the file has no such tag.
-    pub fn tag(&self, name: &str, frame: usize) -> Option<Affine3A> {
-        let t = self.tag_names.iter().position(|n| n.eq_ignore_ascii_case(name))?;
-        self.tags.get(frame)?.get(t).copied()
-    }
-}
-
-/// As [`parse_within`], with the file's tags.
-///
-/// # Errors
-/// As [`parse_within`].
-pub fn parse_with_tags(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Parsed> {
     let r = Bytes::new(FORMAT, bytes);
     if r.bytes(0, 4)? != b"IDP3" {
         return Err(r.err(0, "expected the magic IDP3 (Quake 3 MD3)").into());
@@ -98,7 +71,7 @@ pub fn parse_with_tags(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Par
         model.materials.push(material);
         at = at.checked_add(size).ok_or_else(|| r.err(at + 104, "the surface's end overflows"))?;
     }
-    let (tag_names, tags) = tags(&r, frames)?;
+    model.tags = tags(&r, frames)?;
     if frames > 1 {
         model.clips.push(Clip {
             name: "frames".into(),
@@ -109,28 +82,28 @@ pub fn parse_with_tags(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Par
             plays_once: false,
         });
     }
-    Ok(Parsed { model, tag_names, tags })
+    Ok(model)
 }
 
-/// The tags' names (from the first frame) and every frame's tags: a name, an origin and three
-/// axes, the columns of the tag's rotation.
-fn tags(r: &Bytes, frames: usize) -> crate::Result<(Vec<String>, Vec<Vec<Affine3A>>)> {
+/// The tags, named as in the first frame, each with its placement in every frame: an origin
+/// and three axes, the columns of the tag's rotation. (Bounded by the file: a stored tag takes
+/// more bytes than its placement.)
+fn tags(r: &Bytes, frames: usize) -> crate::Result<Vec<Tag>> {
     let count = r.count(80, 0, MAX_TAGS, "tag")?;
     let at = r.count(96, 0, i32::MAX as usize, "tag offset")?;
     r.fits(96, at, frames * count, TAG_BYTES, "tag")?;
-    let names = (0..count).map(|t| r.name(at + t * TAG_BYTES, 64)).collect::<Result<_, _>>()?;
-    let tags = (0..frames)
-        .map(|f| {
-            (0..count)
-                .map(|t| {
+    (0..count)
+        .map(|t| {
+            let frames = (0..frames)
+                .map(|f| {
                     let tag = at + (f * count + t) * TAG_BYTES;
                     let [origin, x, y, z] = [64, 76, 88, 100].map(|o| r.vec3(tag + o));
                     Ok(Affine3A::from_cols(x?.into(), y?.into(), z?.into(), origin?.into()))
                 })
-                .collect::<crate::Result<Vec<_>>>()
+                .collect::<crate::Result<Vec<_>>>()?;
+            Ok(Tag { name: r.name(at + t * TAG_BYTES, 64)?, frames })
         })
-        .collect::<crate::Result<Vec<_>>>()?;
-    Ok((names, tags))
+        .collect()
 }
 
 /// The surface at `at`: its mesh, its material and its size in bytes.

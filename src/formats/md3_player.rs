@@ -18,17 +18,19 @@
 //!   when a skin other than `default` was asked for.
 //!
 //! The joined frames are made once, each part's vertices carried through its tags, so the
-//! character is an ordinary vertex-animated model; they are charged to the budget first.
+//! character is an ordinary vertex-animated model; they are charged to the budget first. The
+//! parts' own tags are carried the same way, so `--attach weapon.md3@tag_weapon` hangs a
+//! weapon in the hand of the joined character.
 
 use std::path::{Path, PathBuf};
 
 use glam::Affine3A;
 
-use super::md3::{self, Parsed};
+use super::md3;
 use super::{Files, FormatError};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
-use crate::model::{Clip, ClipFrames, Mesh, Model, MorphFrame, Orientation};
+use crate::model::{Clip, ClipFrames, Mesh, Model, MorphFrame, Orientation, Tag};
 
 const FORMAT: &str = "animation.cfg";
 /// Quake 3's animations in `animation.cfg` order.
@@ -113,14 +115,14 @@ fn animations(cfg: &str) -> std::result::Result<Vec<Animation>, FormatError> {
     Ok(out)
 }
 
-/// A part's `.md3` beside the cfg, parsed with its tags.
-fn part(dir: &Path, name: &str, files: &mut Files, budget: &MemoryBudget) -> Result<(Parsed, PathBuf)> {
+/// A part's `.md3` beside the cfg.
+fn part(dir: &Path, name: &str, files: &mut Files, budget: &MemoryBudget) -> Result<(Model, PathBuf)> {
     let path = dir.join(format!("{name}.md3"));
     let (path, bytes) =
         files.read(&path).map_err(|denied| denied.into_error(&path, format!("the player's {name}.md3")))?;
     budget.charge((bytes.len() as u64).saturating_mul(2), || format!("{}: reading", path.display()))?;
-    let parsed = md3::parse_with_tags(&bytes, budget).map_err(|e| super::files::in_file(e, &path))?;
-    Ok((parsed, path))
+    let model = md3::parse_within(&bytes, budget).map_err(|e| super::files::in_file(e, &path))?;
+    Ok((model, path))
 }
 
 /// Names the textures of `model`'s surfaces from `PART_SKIN.skin` beside the cfg, when there
@@ -167,8 +169,8 @@ pub fn load(
     let (mut upper, upper_path) = part(&dir, "upper", files, budget)?;
     let (mut head, _) = part(&dir, "head", files, budget)?;
     let mut warnings = Vec::new();
-    for (parsed, part) in [(&mut lower, "lower"), (&mut upper, "upper"), (&mut head, "head")] {
-        skin(&dir, part, skin_name, &mut parsed.model, files, &mut warnings);
+    for (model, part) in [(&mut lower, "lower"), (&mut upper, "upper"), (&mut head, "head")] {
+        skin(&dir, part, skin_name, model, files, &mut warnings);
     }
     // Each clip's frames of the lower and the upper body, in the parts' own numbering.
     let skip = anims[LEGS_WALKCR].first.saturating_sub(anims[TORSO_GESTURE].first);
@@ -200,7 +202,7 @@ pub fn load(
             plays_once: a.looping == 0,
         });
     }
-    let frames_of = |p: &Parsed| p.model.meshes.first().map_or(0, |m| m.morph_frames.len());
+    let frames_of = |m: &Model| m.meshes.first().map_or(0, |mesh| mesh.morph_frames.len());
     let (lower_frames, upper_frames) = (frames_of(&lower), frames_of(&upper));
     if let Some(&(l, u)) = joined.iter().find(|&&(l, u)| l >= lower_frames || u >= upper_frames) {
         let (file, frame, count) =
@@ -208,12 +210,16 @@ pub fn load(
         let message = format!("a clip plays frame {frame} of {}, which has {count}", file.display());
         return Err(FormatError::whole_file(FORMAT, message).in_file(path).into());
     }
-    let vertices: usize = [&lower, &upper, &head].iter().flat_map(|p| &p.model.meshes).map(|m| m.positions.len()).sum();
-    budget.charge(bytes_for((joined.len() * vertices) as u64, 24), || {
-        format!("{}: {} joined frames x {vertices} vertices", path.display(), joined.len())
+    let vertices: usize = [&lower, &upper, &head].iter().flat_map(|m| &m.meshes).map(|m| m.positions.len()).sum();
+    let tags: usize = [&lower, &upper, &head].iter().map(|m| m.tags.len()).sum();
+    // A vertex's position and normal, and a tag's placement, in every joined frame.
+    let bytes =
+        bytes_for((joined.len() * vertices) as u64, 24).saturating_add(bytes_for((joined.len() * tags) as u64, 48));
+    budget.charge(bytes, || {
+        format!("{}: {} joined frames x {vertices} vertices and {tags} tags", path.display(), joined.len())
     })?;
-    let tag = |parsed: &Parsed, name: &str, frame: usize, file: &str| {
-        parsed.tag(name, frame).ok_or_else(|| {
+    let tag = |part: &Model, name: &str, frame: usize, file: &str| {
+        part.tag(name).and_then(|t| part.tags[t].frames.get(frame).copied()).ok_or_else(|| {
             Error::from(FormatError::whole_file(FORMAT, format!("{file}.md3 has no {name}")).in_file(path))
         })
     };
@@ -229,8 +235,8 @@ pub fn load(
         .collect::<Result<Vec<_>>>()?;
     let mut model = Model { orientation: Orientation::Z_UP_FACING_X, clips, warnings, ..Model::default() };
     let missing = MorphFrame::default();
-    for (which, parsed) in [&lower, &upper, &head].into_iter().enumerate() {
-        for mesh in &parsed.model.meshes {
+    for (which, part) in [&lower, &upper, &head].into_iter().enumerate() {
+        for mesh in &part.meshes {
             let morph_frames: Vec<MorphFrame> = placed
                 .iter()
                 .map(|parts| {
@@ -249,7 +255,18 @@ pub fn load(
                 .collect();
             let (uvs, indices) = (mesh.uvs.clone(), mesh.indices.clone());
             model.meshes.push(Mesh::morphed(mesh.name.clone(), model.materials.len(), uvs, indices, morph_frames));
-            model.materials.push(parsed.model.materials.get(mesh.material).cloned().unwrap_or_default());
+            model.materials.push(part.materials.get(mesh.material).cloned().unwrap_or_default());
+        }
+        // The part's tags carried like its vertices (`tag_weapon` is the upper body's); where
+        // two parts have a tag of one name, the lower part's is kept.
+        for t in &part.tags {
+            if model.tag(&t.name).is_none() {
+                let frames = placed.iter().map(|parts| {
+                    let (own, place) = parts[which];
+                    place * t.frames.get(own).copied().unwrap_or(Affine3A::IDENTITY)
+                });
+                model.tags.push(Tag { name: t.name.clone(), frames: frames.collect() });
+            }
         }
     }
     Ok((model, dir))

@@ -21,6 +21,7 @@ mod posed;
 mod skeleton;
 #[doc(hidden)]
 pub mod suggest;
+mod tag;
 
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget};
@@ -31,6 +32,7 @@ pub use orientation::{Axis, Orientation};
 pub use posed::{PosedMesh, PosedPart};
 pub use skeleton::{AttachmentPoint, Joint, JointPose, Skeleton};
 pub use suggest::UnknownName;
+pub use tag::Tag;
 
 /// A loaded model: meshes, materials, optional skeleton and animation clips.
 #[derive(Debug, Clone, Default)]
@@ -49,6 +51,9 @@ pub struct Model {
     pub clips: Vec<Clip>,
     /// Named points on joints (`.qc` `$attachment`s), usable as `--attach FILE@NAME`.
     pub attachment_points: Vec<AttachmentPoint>,
+    /// Frames of reference that follow a morph model's key shapes (MD3 tags), usable as
+    /// `--attach FILE@NAME` too.
+    pub tags: Vec<Tag>,
     /// Clips whose root travel is marked on chosen axes (`.qc` `LX`/`LY`/`LZ`); see
     /// [`MarkedMotion`].
     pub marked_motion: Vec<MarkedMotion>,
@@ -85,6 +90,13 @@ impl Model {
     pub fn attachment_point(&self, name: &str) -> Option<&AttachmentPoint> {
         let points = &self.attachment_points;
         points.iter().find(|p| p.name == name).or_else(|| points.iter().find(|p| p.name.eq_ignore_ascii_case(name)))
+    }
+
+    /// Index of the tag `name`, matched exactly, else without regard to ASCII case (Quake 3
+    /// compares tag names that way).
+    pub fn tag(&self, name: &str) -> Option<usize> {
+        let tags = &self.tags;
+        tags.iter().position(|t| t.name == name).or_else(|| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name)))
     }
 
     /// Looks a clip up by exact name.

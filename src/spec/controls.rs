@@ -5,7 +5,7 @@
 //! | form | meaning |
 //! |---|---|
 //! | `FILE` | attach a model in lockstep (Quake 2 linked model, e.g. `weapon.md2`) |
-//! | `FILE@JOINT` | attach a model's rest pose to a joint (split at the last `@`) |
+//! | `FILE@NAME` | attach a model's rest pose to a joint, attachment point or tag (split at the last `@`) |
 //! | `t=x,y,z;r=yaw,pitch,roll;s=k` | attachment offset: translation, degrees, uniform scale (groups optional, any order) |
 //! | `JOINT:yaw=Y,pitch=P,roll=R` | bone override in degrees (keys optional, split at the last `:`) |
 //! | `CLIP:WEIGHT` | blend CLIP into the motion with WEIGHT in 0..=1 |
@@ -96,12 +96,12 @@ impl FromStr for Offset {
     }
 }
 
-/// `FILE` or `FILE@JOINT`.
+/// `FILE` or `FILE@NAME`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttachSpec {
     /// The model file.
     pub path: PathBuf,
-    /// The joint to hang it on; `None` for lockstep (linked models).
+    /// The joint, attachment point or tag to hang it on; `None` for lockstep (linked models).
     pub joint: Option<String>,
     /// Placement relative to the joint (or the body).
     pub offset: Offset,
@@ -124,7 +124,7 @@ impl FromStr for AttachSpec {
             None => (s, None),
         };
         if path.trim().is_empty() || joint.as_deref().is_some_and(str::is_empty) {
-            return Err(format!("bad attachment '{s}' (expected 'FILE' or 'FILE@JOINT')"));
+            return Err(format!("bad attachment '{s}' (expected 'FILE' or 'FILE@NAME')"));
         }
         Ok(AttachSpec { joint, ..AttachSpec::new(path) })
     }

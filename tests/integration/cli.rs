@@ -282,7 +282,7 @@ fn transitions_render_as_one_more_row() {
 fn bad_animation_flags_name_the_option_and_the_form() {
     let mesh = asset("robot/robot.md5mesh");
     for (flag, value, expected) in [
-        ("--attach", "sword.obj@", "FILE@JOINT"),
+        ("--attach", "sword.obj@", "FILE@NAME"),
         ("--attach-offset", "t=1,2", "t takes three numbers"),
         ("--attach-offset", "x=1", "unknown key 'x'"),
         ("--bone", "head", "JOINT:yaw=30,pitch=-10,roll=0"),

@@ -93,6 +93,11 @@ fn hostile_md3_files_end_in_an_error_naming_the_offset() {
 /// (f, 0, 0) in frame f) of `frames` frames, with tags that are translations: tag `name` at
 /// `origin + (0, 0, f)` in frame f.
 fn md3(surface: &str, frames: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
+    md3_of(surface, frames, 3, tags)
+}
+
+/// As [`md3`], with `vertices` vertices (those past the triangle's at the origin).
+pub fn md3_of(surface: &str, frames: usize, vertices: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
     let name = |out: &mut Vec<u8>, text: &str, n: usize| {
         let mut field = text.as_bytes().to_vec();
         field.resize(n, 0);
@@ -102,7 +107,7 @@ fn md3(surface: &str, frames: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
     let i32s = |out: &mut Vec<u8>, values: &[i32]| values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
     let tags_at = 108 + 56 * frames;
     let surface_at = tags_at + 112 * frames * tags.len();
-    let surface_size = 108 + 68 + 12 + 3 * 8 + frames * 3 * 8;
+    let surface_size = 108 + 68 + 12 + vertices * 8 + frames * vertices * 8;
     let mut b = b"IDP3".to_vec();
     i32s(&mut b, &[15]);
     name(&mut b, "test", 64);
@@ -121,13 +126,14 @@ fn md3(surface: &str, frames: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
     }
     b.extend_from_slice(b"IDP3");
     name(&mut b, surface, 64);
-    let offsets = [108 + 68, 108, 108 + 68 + 12, 108 + 68 + 12 + 24, surface_size];
-    i32s(&mut b, &[0, frames as i32, 1, 3, 1]);
+    let offsets = [108 + 68, 108, 108 + 68 + 12, 108 + 68 + 12 + vertices * 8, surface_size];
+    i32s(&mut b, &[0, frames as i32, 1, vertices as i32, 1]);
     i32s(&mut b, &offsets.map(|v| v as i32));
     name(&mut b, &format!("models/players/test/{surface}.tga"), 64);
     i32s(&mut b, &[0]);
     i32s(&mut b, &[0, 1, 2]);
     f32s(&mut b, &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
+    f32s(&mut b, &vec![0.0; 2 * (vertices - 3)]);
     for f in 0..frames {
         for p in [[0, 0, 0], [64, 0, 0], [0, 64, 0]] {
             for (k, c) in p.iter().enumerate() {
@@ -136,6 +142,7 @@ fn md3(surface: &str, frames: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
             }
             b.extend_from_slice(&0u16.to_le_bytes());
         }
+        b.resize(b.len() + 8 * (vertices - 3), 0);
     }
     assert_eq!(b.len(), surface_at + surface_size);
     b
@@ -221,6 +228,49 @@ fn a_quake3_player_folder_loads_as_one_character_joined_by_its_tags() {
     let run = crate::common::cli::run_in(&dir, &["thumbnail", ".", "-o", "thumbs", "--size", "32"]);
     assert!(run.status.success(), "{}", crate::common::cli::printed(&run));
     assert_eq!(crate::common::cli::names_in(&out), ["animation.png"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_model_hung_on_an_md3_tag_follows_it_through_the_bodys_frames() {
+    use spritebake::anim::{Animation, Attachment, FrameTime, Layers, Motion, PoseOptions, animate};
+    let dir = player("tagged");
+    let torso_tags = [("tag_head", Vec3::new(0.0, 0.0, 5.0)), ("tag_weapon", Vec3::new(2.0, 0.0, 0.0))];
+    std::fs::write(dir.join("upper.md3"), md3("u_torso", 26, &torso_tags)).unwrap();
+    std::fs::write(dir.join("weapon.md3"), md3("w_gun", 1, &[])).unwrap();
+    let body = load_ok(&dir.join("animation.cfg"));
+    let weapon = load_ok(&dir.join("weapon.md3"));
+    // The upper body's tag is carried onto the joined character; names match in any case.
+    let (mount, offset) = bake::rig::find_mount(&body, "TAG_WEAPON").unwrap();
+    let attachments = vec![Attachment { model: &weapon, mount, offset }];
+    let options = PoseOptions { looping: false, in_place: false };
+    let gun_at = |clip: &str, frame: f32| {
+        let motion = Motion::Clip(body.clip(clip).unwrap());
+        let layers = Layers { attachments: attachments.clone(), ..Layers::default() };
+        let posed = animate(&body, &Animation { motion, layers, options }, FrameTime::Frame(frame));
+        assert_eq!(posed.parts.len(), 4, "three parts and the weapon");
+        posed.parts[3].positions[0]
+    };
+    // legs_run frame 1 (legs frame 17, torso frame 23): the torso on tag_torso at z 10 + 17,
+    // the weapon on the torso's tag_weapon at (2, 0, 23) from there.
+    assert_eq!(gun_at("legs_run", 1.0), Vec3::new(2.0, 0.0, 10.0 + 17.0 + 23.0));
+    // Between two frames the tag is lerped as the vertices are (legs 16.5, torso 22.5).
+    assert_eq!(gun_at("legs_run", 0.5), Vec3::new(2.0, 0.0, 10.0 + 16.5 + 22.5));
+    // Through the command line, and a misspelt tag named with its closest match.
+    let run = crate::common::cli::run_in(
+        &dir,
+        &["render", "animation.cfg", "--attach", "weapon.md3@tag_weapon", "-o", "armed.png", "--size", "32"],
+    );
+    assert!(run.status.success(), "{}", crate::common::cli::printed(&run));
+    let run = crate::common::cli::run_in(
+        &dir,
+        &["render", "animation.cfg", "--attach", "weapon.md3@tag_wepon", "-o", "x.png"],
+    );
+    let said = crate::common::cli::printed(&run);
+    assert!(!run.status.success() && said.contains("tag_weapon"), "{said}");
+    let run = crate::common::cli::run_in(&dir, &["info", "upper.md3"]);
+    let said = crate::common::cli::printed(&run);
+    assert!(said.contains("tags: 2") && said.contains("tag_weapon at 2.000 0.000 0.000"), "{said}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -354,6 +354,62 @@ fn kilobytes_in_never_gigabytes_of_memory_iqm_frames() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// `blend_additive.mdl` (one bone) with its sequence table replaced by `count` copies of its
+/// sequence, each claiming 65536 frames of constant channels (12 zero bytes).
+fn half_life_sequence_bomb(model: &[u8], count: usize) -> Vec<u8> {
+    let field = |b: &[u8], at: usize| i32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+    let table = field(model, 168);
+    let mut sequence = model[table..table + 176].to_vec();
+    sequence[56..60].copy_from_slice(&65536i32.to_le_bytes());
+    sequence[124..128].copy_from_slice(&(model.len() as i32).to_le_bytes());
+    let mut bomb = model.to_vec();
+    bomb.extend_from_slice(&[0; 12]);
+    let at = bomb.len();
+    bomb.extend(sequence.repeat(count));
+    bomb[164..172].copy_from_slice(&[count as i32, at as i32].map(i32::to_le_bytes).concat());
+    bomb
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_half_life_sequences() {
+    let Some(corpus) = common::corpus("mdl/hl1") else { return };
+    let model = std::fs::read(corpus.join("blend_additive.mdl")).unwrap();
+    let dir = scratch("studio");
+    // 700 KB: 4096 sequences of 65536 frames, about 20 GB of poses.
+    std::fs::write(dir.join("bomb.mdl"), half_life_sequence_bomb(&model, 4096)).unwrap();
+    let o = run_limited(&["info", s(&dir.join("bomb.mdl"))]);
+    assert_refused(&o, &["bomb.mdl", "Half-Life MDL", "65536 frames x 1 bones", "256 MiB budget", "--max-memory-mib"]);
+    // Three of them load.
+    std::fs::write(dir.join("few.mdl"), half_life_sequence_bomb(&model, 3)).unwrap();
+    let o = run_limited(&["info", s(&dir.join("few.mdl"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("'idle_2': 65536 frames"), "{}", stdout(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_quake3_players() {
+    use crate::formats_md3::md3_of;
+    // A player's head is placed in every frame its clips add up to: a 500 KB head of 60,000
+    // vertices under 25 clips of 600 frames (tiny legs and torso) would be 21 GB of frames.
+    let dir = scratch("md3");
+    let zero = glam::Vec3::ZERO;
+    std::fs::write(dir.join("lower.md3"), md3_of("legs", 600, 3, &[("tag_torso", zero)])).unwrap();
+    std::fs::write(dir.join("upper.md3"), md3_of("torso", 600, 3, &[("tag_head", zero)])).unwrap();
+    std::fs::write(dir.join("head.md3"), md3_of("head", 1, 60_000, &[])).unwrap();
+    std::fs::write(dir.join("animation.cfg"), "0 600 0 10\n".repeat(25)).unwrap();
+    let o = run_limited(&["info", s(&dir.join("animation.cfg"))]);
+    assert_refused(
+        &o,
+        &["animation.cfg", "15000 joined frames x 60006 vertices", "256 MiB budget", "--max-memory-mib"],
+    );
+    // With clips of 2 frames (50 joined frames, 72 MB) it loads.
+    std::fs::write(dir.join("animation.cfg"), "0 2 0 10\n".repeat(25)).unwrap();
+    let o = run_limited(&["info", s(&dir.join("animation.cfg"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn a_quake_1_mdl_declaring_a_skin_it_does_not_hold_is_refused_at_the_skin() {
     let dir = scratch("mdl");

@@ -95,12 +95,13 @@ pub struct AnimSpec {
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
     pub clip: Option<String>,
     /// Attach a model (repeatable). `FILE` follows the body frame for frame with the same clip
-    /// names (Quake 2 linked models: `--attach weapon.md2`); `FILE@JOINT` hangs FILE's rest pose
-    /// on a joint of an MD5/SMD body, origin at the joint, in the joint's local axes, or on a
-    /// `.qc` `$attachment` point of that name, at the point (the name is split at the last '@';
-    /// `info` lists joints and points). Each attachment's textures are found next to its own
-    /// file.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE[@JOINT]"))]
+    /// names (Quake 2 linked models: `--attach weapon.md2`); `FILE@NAME` hangs FILE's rest pose
+    /// on a joint of a skeletal body, origin at the joint, in the joint's local axes; on a
+    /// `.qc` or Half-Life `$attachment` point of that name, at the point; or on an MD3 tag,
+    /// following it frame by frame (`weapon.md3@tag_weapon`). The name is split at the last
+    /// '@'; `info` lists joints, points and tags. Each attachment's textures are found next to
+    /// its own file.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE[@NAME]"))]
     #[serde(deserialize_with = "one_or_many")]
     pub attach: Vec<AttachSpec>,
     /// Placement of an attachment in its joint's frame (or the body's model space for FILE

@@ -140,6 +140,16 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             )?;
         }
     }
+    if !model.tags.is_empty() {
+        line(&mut stdout, format!("tags: {} (as --attach FILE@NAME takes them)", model.tags.len()))?;
+        for tag in &model.tags {
+            let o = tag.frames.first().map(|f| f.translation).unwrap_or_default();
+            line(
+                &mut stdout,
+                format!("  {} at {:.3} {:.3} {:.3} in the first frame", quoted(&tag.name), o.x, o.y, o.z),
+            )?;
+        }
+    }
     line(&mut stdout, format!("clips: {}", model.clips.len()))?;
     for clip in &model.clips {
         let kind = match clip.frames {
