@@ -10,8 +10,9 @@
 //!   its file name beside the model; `IDSQ` header). Each bone's six channels are run-length
 //!   encoded values (`valid`, `total`, then the values; a run holds its last value), decoded
 //!   once per channel; a channel offset of 0 is all zeros. A pose value is
-//!   `default + value · scale`. studiomdl has already taken the motion of `LX`/`LY`/`LZ`
-//!   sequences out of the root bone, so they play in place as the file stores them.
+//!   `default + value · scale`. studiomdl took the travel of `LX`/`LY`/`LZ` sequences out
+//!   of the roots into `linearmovement`; it is put back, and the `motiontype` marks recorded,
+//!   so sequences play in place or travel exactly as their `.qc` compiled from source does.
 //!   A name an earlier sequence has gets the first free `_1`, `_2` ... suffix, so every clip
 //!   can be asked for.
 //! * **Meshes**: body parts of models of meshes. Each part shows its first model unless
@@ -39,7 +40,7 @@ use super::binary::Bytes;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::FormatError;
 use crate::model::{
-    AlphaMode, AttachmentPoint, Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation,
+    AlphaMode, AttachmentPoint, Clip, ClipFrames, Influence, Joint, JointPose, MarkedMotion, Material, Mesh, Model, Orientation,
     Skeleton, Texture, TextureStatus,
 };
 
@@ -71,6 +72,8 @@ const MAX_ATTACHMENTS: usize = 512;
 const MAX_SKIN_FAMILIES: usize = 256;
 
 const STUDIO_LOOPING: i32 = 0x1;
+/// `motiontype` bits of a sequence's linear travel on X, Y and Z (`LX`, `LY`, `LZ` in the QC).
+const STUDIO_LINEAR: [i32; 3] = [0x40, 0x80, 0x100];
 const NF_CHROME: i32 = 0x2;
 const NF_ADDITIVE: i32 = 0x20;
 const NF_MASKED: i32 = 0x40;
@@ -135,7 +138,7 @@ pub fn parse_within(
     let (materials, skins) = textures(&texture_source, max_texture_side, budget, &mut model.warnings)?;
     model.materials = materials;
     meshes(&r, &skeleton, &rest_world, &skins, bodies, budget, &mut model)?;
-    model.clips = sequences(&r, &skeleton, &channels, load, budget, &mut model.warnings)?;
+    (model.clips, model.marked_motion) = sequences(&r, &skeleton, &channels, load, budget, &mut model.warnings)?;
     model.attachment_points = attachments(&r, skeleton.joints.len())?;
     model.skeleton = Some(skeleton);
     Ok(model)
@@ -418,7 +421,7 @@ fn model_meshes(
     Ok(())
 }
 
-/// Every sequence as a clip of its first blend.
+/// Every sequence as a clip of its first blend, with the axes its travel is marked on.
 fn sequences(
     r: &Bytes,
     skeleton: &Skeleton,
@@ -426,19 +429,22 @@ fn sequences(
     load: &mut dyn FnMut(&str) -> Option<Arc<Vec<u8>>>,
     budget: &MemoryBudget,
     warnings: &mut Vec<String>,
-) -> crate::Result<Vec<Clip>> {
+) -> crate::Result<(Vec<Clip>, Vec<MarkedMotion>)> {
     let (count, offset) = table(r, 164, MAX_SEQUENCES, SEQUENCE_BYTES, "sequence")?;
     let (groups, groups_at) = table(r, 172, MAX_GROUPS, GROUP_BYTES, "sequence group")?;
     // Group files, read when a sequence first needs them (`None`: missing, said once).
     let mut group_files: HashMap<usize, Option<Arc<Vec<u8>>>> = HashMap::new();
     let bones = skeleton.joints.len();
     let mut clips = Vec::with_capacity(count);
+    let mut marked = Vec::with_capacity(count);
     for s in 0..count {
         let at = offset + s * SEQUENCE_BYTES;
         let name = r.name(at, 32)?;
         let fps = r.f32(at + 32)?;
         let flags = r.i32(at + 36)?;
         let frames = r.count(at + 56, 1, MAX_FRAMES, "frame")?;
+        let motion = r.i32(at + 68)?;
+        let linear = r.vec3(at + 76)?;
         r.count(at + 120, 1, 64, "blend")?;
         let anim_at = r.count(at + 124, 0, i32::MAX as usize, "animation offset")?;
         let group = r.count(at + 156, 0, groups.saturating_sub(1), "sequence group")?;
@@ -486,8 +492,11 @@ fn sequences(
                 };
             }
         }
+        put_back_travel(&mut poses, skeleton, linear);
+        let name = unique_name(name, &clips);
+        marked.push(MarkedMotion { clip: name.clone(), axes: STUDIO_LINEAR.map(|bit| motion & bit != 0) });
         clips.push(Clip {
-            name: unique_name(name, &clips),
+            name,
             fps: if fps > 0.0 { fps } else { 30.0 },
             frames: ClipFrames::Skeletal(poses),
             frame_bounds: Vec::new(),
@@ -495,7 +504,26 @@ fn sequences(
             plays_once: flags & STUDIO_LOOPING == 0,
         });
     }
-    Ok(clips)
+    Ok((clips, marked))
+}
+
+/// Adds back the travel studiomdl took out of the roots of a sequence marked `LX`/`LY`/`LZ`
+/// (its `linearmovement`, spread evenly from the first frame to the last), so the frames are
+/// the source's: posing in place takes it out again on the marked axes, as for a `.qc`
+/// sequence, and `--root-motion` keeps it.
+fn put_back_travel(poses: &mut [Vec<JointPose>], skeleton: &Skeleton, linear: Vec3) {
+    let last = poses.len().saturating_sub(1);
+    if linear == Vec3::ZERO || last == 0 {
+        return;
+    }
+    for (f, pose) in poses.iter_mut().enumerate() {
+        let shift = linear * (f as f32 / last as f32);
+        for (joint, p) in skeleton.joints.iter().zip(pose.iter_mut()) {
+            if joint.parent.is_none() {
+                p.translation += shift;
+            }
+        }
+    }
 }
 
 /// `name`, or, when an earlier clip has it (studiomdl lets two sequences share a name), the

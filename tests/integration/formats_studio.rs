@@ -128,6 +128,44 @@ fn a_half_life_model_plays_its_sequences_textured_from_its_t_file() {
 }
 
 #[test]
+fn a_half_life_sequence_marked_lx_travels_with_root_motion_and_stays_in_place_without() {
+    use spritebake::anim::joint_transforms;
+    let Some(dir) = common::corpus("mdl/hl1") else { return };
+    // man.mdl's walk is marked LX but was compiled with no travel: give it 40 units, as
+    // studiomdl writes a walk that moves, beside the files it needs.
+    let scratch = scratch_in("studio", "travel");
+    for file in ["manT.mdl", "man01.mdl"] {
+        std::fs::copy(dir.join(file), scratch.join(file)).unwrap();
+    }
+    let bytes = std::fs::read(dir.join("man.mdl")).unwrap();
+    let field = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    let walk = field(168) + 176;
+    assert_eq!(&bytes[walk..walk + 4], b"walk");
+    assert_eq!(field(walk + 68), 0x40, "the walk is marked LX");
+    let mut moving = bytes.clone();
+    moving[walk + 76..walk + 80].copy_from_slice(&40.0f32.to_le_bytes());
+    std::fs::write(scratch.join("man.mdl"), &moving).unwrap();
+    let stored = load_with(&dir.join("man.mdl"), &LoadOptions::default());
+    let travelling = load_with(&scratch.join("man.mdl"), &LoadOptions::default());
+    assert_eq!(travelling.marked_axes("walk"), Some([true, false, false]));
+    assert_eq!(travelling.marked_axes("arms_up"), Some([false, false, false]), "unmarked: its motion is kept");
+    let root = |model: &Model, frame: f32, in_place: bool| {
+        let options = PoseOptions { looping: true, in_place };
+        joint_transforms(model, model.clip("walk"), FrameTime::Frame(frame), &options)[0].translation
+    };
+    for frame in [0.0, 6.5, 13.0, 25.0] {
+        // With root motion the walk covers the 40 units over its 26 frames, on X alone.
+        let moved = root(&travelling, frame, false) - root(&stored, frame, false);
+        let expected = 40.0 * frame / 25.0;
+        assert!((moved - glam::Vec3A::new(expected, 0.0, 0.0)).abs().max_element() < 1e-4, "frame {frame}: {moved}");
+        // In place it is the stored walk again.
+        let pinned = root(&travelling, frame, true) - root(&stored, frame, true);
+        assert!(pinned.abs().max_element() < 1e-4, "frame {frame}: {pinned}");
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
 fn half_life_texture_flags_names_and_bodies() {
     let Some(dir) = common::corpus("mdl/hl1") else { return };
     let additive = load_with(&dir.join("blend_additive.mdl"), &LoadOptions::default());
