@@ -200,6 +200,30 @@ fn a_mixamo_dance_sheet_stands_upright_facing_south() {
     for name in sheet.names().iter().filter(|n| n.starts_with("mixamo.com")) {
         assert!(sheet.frame(name).covered_pixels() > 50, "{name} is empty");
     }
+    // Textured: the corpus file carries UVs but no image, so the dance is given one, a red
+    // and blue checker of 8 x 8 squares, and every direction shows both colours.
+    let checker = image::RgbaImage::from_fn(64, 64, |x, y| {
+        if (x / 8 + y / 8) % 2 == 0 { image::Rgba([220, 30, 30, 255]) } else { image::Rgba([30, 30, 220, 255]) }
+    });
+    checker.save(scratch.join("checker.png")).unwrap();
+    let fbx = fbx.to_str().unwrap();
+    let args = ["sheet", fbx, "--anim", "mixamo.com", "--directions", "8", "--frames", "2", "--size", "96"];
+    let run = run_in(&scratch, &[&args[..], &["--texture", "checker.png", "-o", "textured.png"]].concat());
+    assert!(run.status.success(), "{}", printed(&run));
+    let textured = common::cli::WrittenSheet::read(&scratch.join("textured.png"));
+    for name in textured.names() {
+        let frame = textured.frame(&name);
+        let (mut red, mut blue) = (0, 0);
+        for (x, y) in (0..frame.width).flat_map(|x| (0..frame.height).map(move |y| (x, y))) {
+            let p = frame.pixel(x, y).unwrap();
+            if p[3] == 255 && u32::from(p[0]) > 2 * u32::from(p[2]) {
+                red += 1;
+            } else if p[3] == 255 && u32::from(p[2]) > 2 * u32::from(p[0]) {
+                blue += 1;
+            }
+        }
+        assert!(red > 40 && blue > 40, "{name}: {red} red and {blue} blue pixels");
+    }
     std::fs::remove_dir_all(scratch).unwrap();
 }
 
