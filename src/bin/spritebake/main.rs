@@ -14,7 +14,7 @@ use spritebake::terminal::escape_control;
 
 use commands::*;
 
-/// Headless CPU sprite renderer for animated 3D game models (MD2, MD5, SMD, OBJ, glTF).
+/// Headless CPU sprite renderer for animated 3D game models (MD2, MD3, MDL, MD5, SMD/QC, IQM, OBJ, glTF, FBX).
 #[derive(Debug, Parser)]
 #[command(name = "spritebake", version, about)]
 struct Cli {
