@@ -26,8 +26,7 @@
 
 use glam::{Affine3A, Mat3};
 
-use super::{Animation, FrameTime, Motion, frame_pair};
-use crate::model::{Clip, ClipFrames, Model, Tag};
+use crate::model::Model;
 
 /// Where an attachment hangs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,31 +65,4 @@ pub fn shares_key_shapes(body: &Model, attachment: &Model) -> bool {
         m.meshes.iter().all(|mesh| mesh.morph_frames.len() == first).then_some(first)
     };
     count(body).is_some() && count(body) == count(attachment)
-}
-
-/// Where tag `tag` of `body` is for `animation` at `time`: on the key shapes its morph clips
-/// show, mixed like their vertices; the first key shape at rest or under a skeletal clip.
-pub fn tag_placement(body: &Model, tag: usize, animation: &Animation, time: FrameTime) -> Affine3A {
-    let Some(tag) = body.tags.get(tag) else { return Affine3A::IDENTITY };
-    let looping = animation.options.looping;
-    let on = |clip: &Clip, time: FrameTime| match &clip.frames {
-        ClipFrames::Morph(frames) => {
-            let pair = frame_pair(clip, time, looping);
-            let key = |i: usize| frames.get(i).copied().unwrap_or(0);
-            tag.between(key(pair.from), key(pair.to), pair.t)
-        }
-        _ => tag.between(0, 0, 0.0),
-    };
-    let mut placement = match animation.motion {
-        Motion::Rest => tag.between(0, 0, 0.0),
-        Motion::Clip(clip) => on(clip, time),
-        Motion::Transition(t) => {
-            let (ta, tb, w) = t.sample(time);
-            Tag::mix(on(t.from, ta), on(t.to, tb), w)
-        }
-    };
-    if let Some(blend) = animation.layers.blend {
-        placement = Tag::mix(placement, on(blend.clip, animation.motion.map_time(time, blend.clip)), blend.weight);
-    }
-    placement
 }

@@ -8,10 +8,10 @@ use std::borrow::Cow;
 use glam::{Affine3A, Mat3, Vec3};
 
 use super::{
-    Animation, Attachment, Blend, FrameTime, Layers, Motion, Mount, Transition, apply_overrides, blend_poses, keyed,
-    local_poses, pose, rest_pose, shares_key_shapes, tag_placement, to_body_axes,
+    Animation, Attachment, Blend, FrameTime, Layers, Motion, Mount, Transition, apply_overrides, blend_poses,
+    frame_pair, keyed, local_poses, pose, rest_pose, shares_key_shapes, to_body_axes,
 };
-use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, Skeleton};
+use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, Skeleton, Tag};
 
 /// Poses `model` for `animation` at `time` (in the motion's frames or seconds): the body with
 /// every layer applied, followed by the attachments' parts (in the body's file axes).
@@ -177,4 +177,31 @@ fn transformed(mut posed: PosedMesh<'_>, m: Affine3A) -> PosedMesh<'_> {
         part.normals = Cow::Owned(normals);
     }
     posed
+}
+
+/// Where tag `tag` of `body` is for `animation` at `time`: on the key shapes its morph clips
+/// show, mixed like their vertices; the first key shape at rest or under a skeletal clip.
+fn tag_placement(body: &Model, tag: usize, animation: &Animation, time: FrameTime) -> Affine3A {
+    let Some(tag) = body.tags.get(tag) else { return Affine3A::IDENTITY };
+    let looping = animation.options.looping;
+    let on = |clip: &Clip, time: FrameTime| match &clip.frames {
+        ClipFrames::Morph(frames) => {
+            let pair = frame_pair(clip, time, looping);
+            let key = |i: usize| frames.get(i).copied().unwrap_or(0);
+            tag.between(key(pair.from), key(pair.to), pair.t)
+        }
+        _ => tag.between(0, 0, 0.0),
+    };
+    let mut placement = match animation.motion {
+        Motion::Rest => tag.between(0, 0, 0.0),
+        Motion::Clip(clip) => on(clip, time),
+        Motion::Transition(t) => {
+            let (ta, tb, w) = t.sample(time);
+            Tag::mix(on(t.from, ta), on(t.to, tb), w)
+        }
+    };
+    if let Some(blend) = animation.layers.blend {
+        placement = Tag::mix(placement, on(blend.clip, animation.motion.map_time(time, blend.clip)), blend.weight);
+    }
+    placement
 }

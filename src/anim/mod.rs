@@ -32,10 +32,10 @@ mod sample;
 mod skin;
 
 pub use animation::{Animation, Layers};
+pub(crate) use attach::shares_key_shapes;
 #[doc(hidden)]
 pub use attach::to_body_axes;
 pub use attach::{Attachment, Mount};
-pub(crate) use attach::{shares_key_shapes, tag_placement};
 pub(crate) use blend::blend_poses;
 pub use blend::{Blend, Motion, Transition};
 #[doc(hidden)]

@@ -1,11 +1,14 @@
 //! One frame of a model: posed, placed in the canonical world frame, seen by a camera and
 //! rendered.
 
+use std::borrow::Cow;
+
 use glam::{Mat4, Vec3};
 
+use super::chrome;
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::Result;
-use crate::model::{Clip, Model, PosedMesh};
+use crate::model::{Clip, Model, PosedMesh, PosedPart};
 use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer, Scene, SceneObject};
 
 /// Model (file axes) → world (Y up, facing +Z).
@@ -92,7 +95,20 @@ pub fn render_posed_into(
     options: &RenderOptions,
     image: &mut Image,
 ) -> Result<()> {
-    renderer.render_into(&scene(model, posed, camera), options, image)
+    match chrome::view_uvs(posed, model_to_world(model), &camera) {
+        None => renderer.render_into(&scene(model, posed, camera), options, image),
+        Some(uvs) => {
+            // Chrome parts drawn with the coordinates the view gives them, the rest as posed.
+            let parts = posed.parts.iter().zip(&uvs).map(|(part, uvs)| PosedPart {
+                positions: Cow::Borrowed(&part.positions),
+                normals: Cow::Borrowed(&part.normals),
+                uvs: uvs.as_deref().unwrap_or(part.uvs),
+                ..*part
+            });
+            let chromed = PosedMesh { parts: parts.collect() };
+            renderer.render_into(&scene(model, &chromed, camera), options, image)
+        }
+    }
 }
 
 /// The scene of one posed model seen by `camera`.

@@ -6,6 +6,7 @@
 //! The command line, `check` manifests and `bake` project files all go through here; the
 //! layers below know nothing of each other.
 
+mod chrome;
 mod distance;
 #[doc(hidden)]
 pub mod engines;

@@ -21,8 +21,8 @@
 //!   strips and fans of (vertex, normal, s, t) in texels, clockwise from the front (reversed).
 //! * **Textures**: 8-bit images with their own 256-colour palettes, in this file or in
 //!   `<name>T.mdl` when this one has none; flags `masked` (palette entry 255 transparent),
-//!   `additive` (added to what is behind) and `chrome` (drawn with its stored coordinates, a
-//!   warning: the environment map it stands for has no sprite equivalent). The skin table's
+//!   `additive` (added to what is behind) and `chrome` (an environment map whose texture
+//!   coordinates follow the view, as Half-Life draws it: see `bake::chrome`). The skin table's
 //!   first family maps meshes to textures.
 //! * **Attachments** become attachment points (`FILE@NAME`, or `FILE@INDEX` when unnamed).
 //!
@@ -40,8 +40,8 @@ use super::binary::Bytes;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::FormatError;
 use crate::model::{
-    AlphaMode, AttachmentPoint, Clip, ClipFrames, Influence, Joint, JointPose, MarkedMotion, Material, Mesh, Model, Orientation,
-    Skeleton, Texture, TextureStatus,
+    AlphaMode, AttachmentPoint, Clip, ClipFrames, Influence, Joint, JointPose, MarkedMotion, Material, Mesh, Model,
+    Orientation, Skeleton, Texture, TextureStatus,
 };
 
 const FORMAT: &str = "Half-Life MDL";
@@ -135,7 +135,7 @@ pub fn parse_within(
         }
     }
     let texture_source = textures_file.as_deref().map_or(r, |t| Bytes::new(FORMAT, t));
-    let (materials, skins) = textures(&texture_source, max_texture_side, budget, &mut model.warnings)?;
+    let (materials, skins) = textures(&texture_source, max_texture_side, budget)?;
     model.materials = materials;
     meshes(&r, &skeleton, &rest_world, &skins, bodies, budget, &mut model)?;
     (model.clips, model.marked_motion) = sequences(&r, &skeleton, &channels, load, budget, &mut model.warnings)?;
@@ -204,12 +204,7 @@ fn bones(r: &Bytes) -> Result<(Skeleton, Vec<BoneChannels>), FormatError> {
 
 /// The materials, one per texture (a plain one when there are none), and the first skin
 /// family: the texture of each skin reference.
-fn textures(
-    r: &Bytes,
-    max_side: u32,
-    budget: &MemoryBudget,
-    warnings: &mut Vec<String>,
-) -> crate::Result<(Vec<Material>, Vec<usize>)> {
+fn textures(r: &Bytes, max_side: u32, budget: &MemoryBudget) -> crate::Result<(Vec<Material>, Vec<usize>)> {
     let (count, offset) = table(r, 180, MAX_TEXTURES, TEXTURE_BYTES, "texture")?;
     let mut materials = Vec::with_capacity(count.max(1));
     for i in 0..count {
@@ -244,9 +239,7 @@ fn textures(
         } else if flags & NF_ADDITIVE != 0 {
             material.alpha_mode = AlphaMode::Additive;
         }
-        if flags & NF_CHROME != 0 {
-            warnings.push(format!("texture '{name}' is chrome: drawn with its stored coordinates"));
-        }
+        material.chrome = flags & NF_CHROME != 0;
         materials.push(material);
     }
     let references = r.count(192, 0, MAX_TEXTURES, "skin reference")?;

@@ -185,6 +185,10 @@ pub struct Material {
     /// An image that cuts the texture out (OBJ `map_d` naming another image than `map_Kd`),
     /// as the model wrote it: its alpha, or its luminance, multiplies the texture's.
     pub alpha_texture_name: Option<String>,
+    /// A GoldSrc chrome texture (`STUDIO_NF_CHROME`): an environment map whose texture
+    /// coordinates follow the view, not the mesh's stored ones (see `bake::chrome`). The
+    /// default is false.
+    pub chrome: bool,
 }
 
 /// A texture's filter where it is minified, as a model file asks for it.
@@ -213,6 +217,7 @@ impl Default for Material {
             minify: None,
             palette_mask: false,
             alpha_texture_name: None,
+            chrome: false,
         }
     }
 }

@@ -170,8 +170,18 @@ fn half_life_texture_flags_names_and_bodies() {
     let Some(dir) = common::corpus("mdl/hl1") else { return };
     let additive = load_with(&dir.join("blend_additive.mdl"), &LoadOptions::default());
     assert!(additive.materials.iter().all(|m| m.alpha_mode == AlphaMode::Additive));
+    // Chrome is an environment map: drawn with coordinates from the view, the sphere shows
+    // the bright parts of its texture (with its stored coordinates it showed none over 98).
     let chrome = load_with(&dir.join("chrome_sphere.mdl"), &LoadOptions::default());
-    assert!(chrome.warnings.iter().any(|w| w.contains("chrome")), "{:?}", chrome.warnings);
+    assert!(chrome.materials[0].chrome && chrome.warnings.is_empty(), "{:?}", chrome.warnings);
+    let scratch = scratch_in("studio", "chrome");
+    let sphere = dir.join("chrome_sphere.mdl");
+    let run = run_in(&scratch, &["render", sphere.to_str().unwrap(), "--ortho", "--size", "128", "-o", "c.png"]);
+    assert!(run.status.success(), "{}", printed(&run));
+    let image = image::open(scratch.join("c.png")).unwrap().to_rgba8();
+    let bright = image.pixels().filter(|p| p[3] == 255 && p[0].min(p[1]).min(p[2]) > 200).count();
+    assert!(bright > 100, "{bright} bright pixels");
+    std::fs::remove_dir_all(scratch).unwrap();
     // Two sequences of one name: the later one is told apart.
     let names: Vec<String> = load_with(&dir.join("duplicate_sequences.mdl"), &LoadOptions::default())
         .clips

@@ -353,12 +353,11 @@ fn goldsrc_masked_textures_draw_their_last_palette_colour_transparent() {
     let additive = qc("$texrendermode \"grid.bmp\" additive\n");
     assert_eq!(halves(&additive), (AlphaMode::Additive, 255, 255, [255, 0, 0]));
     assert!(additive.warnings.iter().all(|w| !w.contains("texrendermode")), "{:?}", additive.warnings);
+    // `chrome` goes with `masked`; lighting modes only warn.
     let chrome = qc("$texrendermode \"grid.bmp\" masked\n$texrendermode \"grid.bmp\" chrome\n");
-    assert!(
-        chrome.warnings.iter().any(|w| w.contains("chrome: drawn as an ordinary texture")),
-        "{:?}",
-        chrome.warnings
-    );
+    assert!(chrome.materials[0].chrome && chrome.materials[0].palette_mask, "{:?}", chrome.materials[0]);
+    let flat = qc("$texrendermode \"grid.bmp\" flatshade\n");
+    assert!(flat.warnings.iter().any(|w| w.contains("flatshade: drawn as an ordinary texture")), "{:?}", flat.warnings);
     assert_eq!(
         halves(&qc("$texrendermode grid.bmp masked\n$texrendermode grid.bmp additive\n")).0,
         AlphaMode::Additive

@@ -142,12 +142,15 @@ pub fn build(qc: Qc, choices: &[BodyChoice], files: &mut Files, budget: &MemoryB
     for material in &mut model.materials {
         let texture = material.texture_name.as_deref().unwrap_or(&material.name);
         let file = texture.rsplit(['/', '\\']).next().unwrap_or(texture).to_lowercase();
-        // The last `$texrendermode` of a texture wins, as studiomdl applies them in order.
-        match qc.texture_modes.iter().rev().find(|(name, _)| *name == file).map(|&(_, mode)| mode) {
+        let modes = || qc.texture_modes.iter().filter(|(name, _)| *name == file).map(|&(_, mode)| mode);
+        // Of masked and additive, the texture's last `$texrendermode` wins, as studiomdl
+        // applies them in order; chrome goes with either.
+        match modes().rfind(|&mode| mode != TextureMode::Chrome) {
             Some(TextureMode::Masked) => smd::mask(material),
             Some(TextureMode::Additive) => smd::add_light(material),
-            None => {}
+            _ => {}
         }
+        material.chrome = modes().any(|mode| mode == TextureMode::Chrome);
     }
     model.warnings.extend(warnings);
     Ok(Built { model, texture_folders: qc.texture_folders, placement: qc.placement })

@@ -225,8 +225,9 @@ impl Parser {
                     let drawn = match mode.to_ascii_lowercase().as_str() {
                         "masked" => Some(TextureMode::Masked),
                         "additive" => Some(TextureMode::Additive),
-                        // `fullbright`, `flatshade` and `chrome` change lighting a sprite's
-                        // key light stands in for.
+                        "chrome" => Some(TextureMode::Chrome),
+                        // `fullbright` and `flatshade` change lighting a sprite's key light
+                        // stands in for.
                         _ => None,
                     };
                     match drawn {

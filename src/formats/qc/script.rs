@@ -217,14 +217,16 @@ pub struct Qc {
     pub warnings: Vec<String>,
 }
 
-/// The `$texrendermode`s a sprite shows (`fullbright`, `flatshade` and `chrome` change lighting
-/// a sprite's key light stands in for, and only warn).
+/// The `$texrendermode`s a sprite shows (`fullbright` and `flatshade` change lighting a
+/// sprite's key light stands in for, and only warn).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextureMode {
     /// The palette's last colour is transparent ([`smd::mask`](crate::formats::smd::mask)).
     Masked,
     /// Added to what is behind it ([`smd::add_light`](crate::formats::smd::add_light)).
     Additive,
+    /// An environment map whose coordinates follow the view ([`Material::chrome`](crate::model::Material::chrome)).
+    Chrome,
 }
 
 /// An included file as the include callback read it: its path and text.
