@@ -1,4 +1,5 @@
-//! Keyed clips (glTF): every channel sampled exactly at the requested time.
+//! Keyed clips (glTF, FBX blend shape animation): every channel sampled exactly at the
+//! requested time.
 //!
 //! * **Time.** `FrameTime::Frame(f)` is `f / fps` seconds, so sheets and GIFs step through a
 //!   keyed clip at its `fps` like any other clip. Looping clips wrap at the clip's duration
