@@ -3,7 +3,7 @@
 
 use glam::{Affine3A, Vec3};
 
-use super::skin::{self, posed_from};
+use super::skin::posed_from;
 use super::{FrameTime, PoseOptions, frame_pair, keyed};
 use crate::model::{Clip, ClipFrames, JointPose, Mesh, Model, PosedMesh, Skeleton};
 
@@ -13,7 +13,8 @@ pub fn pose<'a>(model: &'a Model, clip: Option<&Clip>, time: FrameTime, options:
     match &clip.frames {
         ClipFrames::Skeletal(_) => {
             let joints = joint_transforms(model, Some(clip), time, options);
-            posed_from(model, |mesh| skin::skin_mesh(mesh, &joints))
+            // Blend shapes (FBX) stay at their rest weights, as `animate` keeps them.
+            keyed::skin_morphed(model, &keyed::morph_weights(model, clip, time, options), &joints)
         }
         ClipFrames::Morph(frames) => {
             let pair = frame_pair(clip, time, options.looping);

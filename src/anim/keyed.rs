@@ -1,4 +1,5 @@
-//! Keyed clips (glTF): every channel sampled exactly at the requested time.
+//! Keyed clips (glTF, FBX blend shape animation): every channel sampled exactly at the
+//! requested time.
 //!
 //! * **Time.** `FrameTime::Frame(f)` is `f / fps` seconds, so sheets and GIFs step through a
 //!   keyed clip at its `fps` like any other clip. Looping clips wrap at the clip's duration
@@ -226,8 +227,12 @@ fn morphed_influences(mesh: &crate::model::Mesh, weights: &[f32]) -> Option<Vec<
     Some(influences)
 }
 
-/// Skins every mesh with `joints`, morph targets added at `weights` (one list per mesh).
-fn skin_morphed<'a>(model: &'a Model, weights: &[Vec<f32>], joints: &[Affine3A]) -> PosedMesh<'a> {
+/// Skins every mesh with `joints`, morph targets added at `weights` (one list per mesh); plain
+/// skinning when no mesh has morph targets.
+pub(super) fn skin_morphed<'a>(model: &'a Model, weights: &[Vec<f32>], joints: &[Affine3A]) -> PosedMesh<'a> {
+    if model.meshes.iter().all(|m| m.morph_targets.is_empty()) {
+        return skin::posed_from(model, |mesh| skin::skin_mesh(mesh, joints));
+    }
     skin::posed_from(model, |mesh| {
         // `posed_from` hands out meshes, not indices: find this one's weights by identity.
         let index = model.meshes.iter().position(|m| std::ptr::eq(m, mesh));
@@ -247,9 +252,6 @@ pub(super) fn skin_animated<'a>(
     time: FrameTime,
     joints: &[Affine3A],
 ) -> PosedMesh<'a> {
-    if model.meshes.iter().all(|m| m.morph_targets.is_empty()) {
-        return skin::posed_from(model, |mesh| skin::skin_mesh(mesh, joints));
-    }
     let options = &animation.options;
     let mut weights = match animation.motion {
         Motion::Rest => model.meshes.iter().map(|m| m.morph_weights.clone()).collect(),

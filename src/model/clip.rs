@@ -7,7 +7,8 @@ pub enum ClipFrames {
     Skeletal(Vec<Vec<JointPose>>),
     /// Morph (MD2): indices into every mesh's [`crate::model::Mesh::morph_frames`].
     Morph(Vec<usize>),
-    /// Keys at arbitrary times (glTF), sampled exactly; `Clip::fps` only sets the frame spacing.
+    /// Keys at arbitrary times (glTF; FBX stacks that animate blend shapes), sampled exactly;
+    /// `Clip::fps` only sets the frame spacing.
     Keyed(KeyedClip),
 }
 
@@ -24,7 +25,7 @@ impl ClipFrames {
 /// A named animation clip sampled at a fixed rate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clip {
-    /// Clip name (MD2 frame-name stem, MD5/SMD file stem, glTF animation name).
+    /// Clip name (MD2 frame-name stem, MD5/SMD file stem, glTF animation or FBX stack name).
     pub name: String,
     /// Frames per second.
     pub fps: f32,

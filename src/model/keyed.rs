@@ -39,7 +39,8 @@ pub struct Channel {
     pub values: Vec<f32>,
 }
 
-/// A clip stored as keys at arbitrary times (glTF), sampled exactly at any time.
+/// A clip stored as keys at arbitrary times (glTF; FBX stacks that animate blend shapes),
+/// sampled exactly at any time.
 ///
 /// Properties no channel animates keep their rest values. Frames for sheets and GIFs are taken
 /// every `1 / fps` seconds from 0 (see [`crate::model::Clip::frame_count`]).

@@ -28,7 +28,7 @@ pub struct MorphFrame {
     pub normals: Vec<Vec3>,
 }
 
-/// One blend shape of a skinned mesh (a glTF morph target): offsets added, scaled by the
+/// One blend shape of a skinned mesh (a glTF morph target, an FBX shape): offsets added, scaled by the
 /// target's weight, to the vertex before skinning.
 ///
 /// There is one offset per entry of [`Mesh::influences`], already in that influence's joint
@@ -37,7 +37,7 @@ pub struct MorphFrame {
 pub struct MorphTarget {
     /// Position offsets, one per influence.
     pub positions: Vec<Vec3>,
-    /// Normal offsets, one per influence (zero when the file has none).
+    /// Normal offsets, one per influence, or none (read as zeros) when the shape moves no normal.
     pub normals: Vec<Vec3>,
 }
 
@@ -66,7 +66,7 @@ pub struct Mesh {
     pub influences: Vec<Influence>,
     /// Key shapes for morph animation (MD2). Empty for other meshes.
     pub morph_frames: Vec<MorphFrame>,
-    /// Blend shapes of a skinned mesh (glTF). Empty for other meshes.
+    /// Blend shapes of a skinned mesh (glTF, FBX). Empty for other meshes.
     pub morph_targets: Vec<MorphTarget>,
     /// Weight of each morph target when no clip animates them; the rest-pose `positions`
     /// already include these.

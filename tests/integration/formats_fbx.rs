@@ -290,3 +290,113 @@ fn fbx_textures_embedded_and_external_map_the_right_way_up() {
     }
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+/// The points of a JSON array of `[x, y, z]`.
+fn json_points(value: &serde_json::Value) -> Vec<Vec3> {
+    let coordinate = |p: &serde_json::Value, i: usize| p[i].as_f64().unwrap() as f32;
+    value.as_array().unwrap().iter().map(|p| Vec3::new(coordinate(p, 0), coordinate(p, 1), coordinate(p, 2))).collect()
+}
+
+/// How far apart two point clouds are, over the size of `theirs`: the farthest any point is
+/// from the other cloud's nearest, either way, counted up to `cap` of the size.
+fn apart(ours: &[Vec3], theirs: &[Vec3], cap: f32) -> f32 {
+    let size = Aabb::from_points(theirs.iter().copied()).size().length();
+    let cell = size * cap;
+    farthest_nearest(ours, theirs, cell).max(farthest_nearest(theirs, ours, cell)) / size
+}
+
+#[test]
+fn fbx_blend_shapes_on_a_skinned_mesh_agree_with_blenders_import() {
+    // Blender bends a skinned column while shape keys Bulge and Pinch animate, Lean holds at
+    // 0.35 and Pinch is masked by vertex weights, exports it, and poses its own import of the
+    // file (tests/blender/blend_shape_fbx.py).
+    let scratch = scratch_in("fbx", "blend_shapes");
+    let frames = [0, 5, 10, 15, 20];
+    let list = frames.map(|f| f.to_string()).join(",");
+    if !common::blender::run("blend_shape_fbx.py", &[scratch.as_os_str(), list.as_ref()], &scratch) {
+        return;
+    }
+    let json = std::fs::read_to_string(scratch.join("column.json")).unwrap();
+    let blender: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let model = load_ok(&scratch.join("column.fbx"));
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    // Three targets at the values Blender saved, in its order.
+    let saved: Vec<f32> =
+        ["Bulge", "Lean", "Pinch"].iter().map(|k| blender["weights"][k].as_f64().unwrap() as f32).collect();
+    for mesh in &model.meshes {
+        assert_eq!(mesh.morph_targets.len(), 3, "{}", mesh.name);
+        let close = mesh.morph_weights.iter().zip(&saved).all(|(a, b)| (a - b).abs() < 1e-6);
+        assert!(close && saved[1] == 0.35, "{:?} saved as {saved:?}", mesh.morph_weights);
+    }
+    // The stack keys the weights at its 20 frames (24 fps) and its end.
+    let clip = &model.clips[0];
+    assert!(matches!(clip.frames, spritebake::model::ClipFrames::Keyed(_)), "{}", clip.name);
+    assert_eq!((clip.frame_count(), clip.fps), (20, 24.0));
+    // At rest (the bind pose, the saved weights) and at each frame: Blender's vertices, and
+    // far from where they would be without the shapes.
+    let rest = bake::world_points(&model, &rest_pose(&model));
+    let error = apart(&rest, &json_points(&blender["rest"]), 0.01);
+    eprintln!("rest: vertices within {error:.2e} of the size");
+    assert!(error < 2e-3, "rest: vertices up to {error:.2e} of the model's size apart");
+    for frame in frames {
+        let ours = posed_points(&model, &clip.name, frame as f32);
+        let key = frame.to_string();
+        let error = apart(&ours, &json_points(&blender["posed"][&key]), 0.01);
+        let unshaped = apart(&ours, &json_points(&blender["plain"][&key]), 0.5);
+        eprintln!("frame {frame}: vertices within {error:.2e} of the size, {unshaped:.2e} from the unshaped mesh");
+        assert!(error < 2e-3, "frame {frame}: vertices up to {error:.2e} of the model's size apart");
+        assert!(unshaped > 1e-2, "frame {frame}: the shapes move vertices only {unshaped:.2e} of the size");
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
+fn fbx_in_between_shapes_blend_piecewise_linearly_in_the_channel_weight() {
+    // A unit quad whose corner (1, 1, 0) one channel raises: 0.4 at full effect at weight 50%,
+    // 1.0 at 100%; saved at 25%; a one-second stack at 30 fps takes it from 0% to 100%. A
+    // second channel, at 100% and not animated, raises the corner (0, 0, 0) by 0.3.
+    use common::fbx::{Channel, Shape, Stack};
+    let shape = |corner, full, height| Shape { full, offsets: vec![(corner, [0.0, 0.0, height])] };
+    let channels = [
+        Channel { percent: 25.0, shapes: vec![shape(2, 50.0, 0.4), shape(2, 100.0, 1.0)] },
+        Channel { percent: 100.0, shapes: vec![shape(0, 100.0, 0.3)] },
+    ];
+    let vertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
+    let quad = [vec![0, 1, 2, 3]];
+    let scratch = scratch_in("fbx", "in_between");
+    let load_quad = |name: &str, stack| {
+        let path = scratch.join(name);
+        std::fs::write(&path, common::fbx::blend_shapes(&vertices, &quad, &channels, Some(stack))).unwrap();
+        let model = load_ok(&path);
+        assert!(model.warnings.is_empty(), "{name}: {:?}", model.warnings);
+        model
+    };
+    // The heights of the two corners.
+    let heights = |points: &[Vec3]| {
+        let corner =
+            |x: f32, y: f32| points.iter().find(|p| (p.x - x).abs() < 1e-4 && (p.y - y).abs() < 1e-4).unwrap().z;
+        (corner(1.0, 1.0), corner(0.0, 0.0))
+    };
+    let model = load_quad("raise.fbx", Stack { seconds: 1.0, weight: Some((0.0, 100.0)) });
+    let mesh = &model.meshes[0];
+    // Each shape is a target; at 25% the first is at half effect.
+    assert_eq!(mesh.morph_weights, [0.5, 0.0, 1.0]);
+    let (raised, lifted) = heights(&mesh.positions);
+    assert!((raised - 0.2).abs() < 1e-5 && (lifted - 0.3).abs() < 1e-5, "{:?}", mesh.positions);
+    let clip = &model.clips[0];
+    assert!(matches!(clip.frames, spritebake::model::ClipFrames::Keyed(_)));
+    assert_eq!((clip.name.as_str(), clip.frame_count(), clip.fps), ("Raise", 30, 30.0));
+    // Weight w = frame / 30: 0.8 w up to 50%, then 0.4 (1 - w) / 0.5 + 1.0 (w - 0.5) / 0.5.
+    for (frame, expected) in [(0.0, 0.0), (6.0, 0.16), (15.0, 0.4), (24.0, 0.76), (30.0, 1.0)] {
+        let (raised, lifted) = heights(&posed_points(&model, "Raise", frame));
+        assert!((raised - expected).abs() < 1e-4, "frame {frame}: corner at {raised}, not {expected}");
+        assert!((lifted - 0.3).abs() < 1e-5, "frame {frame}: the still channel's corner at {lifted}");
+    }
+    // A stack that animates no weight is skeletal and keeps the saved weights.
+    let model = load_quad("still.fbx", Stack { seconds: 1.0, weight: None });
+    let clip = &model.clips[0];
+    assert!(matches!(clip.frames, spritebake::model::ClipFrames::Skeletal(_)));
+    let (raised, lifted) = heights(&posed_points(&model, "Raise", 5.0));
+    assert!((raised - 0.2).abs() < 1e-5 && (lifted - 0.3).abs() < 1e-5, "{raised} {lifted}");
+    std::fs::remove_dir_all(scratch).unwrap();
+}

@@ -863,3 +863,38 @@ fn fbx_parsing_in_c_is_held_to_the_budget() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_dir_all(out).unwrap();
 }
+
+#[test]
+fn kilobytes_in_never_gigabytes_of_memory_fbx_blend_shapes() {
+    let dir = scratch("fbx_blend");
+    use common::fbx::{Channel, Shape};
+    let shape = || Shape { full: 100.0, offsets: vec![(0, [0.0, 1.0, 0.0])] };
+    let channels =
+        |n: usize| -> Vec<Channel> { (0..n).map(|_| Channel { percent: 0.0, shapes: vec![shape()] }).collect() };
+    // 10 000 triangles of their own corners and 1000 channels of one offset each, in about
+    // 600 KB: an offset per shape per vertex is 360 MB.
+    let vertices: Vec<[f32; 3]> = (0..30_000).map(|k| [(k % 7) as f32, (k % 5) as f32, (k % 3) as f32]).collect();
+    let triangles: Vec<Vec<u32>> = (0..10_000).map(|t| vec![3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    let fbx = common::fbx::blend_shapes(&vertices, &triangles, &channels(1000), None);
+    assert!(fbx.len() < 700_000, "{}", fbx.len());
+    std::fs::write(dir.join("shapes.fbx"), fbx).unwrap();
+    // One triangle, 700 channels and an hour-long stack animating one: 108 001 keys of 700
+    // weights are 300 MB.
+    let triangle = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    let hour = common::fbx::Stack { seconds: 3600.0, weight: Some((0.0, 100.0)) };
+    let fbx = common::fbx::blend_shapes(&triangle, &[vec![0, 1, 2]], &channels(700), Some(hour));
+    assert!(fbx.len() < 250_000, "{}", fbx.len());
+    std::fs::write(dir.join("keys.fbx"), fbx).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let cases = [
+        ("shapes.fbx", "mesh 'Quad', 1000 blend shapes x 30000 vertex influences"),
+        ("keys.fbx", "animation 'Raise', 108001 keys x 1 joints and 700 blend shapes"),
+    ];
+    for (file, words) in cases {
+        let o = run_limited(&["render", s(&dir.join(file)), "-o", s(&out.join("x.png"))]);
+        assert_refused(&o, &[file, words, "over the 256 MiB budget", "--max-memory-mib"]);
+    }
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}

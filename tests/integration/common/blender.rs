@@ -19,7 +19,8 @@ pub fn run(script: &str, args: &[&std::ffi::OsStr], scratch: &Path) -> bool {
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blender").join(script);
     let o = Command::new("blender")
-        .args(["-b", "--factory-startup", "-noaudio", "--python"])
+        // A Python error exits 1 (Blender's own exit code is 0 after a failed script).
+        .args(["-b", "--factory-startup", "-noaudio", "--python-exit-code", "1", "--python"])
         .arg(&script)
         .arg("--")
         .args(args)

@@ -8,6 +8,7 @@ pub mod boxes;
 pub mod browser;
 pub mod cli;
 pub mod engines;
+pub mod fbx;
 pub mod golden;
 pub mod html;
 pub mod tres;

@@ -11,14 +11,20 @@
 //!   polygons triangulated by ufbx, corners sharing a vertex, normal and uv welded. Skinned
 //!   vertices take their skin's cluster weights (normalised) with positions in the bone's
 //!   bind space (`geometry_to_bone`); a vertex no cluster weights follows the mesh's node.
-//!   Blend shapes are not applied (a warning says so).
+//! * **Blend shapes.** Every shape of a mesh's blend channels, in-betweens included, is a morph
+//!   target, added to the vertex before skinning, at its channel's saved weight at rest (see
+//!   `blend.rs`).
 //! * **Materials.** The diffuse (or PBR base colour) texture: embedded content decoded here,
 //!   else its file name left to the texture resolver; the diffuse colour without a texture.
 //! * **Clips.** Each animation stack is a clip named after it, sampled at the scene's frame
-//!   rate (30 when it has none) from the stack's start, `round(length × fps)` frames.
+//!   rate (30 when it has none) from the stack's start, `round(length × fps)` frames; keyed
+//!   at those frames when it animates blend shape weights (see `clip.rs`).
 //!
 //! ufbx allocates in C, outside the model's budget: its allocators are capped at what the
 //! budget has left, and the scene it keeps is charged once loaded.
+
+mod blend;
+mod clip;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,9 +34,8 @@ use glam::{Affine3A, Mat3, Quat, Vec2, Vec3};
 use super::{Limits, textures};
 use crate::budget::MemoryBudget;
 use crate::error::{FormatError, Result};
-use crate::model::{
-    Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton, Texture, TextureStatus,
-};
+use crate::model::{Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton, Texture, TextureStatus};
+use blend::{Blends, Morphed};
 
 const FORMAT: &str = "FBX";
 /// Most joints (scene nodes) a model may have.
@@ -76,16 +81,20 @@ pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Res
     model.skeleton = Some(joints.skeleton());
     let mut materials = Materials::read(&scene, limits, budget, &mut model)?;
     let rest_world = model.skeleton.as_ref().map(|s| s.to_model_space(&s.rest_pose())).unwrap_or_default();
+    // The mesh instances with blend shapes, whose weights clips may key.
+    let mut morphed = Vec::new();
     for node in &scene.nodes {
         let Some(mesh) = &node.mesh else { continue };
-        if !mesh.blend_deformers.is_empty() {
-            model.warnings.push(format!("mesh '{}': its blend shapes are not applied", &*node.element.name));
+        let blends = Blends::of(mesh);
+        let instance = Instance { node, mesh, blends: &blends };
+        let meshes = add_mesh_instance(&instance, &joints, &mut materials, &rest_world, budget, &mut model)?;
+        if !blends.is_empty() && !meshes.is_empty() {
+            morphed.push(Morphed { blends, meshes });
         }
-        add_mesh_instance(node, mesh, &joints, &mut materials, &rest_world, budget, &mut model)?;
     }
     model.materials = materials.list;
     for stack in &scene.anim_stacks {
-        model.clips.push(clip(&scene, stack, &joints, budget)?);
+        model.clips.push(clip::clip(&scene, stack, &joints, &morphed, budget)?);
     }
     Ok(model)
 }
@@ -239,46 +248,47 @@ impl Materials {
     }
 }
 
-/// Adds one mesh per material part of `mesh` as instanced by `node`.
+/// A node with a mesh, and the mesh's blend shapes.
+struct Instance<'a> {
+    node: &'a ufbx::Node,
+    mesh: &'a ufbx::Mesh,
+    blends: &'a Blends<'a>,
+}
+
+/// Adds one mesh per material part of the instance's mesh; returns their indices in the model.
 fn add_mesh_instance(
-    node: &ufbx::Node,
-    mesh: &ufbx::Mesh,
+    instance: &Instance,
     joints: &Joints,
     materials: &mut Materials,
     rest_world: &[Affine3A],
     budget: &MemoryBudget,
     model: &mut Model,
-) -> Result<()> {
-    let Some(node_joint) = joints.index(node) else { return Ok(()) };
-    // Each triangle corner may be its own vertex: position, normal, uv, range, influences.
-    const CORNER_BYTES: u64 = 12 + 12 + 8 + 8 + 12 + 4 * 32;
+) -> Result<Vec<usize>> {
+    let Instance { node, mesh, blends } = *instance;
+    let Some(node_joint) = joints.index(node) else { return Ok(Vec::new()) };
+    // Each triangle corner may be its own vertex: position, normal, uv, range, influences, and
+    // (for blend shapes) the corner it came from.
+    const CORNER_BYTES: u64 = 12 + 12 + 8 + 8 + 12 + 4 * 32 + 4;
     let corners = (mesh.num_triangles as u64).saturating_mul(3);
     budget.charge(corners.saturating_mul(CORNER_BYTES), || {
         format!("FBX: mesh '{}' of {} triangles", &*node.element.name, mesh.num_triangles)
     })?;
-    // Each cluster's joint and bind transforms, worked out once for all its vertices.
-    let skin = mesh.skin_deformers.first().map(|skin| {
-        let clusters: Vec<Option<Binding>> = skin
-            .clusters
-            .iter()
-            .map(|c| Some(Binding::new(joints.index(c.bone_node.as_ref()?)?, affine(&c.geometry_to_bone))))
-            .collect();
-        (&**skin, clusters)
-    });
-    let node_binding = Binding::new(node_joint, affine(&node.geometry_to_node));
+    let rig = Rig::of(mesh, node_joint, node, joints);
+    let mut added = Vec::new();
     let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
     for part in mesh.material_parts.iter() {
         let material = materials.of_part(mesh, part.index);
         let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
         let mut welded: HashMap<(u32, u32, u32), u32> = HashMap::new();
+        // The triangle corner each vertex was made from, for its blend shape offsets.
+        let mut sources: Vec<u32> = Vec::new();
         for &face in part.face_indices.iter() {
             let Some(&face) = mesh.faces.get(face as usize) else { continue };
             let count = ufbx::triangulate_face(&mut triangle, mesh, face) as usize;
             for tri in triangle.get(..count * 3).unwrap_or_default().chunks_exact(3) {
                 let mut corners = [0u32; 3];
                 for (corner, &ix) in corners.iter_mut().zip(tri) {
-                    let ix = ix as usize;
-                    let attribute = |indices: &[u32]| indices.get(ix).copied().unwrap_or(0);
+                    let attribute = |indices: &[u32]| indices.get(ix as usize).copied().unwrap_or(0);
                     let key = (
                         attribute(&mesh.vertex_indices),
                         attribute(&mesh.vertex_normal.indices),
@@ -287,9 +297,11 @@ fn add_mesh_instance(
                     *corner = match welded.get(&key) {
                         Some(&v) => v,
                         None => {
-                            let v = out.positions.len() as u32;
-                            let skin = skin.as_ref().map(|(deformer, clusters)| (*deformer, clusters.as_slice()));
-                            add_vertex(&mut out, mesh, ix, key.0, skin, node_binding, rest_world);
+                            let v = out.uvs.len() as u32;
+                            add_vertex(&mut out, mesh, ix as usize, &rig.influences(key.0));
+                            if !blends.is_empty() {
+                                sources.push(ix);
+                            }
                             welded.insert(key, v);
                             v
                         }
@@ -298,11 +310,17 @@ fn add_mesh_instance(
                 out.indices.push(corners);
             }
         }
-        if !out.indices.is_empty() {
-            model.meshes.push(out);
+        if out.indices.is_empty() {
+            continue;
         }
+        if !blends.is_empty() {
+            blends.add_targets(&mut out, mesh, &sources, &rig, budget)?;
+        }
+        place_at_rest(&mut out, rest_world);
+        added.push(model.meshes.len());
+        model.meshes.push(out);
     }
-    Ok(())
+    Ok(added)
 }
 
 /// How a vertex follows a joint: the joint, and the transforms from the mesh's geometry into
@@ -321,19 +339,58 @@ impl Binding {
     }
 }
 
-/// Appends the vertex of index `ix` (vertex `vertex`) to `out`: its rest position and normal in
-/// model space, its uv (flipped to the top-left convention), and its influences: its skin's
-/// weights over the clusters' bindings (`None` for a cluster without a bone), or all of it on
-/// `node` when it has none.
-fn add_vertex(
-    out: &mut Mesh,
-    mesh: &ufbx::Mesh,
-    ix: usize,
-    vertex: u32,
-    skin: Option<(&ufbx::SkinDeformer, &[Option<Binding>])>,
+/// How the vertices of a mesh instance follow joints: its skin's clusters, each cluster's joint
+/// and bind transforms worked out once for all its vertices (`None` for a cluster without a
+/// bone), and the instance's node for the vertices no cluster weighs.
+struct Rig<'a> {
+    skin: Option<(&'a ufbx::SkinDeformer, Vec<Option<Binding>>)>,
     node: Binding,
-    rest_world: &[Affine3A],
-) {
+}
+
+impl<'a> Rig<'a> {
+    fn of(mesh: &'a ufbx::Mesh, node_joint: usize, node: &ufbx::Node, joints: &Joints) -> Rig<'a> {
+        let skin = mesh.skin_deformers.first().map(|skin| {
+            let clusters = skin
+                .clusters
+                .iter()
+                .map(|c| Some(Binding::new(joints.index(c.bone_node.as_ref()?)?, affine(&c.geometry_to_bone))))
+                .collect();
+            (&**skin, clusters)
+        });
+        Rig { skin, node: Binding::new(node_joint, affine(&node.geometry_to_node)) }
+    }
+
+    /// The bindings of vertex `vertex` (an index into the mesh's vertices) with weights that
+    /// sum to 1: its skin's weights over the clusters with bones, or all of it on the node.
+    fn influences(&self, vertex: u32) -> Vec<(Binding, f32)> {
+        let mut influences: Vec<(Binding, f32)> = Vec::new();
+        if let Some((skin, clusters)) = &self.skin
+            && let Some(v) = skin.vertices.get(vertex as usize)
+        {
+            let range = v.weight_begin as usize..(v.weight_begin as usize).saturating_add(v.num_weights as usize);
+            for w in skin.weights.get(range).unwrap_or_default() {
+                let Some(&Some(binding)) = clusters.get(w.cluster_index as usize) else { continue };
+                let weight = w.weight as f32;
+                if weight.is_finite() && weight > 0.0 {
+                    influences.push((binding, weight));
+                }
+            }
+        }
+        // Weights are positive and finite, so only an empty list (or one whose sum overflows)
+        // leaves the vertex to its node.
+        let total: f32 = influences.iter().map(|i| i.1).sum();
+        if influences.is_empty() || !total.is_finite() {
+            return vec![(self.node, 1.0)];
+        }
+        influences.iter_mut().for_each(|i| i.1 /= total);
+        influences
+    }
+}
+
+/// Appends the vertex of index `ix` to `out`: its uv (flipped to the top-left convention) and
+/// its `influences`, with its position and normal in each one's joint space. Its rest position
+/// and normal come later ([`place_at_rest`]).
+fn add_vertex(out: &mut Mesh, mesh: &ufbx::Mesh, ix: usize, influences: &[(Binding, f32)]) {
     let position = vec3(mesh.vertex_position[ix]);
     let normal = if mesh.vertex_normal.exists { vec3(mesh.vertex_normal[ix]) } else { Vec3::Y };
     let uv = if mesh.vertex_uv.exists {
@@ -342,77 +399,38 @@ fn add_vertex(
     } else {
         Vec2::ZERO
     };
-    let mut influences: Vec<(Binding, f32)> = Vec::new();
-    if let Some((skin, clusters)) = skin
-        && let Some(v) = skin.vertices.get(vertex as usize)
-    {
-        let range = v.weight_begin as usize..(v.weight_begin as usize).saturating_add(v.num_weights as usize);
-        for w in skin.weights.get(range).unwrap_or_default() {
-            let Some(&Some(binding)) = clusters.get(w.cluster_index as usize) else { continue };
-            let weight = w.weight as f32;
-            if weight.is_finite() && weight > 0.0 {
-                influences.push((binding, weight));
-            }
-        }
-    }
-    // Weights are positive and finite, so only an empty list (or one whose sum overflows)
-    // leaves the vertex to its node.
-    let mut total: f32 = influences.iter().map(|i| i.1).sum();
-    if influences.is_empty() || !total.is_finite() {
-        influences = vec![(node, 1.0)];
-        total = 1.0;
-    }
     let start = out.influences.len() as u32;
-    let (mut rest_p, mut rest_n) = (Vec3::ZERO, Vec3::ZERO);
-    for (binding, weight) in influences {
-        let weight = weight / total;
-        let influence = Influence {
-            joint: binding.joint as u32,
-            weight,
-            position: binding.to_joint.transform_point3(position),
-            normal: (binding.normal * normal).try_normalize().unwrap_or(Vec3::Y),
-        };
-        let world = rest_world.get(binding.joint).copied().unwrap_or(Affine3A::IDENTITY);
-        rest_p += world.transform_point3(influence.position) * weight;
-        rest_n += world.transform_vector3(influence.normal) * weight;
-        out.influences.push(influence);
-    }
+    out.influences.extend(influences.iter().map(|&(binding, weight)| Influence {
+        joint: binding.joint as u32,
+        weight,
+        position: binding.to_joint.transform_point3(position),
+        normal: (binding.normal * normal).try_normalize().unwrap_or(Vec3::Y),
+    }));
     out.influence_ranges.push(start..out.influences.len() as u32);
-    out.positions.push(rest_p);
-    out.normals.push(rest_n.try_normalize().unwrap_or(Vec3::Y));
     out.uvs.push(uv);
 }
 
-/// An animation stack as a skeletal clip sampled at the scene's frame rate.
-fn clip(scene: &ufbx::Scene, stack: &ufbx::AnimStack, joints: &Joints, budget: &MemoryBudget) -> Result<Clip> {
-    let fps = match scene.settings.frames_per_second {
-        f if f.is_finite() && f > 0.0 => f,
-        _ => 30.0,
-    };
-    let length = (stack.time_end - stack.time_begin).max(0.0);
-    let frames = ((length * fps).round() as usize).max(1);
-    let name = stack.element.name.to_string();
-    if frames > MAX_CLIP_FRAMES {
-        return Err(FormatError::whole_file(
-            FORMAT,
-            format!("animation '{name}' is {length} s long: {frames} frames, more than the {MAX_CLIP_FRAMES} allowed"),
-        )
-        .into());
+/// Sets the rest positions and normals of `out`: its influences skinned by the rest pose's
+/// joints `rest_world`, with its morph targets added at their rest weights.
+fn place_at_rest(out: &mut Mesh, rest_world: &[Affine3A]) {
+    let morphs: Vec<_> = out.morph_targets.iter().zip(&out.morph_weights).filter(|(_, w)| **w != 0.0).collect();
+    let (mut positions, mut normals) = (Vec::with_capacity(out.uvs.len()), Vec::with_capacity(out.uvs.len()));
+    for range in &out.influence_ranges {
+        let (mut rest_p, mut rest_n) = (Vec3::ZERO, Vec3::ZERO);
+        for i in range.start as usize..range.end as usize {
+            let Some(influence) = out.influences.get(i) else { continue };
+            let (mut p, mut n) = (influence.position, influence.normal);
+            for &(target, &w) in &morphs {
+                p += target.positions.get(i).copied().unwrap_or(Vec3::ZERO) * w;
+                n += target.normals.get(i).copied().unwrap_or(Vec3::ZERO) * w;
+            }
+            let world = rest_world.get(influence.joint as usize).copied().unwrap_or(Affine3A::IDENTITY);
+            rest_p += world.transform_point3(p) * influence.weight;
+            rest_n += world.transform_vector3(n) * influence.weight;
+        }
+        positions.push(rest_p);
+        normals.push(rest_n.try_normalize().unwrap_or(Vec3::Y));
     }
-    let bytes = ClipFrames::skeletal_bytes(frames as u64, joints.nodes.len() as u64);
-    budget.charge(bytes, || format!("FBX: animation '{name}', {frames} frames x {} joints", joints.nodes.len()))?;
-    let poses = (0..frames)
-        .map(|f| {
-            let time = stack.time_begin + f as f64 / fps;
-            joints.nodes.iter().map(|node| pose(&ufbx::evaluate_transform(&stack.anim, node, time))).collect()
-        })
-        .collect();
-    Ok(Clip {
-        name,
-        fps: fps as f32,
-        frames: ClipFrames::Skeletal(poses),
-        frame_bounds: Vec::new(),
-        retarget: None,
-        plays_once: false,
-    })
+    out.positions = positions;
+    out.normals = normals;
 }
