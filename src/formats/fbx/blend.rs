@@ -23,7 +23,7 @@
 
 use glam::Vec3;
 
-use super::{Rig, vec3};
+use super::rig::{Rig, vec3};
 use crate::budget::MemoryBudget;
 use crate::error::Result;
 use crate::model::{Mesh, MorphTarget};

@@ -11,7 +11,7 @@
 //!   times but add a case to every consumer of clips.)
 
 use super::blend::Morphed;
-use super::{FORMAT, Joints, MAX_CLIP_FRAMES, pose};
+use super::rig::{FORMAT, Joints, MAX_CLIP_FRAMES, pose};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{FormatError, Result};
 use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, Interpolation, JointPose, KeyedClip};

@@ -25,23 +25,20 @@
 
 mod blend;
 mod clip;
+mod rig;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use glam::{Affine3A, Mat3, Quat, Vec2, Vec3};
+use glam::{Affine3A, Vec2, Vec3};
 
 use super::{Limits, textures};
 use crate::budget::MemoryBudget;
 use crate::error::{FormatError, Result};
-use crate::model::{Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Skeleton, Texture, TextureStatus};
+use crate::model::{Influence, Material, Mesh, Model, Orientation, Texture, TextureStatus};
 use blend::{Blends, Morphed};
-
-const FORMAT: &str = "FBX";
-/// Most joints (scene nodes) a model may have.
-pub const MAX_JOINTS: usize = 16_384;
-/// Most frames one clip is sampled to (an hour at 30 fps).
-pub const MAX_CLIP_FRAMES: usize = 108_000;
+use rig::{Binding, FORMAT, Joints, Rig, vec3};
+pub use rig::{MAX_CLIP_FRAMES, MAX_JOINTS};
 
 /// Parses an FBX file's bytes into a model, charging `budget` for what ufbx keeps and what the
 /// model is built of.
@@ -97,78 +94,6 @@ pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Res
         model.clips.push(clip::clip(&scene, stack, &joints, &morphed, budget)?);
     }
     Ok(model)
-}
-
-/// The scene's nodes as joints: depth first from the root's children, so parents come first.
-struct Joints<'a> {
-    /// The nodes in joint order.
-    nodes: Vec<&'a ufbx::Node>,
-    /// Joint index by node `typed_id`.
-    by_node: HashMap<u32, usize>,
-}
-
-impl<'a> Joints<'a> {
-    fn of(scene: &'a ufbx::Scene) -> Result<Joints<'a>> {
-        if scene.nodes.len() > MAX_JOINTS + 1 {
-            return Err(FormatError::whole_file(
-                FORMAT,
-                format!("{} nodes, more than the {MAX_JOINTS} joints allowed", scene.nodes.len()),
-            )
-            .into());
-        }
-        let mut nodes = Vec::with_capacity(scene.nodes.len());
-        let mut stack: Vec<&ufbx::Node> = scene.root_node.children.iter().rev().map(|n| &**n).collect();
-        while let Some(node) = stack.pop() {
-            nodes.push(node);
-            stack.extend(node.children.iter().rev().map(|n| &**n));
-        }
-        let by_node = nodes.iter().enumerate().map(|(i, n)| (n.element.typed_id, i)).collect();
-        Ok(Joints { nodes, by_node })
-    }
-
-    fn index(&self, node: &ufbx::Node) -> Option<usize> {
-        self.by_node.get(&node.element.typed_id).copied()
-    }
-
-    fn skeleton(&self) -> Skeleton {
-        let joints = self
-            .nodes
-            .iter()
-            .map(|node| Joint {
-                name: match &*node.element.name {
-                    "" => format!("node{}", node.element.typed_id),
-                    name => name.to_string(),
-                },
-                parent: node.parent.as_ref().filter(|p| !p.is_root).and_then(|p| self.index(p)),
-                rest: pose(&node.local_transform),
-            })
-            .collect();
-        Skeleton { joints }
-    }
-}
-
-fn vec3(v: ufbx::Vec3) -> Vec3 {
-    Vec3::new(v.x as f32, v.y as f32, v.z as f32)
-}
-
-fn pose(t: &ufbx::Transform) -> JointPose {
-    let r = t.rotation;
-    let rotation = Quat::from_xyzw(r.x as f32, r.y as f32, r.z as f32, r.w as f32);
-    JointPose {
-        translation: vec3(t.translation),
-        rotation: if rotation.is_finite() { rotation.normalize() } else { Quat::IDENTITY },
-        scale: vec3(t.scale),
-    }
-}
-
-fn affine(m: &ufbx::Matrix) -> Affine3A {
-    let col = |x: f64, y: f64, z: f64| Vec3::new(x as f32, y as f32, z as f32);
-    Affine3A::from_cols(
-        col(m.m00, m.m10, m.m20).into(),
-        col(m.m01, m.m11, m.m21).into(),
-        col(m.m02, m.m12, m.m22).into(),
-        col(m.m03, m.m13, m.m23).into(),
-    )
 }
 
 /// The model's materials, one per FBX material, plus a plain one for faces without.
@@ -321,70 +246,6 @@ fn add_mesh_instance(
         model.meshes.push(out);
     }
     Ok(added)
-}
-
-/// How a vertex follows a joint: the joint, and the transforms from the mesh's geometry into
-/// the joint's space for positions and normals.
-#[derive(Debug, Clone, Copy)]
-struct Binding {
-    joint: usize,
-    to_joint: Affine3A,
-    /// The inverse transpose of `to_joint`'s linear part.
-    normal: Mat3,
-}
-
-impl Binding {
-    fn new(joint: usize, to_joint: Affine3A) -> Binding {
-        Binding { joint, to_joint, normal: Mat3::from(to_joint.matrix3).inverse().transpose() }
-    }
-}
-
-/// How the vertices of a mesh instance follow joints: its skin's clusters, each cluster's joint
-/// and bind transforms worked out once for all its vertices (`None` for a cluster without a
-/// bone), and the instance's node for the vertices no cluster weighs.
-struct Rig<'a> {
-    skin: Option<(&'a ufbx::SkinDeformer, Vec<Option<Binding>>)>,
-    node: Binding,
-}
-
-impl<'a> Rig<'a> {
-    fn of(mesh: &'a ufbx::Mesh, node_joint: usize, node: &ufbx::Node, joints: &Joints) -> Rig<'a> {
-        let skin = mesh.skin_deformers.first().map(|skin| {
-            let clusters = skin
-                .clusters
-                .iter()
-                .map(|c| Some(Binding::new(joints.index(c.bone_node.as_ref()?)?, affine(&c.geometry_to_bone))))
-                .collect();
-            (&**skin, clusters)
-        });
-        Rig { skin, node: Binding::new(node_joint, affine(&node.geometry_to_node)) }
-    }
-
-    /// The bindings of vertex `vertex` (an index into the mesh's vertices) with weights that
-    /// sum to 1: its skin's weights over the clusters with bones, or all of it on the node.
-    fn influences(&self, vertex: u32) -> Vec<(Binding, f32)> {
-        let mut influences: Vec<(Binding, f32)> = Vec::new();
-        if let Some((skin, clusters)) = &self.skin
-            && let Some(v) = skin.vertices.get(vertex as usize)
-        {
-            let range = v.weight_begin as usize..(v.weight_begin as usize).saturating_add(v.num_weights as usize);
-            for w in skin.weights.get(range).unwrap_or_default() {
-                let Some(&Some(binding)) = clusters.get(w.cluster_index as usize) else { continue };
-                let weight = w.weight as f32;
-                if weight.is_finite() && weight > 0.0 {
-                    influences.push((binding, weight));
-                }
-            }
-        }
-        // Weights are positive and finite, so only an empty list (or one whose sum overflows)
-        // leaves the vertex to its node.
-        let total: f32 = influences.iter().map(|i| i.1).sum();
-        if influences.is_empty() || !total.is_finite() {
-            return vec![(self.node, 1.0)];
-        }
-        influences.iter_mut().for_each(|i| i.1 /= total);
-        influences
-    }
 }
 
 /// Appends the vertex of index `ix` to `out`: its uv (flipped to the top-left convention) and
