@@ -131,7 +131,7 @@ pub fn fbx(data: &[u8]) {
 /// and a loaded model poses and renders the first frames of its first sequences.
 pub fn studio(data: &[u8]) {
     let budget = crate::MemoryBudget::new(64 << 20);
-    let Ok(model) = studio_format::parse_within(data, "fuzz", &mut |_| None, &[], 1024, &budget) else { return };
+    let Ok(model) = studio_format::parse_within(data, "fuzz", &mut |_| None, (&[], 0), 1024, &budget) else { return };
     let clips: Vec<_> = std::iter::once(None).chain(model.clips.iter().map(Some)).take(3).collect();
     for clip in clips {
         render(&model, &FrameRequest::clip(clip, FrameTime::Frame(1.0), PoseOptions::default()));

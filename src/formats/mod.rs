@@ -95,7 +95,8 @@ pub struct LoadOptions {
     pub bodies: Vec<BodyChoice>,
     /// `.def` files: the model declaration to load (by default the file's first).
     pub model_name: Option<String>,
-    /// Quake 3 players: the skin (`lower_NAME.skin` ...; by default `default`).
+    /// Quake 3 players: the skin (`lower_NAME.skin` ...; by default `default`); Half-Life
+    /// models: the number of the skin family (by default 0).
     pub skin: Option<String>,
     /// Resource limits.
     pub limits: Limits,
@@ -156,13 +157,17 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     if let (Some(name), false) = (&options.model_name, format == Format::Def) {
         return Err(Error::bad_option("model_name", name, format!("applies to .def files, not {format:?}")));
     }
-    if let (Some(skin), false) = (&options.skin, format == Format::Md3Player) {
-        return Err(Error::bad_option(
-            "skin",
-            skin,
-            format!("applies to Quake 3 players' animation.cfg, not {format:?}"),
-        ));
-    }
+    // A Quake 3 player's skin is a name; a Half-Life model's, the number of a skin family.
+    let family = match (&options.skin, format) {
+        (Some(skin), Format::Studio) => skin
+            .parse::<usize>()
+            .map_err(|_| Error::bad_option("skin", skin, "a skin family number for a Half-Life model (0, 1, ...)"))?,
+        (Some(skin), f) if f != Format::Md3Player => {
+            let expected = format!("applies to Quake 3 players' animation.cfg and Half-Life models, not {format:?}");
+            return Err(Error::bad_option("skin", skin, expected));
+        }
+        _ => 0,
+    };
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
     let parsing = (bytes.len() as u64).saturating_mul(format.parse_bytes_per_byte());
     budget
@@ -221,7 +226,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let limits = &options.limits;
             let mut load = |name: &str| load_named("file", name);
-            studio::parse_within(&bytes, &stem, &mut load, &options.bodies, limits.max_texture_side, budget)
+            let choices = (options.bodies.as_slice(), family);
+            studio::parse_within(&bytes, &stem, &mut load, choices, limits.max_texture_side, budget)
                 .map_err(|e| in_file(e, path))
         }
         Format::Fbx => fbx::parse_within(&bytes, &options.limits, budget).map_err(|e| in_file(e, path)),

@@ -22,8 +22,8 @@
 //! * **Textures**: 8-bit images with their own 256-colour palettes, in this file or in
 //!   `<name>T.mdl` when this one has none; flags `masked` (palette entry 255 transparent),
 //!   `additive` (added to what is behind) and `chrome` (an environment map whose texture
-//!   coordinates follow the view, as Half-Life draws it: see `bake::chrome`). The skin table's
-//!   first family maps meshes to textures.
+//!   coordinates follow the view, as Half-Life draws it: see `bake::chrome`). The skin table
+//!   maps meshes to textures: its first family, or the one `--skin N` picks.
 //! * **Attachments** become attachment points (`FILE@NAME`, or `FILE@INDEX` when unnamed).
 //!
 //! Compiled MDLs face +X with +Z up, as studiomdl turns them. Every offset and count is
@@ -38,7 +38,7 @@ use glam::{Affine3A, Quat, Vec2, Vec3};
 use super::BodyChoice;
 use super::binary::Bytes;
 use crate::budget::{MemoryBudget, bytes_for};
-use crate::error::FormatError;
+use crate::error::{Error, FormatError};
 use crate::model::{
     AlphaMode, AttachmentPoint, Clip, ClipFrames, Influence, Joint, JointPose, MarkedMotion, Material, Mesh, Model,
     Orientation, Skeleton, Texture, TextureStatus,
@@ -98,16 +98,17 @@ pub fn part_of_a_model(bytes: &[u8]) -> Option<&'static str> {
 
 /// Parses a Half-Life studio model. `load` reads a file beside the model by name (its
 /// textures file `<stem>T.mdl`, its sequence groups), `None` when missing; `stem` is the model
-/// file's name without extension; `bodies` pick body part models.
+/// file's name without extension; `bodies` pick body part models and `family` the skin family.
 ///
 /// # Errors
 /// A malformed file (the message names the byte offset), a sequence group file passed as the
-/// model, an unknown body part or model, the limits above, or the budget.
+/// model, an unknown body part or model, a skin family the model lacks, the limits above, or
+/// the budget.
 pub fn parse_within(
     bytes: &[u8],
     stem: &str,
     load: &mut dyn FnMut(&str) -> Option<Arc<Vec<u8>>>,
-    bodies: &[BodyChoice],
+    (bodies, family): (&[BodyChoice], usize),
     max_texture_side: u32,
     budget: &MemoryBudget,
 ) -> crate::Result<Model> {
@@ -135,7 +136,7 @@ pub fn parse_within(
         }
     }
     let texture_source = textures_file.as_deref().map_or(r, |t| Bytes::new(FORMAT, t));
-    let (materials, skins) = textures(&texture_source, max_texture_side, budget)?;
+    let (materials, skins) = textures(&texture_source, family, max_texture_side, budget)?;
     model.materials = materials;
     meshes(&r, &skeleton, &rest_world, &skins, bodies, budget, &mut model)?;
     (model.clips, model.marked_motion) = sequences(&r, &skeleton, &channels, load, budget, &mut model.warnings)?;
@@ -202,9 +203,14 @@ fn bones(r: &Bytes) -> Result<(Skeleton, Vec<BoneChannels>), FormatError> {
     Ok((Skeleton { joints }, channels))
 }
 
-/// The materials, one per texture (a plain one when there are none), and the first skin
-/// family: the texture of each skin reference.
-fn textures(r: &Bytes, max_side: u32, budget: &MemoryBudget) -> crate::Result<(Vec<Material>, Vec<usize>)> {
+/// The materials, one per texture (a plain one when there are none), and skin family
+/// `family`: the texture of each skin reference.
+fn textures(
+    r: &Bytes,
+    family: usize,
+    max_side: u32,
+    budget: &MemoryBudget,
+) -> crate::Result<(Vec<Material>, Vec<usize>)> {
     let (count, offset) = table(r, 180, MAX_TEXTURES, TEXTURE_BYTES, "texture")?;
     let mut materials = Vec::with_capacity(count.max(1));
     for i in 0..count {
@@ -245,11 +251,16 @@ fn textures(r: &Bytes, max_side: u32, budget: &MemoryBudget) -> crate::Result<(V
     let references = r.count(192, 0, MAX_TEXTURES, "skin reference")?;
     let families = r.count(196, 0, MAX_SKIN_FAMILIES, "skin family")?;
     let skin_at = r.count(200, 0, i32::MAX as usize, "skin table offset")?;
+    if family > 0 && family >= families {
+        let expected = format!("a skin family of this model: 0 to {}", families.saturating_sub(1));
+        return Err(Error::bad_option("skin", family.to_string(), expected));
+    }
     let mut skins = Vec::with_capacity(references);
     if families > 0 {
-        r.fits(200, skin_at, references, 2, "skin reference")?;
+        // One row of references a family.
+        r.fits(200, skin_at, families * references, 2, "skin reference")?;
         for k in 0..references {
-            let texture = r.u16(skin_at + 2 * k)? as usize;
+            let texture = r.u16(skin_at + 2 * (family * references + k))? as usize;
             skins.push(if texture < count { texture } else { usize::MAX });
         }
     }

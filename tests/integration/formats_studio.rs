@@ -166,6 +166,25 @@ fn a_half_life_sequence_marked_lx_travels_with_root_motion_and_stays_in_place_wi
 }
 
 #[test]
+fn a_half_life_skin_family_is_chosen_by_number() {
+    let Some(dir) = common::corpus("mdl/hl1") else { return };
+    let man = dir.join("man.mdl");
+    let skin = |s: &str| load(&man, &LoadOptions { skin: Some(s.into()), ..LoadOptions::default() });
+    let textures = |model: &Model| -> Vec<String> {
+        model.meshes.iter().map(|m| model.materials[m.material].name.clone()).collect()
+    };
+    let (first, second) = (textures(&skin("0").unwrap()), textures(&skin("1").unwrap()));
+    // manT.mdl's two families differ in some of the meshes' textures, not all.
+    assert_eq!(textures(&load_with(&man, &LoadOptions::default())), first);
+    let differ = first.iter().zip(&second).filter(|(a, b)| a != b).count();
+    assert!(differ > 0 && differ < first.len(), "{first:?} {second:?}");
+    let e = skin("2").unwrap_err().to_string();
+    assert!(e.contains("skin") && e.contains("0 to 1"), "{e}");
+    let e = skin("red").unwrap_err().to_string();
+    assert!(e.contains("skin family number"), "{e}");
+}
+
+#[test]
 fn half_life_texture_flags_names_and_bodies() {
     let Some(dir) = common::corpus("mdl/hl1") else { return };
     let additive = load_with(&dir.join("blend_additive.mdl"), &LoadOptions::default());

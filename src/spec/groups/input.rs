@@ -56,7 +56,8 @@ pub struct ModelSpec {
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
     pub model_name: Option<String>,
     /// Quake 3 players (`animation.cfg`): the skin, read from `lower_NAME.skin`,
-    /// `upper_NAME.skin` and `head_NAME.skin` (letters, digits, `-` and `_`). Default: `default`.
+    /// `upper_NAME.skin` and `head_NAME.skin` (letters, digits, `-` and `_`; default: `default`).
+    /// Half-Life models (`.mdl`): the skin family, by number (default: 0).
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
     pub skin: Option<String>,
 }
