@@ -15,16 +15,7 @@ runs=${4:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-for c in $(seq -w 1 "$copies"); do
-    for format in md2 md5 obj smd gltf; do
-        for folder in "$corpus/$format"/*/; do
-            name=$(basename "$folder")
-            [ "$name" = edge ] && continue
-            mkdir -p "$work/tree/$c/$format"
-            cp -r "$folder" "$work/tree/$c/$format/$name"
-        done
-    done
-done
+bash "$(dirname "$0")/corpus_tree.sh" "$work/tree" "$corpus" "$copies"
 
 cores=$(nproc)
 threads=1
