@@ -4,7 +4,6 @@
 //! panic, and ufbx's memory is held to the model's budget. Corpus tests skip with a note when
 //! the corpus is absent, Blender's when Blender is.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use glam::Vec3;
@@ -16,6 +15,7 @@ use spritebake::raster::{Camera, Image, OrbitView, RenderOptions, Renderer, Shad
 
 use crate::common;
 use crate::common::cli::{printed, run_in, scratch_in};
+use crate::common::points;
 
 const FILES: [&str; 4] = [
     "flair/Flair.fbx",
@@ -33,33 +33,6 @@ fn posed_points(model: &Model, clip: &str, frame: f32) -> Vec<Vec3> {
     let clip = model.clip(clip).unwrap_or_else(|| panic!("no clip '{clip}'"));
     let options = PoseOptions { looping: false, in_place: false };
     bake::world_points(model, &pose(model, Some(clip), FrameTime::Frame(frame), &options))
-}
-
-/// The distance from each of `queries` to the nearest of `points`, the largest: a grid of
-/// cells `cell` wide holds the points, and a query looks in the 27 cells around its own (so
-/// distances over `cell` count as `cell`, enough to say two clouds agree or do not).
-fn farthest_nearest(points: &[Vec3], queries: &[Vec3], cell: f32) -> f32 {
-    let key = |p: Vec3| (p / cell).floor().as_ivec3();
-    let mut grid: HashMap<glam::IVec3, Vec<Vec3>> = HashMap::new();
-    for &p in points {
-        grid.entry(key(p)).or_default().push(p);
-    }
-    let mut worst = 0.0f32;
-    for &q in queries {
-        let k = key(q);
-        let mut best = cell;
-        for dz in -1..=1 {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    for p in grid.get(&(k + glam::IVec3::new(dx, dy, dz))).into_iter().flatten() {
-                        best = best.min(p.distance(q));
-                    }
-                }
-            }
-        }
-        worst = worst.max(best);
-    }
-    worst
 }
 
 fn silhouette(image: &Image) -> Vec<bool> {
@@ -97,13 +70,12 @@ fn every_corpus_fbx_loads_poses_and_renders() {
 fn corpus_fbx_first_frames_agree_with_assimp() {
     let Some(dir) = common::corpus("fbx") else { return };
     let scratch = scratch_in("fbx", "assimp");
-    // The dancer (69 000 vertices) is checked against Blender below; the brute-force
-    // comparison takes the small ones.
-    for file in &FILES[1..] {
+    for file in &FILES {
         let path = dir.join(file);
         let Some(theirs) = common::assimp::exported_points(&path, &scratch) else { return };
         // assimp shows the meshes as bound (the clusters' bind pose), which these files'
-        // first frames are; the node transforms saved with the scene may be another pose.
+        // first frames are (the dancer's `Take 001` is its T-pose); the node transforms saved
+        // with the scene may be another pose.
         let model = load_ok(&path);
         let ours = match model.clips.first() {
             Some(clip) => posed_points(&model, &clip.name, 0.0),
@@ -135,7 +107,8 @@ fn the_mixamo_dancer_agrees_with_blenders_fbx_import() {
         let theirs = bake::world_points(&blender, &rest_pose(&blender));
         let size = Aabb::from_points(theirs.iter().copied()).size().length();
         let cell = size * 0.01;
-        let error = farthest_nearest(&ours, &theirs, cell).max(farthest_nearest(&theirs, &ours, cell)) / size;
+        let error =
+            points::farthest_nearest(&ours, &theirs, cell).max(points::farthest_nearest(&theirs, &ours, cell)) / size;
         assert!(error < 2e-3, "frame {frame}: vertices up to {error:.2e} of the model's size apart");
         // Silhouettes through one camera, fitted to Blender's pose.
         let camera = Camera::fit(&OrbitView::default(), &theirs, 1.0);
@@ -302,7 +275,7 @@ fn json_points(value: &serde_json::Value) -> Vec<Vec3> {
 fn apart(ours: &[Vec3], theirs: &[Vec3], cap: f32) -> f32 {
     let size = Aabb::from_points(theirs.iter().copied()).size().length();
     let cell = size * cap;
-    farthest_nearest(ours, theirs, cell).max(farthest_nearest(theirs, ours, cell)) / size
+    points::farthest_nearest(ours, theirs, cell).max(points::farthest_nearest(theirs, ours, cell)) / size
 }
 
 #[test]

@@ -67,8 +67,8 @@ fn axis_rotations() -> Vec<Mat3> {
     out
 }
 
-/// The largest nearest-neighbour distance from any point of `a` to `b` (brute force: the
-/// clouds are a few thousand points).
+/// The largest nearest-neighbour distance from any point of `a` to `b` (brute force: for the
+/// samples that choose the axes).
 fn one_way(a: &[Vec3], b: &[Vec3]) -> f32 {
     a.iter().map(|p| b.iter().map(|q| p.distance_squared(*q)).fold(f32::INFINITY, f32::min)).fold(0.0, f32::max).sqrt()
 }
@@ -84,17 +84,25 @@ pub fn agreement(ours: &[Vec3], theirs: &[Vec3]) -> Agreement {
         let moved: Vec<Vec3> = turned.iter().map(|p| (*p - b.center()) * scale + target.center()).collect();
         (moved, scale)
     };
-    // The rotation that fits best on every 16th point, then the exact distances for it (a box
-    // alone cannot tell a half turn about one of its axes).
+    // The rotation that fits best on every 16th point against all of the other cloud (both
+    // clouds sampled when they are large), then the distances for it (a box alone cannot tell
+    // a half turn about one of its axes).
+    let large = ours.len().saturating_mul(theirs.len()) > 50_000_000;
     let sample = |points: &[Vec3]| points.iter().step_by(16).copied().collect::<Vec<_>>();
     let theirs_sample = sample(theirs);
     let sampled = |m: Mat3| {
         let moved = fit(m).0;
-        one_way(&sample(&moved), theirs).max(one_way(&theirs_sample, &moved))
+        let moved_sample = sample(&moved);
+        let (their_side, our_side) = if large { (&theirs_sample[..], &moved_sample[..]) } else { (theirs, &moved[..]) };
+        one_way(&moved_sample, their_side).max(one_way(&theirs_sample, our_side))
     };
     let axes = axis_rotations().into_iter().min_by(|a, b| sampled(*a).total_cmp(&sampled(*b))).unwrap();
     let (moved, scale) = fit(axes);
-    let max_error = one_way(&moved, theirs).max(one_way(theirs, &moved)) / size;
+    // Distances over 1% of the size count as 1%: far past the 2e-3 that agreement asks.
+    let cap = size * 0.01;
+    let apart =
+        super::points::farthest_nearest(theirs, &moved, cap).max(super::points::farthest_nearest(&moved, theirs, cap));
+    let max_error = apart / size;
     Agreement { max_error, size, scale, axes }
 }
 

@@ -11,6 +11,7 @@ pub mod engines;
 pub mod fbx;
 pub mod golden;
 pub mod html;
+pub mod points;
 pub mod tres;
 
 use std::borrow::Cow;
