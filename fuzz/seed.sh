@@ -32,6 +32,8 @@ printf 'out/{clip}_{dir}_{frame:03}.png\0walk\0../../escape\0/tmp/abs\0a->b\0..'
 seed gltf ../shared/corpus/gltf/*/*.glb ../shared/corpus/gltf/*/*.gltf
 # FBX seeds: the shared corpus's small files (Flair's 1.8 MB is over the fuzzer's -max_len).
 seed fbx ../shared/corpus/fbx/huesitos/*.fbx ../shared/corpus/fbx/spider/*.fbx ../shared/corpus/fbx/animation_with_skeleton/*.fbx
+# and the tests' hand-written ASCII file of in-between blend shapes and a stack animating them.
+seed fbx tests/fixtures/fbx/blend_shapes.fbx
 # IQM and Quake 1 MDL: the tests' hand-built files (every feature in a few hundred bytes) and
 # the shared corpus models (longer than -max_len: the fuzzer sees their first 64 KiB).
 seed iqm tests/fixtures/iqm/tiny.iqm ../shared/corpus/iqm/*/*.iqm

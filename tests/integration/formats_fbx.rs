@@ -323,23 +323,34 @@ fn fbx_blend_shapes_on_a_skinned_mesh_agree_with_blenders_import() {
     std::fs::remove_dir_all(scratch).unwrap();
 }
 
-#[test]
-fn fbx_in_between_shapes_blend_piecewise_linearly_in_the_channel_weight() {
-    // A unit quad whose corner (1, 1, 0) one channel raises: 0.4 at full effect at weight 50%,
-    // 1.0 at 100%; saved at 25%; a one-second stack at 30 fps takes it from 0% to 100%. A
-    // second channel, at 100% and not animated, raises the corner (0, 0, 0) by 0.3.
-    use common::fbx::{Channel, Shape, Stack};
+/// A unit quad whose corner (1, 1, 0) one channel raises: 0.4 at full effect at weight 50%,
+/// 1.0 at 100%; saved at 25%; `stack` plays it. A second channel, at 100% and not animated,
+/// raises the corner (0, 0, 0) by 0.3.
+fn raised_quad(stack: common::fbx::Stack) -> String {
+    use common::fbx::{Channel, Shape};
     let shape = |corner, full, height| Shape { full, offsets: vec![(corner, [0.0, 0.0, height])] };
     let channels = [
         Channel { percent: 25.0, shapes: vec![shape(2, 50.0, 0.4), shape(2, 100.0, 1.0)] },
         Channel { percent: 100.0, shapes: vec![shape(0, 100.0, 0.3)] },
     ];
     let vertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
-    let quad = [vec![0, 1, 2, 3]];
+    common::fbx::blend_shapes(&vertices, &[vec![0, 1, 2, 3]], &channels, Some(stack))
+}
+
+#[test]
+fn the_committed_fuzz_seed_is_the_hand_built_file() {
+    let stack = common::fbx::Stack { seconds: 1.0, weight: Some((0.0, 100.0)) };
+    common::assert_fixture("fbx/blend_shapes.fbx", raised_quad(stack).as_bytes());
+}
+
+#[test]
+fn fbx_in_between_shapes_blend_piecewise_linearly_in_the_channel_weight() {
+    // A one-second stack at 30 fps takes the first channel from 0% to 100%.
+    use common::fbx::Stack;
     let scratch = scratch_in("fbx", "in_between");
     let load_quad = |name: &str, stack| {
         let path = scratch.join(name);
-        std::fs::write(&path, common::fbx::blend_shapes(&vertices, &quad, &channels, Some(stack))).unwrap();
+        std::fs::write(&path, raised_quad(stack)).unwrap();
         let model = load_ok(&path);
         assert!(model.warnings.is_empty(), "{name}: {:?}", model.warnings);
         model
