@@ -130,7 +130,12 @@ impl Staged<'_> {
 
     /// Stages a finished page of a sheet written as `png`, with its maps.
     fn stage_page(&mut self, png: &Path, page: FinishedPage) -> Result<()> {
-        for (path, bytes) in page_files(png, page.index, page.count, &page.image, &page.maps)? {
+        let files = encode_page(png, page)?;
+        self.stage_all(files)
+    }
+
+    fn stage_all(&mut self, files: Vec<(PathBuf, Vec<u8>)>) -> Result<()> {
+        for (path, bytes) in files {
             self.stage(&path, &bytes)?;
         }
         Ok(())
@@ -228,10 +233,31 @@ impl Streamed<'_, '_, '_> {
         self.budget.charge(live, || format!("the sheet pages of {frames} frames in progress"))?;
         self.charge_sheet_data()?;
         let png = PathBuf::from(self.output);
-        let mut add = |cells: Vec<Cell>| builder.add(&cells, &mut |page| staged.stage_page(&png, page));
+        // Pages the last wave finishes are encoded while the engine data is made (it needs
+        // every placement, so it waits for the last cell too); earlier ones as they finish.
+        let (mut arrived, mut last) = (0, Vec::new());
+        let mut add = |cells: Vec<Cell>| {
+            arrived += cells.len();
+            if arrived < frames {
+                builder.add(&cells, &mut |page| staged.stage_page(&png, page))
+            } else {
+                builder.add(&cells, &mut |page| {
+                    last.push(page);
+                    Ok(())
+                })
+            }
+        };
         self.prepared.render_waves(self.wave, self.progress, &mut add)?;
         let sheet = builder.finish()?;
-        finish_sheet(&sheet, self.resolved, self.output, staged)
+        let (pages, data) = rayon::join(
+            || last.into_par_iter().map(|page| encode_page(&png, page)).collect::<Result<Vec<_>>>(),
+            || sheet_data(&sheet, self.resolved, self.output),
+        );
+        for files in pages? {
+            staged.stage_all(files)?;
+        }
+        staged.stage_all(data?)?;
+        Ok(sheet_written(&sheet, self.resolved, self.output, staged))
     }
 
     /// A sheet whose layout needs every frame first (`trim`, `dedupe`): each cell is cut to
@@ -279,14 +305,30 @@ impl Streamed<'_, '_, '_> {
 
 /// Stages a sheet's engine data once its pages are staged, and says what was made.
 fn finish_sheet(sheet: &Sheet, resolved: &Resolved, output: &str, staged: &mut Staged) -> Result<String> {
-    let kinds = &resolved.look.maps;
-    let normal_maps = kinds.contains(&MapKind::Normal);
-    let png = PathBuf::from(output);
-    for (path, bytes) in sheet_data_files(sheet, &png, resolved.json_format, &resolved.frame_names, normal_maps)? {
-        staged.stage(&path, &bytes)?;
-    }
+    staged.stage_all(sheet_data(sheet, resolved, output)?)?;
+    Ok(sheet_written(sheet, resolved, output, staged))
+}
+
+/// A sheet's engine data files.
+fn sheet_data(sheet: &Sheet, resolved: &Resolved, output: &str) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let normal_maps = resolved.look.maps.contains(&MapKind::Normal);
+    sheet_data_files(sheet, Path::new(output), resolved.json_format, &resolved.frame_names, normal_maps)
+}
+
+/// Records a staged sheet's page count and says what was made.
+fn sheet_written(sheet: &Sheet, resolved: &Resolved, output: &str, staged: &mut Staged) -> String {
     staged.pages = sheet.pages.len();
     // Maps in the order a summary names them: normal, then depth.
+    let kinds = &resolved.look.maps;
     let kinds: Vec<MapKind> = [MapKind::Normal, MapKind::Depth].into_iter().filter(|k| kinds.contains(k)).collect();
-    Ok(sheet_summary(output, sheet, &kinds))
+    sheet_summary(output, sheet, &kinds)
+}
+
+/// A finished page encoded (with its maps) as the files of a sheet written as `png`. The page
+/// itself is let go on a worker thread: unmapping a page of tens of megabytes takes
+/// milliseconds the main thread has better uses for.
+fn encode_page(png: &Path, page: FinishedPage) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let files = page_files(png, page.index, page.count, &page.image, &page.maps);
+    rayon::spawn(move || drop(page));
+    files
 }
