@@ -42,29 +42,13 @@ fn is_morph(clip: &Clip) -> bool {
 /// Morph models: pose each clip involved and mix the vertices.
 fn morph_animated<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
     let options = &animation.options;
-    let mut posed = match animation.motion {
-        Motion::Rest => rest_pose(model),
-        Motion::Clip(clip) => pose(model, Some(clip), time, options),
-        Motion::Transition(t) => {
-            let (ta, tb, w) = t.sample(time);
-            let mut a = pose(model, Some(t.from), ta, options);
-            if w > 0.0 {
-                mix_posed(&mut a, &pose(model, Some(t.to), tb, options), w);
-            }
-            a
-        }
-    };
-    if let Some(blend) = animation.layers.blend {
-        let other = pose(model, Some(blend.clip), animation.motion.map_time(time, blend.clip), options);
-        mix_posed(&mut posed, &other, blend.weight);
-    }
-    posed
+    animation.mixed(time, |clip, t| pose(model, clip, t, options), mix_posed)
 }
 
 /// Lerps `a`'s positions and normals towards `b`'s (same model, same parts); exact at 0 and 1.
-fn mix_posed<'a>(a: &mut PosedMesh<'a>, b: &PosedMesh<'a>, w: f32) {
+fn mix_posed<'a>(mut a: PosedMesh<'a>, b: &PosedMesh<'a>, w: f32) -> PosedMesh<'a> {
     if w.is_nan() || w <= 0.0 {
-        return;
+        return a;
     }
     for (p, q) in a.parts.iter_mut().zip(&b.parts) {
         if w >= 1.0 {
@@ -78,6 +62,7 @@ fn mix_posed<'a>(a: &mut PosedMesh<'a>, b: &PosedMesh<'a>, w: f32) {
         p.positions = Cow::Owned(positions);
         p.normals = Cow::Owned(normals);
     }
+    a
 }
 
 /// Parent-relative joint poses of `animation` at `time`: the motion (a transition mixes its
@@ -89,20 +74,8 @@ pub fn animated_local_poses(
     time: FrameTime,
 ) -> Vec<JointPose> {
     let options = &animation.options;
-    let mut locals = match animation.motion {
-        Motion::Rest => skeleton.rest_pose(),
-        Motion::Clip(clip) => local_poses(model, skeleton, Some(clip), time, options),
-        Motion::Transition(t) => {
-            let (ta, tb, w) = t.sample(time);
-            let a = local_poses(model, skeleton, Some(t.from), ta, options);
-            if w > 0.0 { blend_poses(a, &local_poses(model, skeleton, Some(t.to), tb, options), w) } else { a }
-        }
-    };
-    if let Some(blend) = animation.layers.blend {
-        let other =
-            local_poses(model, skeleton, Some(blend.clip), animation.motion.map_time(time, blend.clip), options);
-        locals = blend_poses(locals, &other, blend.weight);
-    }
+    let at = |clip: Option<&Clip>, t: FrameTime| local_poses(model, skeleton, clip, t, options);
+    let mut locals = animation.mixed(time, at, |a, b, w| blend_poses(a, b, w));
     apply_overrides(&mut locals, &animation.layers.bones);
     locals
 }
@@ -184,24 +157,13 @@ fn transformed(mut posed: PosedMesh<'_>, m: Affine3A) -> PosedMesh<'_> {
 fn tag_placement(body: &Model, tag: usize, animation: &Animation, time: FrameTime) -> Affine3A {
     let Some(tag) = body.tags.get(tag) else { return Affine3A::IDENTITY };
     let looping = animation.options.looping;
-    let on = |clip: &Clip, time: FrameTime| match &clip.frames {
-        ClipFrames::Morph(frames) => {
+    let at = |clip: Option<&Clip>, time: FrameTime| match clip.map(|c| (c, &c.frames)) {
+        Some((clip, ClipFrames::Morph(frames))) => {
             let pair = frame_pair(clip, time, looping);
             let key = |i: usize| frames.get(i).copied().unwrap_or(0);
             tag.between(key(pair.from), key(pair.to), pair.t)
         }
         _ => tag.between(0, 0, 0.0),
     };
-    let mut placement = match animation.motion {
-        Motion::Rest => tag.between(0, 0, 0.0),
-        Motion::Clip(clip) => on(clip, time),
-        Motion::Transition(t) => {
-            let (ta, tb, w) = t.sample(time);
-            Tag::mix(on(t.from, ta), on(t.to, tb), w)
-        }
-    };
-    if let Some(blend) = animation.layers.blend {
-        placement = Tag::mix(placement, on(blend.clip, animation.motion.map_time(time, blend.clip)), blend.weight);
-    }
-    placement
+    animation.mixed(time, at, |a, b, w| Tag::mix(a, *b, w))
 }

@@ -14,7 +14,7 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
-use super::{Animation, FrameTime, Motion, PoseOptions, skin};
+use super::{Animation, FrameTime, PoseOptions, skin};
 use crate::model::{
     Channel, ChannelTarget, Clip, ClipFrames, Influence, Interpolation, JointPose, KeyedClip, Model, PosedMesh,
     Skeleton,
@@ -253,18 +253,11 @@ pub(super) fn skin_animated<'a>(
     joints: &[Affine3A],
 ) -> PosedMesh<'a> {
     let options = &animation.options;
-    let mut weights = match animation.motion {
-        Motion::Rest => model.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
-        Motion::Clip(clip) => morph_weights(model, clip, time, options),
-        Motion::Transition(t) => {
-            let (ta, tb, w) = t.sample(time);
-            mix_weights(morph_weights(model, t.from, ta, options), &morph_weights(model, t.to, tb, options), w)
-        }
+    let at = |clip: Option<&Clip>, t: FrameTime| match clip {
+        Some(clip) => morph_weights(model, clip, t, options),
+        None => model.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
     };
-    if let Some(blend) = animation.layers.blend {
-        let other = morph_weights(model, blend.clip, animation.motion.map_time(time, blend.clip), options);
-        weights = mix_weights(weights, &other, blend.weight);
-    }
+    let weights = animation.mixed(time, at, |a, b, w| mix_weights(a, b, w));
     skin_morphed(model, &weights, joints)
 }
 
