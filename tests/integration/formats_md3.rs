@@ -32,16 +32,7 @@ fn corpus_md3_props_agree_with_assimp_face_outwards_and_are_textured() {
             "{file}: {:?}",
             model.materials[0].texture_status
         );
-        let (mut agree, mut total) = (0, 0);
-        for mesh in &model.meshes {
-            for t in &mesh.indices {
-                let [a, b, c] = t.map(|i| mesh.positions[i as usize]);
-                let normals: Vec3 = t.iter().map(|&i| mesh.normals[i as usize]).sum();
-                total += 1;
-                agree += usize::from((b - a).cross(c - a).dot(normals) > 0.0);
-            }
-        }
-        assert!(total > 0 && agree * 10 >= total * 9, "{file}: {agree} of {total} triangles face outwards");
+        common::assert_faces_outwards(&model, file);
         let Some(theirs) = assimp::exported_points(&path, &scratch) else { return };
         let ours = bake::world_points(&model, &rest_pose(&model));
         let a = assimp::agreement(&ours, &theirs);

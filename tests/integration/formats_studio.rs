@@ -66,18 +66,7 @@ fn corpus_half_life_triangles_face_outwards() {
     // points the way its vertex normals do.
     let Some(dir) = common::corpus("mdl/hl1") else { return };
     for file in MODELS {
-        let model = load_with(&dir.join(file), &LoadOptions::default());
-        let (mut agree, mut total) = (0, 0);
-        for mesh in &model.meshes {
-            for t in &mesh.indices {
-                let [a, b, c] = t.map(|i| mesh.positions[i as usize]);
-                let face = (b - a).cross(c - a);
-                let normals: Vec3 = t.iter().map(|&i| mesh.normals[i as usize]).sum();
-                total += 1;
-                agree += usize::from(face.dot(normals) > 0.0);
-            }
-        }
-        assert!(total > 0 && agree * 10 >= total * 9, "{file}: {agree} of {total} triangles face outwards");
+        common::assert_faces_outwards(&load_with(&dir.join(file), &LoadOptions::default()), file);
     }
 }
 

@@ -255,6 +255,21 @@ pub fn assert_fixture(relative: &str, bytes: &[u8]) {
     assert!(std::fs::read(&path).unwrap() == bytes, "{} differs (SPRITEBAKE_BLESS=1 rewrites it)", path.display());
 }
 
+/// Asserts that nine in ten of `model`'s triangles (at least one) wind counter-clockwise seen
+/// from where their vertex normals point, as every format is turned to; `name` says which.
+pub fn assert_faces_outwards(model: &spritebake::model::Model, name: &str) {
+    let (mut agree, mut total) = (0, 0);
+    for mesh in &model.meshes {
+        for t in &mesh.indices {
+            let [a, b, c] = t.map(|i| mesh.positions[i as usize]);
+            let normals: glam::Vec3 = t.iter().map(|&i| mesh.normals[i as usize]).sum();
+            total += 1;
+            agree += usize::from((b - a).cross(c - a).dot(normals) > 0.0);
+        }
+    }
+    assert!(total > 0 && agree * 10 >= total * 9, "{name}: {agree} of {total} triangles face outwards");
+}
+
 /// Signed volume of a closed mesh in its rest pose: positive when its triangles wind
 /// counter-clockwise seen from outside (normals pointing out).
 pub fn signed_volume(model: &spritebake::model::Model) -> f32 {
