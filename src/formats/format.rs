@@ -102,8 +102,7 @@ impl Format {
             Format::Iqm => 4,
             // Frames are charged as they are laid out; the first frame is also the mesh's
             // rest positions.
-            Format::Md3 => 2,
-            Format::Md3Player => 2,
+            Format::Md3 | Format::Md3Player => 2,
             Format::Qc | Format::Def => 2,
             // ufbx's own memory is capped at the budget's remainder and charged once loaded.
             Format::Fbx => 1,

@@ -150,27 +150,20 @@ fn skin(dir: &Path, part: &str, skin: &str, model: &mut Model, files: &mut Files
 }
 
 /// Loads the player whose `animation.cfg` is `cfg` (at `path`): its parts, the skin
-/// `skin_name` and its clips.
-/// Returns the model and the folder its textures are looked for in.
+/// `skin_name` and its clips; its textures are looked for in the cfg's folder.
 ///
 /// # Errors
 /// A missing or malformed part, a missing `tag_torso` or `tag_head`, a malformed cfg, a clip
 /// past a part's frames, or the budget.
-pub fn load(
-    cfg: &str,
-    path: &Path,
-    skin_name: &str,
-    files: &mut Files,
-    budget: &MemoryBudget,
-) -> Result<(Model, PathBuf)> {
-    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+pub fn load(cfg: &str, path: &Path, skin_name: &str, files: &mut Files, budget: &MemoryBudget) -> Result<Model> {
+    let dir = path.parent().unwrap_or(Path::new("."));
     let anims = animations(cfg).map_err(|e| e.in_file(path))?;
-    let (mut lower, lower_path) = part(&dir, "lower", files, budget)?;
-    let (mut upper, upper_path) = part(&dir, "upper", files, budget)?;
-    let (mut head, _) = part(&dir, "head", files, budget)?;
+    let (mut lower, lower_path) = part(dir, "lower", files, budget)?;
+    let (mut upper, upper_path) = part(dir, "upper", files, budget)?;
+    let (mut head, _) = part(dir, "head", files, budget)?;
     let mut warnings = Vec::new();
     for (model, part) in [(&mut lower, "lower"), (&mut upper, "upper"), (&mut head, "head")] {
-        skin(&dir, part, skin_name, model, files, &mut warnings);
+        skin(dir, part, skin_name, model, files, &mut warnings);
     }
     // Each clip's frames of the lower and the upper body, in the parts' own numbering.
     let skip = anims[LEGS_WALKCR].first.saturating_sub(anims[TORSO_GESTURE].first);
@@ -269,5 +262,5 @@ pub fn load(
             }
         }
     }
-    Ok((model, dir))
+    Ok(model)
 }

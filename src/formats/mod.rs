@@ -243,10 +243,9 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         Format::Md3Player => {
             let mut files = Files { reader: &mut reader, scope: &scope };
             let skin = options.skin.as_deref().unwrap_or("default");
-            md3_player::load(&String::from_utf8_lossy(&bytes), path, skin, &mut files, budget).map(|(model, folder)| {
-                let name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
-                project = Project { folders: vec![folder], placement: None, name };
-                model
+            md3_player::load(&String::from_utf8_lossy(&bytes), path, skin, &mut files, budget).inspect(|_| {
+                let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+                project = Project { folders: vec![dir.clone()], placement: None, name };
             })
         }
         Format::Def => {
@@ -285,8 +284,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             clip.fps = fps;
         }
     }
-    // MD2, MD5, SMD and IQM materials are skins: one the file does not name is still looked
-    // for. A Quake 1 MDL carries its skins inside.
+    // MD2, MD3, MD5, SMD and IQM materials are skins: one the file does not name is still
+    // looked for. Quake 1 and Half-Life MDLs carry their skins inside.
     let skins =
         matches!(format, Format::Md2 | Format::Md3 | Format::Md3Player | Format::Md5Mesh | Format::Smd | Format::Iqm);
     // A script's texture folders ($cdtexture, a .def's base folder), then any the caller adds;
