@@ -344,6 +344,9 @@ fn model_meshes(
     let normal_at = r.count(at + 100, 0, i32::MAX as usize, "normal offset")?;
     r.fits(at + 100, normal_at, normals, 12, "normal")?;
     let joints = skeleton.joints.len();
+    let world = |b: usize| rest_world.get(b).copied().unwrap_or(Affine3A::IDENTITY);
+    // Into each bone's space at rest, worked out once for all the vertices.
+    let to_bone: Vec<Affine3A> = (0..joints).map(|b| world(b).inverse()).collect();
     for m in 0..mesh_count {
         let mesh_at = meshes_at + m * MESH_BYTES;
         let skin = r.count(mesh_at + 8, 0, i32::MAX as usize, "skin reference")?;
@@ -385,9 +388,8 @@ fn model_meshes(
                         let position = r.vec3(vertex_at + 12 * v)?;
                         let normal = r.vec3(normal_at + 12 * nrm)?;
                         // A normal belongs to its own bone; carried into the vertex's bone at rest.
-                        let world = |b: usize| rest_world.get(b).copied().unwrap_or(Affine3A::IDENTITY);
                         let normal_world = world(nb).transform_vector3(normal);
-                        let local_normal = world(vb).inverse().transform_vector3(normal_world);
+                        let local_normal = to_bone[vb].transform_vector3(normal_world);
                         let start = mesh.influences.len() as u32;
                         mesh.influences.push(Influence {
                             joint: vb as u32,
