@@ -9,7 +9,7 @@ use super::chrome;
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
 use crate::error::Result;
 use crate::model::{Clip, Model, PosedMesh, PosedPart};
-use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer, Scene, SceneObject};
+use crate::raster::{Camera, Image, OrbitView, PixelRows, RenderOptions, Renderer, Scene, SceneObject};
 
 /// Model (file axes) → world (Y up, facing +Z).
 pub fn model_to_world(model: &Model) -> Mat4 {
@@ -95,10 +95,31 @@ pub fn render_posed_into(
     options: &RenderOptions,
     image: &mut Image,
 ) -> Result<()> {
+    with_scene(model, posed, camera, |scene| renderer.render_into(scene, options, image))
+}
+
+/// [`render_posed`] into rows of pixels where the image goes (see
+/// [`Renderer::render_into_rows`]).
+///
+/// # Errors
+/// Invalid render options (see [`Renderer::render`]); rows of another size.
+pub fn render_posed_into_rows(
+    renderer: &Renderer,
+    model: &Model,
+    posed: &PosedMesh,
+    camera: Camera,
+    options: &RenderOptions,
+    rows: &mut PixelRows,
+) -> Result<()> {
+    with_scene(model, posed, camera, |scene| renderer.render_into_rows(scene, options, rows))
+}
+
+/// Calls `draw` with the scene a posed model is rendered as: its chrome parts with the
+/// coordinates the view gives them, the rest as posed.
+fn with_scene<R>(model: &Model, posed: &PosedMesh, camera: Camera, draw: impl FnOnce(&Scene) -> R) -> R {
     match chrome::view_uvs(posed, model_to_world(model), &camera) {
-        None => renderer.render_into(&scene(model, posed, camera), options, image),
+        None => draw(&scene(model, posed, camera)),
         Some(uvs) => {
-            // Chrome parts drawn with the coordinates the view gives them, the rest as posed.
             let parts = posed.parts.iter().zip(&uvs).map(|(part, uvs)| PosedPart {
                 positions: Cow::Borrowed(&part.positions),
                 normals: Cow::Borrowed(&part.normals),
@@ -106,7 +127,7 @@ pub fn render_posed_into(
                 ..*part
             });
             let chromed = PosedMesh { parts: parts.collect() };
-            renderer.render_into(&scene(model, &chromed, camera), options, image)
+            draw(&scene(model, &chromed, camera))
         }
     }
 }

@@ -26,7 +26,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::frame::{FrameRequest, joint_pixels, render_posed, scene, world_points};
+use super::frame::{FrameRequest, joint_pixels, render_posed, render_posed_into_rows, scene, world_points};
 use super::framing::{self, Framing, cylinder};
 use super::maps::{self, MapKind, Maps, SurfaceMaps};
 use super::{Directions, palette, post};
@@ -35,7 +35,7 @@ use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
 use crate::model::{Clip, Model};
-use crate::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
+use crate::raster::{Camera, Image, OrbitView, PixelRows, RenderOptions, Renderer};
 use crate::spec::{Fit, Look};
 use crate::sprite::{Looping, Sampling};
 
@@ -100,7 +100,8 @@ pub struct Cell {
     /// Whether its row loops ([`Looping`](crate::bake::Looping)): transitions (`A->B`) and clips marked to play
     /// once do not.
     pub looping: bool,
-    /// The finished image (the job's cell size).
+    /// The finished image (the job's cell size); empty when the cell was drawn straight where
+    /// it goes ([`WaveSink::places`]).
     pub image: Image,
     /// The ground point under the model's origin (see `framing.rs`; under the centre of the
     /// frame's bounds when each cell is fitted alone), in pixels of the image: whole pixels
@@ -232,7 +233,7 @@ impl<'a> Job<'a> {
         let prepared = self.prepare(budget)?;
         prepared.charge_held(budget)?;
         let mut cells = Vec::with_capacity(prepared.cell_count());
-        prepared.render_waves(prepared.cell_count(), progress, &mut |wave| {
+        prepared.render_waves(prepared.cell_count(), progress, &mut |wave: Vec<Cell>| {
             cells.extend(wave);
             Ok(())
         })?;
@@ -284,8 +285,36 @@ impl<'a> Job<'a> {
     }
 }
 
+/// Where [`Prepared::render_waves`] hands its waves of cells.
+pub trait WaveSink {
+    /// Rows of pixels where cells `first..first + count` of the job (the next wave) are drawn
+    /// instead of into images of their own, one entry a cell (`None`, or no entry: an image of
+    /// its own). Asked only when a finished cell is its render as it is; by default none.
+    ///
+    /// # Errors
+    /// The places cannot be made (a page too large to allocate).
+    fn places(&mut self, _first: usize, _count: usize) -> Result<Vec<Option<PixelRows<'_>>>> {
+        Ok(Vec::new())
+    }
+
+    /// Takes the next wave of finished cells, in job order.
+    ///
+    /// # Errors
+    /// Whatever the sink cannot do with them.
+    fn take(&mut self, cells: Vec<Cell>) -> Result<()>;
+}
+
+impl<F: FnMut(Vec<Cell>) -> Result<()>> WaveSink for F {
+    fn take(&mut self, cells: Vec<Cell>) -> Result<()> {
+        self(cells)
+    }
+}
+
 /// A frame of a job to pose: row, frame index, frame position, duration.
 type FrameKey = (usize, usize, f32, f32);
+
+/// A direction of a frame to render, and where its cell is drawn (if not into its own image).
+type Direction<'p> = (u32, Option<PixelRows<'p>>);
 
 /// Cell bytes a wave holds at most when cells stream ([`Prepared::wave_len`]): enough cells
 /// for every core to render several at sprite sizes (512 cells of 128², 32 of 512²), small
@@ -372,59 +401,66 @@ impl Prepared<'_, '_> {
         })
     }
 
+    /// Whether a finished cell is its render as it is (no skeleton overlay, pixel-art scaling,
+    /// outline or palette), so that it can be drawn straight where it goes.
+    fn cells_as_rendered(&self) -> bool {
+        let look = &self.job.look;
+        !look.skeleton && look.pixel_art.is_none() && look.outline == 0 && !palette::wanted(look)
+    }
+
     /// Renders every cell in waves of `wave` cells and hands each wave, finished and in job
-    /// order (clip, direction, frame), to `sink` before the next wave renders. `progress` is
-    /// called once per finished cell, from any thread.
+    /// order (clip, direction, frame), to `sink` before the next wave renders; a cell that
+    /// `sink` gives a place ([`WaveSink::places`]) is drawn there. `progress` is called once
+    /// per finished cell, from any thread.
     ///
     /// # Errors
     /// Invalid render options; whatever `sink` returns.
-    pub fn render_waves(
-        &self,
-        wave: usize,
-        progress: &(dyn Fn() + Sync),
-        sink: &mut dyn FnMut(Vec<Cell>) -> Result<()>,
-    ) -> Result<()> {
+    pub fn render_waves(&self, wave: usize, progress: &(dyn Fn() + Sync), sink: &mut dyn WaveSink) -> Result<()> {
         let renderer = Renderer::new();
         // A wave of everything when the look decides over every cell.
         let wave = if self.needs_every_cell() { self.work.len() } else { wave }.max(1);
-        for cells in self.work.chunks(wave) {
-            let rendered = self.render_cells(&renderer, cells, progress)?;
+        for (w, cells) in self.work.chunks(wave).enumerate() {
+            let places = if self.cells_as_rendered() { sink.places(w * wave, cells.len())? } else { Vec::new() };
+            let rendered = self.render_cells(&renderer, cells, places, progress)?;
             let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
             let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();
             let maps = post::finish_output(&self.job.look, self.palette.as_ref(), &mut images, surfaces);
             for (cell, maps) in cells.iter_mut().zip(maps) {
                 cell.maps = maps;
             }
-            sink(cells)?;
+            sink.take(cells)?;
         }
         Ok(())
     }
 
     /// Renders `cells` (consecutive entries of the job's work) in parallel, each frame posed
-    /// once for all its directions in the wave, and returns them in job order.
+    /// once for all its directions in the wave, and returns them in job order. Cell `k` is
+    /// drawn into `places[k]` where there is one (its image left empty).
     fn render_cells(
         &self,
         renderer: &Renderer,
         cells: &[(usize, u32, usize, f32, f32)],
+        mut places: Vec<Option<PixelRows>>,
         progress: &(dyn Fn() + Sync),
     ) -> Result<Vec<(Cell, SurfaceMaps)>> {
         let job = self.job;
         let (width, height) = (self.options.width, self.options.height);
         let aspect = width as f32 / height.max(1) as f32;
-        // The wave's frames, in (row, frame) order, each with its directions.
-        let mut frames: Vec<(FrameKey, Vec<u32>)> = Vec::new();
-        let mut sorted: Vec<&(usize, u32, usize, f32, f32)> = cells.iter().collect();
-        sorted.sort_by_key(|&&(c, d, i, _, _)| (c, i, d));
-        for &(c, d, i, f, duration) in sorted {
+        // The wave's frames, in (row, frame) order, each with its directions and their places.
+        let mut frames: Vec<(FrameKey, Vec<Direction>)> = Vec::new();
+        let mut sorted: Vec<usize> = (0..cells.len()).collect();
+        sorted.sort_by_key(|&k| (cells[k].0, cells[k].2, cells[k].1));
+        for k in sorted {
+            let (c, d, i, f, duration) = cells[k];
+            let place = places.get_mut(k).and_then(Option::take);
             match frames.last_mut() {
-                Some(((lc, li, _, _), dirs)) if (*lc, *li) == (c, i) => dirs.push(d),
-                _ => frames.push(((c, i, f, duration), vec![d])),
+                Some(((lc, li, _, _), dirs)) if (*lc, *li) == (c, i) => dirs.push((d, place)),
+                _ => frames.push(((c, i, f, duration), vec![(d, place)])),
             }
         }
-        let render_frame = |((c, i, f, duration), directions): &(FrameKey, Vec<u32>)| {
-            let (c, i, f, duration) = (*c, *i, *f, *duration);
+        let render_frame = |((c, i, f, duration), directions): (FrameKey, Vec<Direction>)| {
             let posed = anim::animate(job.model, &self.rows[c], FrameTime::Frame(f));
-            let render_cell = |&d: &u32| {
+            let render_cell = |(d, place): Direction| {
                 let (camera, pivot) = match &self.framing {
                     Some(framing) => {
                         // One camera per direction of `work`.
@@ -439,7 +475,13 @@ impl Prepared<'_, '_> {
                         (camera, camera.world_to_pixel(Vec3::new(centre.x, y0, centre.y), width, height))
                     }
                 };
-                let image = render_posed(renderer, job.model, &posed, camera, &self.options)?;
+                let image = match place {
+                    Some(mut rows) => {
+                        render_posed_into_rows(renderer, job.model, &posed, camera, &self.options, &mut rows)?;
+                        Image::default()
+                    }
+                    None => render_posed(renderer, job.model, &posed, camera, &self.options)?,
+                };
                 let scene = scene(job.model, &posed, camera);
                 let mut surfaces = SurfaceMaps::render(renderer, &scene, &self.options, &job.look.maps)?;
                 let joints = || {
@@ -453,9 +495,9 @@ impl Prepared<'_, '_> {
                 let cell = Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera, maps };
                 Ok((cell, surfaces))
             };
-            directions.par_iter().map(render_cell).collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
+            directions.into_par_iter().map(render_cell).collect::<Result<Vec<(Cell, SurfaceMaps)>>>()
         };
-        let rendered = frames.par_iter().map(render_frame).collect::<Result<Vec<Vec<(Cell, SurfaceMaps)>>>>()?;
+        let rendered = frames.into_par_iter().map(render_frame).collect::<Result<Vec<Vec<(Cell, SurfaceMaps)>>>>()?;
         // Frames came in frame order; cells go out in the order of `work`.
         let mut rendered: Vec<(Cell, SurfaceMaps)> = rendered.into_iter().flatten().collect();
         rendered.sort_by_key(|(cell, _)| (cell.clip, cell.direction, cell.frame));

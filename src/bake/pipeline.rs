@@ -7,8 +7,10 @@
 //!
 //! * frames: each cell is encoded and staged as its wave finishes;
 //! * a sheet whose layout is known before rendering (whole frames, no `dedupe`): every cell is
-//!   drawn into its page as it arrives ([`SheetBuilder`]), and a page is encoded and staged
-//!   the moment its last frame is on it, so memory holds the pages in progress and one wave;
+//!   rendered straight into its rectangle of its page ([`SheetBuilder::places`]; copied in as
+//!   it arrives where the look changes a cell after its render, or edges are extruded), and a
+//!   page is encoded and staged the moment its last frame is on it, so memory holds the pages
+//!   in progress and one wave;
 //! * a trimmed or deduplicated sheet holds each cell cut to what it keeps; a GIF (one palette
 //!   learned from every frame) holds each frame PNG-compressed; an output whose look decides
 //!   over every cell (a built palette, depth maps) renders them all in one wave.
@@ -26,6 +28,7 @@ use rayon::prelude::*;
 
 use super::engines::{self, check_pages, sheet_data_files};
 use super::frames_data;
+use super::job::WaveSink;
 use super::products::{self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_summary};
 use super::sheet::{crop_cell, kept_rect, pack_kept};
 use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder};
@@ -33,7 +36,7 @@ use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::output::gif::encode_gif_from;
 use crate::output::{Transaction, decode_png_within, encode_png};
-use crate::raster::Image;
+use crate::raster::{Image, PixelRows};
 use crate::spec::Resolved;
 
 /// Where a bake's files go as they are made. A [`Transaction`] writes each to a temporary
@@ -169,7 +172,7 @@ impl Streamed<'_, '_, '_> {
         self.budget.charge((count as u64).saturating_mul(record), || format!("the frame data of {count} frames"))?;
         let mut data = frames_data::FramesData::default();
         let mut kinds: Vec<MapKind> = Vec::new();
-        self.prepared.render_waves(self.wave, self.progress, &mut |cells| {
+        self.prepared.render_waves(self.wave, self.progress, &mut |cells: Vec<Cell>| {
             if let Some(first) = cells.first() {
                 kinds = first.maps.iter().map(|(kind, _)| kind).collect();
             }
@@ -196,7 +199,7 @@ impl Streamed<'_, '_, '_> {
         let (w, h) = self.prepared.cell_size();
         let mut held: Vec<Vec<u8>> = Vec::with_capacity(self.prepared.cell_count());
         let mut durations: Vec<f32> = Vec::with_capacity(self.prepared.cell_count());
-        self.prepared.render_waves(self.wave, self.progress, &mut |cells| {
+        self.prepared.render_waves(self.wave, self.progress, &mut |cells: Vec<Cell>| {
             let encoded = cells.par_iter().map(|cell| encode_png(&cell.image)).collect::<Result<Vec<_>>>()?;
             let bytes: u64 = encoded.iter().map(|png| png.len() as u64).sum();
             let count = held.len() + encoded.len();
@@ -233,21 +236,10 @@ impl Streamed<'_, '_, '_> {
         self.budget.charge(live, || format!("the sheet pages of {frames} frames in progress"))?;
         self.charge_sheet_data()?;
         let png = PathBuf::from(self.output);
-        // Pages the last wave finishes are encoded while the engine data is made (it needs
-        // every placement, so it waits for the last cell too); earlier ones as they finish.
-        let (mut arrived, mut last) = (0, Vec::new());
-        let mut add = |cells: Vec<Cell>| {
-            arrived += cells.len();
-            if arrived < frames {
-                builder.add(&cells, &mut |page| staged.stage_page(&png, page))
-            } else {
-                builder.add(&cells, &mut |page| {
-                    last.push(page);
-                    Ok(())
-                })
-            }
-        };
-        self.prepared.render_waves(self.wave, self.progress, &mut add)?;
+        let mut sink =
+            SheetSink { builder: &mut builder, staged: &mut *staged, png: &png, frames, arrived: 0, last: Vec::new() };
+        self.prepared.render_waves(self.wave, self.progress, &mut sink)?;
+        let last = sink.last;
         let sheet = builder.finish()?;
         let (pages, data) = rayon::join(
             || last.into_par_iter().map(|page| encode_page(&png, page)).collect::<Result<Vec<_>>>(),
@@ -268,7 +260,7 @@ impl Streamed<'_, '_, '_> {
         let (frame, layout, count) = (self.prepared.cell_size(), self.resolved.layout, self.prepared.cell_count());
         self.charge_sheet_data()?;
         let (mut kept, mut rects) = (Vec::with_capacity(count), Vec::with_capacity(count));
-        self.prepared.render_waves(self.wave, self.progress, &mut |cells| {
+        self.prepared.render_waves(self.wave, self.progress, &mut |cells: Vec<Cell>| {
             for cell in cells {
                 let rect = kept_rect(&cell, layout);
                 let cell = if layout.trim { crop_cell(cell, rect) } else { cell };
@@ -300,6 +292,40 @@ impl Streamed<'_, '_, '_> {
         let frames = self.prepared.cell_count();
         let bytes = engines::data_bytes(frames, longest_tag, &self.resolved.frame_names);
         self.budget.charge(bytes, || format!("the sheet data of {frames} frames"))
+    }
+}
+
+/// Where a streaming sheet's waves go: cells are drawn straight into their pages where the
+/// builder has places for them, each page is staged as its last cell arrives, and the pages the
+/// last wave finishes are kept to be encoded while the engine data is made (it needs every
+/// placement, so it waits for the last cell too).
+struct SheetSink<'b, 's, 'p> {
+    builder: &'b mut SheetBuilder,
+    staged: &'b mut Staged<'s>,
+    png: &'p Path,
+    /// Cells the sheet has, and how many have arrived.
+    frames: usize,
+    arrived: usize,
+    last: Vec<FinishedPage>,
+}
+
+impl WaveSink for SheetSink<'_, '_, '_> {
+    fn places(&mut self, first: usize, count: usize) -> Result<Vec<Option<PixelRows<'_>>>> {
+        self.builder.places(first, count)
+    }
+
+    fn take(&mut self, cells: Vec<Cell>) -> Result<()> {
+        self.arrived += cells.len();
+        if self.arrived < self.frames {
+            let (staged, png) = (&mut *self.staged, self.png);
+            self.builder.add(&cells, &mut |page| staged.stage_page(png, page))
+        } else {
+            let last = &mut self.last;
+            self.builder.add(&cells, &mut |page| {
+                last.push(page);
+                Ok(())
+            })
+        }
     }
 }
 

@@ -21,7 +21,7 @@ use super::post::{Blit, crop};
 use super::{Cell, JobInfo};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
-use crate::raster::Image;
+use crate::raster::{Image, PixelRows};
 use crate::sprite::Layout;
 
 /// One placed frame.
@@ -220,6 +220,8 @@ pub struct SheetBuilder {
     duplicates: usize,
     /// Cells placed so far (the next one's index).
     arrived: usize,
+    /// Per cell, whether it was drawn straight into its page ([`SheetBuilder::places`]).
+    in_place: Vec<bool>,
     pivot: Option<glam::Vec2>,
 }
 
@@ -266,7 +268,8 @@ impl SheetBuilder {
         }
         let duplicates = rects.len() - items.len();
         let kinds = kinds.to_vec();
-        Ok(SheetBuilder { frame, job, layout, kinds, targets, pages, duplicates, arrived: 0, pivot: None })
+        let in_place = vec![false; targets.len()];
+        Ok(SheetBuilder { frame, job, layout, kinds, targets, pages, duplicates, arrived: 0, in_place, pivot: None })
     }
 
     /// Pages, in order, with their sizes.
@@ -346,16 +349,21 @@ impl SheetBuilder {
                 blits.push((target.page, k));
             }
         }
+        let in_place = self.in_place.get(self.arrived..self.arrived + cells.len()).unwrap_or_default();
         self.arrived += cells.len();
         let extrude = self.layout.extrude.min(self.layout.padding);
         for &p in &touched {
             let target_of = |k: usize| self.targets[self.arrived - cells.len() + k];
             let on_page: Vec<usize> = blits.iter().filter(|(page, _)| *page == p).map(|&(_, k)| k).collect();
             let page = &mut self.pages[p];
-            // Each image is its kept rectangle, drawn whole.
+            // Each image is its kept rectangle, drawn whole (unless it was drawn in place; its
+            // maps never are).
             let kept = |k: usize| (0, 0, target_of(k).rect.2, target_of(k).rect.3);
-            let colour: Vec<Blit> =
-                on_page.iter().map(|&k| Blit { src: &cells[k].image, rect: kept(k), at: target_of(k).at }).collect();
+            let colour: Vec<Blit> = on_page
+                .iter()
+                .filter(|&&k| in_place.get(k) != Some(&true))
+                .map(|&k| Blit { src: &cells[k].image, rect: kept(k), at: target_of(k).at })
+                .collect();
             draw(&mut page.image, page.size, &colour, extrude)?;
             for &kind in &self.kinds {
                 let maps: Vec<Blit> = on_page
@@ -383,6 +391,42 @@ impl SheetBuilder {
         Ok(())
     }
 
+    /// Where cells `first..first + count` (the next ones to arrive) can be drawn straight into
+    /// their pages, one entry a cell: the rows of its rectangle there, for each whole frame
+    /// drawn (not a duplicate) on a sheet without extruded edges (which repeat the cell's own
+    /// edges), else `None`. A cell given a place is not drawn again when it arrives, so its
+    /// image may be left empty; its maps still arrive with it.
+    ///
+    /// # Errors
+    /// A page too large to allocate; places that overlap or leave their page (a layout that
+    /// cannot be).
+    pub fn places(&mut self, first: usize, count: usize) -> Result<Vec<Option<PixelRows<'_>>>> {
+        let mut places: Vec<Option<PixelRows>> = (0..count).map(|_| None).collect();
+        if self.layout.extrude.min(self.layout.padding) > 0 {
+            return Ok(places);
+        }
+        let (fw, fh) = self.frame;
+        // The cells placed, page by page: (entry in `places`, corner).
+        let mut on_page: Vec<Vec<(usize, (u32, u32))>> = vec![Vec::new(); self.pages.len()];
+        for k in 0..count {
+            let Some(target) = self.targets.get(first + k) else { break };
+            if target.drawn && target.rect == (0, 0, fw, fh) {
+                on_page[target.page].push((k, target.at));
+                self.in_place[first + k] = true;
+            }
+        }
+        for (page, cells) in self.pages.iter_mut().zip(&on_page).filter(|(_, cells)| !cells.is_empty()) {
+            if page.image.is_none() {
+                page.image = Some(Image::new(page.size.0, page.size.1)?);
+            }
+            let Some(image) = &mut page.image else { continue };
+            for (k, rows) in split_rects(image, cells.iter().map(|&(_, at)| at), (fw, fh))?.into_iter().enumerate() {
+                places[cells[k].0] = PixelRows::new(fw, rows);
+            }
+        }
+        Ok(places)
+    }
+
     /// The sheet's data once every cell has arrived.
     ///
     /// # Errors
@@ -408,6 +452,49 @@ fn draw(image: &mut Option<Image>, size: (u32, u32), blits: &[Blit], extrude: u3
     };
     compose_onto(image, blits, extrude);
     Ok(())
+}
+
+/// The rows of `image` under rectangles of `size` at `corners`, one list of rows a rectangle:
+/// each row of the image split at the rectangles that cross it, left to right, so that every
+/// rectangle owns its pixels alone.
+///
+/// # Errors
+/// Rectangles that overlap or leave the image.
+fn split_rects(
+    image: &mut Image,
+    corners: impl ExactSizeIterator<Item = (u32, u32)>,
+    (w, h): (u32, u32),
+) -> Result<Vec<Vec<&mut [u8]>>> {
+    let corners: Vec<(usize, usize)> = corners.map(|(x, y)| (x as usize, y as usize)).collect();
+    let (w, h, width) = (w as usize, h as usize, image.width as usize);
+    let invalid = || Error::Invalid(format!("sheet cells of {w}x{h} at {corners:?} overlap or leave their page"));
+    let mut rows: Vec<Vec<&mut [u8]>> = corners.iter().map(|_| Vec::with_capacity(h)).collect();
+    // Rectangles by top row; those crossing the current row, left to right.
+    let mut by_top: Vec<usize> = (0..corners.len()).collect();
+    by_top.sort_by_key(|&k| corners[k].1);
+    let (mut next, mut crossing) = (0, Vec::<usize>::new());
+    for (y, row) in image.rgba.chunks_exact_mut(width * 4).enumerate() {
+        crossing.retain(|&k| corners[k].1 + h > y);
+        while let Some(&k) = by_top.get(next).filter(|&&k| corners[k].1 == y) {
+            let at = crossing.partition_point(|&j| corners[j].0 < corners[k].0);
+            crossing.insert(at, k);
+            next += 1;
+        }
+        let (mut rest, mut x) = (row, 0);
+        for &k in &crossing {
+            let skip = corners[k].0.checked_sub(x).ok_or_else(invalid)?;
+            let (piece, tail) = rest
+                .split_at_mut_checked(skip * 4)
+                .and_then(|(_, r)| r.split_at_mut_checked(w * 4))
+                .ok_or_else(invalid)?;
+            rows[k].push(piece);
+            (rest, x) = (tail, corners[k].0 + w);
+        }
+    }
+    if rows.iter().any(|r| r.len() != h) {
+        return Err(invalid());
+    }
+    Ok(rows)
 }
 
 /// Rows of a page drawn by one parallel job: enough to amortise walking every blit.
@@ -453,6 +540,35 @@ mod tests {
             }
         }
         page
+    }
+
+    #[test]
+    fn each_rectangle_owns_its_rows_of_the_page() {
+        // Rectangles in rows of a page (a rows layout), and packed tightly at odd corners.
+        for corners in [vec![(1, 1), (5, 1), (9, 1), (1, 6), (5, 6)], vec![(7, 0), (0, 3), (3, 3), (10, 9), (0, 8)]] {
+            let mut page = Image::new(13, 13).unwrap();
+            let rows = split_rects(&mut page, corners.iter().copied(), (3, 4)).unwrap();
+            for (k, rows) in rows.into_iter().enumerate() {
+                assert_eq!(rows.len(), 4);
+                for row in rows {
+                    row.fill(k as u8 + 1);
+                }
+            }
+            for y in 0..13 {
+                for x in 0..13 {
+                    let owner =
+                        corners.iter().position(|&(cx, cy)| (cx..cx + 3).contains(&x) && (cy..cy + 4).contains(&y));
+                    let expected = owner.map_or(0, |k| k as u8 + 1);
+                    assert_eq!(page.pixel(x, y), Some([expected; 4]), "{corners:?}: ({x}, {y})");
+                }
+            }
+        }
+        // Overlapping, or past the page's right or bottom edge.
+        for corners in [vec![(0, 0), (2, 3)], vec![(11, 0)], vec![(0, 10)]] {
+            let mut page = Image::new(13, 13).unwrap();
+            let err = split_rects(&mut page, corners.iter().copied(), (3, 4)).unwrap_err().to_string();
+            assert!(err.contains("overlap or leave their page"), "{corners:?}: {err}");
+        }
     }
 
     #[test]

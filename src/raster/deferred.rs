@@ -27,7 +27,7 @@ pub(super) fn shade<R: Resolve>(
     buffers: &mut TileBuffers,
     ctx: &DrawContext,
     resolver: &R,
-    out: &mut OutputBand<R::Pixel>,
+    out: &mut OutputBand<'_, '_, R::Pixel>,
 ) {
     match ctx.ssaa {
         1 => shade_samples_to_pixels(buffers, ctx, resolver, out),
@@ -44,7 +44,7 @@ fn shade_samples_to_pixels<R: Resolve>(
     buffers: &TileBuffers,
     ctx: &DrawContext,
     resolver: &R,
-    out: &mut OutputBand<R::Pixel>,
+    out: &mut OutputBand<'_, '_, R::Pixel>,
 ) {
     let Some([x0, y0, x1, y1]) = buffers.dirty else { return };
     let r = buffers.rect;
@@ -110,7 +110,7 @@ pub(super) fn shade_pixels<const N: usize, R: Resolve>(
     buffers: &TileBuffers,
     ctx: &DrawContext,
     resolver: &R,
-    out: &mut OutputBand<R::Pixel>,
+    out: &mut OutputBand<'_, '_, R::Pixel>,
 ) {
     let Some(rect) = PixelRect::covering(buffers.dirty, ctx.ssaa) else { return };
     let grid = PixelGrid::new(ctx.ssaa);

@@ -68,6 +68,12 @@ impl Image {
         self.rgba.get_mut(i..i + 4)
     }
 
+    /// The image's rows, to draw into.
+    pub fn rows_mut(&mut self) -> PixelRows<'_> {
+        let bytes = (self.width as usize * 4).max(1);
+        PixelRows { width: self.width, rows: self.rgba.chunks_exact_mut(bytes).collect() }
+    }
+
     /// Number of pixels with non-zero alpha.
     pub fn covered_pixels(&self) -> usize {
         self.rgba.chunks_exact(4).filter(|p| p[3] > 0).count()
@@ -87,6 +93,44 @@ impl Image {
             }
         }
         (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+    }
+}
+
+/// A rectangle of RGBA pixels to draw into, row by row: an image's own rows
+/// ([`Image::rows_mut`]), or a cell's rectangle of a sheet page, whose rows lie a page's width
+/// apart.
+#[derive(Debug)]
+pub struct PixelRows<'a> {
+    width: u32,
+    rows: Vec<&'a mut [u8]>,
+}
+
+impl<'a> PixelRows<'a> {
+    /// Rows of `width` pixels, top to bottom; `None` unless each holds exactly `width · 4`
+    /// bytes.
+    pub fn new(width: u32, rows: Vec<&'a mut [u8]>) -> Option<PixelRows<'a>> {
+        let bytes = (width as usize).checked_mul(4)?;
+        rows.iter().all(|row| row.len() == bytes).then_some(PixelRows { width, rows })
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.rows.len() as u32
+    }
+
+    /// Row `y`'s bytes, or `None` below the last row.
+    pub fn row_mut(&mut self, y: u32) -> Option<&mut [u8]> {
+        self.rows.get_mut(y as usize).map(|row| &mut **row)
+    }
+
+    /// The rows as pixels.
+    pub(super) fn pixels(&mut self) -> Vec<&mut [[u8; 4]]> {
+        self.rows.iter_mut().map(|row| bytemuck::cast_slice_mut(row)).collect()
     }
 }
 

@@ -75,7 +75,7 @@ pub use camera::{Camera, OrbitView, Projection};
 pub use color::{linear_to_srgb, srgb_to_linear};
 #[doc(hidden)]
 pub use image::DepthPixel;
-pub use image::{DepthImage, Image};
+pub use image::{DepthImage, Image, PixelRows};
 #[doc(hidden)]
 pub use scene::MAX_SAMPLES;
 pub use scene::{Light, MAX_IMAGE_SIDE, RenderOptions, Scene, SceneObject, Shading, ShadingRate};
@@ -161,7 +161,32 @@ impl Renderer {
         // What no triangle touches is the background; tiles overwrite the rest.
         image.fill(options.width, options.height, resolver.encode([0.0; 4]))?;
         let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(&mut image.rgba);
-        self.draw(scene, options, &target, FragmentOutput::Color, &resolver, pixels);
+        self.draw(scene, options, &target, FragmentOutput::Color, &resolver, &mut rows_of(pixels, options.width));
+        Ok(())
+    }
+
+    /// Renders `scene` into `rows`, the options' size: a cell's rectangle of a sheet page, say,
+    /// drawn where it goes instead of into an image of its own and copied there.
+    ///
+    /// # Errors
+    /// As [`Renderer::render`]; rows of another size. `rows` is left unchanged then.
+    pub fn render_into_rows(&self, scene: &Scene, options: &RenderOptions, rows: &mut PixelRows) -> Result<()> {
+        let target = Target::new(options)?;
+        if (rows.width(), rows.height()) != (options.width, options.height) {
+            return Err(Error::Invalid(format!(
+                "rows of {}x{} pixels for a {}x{} render",
+                rows.width(),
+                rows.height(),
+                options.width,
+                options.height
+            )));
+        }
+        let resolver = PixelResolver::new(options.background);
+        let mut pixels = rows.pixels();
+        for row in pixels.iter_mut() {
+            row.fill(resolver.encode([0.0; 4]));
+        }
+        self.draw(scene, options, &target, FragmentOutput::Color, &resolver, &mut pixels);
         Ok(())
     }
 
@@ -178,7 +203,14 @@ impl Renderer {
         let mut image = Image::default();
         image.fill(options.width, options.height, NormalResolver::EMPTY)?;
         let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(&mut image.rgba);
-        self.draw(scene, options, &target, FragmentOutput::Normal, &NormalResolver, pixels);
+        self.draw(
+            scene,
+            options,
+            &target,
+            FragmentOutput::Normal,
+            &NormalResolver,
+            &mut rows_of(pixels, options.width),
+        );
         Ok(image)
     }
 
@@ -195,11 +227,11 @@ impl Renderer {
         // Clip z = a · view z + b for the camera's projections (row z of the matrix).
         let m = scene.camera.view_to_clip;
         let output = FragmentOutput::ViewDepth { a: m.z_axis.z, b: m.w_axis.z };
-        self.draw(scene, options, &target, output, &DepthResolver, &mut pixels);
+        self.draw(scene, options, &target, output, &DepthResolver, &mut rows_of(&mut pixels, w));
         Ok(DepthImage { width: w, height: h, pixels })
     }
 
-    /// Draws `scene` into `pixels` (the image's, row-major, filled with what no triangle
+    /// Draws `scene` into `rows` (the image's, top to bottom, filled with what no triangle
     /// touches), writing `output` per fragment and resolving it with `resolver`.
     fn draw<R: Resolve>(
         &self,
@@ -208,7 +240,7 @@ impl Renderer {
         target: &Target,
         output: FragmentOutput,
         resolver: &R,
-        pixels: &mut [R::Pixel],
+        rows: &mut [&mut [R::Pixel]],
     ) {
         let mut frame = self.frame_buffers();
         self.prepare(scene, options, target, &mut frame);
@@ -217,9 +249,9 @@ impl Renderer {
         tile::bin_into(bins, triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let ctx = DrawContext::new(triangles, materials, &shader, options);
         // A row of tiles resolves into its own band of image rows.
-        let (band_rows, width) = ((target.tile / options.ssaa) as usize, options.width as usize);
-        pixels.par_chunks_mut(band_rows * width).enumerate().for_each(|(ty, pixels)| {
-            let mut band = OutputBand { pixels, width, first_row: ty * band_rows };
+        let band_rows = (target.tile / options.ssaa) as usize;
+        rows.par_chunks_mut(band_rows).enumerate().for_each(|(ty, rows)| {
+            let mut band = OutputBand { rows, first_row: ty * band_rows };
             for tx in 0..target.tiles_x {
                 if let Some(bin) = bins.get(ty * target.tiles_x + tx)
                     && !bin.is_empty()
@@ -381,6 +413,11 @@ impl Renderer {
 /// As [`Renderer::render`].
 pub fn render(scene: &Scene, options: &RenderOptions) -> Result<Image> {
     Renderer::new().render(scene, options)
+}
+
+/// The rows of `pixels`, `width` pixels each.
+fn rows_of<P>(pixels: &mut [P], width: u32) -> Vec<&mut [P]> {
+    pixels.chunks_exact_mut(width.max(1) as usize).collect()
 }
 
 /// The sample grid of one render and its tiling.

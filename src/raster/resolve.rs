@@ -30,21 +30,18 @@ pub trait Resolve: Sync {
 
 /// The rows of the output image that one row of tiles resolves into: tiles write their pixels
 /// straight into the image, and rows of tiles own disjoint rows, so they run in parallel.
-pub struct OutputBand<'a, P> {
-    /// The band's pixels, `width` a row.
-    pub pixels: &'a mut [P],
-    /// Image width in pixels.
-    pub width: usize,
+pub struct OutputBand<'a, 'p, P> {
+    /// The band's rows of pixels, each as wide as the image.
+    pub rows: &'a mut [&'p mut [P]],
     /// Image row of the band's first row.
     pub first_row: usize,
 }
 
-impl<P> OutputBand<'_, P> {
+impl<P> OutputBand<'_, '_, P> {
     /// Pixels `x0..x0 + count` of image row `y`, if inside the band.
     #[inline]
     pub(super) fn pixels(&mut self, x0: usize, y: usize, count: usize) -> Option<&mut [P]> {
-        let start = y.checked_sub(self.first_row)? * self.width + x0;
-        self.pixels.get_mut(start..start + count)
+        self.rows.get_mut(y.checked_sub(self.first_row)?)?.get_mut(x0..x0 + count)
     }
 }
 
@@ -91,7 +88,7 @@ pub(super) fn resolve_colors<R: Resolve>(
     buffers: &TileBuffers,
     ssaa: i32,
     resolver: &R,
-    out: &mut OutputBand<R::Pixel>,
+    out: &mut OutputBand<'_, '_, R::Pixel>,
 ) {
     let Some(rect) = PixelRect::covering(buffers.dirty, ssaa) else { return };
     let r = buffers.rect;

@@ -53,7 +53,7 @@ pub fn draw_and_resolve<R: Resolve>(
     bin: &[u32],
     ctx: &DrawContext,
     resolver: &R,
-    out: &mut OutputBand<R::Pixel>,
+    out: &mut OutputBand<'_, '_, R::Pixel>,
 ) {
     // The scratch is taken out of its cell while in use, so re-entry (never expected: drawing
     // does not call rayon) would find it empty and use fresh buffers instead of panicking.
@@ -83,7 +83,7 @@ fn draw_pixels<const N: usize, R: Resolve>(
     bin: &[u32],
     ctx: &DrawContext,
     resolver: &R,
-    out: &mut OutputBand<R::Pixel>,
+    out: &mut OutputBand<'_, '_, R::Pixel>,
 ) {
     msaa::draw::<N>(buffers, bin, ctx);
     deferred::shade_pixels::<N, R>(buffers, ctx, resolver, out);

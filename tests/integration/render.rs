@@ -88,6 +88,49 @@ fn identical_bytes_for_1_2_and_7_threads() {
     }
 }
 
+/// A sheet cell drawn straight into its rectangle of a page: the bytes of the image rendered
+/// alone, the page around it untouched, and rows of another size refused.
+#[test]
+fn a_render_into_rows_of_a_larger_image_is_the_image_rendered_alone() {
+    let sphere = uv_sphere(24, 48, textured(checker_texture(8, 4)));
+    let camera = Camera::fit(&spritebake::raster::OrbitView::default(), &sphere.positions, 70.0 / 50.0);
+    let posed = sphere.posed();
+    let scene = spritebake::raster::Scene {
+        objects: vec![spritebake::raster::SceneObject { posed: &posed, model_to_world: glam::Mat4::IDENTITY }],
+        camera,
+    };
+    let renderer = spritebake::raster::Renderer::new();
+    let (x0, y0) = (13, 9);
+    for (ssaa, background) in [(1, None), (4, None), (2, Some([10, 20, 30, 255]))] {
+        let options = RenderOptions { width: 70, height: 50, ssaa, background, ..RenderOptions::default() };
+        let alone = renderer.render(&scene, &options).unwrap();
+        // A page of noise, 100 pixels wide, the cell at (13, 9).
+        let mut page = Image::new(100, 80).unwrap();
+        for (i, b) in page.rgba.iter_mut().enumerate() {
+            *b = (i * 7 % 251) as u8;
+        }
+        let before = page.clone();
+        let rows = page.rgba.chunks_exact_mut(400).skip(y0).take(50).map(|row| &mut row[x0 * 4..(x0 + 70) * 4]);
+        let mut rows = spritebake::raster::PixelRows::new(70, rows.collect()).unwrap();
+        renderer.render_into_rows(&scene, &options, &mut rows).unwrap();
+        for y in 0..80 {
+            for x in 0..100 {
+                let inside = (x0..x0 + 70).contains(&(x as usize)) && (y0..y0 + 50).contains(&(y as usize));
+                let expected = if inside { alone.pixel(x - x0 as u32, y - y0 as u32) } else { before.pixel(x, y) };
+                assert_eq!(page.pixel(x, y), expected, "ssaa {ssaa}: ({x}, {y})");
+            }
+        }
+        assert!(alone.covered_pixels() > 1000);
+        let small = RenderOptions { width: 69, ..options };
+        let err = renderer.render_into_rows(&scene, &small, &mut page.rows_mut()).unwrap_err().to_string();
+        assert!(err.contains("rows of 100x80 pixels for a 69x50 render"), "{err}");
+    }
+    // Rows must each hold the width given.
+    let mut bytes = [0u8; 12];
+    let (a, b) = bytes.split_at_mut(8);
+    assert!(spritebake::raster::PixelRows::new(2, vec![a, b]).is_none());
+}
+
 #[test]
 fn ground_plane_through_the_camera_is_clipped_not_dropped() {
     // A 200×200 textured floor at y = 0 with the camera 1 unit above it, looking level: half the

@@ -9,7 +9,7 @@ use std::process::Command;
 use spritebake::bake::pipeline::{self, Stage};
 use spritebake::bake::{Directions, FinishedPage, Job, Layout, MapKind, Sampling, SheetBuilder, pack};
 use spritebake::model::Model;
-use spritebake::raster::{OrbitView, RenderOptions};
+use spritebake::raster::{Image, OrbitView, RenderOptions};
 use spritebake::spec::{Fit, LookSpec};
 use spritebake::{BakeSpec, MemoryBudget, Product, bake};
 
@@ -48,44 +48,62 @@ fn pages_drawn_wave_by_wave_are_the_pages_packed_at_once() {
     let model = robot();
     let job = job(&model);
     let cells = job.render().unwrap();
-    // Pages of two rows of 6 cells (44 px a cell with padding): 2 pages, extruded edges.
-    let layout = Layout { padding: 2, extrude: 1, max_size: (300, 100), ..Layout::default() };
-    let packed = pack(&cells, &job.info(), layout, &MemoryBudget::default()).unwrap();
-    assert_eq!(packed.images.len(), 2);
     let (w, h) = (cells[0].image.width, cells[0].image.height);
     let keys: Vec<(usize, u32)> = cells.iter().map(|c| (c.clip, c.direction)).collect();
     let whole = vec![(0, 0, w, h); cells.len()];
     let stored: Vec<usize> = (0..cells.len()).collect();
-    for wave in [1, 5, cells.len()] {
-        let mut builder =
-            SheetBuilder::new((w, h), &whole, &stored, &keys, job.info(), layout, &[MapKind::Normal]).unwrap();
-        // What is charged for the pages in progress: one page (and its normal map) at a time
-        // when a wave never spans two, both when one does.
-        let page_bytes: Vec<u64> = builder.page_sizes().iter().map(|&(w, h)| u64::from(w * h) * 8).collect();
-        let expected = match wave {
-            1 => *page_bytes.iter().max().unwrap(),
-            _ => page_bytes.iter().sum(),
-        };
-        assert_eq!(builder.live_page_bytes(wave), expected, "wave {wave}");
-        let mut finished: Vec<(usize, FinishedPage)> = Vec::new();
-        for (i, chunk) in cells.chunks(wave).enumerate() {
-            builder
-                .add(chunk, &mut |page| {
-                    finished.push((i, page));
-                    Ok(())
-                })
-                .unwrap();
+    // Pages of two rows of 6 cells: with extruded edges (cells copied in, as they repeat the
+    // cell's own edges), padded, and cells touching (drawn straight into their places).
+    for (padding, extrude) in [(2, 1), (2, 0), (0, 0)] {
+        let layout = Layout { padding, extrude, max_size: (300, 100), ..Layout::default() };
+        let packed = pack(&cells, &job.info(), layout, &MemoryBudget::default()).unwrap();
+        assert_eq!(packed.images.len(), 2);
+        for wave in [1, 5, cells.len()] {
+            let mut builder =
+                SheetBuilder::new((w, h), &whole, &stored, &keys, job.info(), layout, &[MapKind::Normal]).unwrap();
+            let case = format!("padding {padding}, extrude {extrude}, wave {wave}");
+            // What is charged for the pages in progress: one page (and its normal map) at a
+            // time when a wave never spans two, both when one does.
+            let page_bytes: Vec<u64> = builder.page_sizes().iter().map(|&(w, h)| u64::from(w * h) * 8).collect();
+            let expected = match wave {
+                1 => *page_bytes.iter().max().unwrap(),
+                _ => page_bytes.iter().sum(),
+            };
+            assert_eq!(builder.live_page_bytes(wave), expected, "{case}");
+            let mut finished: Vec<(usize, FinishedPage)> = Vec::new();
+            for (i, chunk) in cells.chunks(wave).enumerate() {
+                // Each cell the builder has a place for is drawn there (as a render would be)
+                // and arrives without its image.
+                let places = builder.places(i * wave, chunk.len()).unwrap();
+                assert_eq!(places.iter().all(Option::is_some), extrude == 0, "{case}");
+                let mut arriving = chunk.to_vec();
+                for (place, cell) in places.into_iter().zip(&mut arriving) {
+                    if let Some(mut rows) = place {
+                        assert_eq!((rows.width(), rows.height()), (w, h));
+                        for (y, src) in cell.image.rgba.chunks_exact(w as usize * 4).enumerate() {
+                            rows.row_mut(y as u32).unwrap().copy_from_slice(src);
+                        }
+                        cell.image = Image::default();
+                    }
+                }
+                builder
+                    .add(&arriving, &mut |page| {
+                        finished.push((i, page));
+                        Ok(())
+                    })
+                    .unwrap();
+            }
+            let sheet = builder.finish().unwrap();
+            assert_eq!(sheet.pages, packed.sheet.pages, "{case}");
+            assert_eq!(finished.len(), 2, "{case}");
+            for (_, page) in &finished {
+                assert!(page.image == packed.images[page.index], "{case}: page {} differs", page.index);
+                assert!(page.maps.normal == packed.maps[page.index].normal, "{case}: page {} map", page.index);
+            }
+            // The first page leaves as soon as its last cell (the 12th) is drawn, not at the end.
+            let first = finished.iter().find(|(_, p)| p.index == 0).unwrap().0;
+            assert_eq!(first, 11 / wave, "{case}");
         }
-        let sheet = builder.finish().unwrap();
-        assert_eq!(sheet.pages, packed.sheet.pages, "wave {wave}");
-        assert_eq!(finished.len(), 2, "wave {wave}");
-        for (_, page) in &finished {
-            assert!(page.image == packed.images[page.index], "wave {wave}: page {} differs", page.index);
-            assert!(page.maps.normal == packed.maps[page.index].normal, "wave {wave}: page {} map", page.index);
-        }
-        // The first page leaves as soon as its last cell (the 12th) is drawn, not at the end.
-        let first = finished.iter().find(|(_, p)| p.index == 0).unwrap().0;
-        assert_eq!(first, 11 / wave, "wave {wave}");
     }
 }
 
