@@ -28,10 +28,9 @@ use rayon::prelude::*;
 
 use super::engines::{self, check_pages, sheet_data_files};
 use super::frames_data;
-use super::job::WaveSink;
 use super::products::{self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_summary};
 use super::sheet::{crop_cell, kept_rect, pack_kept};
-use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder};
+use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder, WaveSink};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::output::gif::encode_gif_from;
