@@ -208,7 +208,9 @@ struct Drawing {
 /// cell's kept rectangle, every cell is drawn into its page (and its maps into the page's
 /// maps) when it arrives, and a page is handed on the moment its last frame is on it. With
 /// whole frames and no deduplication the rectangles are known before anything renders, so
-/// cells stream: a sheet then holds the pages in progress, never every cell.
+/// cells stream: a sheet then holds the pages in progress, never every cell, and a cell can
+/// be rendered straight into its rectangle of its page ([`SheetBuilder::places`]) instead of
+/// being copied there when it arrives.
 #[derive(Debug)]
 pub struct SheetBuilder {
     frame: (u32, u32),
