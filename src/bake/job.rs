@@ -401,13 +401,6 @@ impl Prepared<'_, '_> {
         })
     }
 
-    /// Whether a finished cell is its render as it is (no skeleton overlay, pixel-art scaling,
-    /// outline or palette), so that it can be drawn straight where it goes.
-    fn cells_as_rendered(&self) -> bool {
-        let look = &self.job.look;
-        !look.skeleton && look.pixel_art.is_none() && look.outline == 0 && !palette::wanted(look)
-    }
-
     /// Renders every cell in waves of `wave` cells and hands each wave, finished and in job
     /// order (clip, direction, frame), to `sink` before the next wave renders; a cell that
     /// `sink` gives a place ([`WaveSink::places`]) is drawn there. `progress` is called once
@@ -420,7 +413,8 @@ impl Prepared<'_, '_> {
         // A wave of everything when the look decides over every cell.
         let wave = if self.needs_every_cell() { self.work.len() } else { wave }.max(1);
         for (w, cells) in self.work.chunks(wave).enumerate() {
-            let places = if self.cells_as_rendered() { sink.places(w * wave, cells.len())? } else { Vec::new() };
+            let places =
+                if post::keeps_render(&self.job.look) { sink.places(w * wave, cells.len())? } else { Vec::new() };
             let rendered = self.render_cells(&renderer, cells, places, progress)?;
             let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
             let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();

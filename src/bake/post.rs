@@ -43,6 +43,13 @@ pub fn finish(
     (image, pivot)
 }
 
+/// Whether [`finish`] and [`finish_output`] leave every image of `look` as it was rendered (no
+/// skeleton overlay, pixel-art scaling, outline or palette), so that it can be rendered
+/// straight where it goes.
+pub fn keeps_render(look: &Look) -> bool {
+    !look.skeleton && look.pixel_art.is_none() && look.outline == 0 && !palette::wanted(look)
+}
+
 /// What is done once every image of an output is finished, because they share it: one palette
 /// for all of them (`palette`, the look's file's, if any), and one depth range for their maps
 /// (`surfaces`, in image order), which come back finished. In image order on one thread, so

@@ -353,7 +353,7 @@ impl SheetBuilder {
         }
         let in_place = self.in_place.get(self.arrived..self.arrived + cells.len()).unwrap_or_default();
         self.arrived += cells.len();
-        let extrude = self.layout.extrude.min(self.layout.padding);
+        let extrude = self.extrude();
         for &p in &touched {
             let target_of = |k: usize| self.targets[self.arrived - cells.len() + k];
             let on_page: Vec<usize> = blits.iter().filter(|(page, _)| *page == p).map(|&(_, k)| k).collect();
@@ -404,7 +404,7 @@ impl SheetBuilder {
     /// cannot be).
     pub fn places(&mut self, first: usize, count: usize) -> Result<Vec<Option<PixelRows<'_>>>> {
         let mut places: Vec<Option<PixelRows>> = (0..count).map(|_| None).collect();
-        if self.layout.extrude.min(self.layout.padding) > 0 {
+        if self.extrude() > 0 {
             return Ok(places);
         }
         let (fw, fh) = self.frame;
@@ -427,6 +427,11 @@ impl SheetBuilder {
             }
         }
         Ok(places)
+    }
+
+    /// Edge pixels repeated into the padding: at most the padding.
+    fn extrude(&self) -> u32 {
+        self.layout.extrude.min(self.layout.padding)
     }
 
     /// The sheet's data once every cell has arrived.

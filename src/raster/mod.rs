@@ -160,8 +160,7 @@ impl Renderer {
         let resolver = PixelResolver::new(options.background);
         // What no triangle touches is the background; tiles overwrite the rest.
         image.fill(options.width, options.height, resolver.encode([0.0; 4]))?;
-        let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(&mut image.rgba);
-        self.draw(scene, options, &target, FragmentOutput::Color, &resolver, &mut rows_of(pixels, options.width));
+        self.draw(scene, options, &target, FragmentOutput::Color, &resolver, &mut image.rows_mut().pixels());
         Ok(())
     }
 
@@ -202,15 +201,7 @@ impl Renderer {
         let target = Target::new(options)?;
         let mut image = Image::default();
         image.fill(options.width, options.height, NormalResolver::EMPTY)?;
-        let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(&mut image.rgba);
-        self.draw(
-            scene,
-            options,
-            &target,
-            FragmentOutput::Normal,
-            &NormalResolver,
-            &mut rows_of(pixels, options.width),
-        );
+        self.draw(scene, options, &target, FragmentOutput::Normal, &NormalResolver, &mut image.rows_mut().pixels());
         Ok(image)
     }
 
@@ -227,7 +218,14 @@ impl Renderer {
         // Clip z = a · view z + b for the camera's projections (row z of the matrix).
         let m = scene.camera.view_to_clip;
         let output = FragmentOutput::ViewDepth { a: m.z_axis.z, b: m.w_axis.z };
-        self.draw(scene, options, &target, output, &DepthResolver, &mut rows_of(&mut pixels, w));
+        self.draw(
+            scene,
+            options,
+            &target,
+            output,
+            &DepthResolver,
+            &mut pixels.chunks_exact_mut(w as usize).collect::<Vec<_>>(),
+        );
         Ok(DepthImage { width: w, height: h, pixels })
     }
 
@@ -413,11 +411,6 @@ impl Renderer {
 /// As [`Renderer::render`].
 pub fn render(scene: &Scene, options: &RenderOptions) -> Result<Image> {
     Renderer::new().render(scene, options)
-}
-
-/// The rows of `pixels`, `width` pixels each.
-fn rows_of<P>(pixels: &mut [P], width: u32) -> Vec<&mut [P]> {
-    pixels.chunks_exact_mut(width.max(1) as usize).collect()
 }
 
 /// The sample grid of one render and its tiling.
