@@ -16,11 +16,10 @@
 use serde_json::{Value, json};
 
 use super::Atlas;
-use super::texturepacker::{meta, named_frame_object};
+use super::texturepacker::{PageJson, meta};
 
 /// The JSON of the atlas.
-pub(super) fn to_json(atlas: &Atlas) -> Value {
-    let frames: Vec<Value> = atlas.frames.iter().map(|f| named_frame_object(atlas, f)).collect();
+pub(super) fn to_json<'a>(atlas: &'a Atlas<'a>) -> PageJson<'a> {
     let tags: Vec<Value> = atlas
         .tags
         .iter()
@@ -38,6 +37,6 @@ pub(super) fn to_json(atlas: &Atlas) -> Value {
         })
         .collect();
     let mut meta = meta(atlas, 0);
-    meta["frameTags"] = json!(tags);
-    json!({"frames": frames, "meta": meta})
+    meta["frameTags"] = Value::Array(tags);
+    PageJson::listed(atlas, meta)
 }

@@ -32,6 +32,8 @@ mod texturepacker;
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 pub use atlas::{Atlas, Frame, MsClock, Page, Tag, rate};
 pub(crate) use texturepacker::{app, job_fields};
 
@@ -42,7 +44,8 @@ pub use crate::sprite::{FrameFacts, FrameNames, JsonFormat};
 
 /// What the engine data of one frame may take in memory while it is written, besides its name
 /// and the title: the JSON value tree and its text (measured at most 8.8 KiB a frame, growing
-/// strings counted twice), or the resource text (1.6 KiB); see
+/// strings counted twice, when every frame was a value; pages' frames are now written
+/// straight, and the multi-atlas's are still values), or the resource text (1.6 KiB); see
 /// `alloc_bounds::a_sheets_engine_data_stays_within_its_charge`.
 const FRAME_DATA_BYTES: u64 = 12 << 10;
 
@@ -101,49 +104,57 @@ pub fn sheet_data_files(
         })
         .collect();
     let atlas = Atlas::new(&title, &pages, sheet.frame_size, names)?;
-    let pretty = |value: &serde_json::Value| {
-        serde_json::to_string_pretty(value)
-            .map(String::into_bytes)
-            .map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))
-    };
     let page_jsons: Vec<String> =
         pngs.iter().flat_map(|p| format.page_files(p)).map(|(path, _)| file_name(&path)).collect();
-    let mut files = Vec::new();
-    for (i, png) in pngs.iter().enumerate() {
+    // Each page's data on its own thread, beside the whole sheet's: a sheet's last page waits
+    // for its data.
+    let page_json = |(i, png): (usize, &PathBuf)| -> Result<Vec<(PathBuf, Vec<u8>)>> {
+        let mut files = Vec::new();
         for (path, _) in format.page_files(png) {
             let mut json = match format {
                 JsonFormat::Aseprite => aseprite::to_json(&atlas),
                 _ => texturepacker::to_json(&atlas, i),
             };
-            texturepacker::add_job_meta(&mut json["meta"], sheet);
+            texturepacker::add_job_meta(&mut json.meta, sheet);
             if count > 1 {
                 let others: Vec<&String> =
                     page_jsons.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, n)| n).collect();
-                json["meta"]["related_multi_packs"] = serde_json::json!(others);
+                json.meta["related_multi_packs"] = serde_json::json!(others);
             }
             files.push((path, pretty(&json)?));
         }
-    }
+        Ok(files)
+    };
     let godot = |version| {
         let tres = godot::to_tres(&atlas, version).into_bytes();
         let pivot = (sheet.pivot.x.round() as i64, sheet.pivot.y.round() as i64);
         let tscn = godot::to_tscn(&atlas, &file_name(&png.with_extension("tres")), pivot, version);
         vec![tres, tscn.into_bytes()]
     };
-    let sheet_data: Vec<Vec<u8>> = match format {
-        JsonFormat::Phaser => vec![pretty(&phaser::to_json(&atlas, phaser::Keys::Pages))?],
-        JsonFormat::PhaserMultiatlas => {
-            let mut json = multiatlas::to_json(&atlas);
-            texturepacker::add_job_meta(&mut json["meta"], sheet);
-            vec![pretty(&json)?, pretty(&phaser::to_json(&atlas, phaser::Keys::Sheet))?]
-        }
-        JsonFormat::Godot => godot(godot::Version::Godot4),
-        JsonFormat::Godot3 => godot(godot::Version::Godot3),
-        JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
+    let whole_sheet = || -> Result<Vec<Vec<u8>>> {
+        Ok(match format {
+            JsonFormat::Phaser => vec![pretty(&phaser::to_json(&atlas, phaser::Keys::Pages))?],
+            JsonFormat::PhaserMultiatlas => {
+                let mut json = multiatlas::to_json(&atlas);
+                texturepacker::add_job_meta(&mut json["meta"], sheet);
+                vec![pretty(&json)?, pretty(&phaser::to_json(&atlas, phaser::Keys::Sheet))?]
+            }
+            JsonFormat::Godot => godot(godot::Version::Godot4),
+            JsonFormat::Godot3 => godot(godot::Version::Godot3),
+            JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
+        })
     };
+    let (per_page, sheet_data) =
+        rayon::join(|| pngs.par_iter().enumerate().map(page_json).collect::<Result<Vec<_>>>(), whole_sheet);
+    let mut files: Vec<(PathBuf, Vec<u8>)> = per_page?.into_iter().flatten().collect();
     // In the order `sheet_data_files` names them.
-    files.extend(format.sheet_data_files(png).into_iter().map(|(path, _)| path).zip(sheet_data));
+    files.extend(format.sheet_data_files(png).into_iter().map(|(path, _)| path).zip(sheet_data?));
     Ok(files)
+}
+
+/// `value` as pretty-printed JSON.
+fn pretty(value: &impl serde::Serialize) -> Result<Vec<u8>> {
+    serde_json::to_vec_pretty(value).map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))
 }
 
 /// Refuses a layout of `pages` pages that `format` cannot describe: Aseprite's JSON describes
@@ -246,8 +257,8 @@ mod tests {
         assert_eq!((anims["anims"][0]["repeat"].clone(), anims["anims"][1]["repeat"].clone()), (json!(0), json!(-1)));
         // Aseprite: a tag that plays once repeats once.
         let aseprite = aseprite::to_json(&atlas);
-        assert_eq!(aseprite["meta"]["frameTags"][0]["repeat"], "1");
-        assert!(aseprite["meta"]["frameTags"][1].get("repeat").is_none());
+        assert_eq!(aseprite.meta["frameTags"][0]["repeat"], "1");
+        assert!(aseprite.meta["frameTags"][1].get("repeat").is_none());
     }
 
     #[test]

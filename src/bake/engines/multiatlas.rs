@@ -12,7 +12,7 @@
 //! written beside it names that key ([`super::phaser::Keys::Sheet`]): however the frames fall
 //! on pages, every animation plays whole.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::Atlas;
 use super::texturepacker::{app, image_fields, named_frame_object};
@@ -36,5 +36,6 @@ pub(super) fn to_json(atlas: &Atlas) -> Value {
             Value::Object(texture)
         })
         .collect();
-    json!({"textures": textures, "meta": Value::Object(app())})
+    // Moved in, not through `json!`, which would copy every frame.
+    Value::Object(Map::from_iter([("textures".into(), Value::Array(textures)), ("meta".into(), Value::Object(app()))]))
 }

@@ -9,7 +9,7 @@
 //! shows instead of `1000 / frameRate` while the animation plays at its own rate; `repeat` is
 //! -1 (forever) for a clip, 0 for a transition.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::{Atlas, Frame};
 
@@ -46,14 +46,15 @@ pub(super) fn to_json(atlas: &Atlas, keys: Keys) -> Value {
                     json!({"key": keys.of(atlas, f), "frame": f.name, "duration": ms})
                 })
                 .collect();
-            json!({
-                "key": tag.name,
-                "type": "frame",
-                "frames": frames,
-                "frameRate": atlas.fps(tag),
-                "repeat": if tag.looping { -1 } else { 0 },
-            })
+            // Built, not written as `json!`, which would copy the frames.
+            Value::Object(Map::from_iter([
+                ("key".into(), json!(tag.name)),
+                ("type".into(), json!("frame")),
+                ("frames".into(), Value::Array(frames)),
+                ("frameRate".into(), json!(atlas.fps(tag))),
+                ("repeat".into(), json!(if tag.looping { -1 } else { 0 })),
+            ]))
         })
         .collect();
-    json!({"anims": anims})
+    Value::Object(Map::from_iter([("anims".into(), Value::Array(anims))]))
 }

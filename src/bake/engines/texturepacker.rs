@@ -10,25 +10,107 @@
 //! `meta.pivot` (the pivot in pixels, the same in every frame). Aseprite's layout carries the
 //! same `meta` entries.
 
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::{Atlas, Frame, Tag};
 use crate::bake::{JobInfo, Sheet};
 
-/// One frame's object, shared with the array layouts (which have the same fields).
-fn frame_object(atlas: &Atlas, frame: &Frame) -> Value {
-    let p = frame.placement;
-    let (fw, fh) = atlas.frame_size;
-    json!({
-        "frame": {"x": p.x, "y": p.y, "w": p.w, "h": p.h},
-        "rotated": false,
-        "trimmed": (p.w, p.h) != (fw, fh),
-        "spriteSourceSize": {"x": p.source_x, "y": p.source_y, "w": p.w, "h": p.h},
-        "sourceSize": {"w": fw, "h": fh},
-        "pivot": {"x": fraction(p.pivot.0), "y": fraction(p.pivot.1)},
-        "anchor": {"x": fraction(p.pivot.0), "y": fraction(p.pivot.1)},
-        "duration": frame.duration_ms,
-    })
+/// One frame's fields, shared with the array layouts (which add its name as `filename`).
+/// Written straight from the atlas: a sheet has thousands of frames, and a JSON value tree of
+/// them took most of the time a sheet's last page is waited for (issue 33).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FrameFields<'a> {
+    frame: Rect,
+    rotated: bool,
+    trimmed: bool,
+    sprite_source_size: Rect,
+    source_size: Size,
+    pivot: Point,
+    anchor: Point,
+    duration: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    filename: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Rect {
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+}
+
+#[derive(Serialize)]
+struct Size {
+    w: u32,
+    h: u32,
+}
+
+#[derive(Serialize)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+impl<'a> FrameFields<'a> {
+    /// `frame`'s fields, named as the array layouts list them when `named`.
+    fn of(atlas: &Atlas, frame: &'a Frame, named: bool) -> FrameFields<'a> {
+        let p = frame.placement;
+        let (fw, fh) = atlas.frame_size;
+        let pivot = || Point { x: fraction(p.pivot.0), y: fraction(p.pivot.1) };
+        FrameFields {
+            frame: Rect { x: p.x, y: p.y, w: p.w, h: p.h },
+            rotated: false,
+            trimmed: (p.w, p.h) != (fw, fh),
+            sprite_source_size: Rect { x: p.source_x, y: p.source_y, w: p.w, h: p.h },
+            source_size: Size { w: fw, h: fh },
+            pivot: pivot(),
+            anchor: pivot(),
+            duration: frame.duration_ms,
+            filename: named.then_some(frame.name.as_str()),
+        }
+    }
+}
+
+/// The frames of a page's JSON: keyed by name (JSON-Hash) or listed with their names (the
+/// array layouts), serialized as they are written.
+pub(super) enum Frames<'a> {
+    /// Page `page`'s frames, keyed by name.
+    ByName(&'a Atlas<'a>, usize),
+    /// Every frame of the atlas, in order, each with its `filename`.
+    Listed(&'a Atlas<'a>),
+}
+
+impl Serialize for Frames<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Frames::ByName(atlas, page) => serializer.collect_map(
+                atlas.frames.iter().filter(|f| f.page == page).map(|f| (&f.name, FrameFields::of(atlas, f, false))),
+            ),
+            Frames::Listed(atlas) => {
+                serializer.collect_seq(atlas.frames.iter().map(|f| FrameFields::of(atlas, f, true)))
+            }
+        }
+    }
+}
+
+/// A page's JSON, in the order TexturePacker writes it: `frames`, `animations` (JSON-Hash
+/// only) and `meta`, which the caller may add to before it is written.
+#[derive(Serialize)]
+pub(super) struct PageJson<'a> {
+    frames: Frames<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    animations: Option<Value>,
+    pub meta: Value,
+}
+
+impl<'a> PageJson<'a> {
+    /// Aseprite's layout: every frame listed, then `meta`.
+    pub(super) fn listed(atlas: &'a Atlas<'a>, meta: Value) -> PageJson<'a> {
+        PageJson { frames: Frames::Listed(atlas), animations: None, meta }
+    }
 }
 
 /// A pivot fraction to six decimals, as written: `0.825` (33 of 40 pixels), not the
@@ -40,9 +122,7 @@ fn fraction(x: f32) -> f64 {
 /// One frame's object with its name as `filename`, as the array layouts (Aseprite's, Phaser's
 /// multi-atlas) list frames.
 pub(super) fn named_frame_object(atlas: &Atlas, frame: &Frame) -> Value {
-    let mut object = frame_object(atlas, frame);
-    object["filename"] = json!(frame.name);
-    object
+    serde_json::to_value(FrameFields::of(atlas, frame, true)).unwrap_or_default()
 }
 
 /// `meta` for one page, shared with Aseprite's layout: the writer and the page's image.
@@ -70,10 +150,8 @@ pub(super) fn image_fields(atlas: &Atlas, page: usize) -> Map<String, Value> {
 }
 
 /// The JSON of page `page`.
-pub(super) fn to_json(atlas: &Atlas, page: usize) -> Value {
+pub(super) fn to_json<'a>(atlas: &'a Atlas<'a>, page: usize) -> PageJson<'a> {
     let on_page = |f: &&Frame| f.page == page;
-    let frames: Map<String, Value> =
-        atlas.frames.iter().filter(on_page).map(|f| (f.name.clone(), frame_object(atlas, f))).collect();
     let animations: Map<String, Value> = atlas
         .tags
         .iter()
@@ -89,7 +167,7 @@ pub(super) fn to_json(atlas: &Atlas, page: usize) -> Value {
         .collect();
     let mut meta = meta(atlas, page);
     meta["playback"] = Value::Object(playback);
-    json!({"frames": frames, "animations": animations, "meta": meta})
+    PageJson { frames: Frames::ByName(atlas, page), animations: Some(Value::Object(animations)), meta }
 }
 
 /// How an animation plays, which PixiJS's `animations` (frame names only) cannot say:
