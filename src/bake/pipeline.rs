@@ -39,8 +39,9 @@ use crate::raster::{Image, PixelRows};
 use crate::spec::Resolved;
 
 /// Where a bake's files go as they are made. A [`Transaction`] writes each to a temporary
-/// file at once (its bytes leave memory) and renames them all into place on commit.
-pub trait Stage {
+/// file at once (its bytes leave memory) and renames them all into place on commit. `Send`:
+/// a sheet's last pages are staged on a worker thread while its engine data is made.
+pub trait Stage: Send {
     /// Takes the file `path` with its content.
     ///
     /// # Errors
@@ -240,13 +241,17 @@ impl Streamed<'_, '_, '_> {
         self.prepared.render_waves(self.wave, self.progress, &mut sink)?;
         let last = sink.last;
         let sheet = builder.finish()?;
+        // The last pages are encoded and staged while the engine data is made.
         let (pages, data) = rayon::join(
-            || last.into_par_iter().map(|page| encode_page(&png, page)).collect::<Result<Vec<_>>>(),
+            || -> Result<()> {
+                for files in last.into_par_iter().map(|page| encode_page(&png, page)).collect::<Result<Vec<_>>>()? {
+                    staged.stage_all(files)?;
+                }
+                Ok(())
+            },
             || sheet_data(&sheet, self.resolved, self.output),
         );
-        for files in pages? {
-            staged.stage_all(files)?;
-        }
+        pages?;
         staged.stage_all(data?)?;
         Ok(sheet_written(&sheet, self.resolved, self.output, staged))
     }
