@@ -410,6 +410,7 @@ impl Prepared<'_, '_> {
     /// Invalid render options; whatever `sink` returns.
     pub fn render_waves(&self, wave: usize, progress: &(dyn Fn() + Sync), sink: &mut dyn WaveSink) -> Result<()> {
         let renderer = Renderer::new();
+        renderer.prepare_textures(&self.job.model.materials);
         // A wave of everything when the look decides over every cell.
         let wave = if self.needs_every_cell() { self.work.len() } else { wave }.max(1);
         for (w, cells) in self.work.chunks(wave).enumerate() {

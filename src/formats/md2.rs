@@ -16,6 +16,7 @@
 use std::collections::{HashMap, HashSet};
 
 use glam::{Vec2, Vec3};
+use rayon::prelude::*;
 
 use super::FormatError;
 use super::binary::Bytes;
@@ -136,14 +137,17 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
     budget.charge(frame_size.saturating_mul(num_frames as u64), || {
         format!("{num_frames} frames x {} vertices", pairs.len())
     })?;
-    let mut morph_frames = Vec::with_capacity(num_frames);
-    for f in 0..num_frames {
+    // Frames side by side (a model's hundreds of frames are most of its load), the first
+    // error in file order reported whatever the pool.
+    let unpack = |f: usize| {
         let at = ofs_frames + f * frame_bytes;
         let (scale, translate) = (r.vec3(at)?, r.vec3(at + 12)?);
         let name = r.name(at + 24, 16)?;
         let verts = r.bytes(at + 40, 4 * num_vertices)?;
-        morph_frames.push(unpack_frame(name, verts, pairs.iter().map(|&(v, _)| v as usize), scale, translate));
-    }
+        Ok(unpack_frame(name, verts, pairs.iter().map(|&(v, _)| v as usize), scale, translate))
+    };
+    let unpacked: Vec<Result<MorphFrame, FormatError>> = (0..num_frames).into_par_iter().map(unpack).collect();
+    let morph_frames = unpacked.into_iter().collect::<Result<Vec<_>, _>>()?;
 
     let skins: Vec<String> = (0..num_skins).map(|i| r.name(ofs_skins + 64 * i, 64)).collect::<Result<_, _>>()?;
     let material = Material {

@@ -129,6 +129,10 @@ struct FrameBuffers {
 
 /// A texture's address and its wrap mode.
 type TextureKey = (usize, bool);
+
+fn texture_key(texture: &Arc<Texture>, wrap: bool) -> TextureKey {
+    (Arc::as_ptr(texture) as usize, wrap)
+}
 /// The texture, held weakly (a `Weak` keeps the allocation, so the address stays unique while
 /// the entry exists, but not the texels), and its mip chain.
 type PreparedTexture = (Weak<Texture>, Arc<MipChain>);
@@ -381,15 +385,29 @@ impl Renderer {
         }
     }
 
+    /// Makes the mip chains of `materials`' textures now, side by side on the pool, so that
+    /// the first draws of a job find them made: the first draw to need a chain makes it, and a
+    /// job's other first draws wait for the same chain meanwhile.
+    pub fn prepare_textures(&self, materials: &[Material]) {
+        let mut keys = std::collections::HashSet::new();
+        let wanted: Vec<(&Arc<Texture>, bool)> = materials
+            .iter()
+            .filter_map(|m| m.texture.as_ref().map(|t| (t, m.wrap)))
+            .filter(|&(t, wrap)| keys.insert(texture_key(t, wrap)))
+            .collect();
+        wanted.into_par_iter().for_each(|(texture, wrap)| drop(self.mip_chain(texture, wrap)));
+    }
+
     fn mip_chain(&self, texture: &Arc<Texture>, wrap: bool) -> Arc<MipChain> {
-        let key = (Arc::as_ptr(texture) as usize, wrap);
-        let mut cache = self.live_textures();
-        if let Some((_, chain)) = cache.get(&key) {
+        let key = texture_key(texture, wrap);
+        if let Some((_, chain)) = self.live_textures().get(&key) {
             return chain.clone();
         }
+        // Made without the lock: making a chain runs on the pool, where a thread waiting for
+        // its parts may take up another draw that needs the cache. Two draws that race make
+        // the same chain; the first one in is kept.
         let chain = Arc::new(MipChain::new(texture, wrap));
-        cache.insert(key, (Arc::downgrade(texture), chain.clone()));
-        chain
+        self.live_textures().entry(key).or_insert((Arc::downgrade(texture), chain)).1.clone()
     }
 
     /// The locked texture cache, without the chains of textures no model holds any more.
@@ -472,5 +490,24 @@ mod tests {
         assert_eq!(renderer.cached_texture_bytes(), chain_bytes(32));
         drop(b);
         assert_eq!(renderer.cached_texture_bytes(), 0);
+    }
+
+    #[test]
+    fn chains_made_ahead_are_the_ones_draws_use() {
+        let renderer = Renderer::new();
+        // 300² texels: more than one task's worth on every level down to 128².
+        let texels: Vec<u8> = (0..300 * 300 * 4).map(|i| (i * 7 % 251) as u8).collect();
+        let texture = Arc::new(Texture::new(300, 300, texels, true).unwrap());
+        let material = |wrap| Material { texture: Some(texture.clone()), wrap, ..Material::named(String::from("m")) };
+        // Two materials share one chain, a third clamps: two chains, each made once.
+        renderer.prepare_textures(&[material(true), material(true), material(false)]);
+        let chain_bytes = Texture::prepared_bytes(300, 300) - 300 * 300 * 4;
+        assert_eq!(renderer.cached_texture_bytes(), 2 * chain_bytes);
+        let ahead = renderer.mip_chain(&texture, true);
+        assert_eq!(renderer.cached_texture_bytes(), 2 * chain_bytes, "a draw makes no chain of its own");
+        // Made on the pool, texel by texel: the chain a single thread makes.
+        let alone = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let serial = alone.install(|| MipChain::new(&texture, true));
+        assert_eq!(format!("{:?}", *ahead), format!("{serial:?}"));
     }
 }

@@ -7,6 +7,7 @@
 //! last row/column).
 
 use glam::{Vec2, Vec4};
+use rayon::prelude::*;
 
 use super::color::srgb_to_linear;
 use super::lanes::floor_lanes;
@@ -52,10 +53,13 @@ impl Level {
     /// A level from `f32` texels in 0..=1 (rounded to the nearest unit).
     fn quantize(level: &FloatLevel) -> Level {
         let unit = |c: f32| (c.clamp(0.0, 1.0) * 65535.0 + 0.5) as u16;
-        let texels = level.texels.iter().map(|t| t.to_array().map(unit)).collect();
+        let texels = level.texels.par_iter().with_min_len(TEXELS_PER_TASK).map(|t| t.to_array().map(unit)).collect();
         Level { width: level.width, height: level.height, texels }
     }
 }
+
+/// Texels a task of a chain's making takes at least: tasks of tens of microseconds.
+const TEXELS_PER_TASK: usize = 16 * 1024;
 
 /// A mip level while the chain is built: levels are averaged from the previous level's `f32`
 /// texels, so rounding to 16 bits does not accumulate down the chain.
@@ -74,18 +78,20 @@ impl FloatLevel {
     fn half(&self) -> FloatLevel {
         let width = (self.width / 2).max(1);
         let height = (self.height / 2).max(1);
-        let mut texels = Vec::with_capacity(width * height);
-        for y in 0..height {
-            for x in 0..width {
+        let texels = (0..width * height)
+            .into_par_iter()
+            .with_min_len(TEXELS_PER_TASK)
+            .map(|i| {
+                let (x, y) = (i % width, i / width);
                 let (x0, y0) = ((2 * x).min(self.width - 1), (2 * y).min(self.height - 1));
                 let (x1, y1) = ((2 * x + 1).min(self.width - 1), (2 * y + 1).min(self.height - 1));
                 let mut sum = Vec4::ZERO;
                 for t in [self.texel(x0, y0), self.texel(x1, y0), self.texel(x0, y1), self.texel(x1, y1)] {
                     sum += t * 0.25;
                 }
-                texels.push(sum);
-            }
-        }
+                sum
+            })
+            .collect();
         FloatLevel { width, height, texels }
     }
 }
@@ -101,7 +107,12 @@ impl MipChain {
     /// Prepares `texture`; `wrap` repeats it outside 0..1, otherwise edges are clamped.
     pub fn new(texture: &Texture, wrap: bool) -> MipChain {
         let (w, h) = (texture.width.max(1) as usize, texture.height.max(1) as usize);
+        // Texel by texel, so the same on any pool: a skin of a few megapixels takes
+        // milliseconds a job's first draws would otherwise wait for (see
+        // `Renderer::prepare_textures`).
         let texels = (0..w * h)
+            .into_par_iter()
+            .with_min_len(TEXELS_PER_TASK)
             .map(|i| {
                 let p = texture.rgba.get(i * 4..i * 4 + 4).unwrap_or(&[255, 0, 255, 255]);
                 let a = p[3] as f32 / 255.0;
