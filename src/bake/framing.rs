@@ -143,7 +143,12 @@ pub(super) fn frame(
     };
     // The window's corner is `(x, y)` pixels from the pivot: the pivot is at `(-x, -y)`.
     let pivot = Vec2::new(-x as f32, -y as f32) * block as f32;
-    let reach = points.iter().filter(|p| p.is_finite()).map(|p| p.distance(ground)).fold(radius, f32::max);
+    let reach = points
+        .par_iter()
+        .with_min_len(POINTS_PER_TASK)
+        .filter(|p| p.is_finite())
+        .map(|p| p.distance(ground))
+        .reduce(|| radius, f32::max);
     let size = (w * block, h * block);
     let px = scale * block as f32;
     let cameras = views.iter().map(|v| Camera::orthographic_at_scale(v, ground, px, pivot, size, reach)).collect();
@@ -252,14 +257,29 @@ pub(super) fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
 /// The vertical cylinder around the line through `axis` (x, z) holding `points`: its centre
 /// (`axis`), radius and y range.
 fn cylinder_about(points: &[Vec3], axis: Vec2) -> (Vec2, f32, f32, f32) {
-    let b = crate::model::Aabb::from_points(points.iter().copied());
+    use crate::model::Aabb;
+    // Side by side: a job's posed points are hundreds of thousands, and the least, the most
+    // and the farthest are the same in any order.
+    let (b, radius) = points
+        .par_iter()
+        .with_min_len(POINTS_PER_TASK)
+        .filter(|p| p.is_finite())
+        .fold(
+            || (Aabb::EMPTY, 0.0f32),
+            |(mut b, r), &p| {
+                b.grow(p);
+                (b, r.max(Vec2::new(p.x, p.z).distance(axis)))
+            },
+        )
+        .reduce(|| (Aabb::EMPTY, 0.0), |(a, ra), (b, rb)| (a.union(b), ra.max(rb)));
     if b.is_empty() {
         return (axis, 0.5, 0.0, 1.0);
     }
-    let radius =
-        points.iter().filter(|p| p.is_finite()).map(|p| Vec2::new(p.x, p.z).distance(axis)).fold(0.0, f32::max);
     (axis, radius.max(1e-4), b.min.y, b.max.y)
 }
+
+/// Points a task of [`cylinder_about`] takes at least.
+const POINTS_PER_TASK: usize = 16 * 1024;
 
 /// The vertical axis (x, z) a job turns about, from the posed points of its first frame: the
 /// model's origin, unless the origin lies outside that frame's footprint (its x/z bounds), then
