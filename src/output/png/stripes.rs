@@ -92,16 +92,30 @@ fn encode_with(width: u32, height: u32, rgba: &[u8], stripe_rows: usize, max_chu
     // 8 bits per sample, colour type 6 (RGBA), deflate, adaptive filtering, not interlaced.
     ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
 
-    let size = 8 + 25 + stripes.iter().map(|s| s.chunks.len()).sum::<usize>() + 12 + tail.len() + 12;
-    let mut png = Vec::with_capacity(size);
-    png.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-    push_chunk(&mut png, *b"IHDR", &ihdr, MAX_CHUNK);
-    for stripe in &stripes {
-        png.extend_from_slice(&stripe.chunks);
+    let mut head = Vec::with_capacity(8 + 25);
+    head.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    push_chunk(&mut head, *b"IHDR", &ihdr, MAX_CHUNK);
+    let mut end = Vec::with_capacity(12 + tail.len() + 12);
+    push_chunk(&mut end, *b"IDAT", &tail, max_chunk);
+    push_chunk(&mut end, *b"IEND", &[], MAX_CHUNK);
+    let parts: Vec<&[u8]> =
+        std::iter::once(&head[..]).chain(stripes.iter().map(|s| &s.chunks[..])).chain([&end[..]]).collect();
+    Some(concat(&parts))
+}
+
+/// `parts` one after another, copied side by side: a sheet page's PNG is megabytes, which one
+/// thread copies (and faults in) while the others wait for the page.
+fn concat(parts: &[&[u8]]) -> Vec<u8> {
+    let mut out = vec![0; parts.iter().map(|p| p.len()).sum()];
+    let mut places = Vec::with_capacity(parts.len());
+    let mut rest = &mut out[..];
+    for part in parts {
+        let (place, after) = rest.split_at_mut(part.len());
+        places.push(place);
+        rest = after;
     }
-    push_chunk(&mut png, *b"IDAT", &tail, max_chunk);
-    push_chunk(&mut png, *b"IEND", &[], MAX_CHUNK);
-    Some(png)
+    places.into_par_iter().zip(parts).for_each(|(place, part)| place.copy_from_slice(part));
+    out
 }
 
 /// One stripe, encoded.
