@@ -495,7 +495,7 @@ mod tests {
     #[test]
     fn chains_made_ahead_are_the_ones_draws_use() {
         let renderer = Renderer::new();
-        // 300² texels: more than one task's worth on every level down to 128².
+        // 300² texels: several tasks' worth on the first levels.
         let texels: Vec<u8> = (0..300 * 300 * 4).map(|i| (i * 7 % 251) as u8).collect();
         let texture = Arc::new(Texture::new(300, 300, texels, true).unwrap());
         let material = |wrap| Material { texture: Some(texture.clone()), wrap, ..Material::named(String::from("m")) };

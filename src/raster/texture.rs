@@ -58,8 +58,9 @@ impl Level {
     }
 }
 
-/// Texels a task of a chain's making takes at least: tasks of tens of microseconds.
-const TEXELS_PER_TASK: usize = 16 * 1024;
+/// Texels a task of a chain's making takes at least: tasks of about ten microseconds, so
+/// that a 256² skin is shared by 16 threads.
+const TEXELS_PER_TASK: usize = 4 * 1024;
 
 /// A mip level while the chain is built: levels are averaged from the previous level's `f32`
 /// texels, so rounding to 16 bits does not accumulate down the chain.
