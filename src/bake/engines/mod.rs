@@ -300,6 +300,32 @@ mod tests {
     }
 
     #[test]
+    fn frames_are_written_with_texturepackers_fields_in_its_order_as_a_value_tree_would_be() {
+        let trimmed = Placement { cell: 1, w: 3, h: 2, source_x: 1, source_y: 2, ..placement("walk_S", 0.1, true) };
+        let placements = [placement("walk_S", 0.1, true), trimmed];
+        let pages = [Page { image: "s.png", size: (8, 4), placements: &placements, normal: None }];
+        let atlas = atlas(&pages, "{tag}_{tagframe}").unwrap();
+        let fields = ["frame", "rotated", "trimmed", "spriteSourceSize", "sourceSize", "pivot", "anchor", "duration"];
+        for (json, frame, named) in [
+            (texturepacker::to_json(&atlas, 0), "/frames/walk_S_1", false),
+            (aseprite::to_json(&atlas), "/frames/1", true),
+        ] {
+            let text = pretty(&json).unwrap();
+            // The same text as the value tree of the same JSON (what every frame once was).
+            let tree = serde_json::to_value(&json).unwrap();
+            assert_eq!(String::from_utf8(text).unwrap(), serde_json::to_string_pretty(&tree).unwrap());
+            let object = tree.pointer(frame).unwrap().as_object().unwrap();
+            let keys: Vec<&str> = object.keys().map(String::as_str).collect();
+            let expected: Vec<&str> = fields.iter().copied().chain(named.then_some("filename")).collect();
+            assert_eq!(keys, expected);
+            assert_eq!(object["trimmed"], json!(true));
+            assert_eq!(object["spriteSourceSize"], json!({"x": 1, "y": 2, "w": 3, "h": 2}));
+            assert_eq!(object["pivot"], json!({"x": 0.5, "y": 1.0}));
+            assert_eq!(object["duration"], json!(100));
+        }
+    }
+
+    #[test]
     fn names_and_tags_that_collide_are_refused() {
         let twice = [placement("a", 0.1, true), placement("b", 0.1, true), placement("a", 0.1, true)];
         let pages = [Page { image: "s.png", size: (12, 4), placements: &twice, normal: None }];
