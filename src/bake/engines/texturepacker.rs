@@ -119,8 +119,9 @@ fn fraction(x: f32) -> f64 {
     (f64::from(x) * 1e6).round() / 1e6
 }
 
-/// One frame's object with its name as `filename`, as the array layouts (Aseprite's, Phaser's
-/// multi-atlas) list frames.
+/// One frame's object with its name as `filename`, as Phaser's multi-atlas lists frames (its
+/// textures are values). Numbers, booleans and a string always convert: the default is never
+/// taken.
 pub(super) fn named_frame_object(atlas: &Atlas, frame: &Frame) -> Value {
     serde_json::to_value(FrameFields::of(atlas, frame, true)).unwrap_or_default()
 }
