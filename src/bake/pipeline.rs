@@ -236,8 +236,7 @@ impl Streamed<'_, '_, '_> {
         self.budget.charge(live, || format!("the sheet pages of {frames} frames in progress"))?;
         self.charge_sheet_data()?;
         let png = PathBuf::from(self.output);
-        let mut sink =
-            SheetSink { builder: &mut builder, staged: &mut *staged, png: &png, frames, arrived: 0, last: Vec::new() };
+        let mut sink = SheetSink { builder: &mut builder, staged: &mut *staged, png: &png, last: Vec::new() };
         self.prepared.render_waves(self.wave, self.progress, &mut sink)?;
         let last = sink.last;
         let sheet = builder.finish()?;
@@ -307,9 +306,6 @@ struct SheetSink<'b, 's, 'p> {
     builder: &'b mut SheetBuilder,
     staged: &'b mut Staged<'s>,
     png: &'p Path,
-    /// Cells the sheet has, and how many have arrived.
-    frames: usize,
-    arrived: usize,
     last: Vec<FinishedPage>,
 }
 
@@ -319,17 +315,16 @@ impl WaveSink for SheetSink<'_, '_, '_> {
     }
 
     fn take(&mut self, cells: Vec<Cell>) -> Result<()> {
-        self.arrived += cells.len();
-        if self.arrived < self.frames {
-            let (staged, png) = (&mut *self.staged, self.png);
-            self.builder.add(&cells, &mut |page| staged.stage_page(png, page))
-        } else {
-            let last = &mut self.last;
-            self.builder.add(&cells, &mut |page| {
-                last.push(page);
-                Ok(())
-            })
+        let mut finished = Vec::new();
+        self.builder.add(&cells, &mut |page| {
+            finished.push(page);
+            Ok(())
+        })?;
+        if self.builder.complete() {
+            self.last = finished;
+            return Ok(());
         }
+        finished.into_iter().try_for_each(|page| self.staged.stage_page(self.png, page))
     }
 }
 

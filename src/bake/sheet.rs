@@ -434,12 +434,17 @@ impl SheetBuilder {
         self.layout.extrude.min(self.layout.padding)
     }
 
+    /// Whether every cell has arrived.
+    pub fn complete(&self) -> bool {
+        self.arrived == self.targets.len()
+    }
+
     /// The sheet's data once every cell has arrived.
     ///
     /// # Errors
     /// Cells still missing.
     pub fn finish(self) -> Result<Sheet> {
-        if self.arrived != self.targets.len() {
+        if !self.complete() {
             return Err(Error::Invalid(format!("{} of {} sheet frames arrived", self.arrived, self.targets.len())));
         }
         let pages = self.pages.into_iter().map(|p| Page { size: p.size, placements: p.placements }).collect();
