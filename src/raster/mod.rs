@@ -129,13 +129,13 @@ struct FrameBuffers {
 
 /// A texture's address and its wrap mode.
 type TextureKey = (usize, bool);
+/// The texture, held weakly (a `Weak` keeps the allocation, so the address stays unique while
+/// the entry exists, but not the texels), and its mip chain.
+type PreparedTexture = (Weak<Texture>, Arc<MipChain>);
 
 fn texture_key(texture: &Arc<Texture>, wrap: bool) -> TextureKey {
     (Arc::as_ptr(texture) as usize, wrap)
 }
-/// The texture, held weakly (a `Weak` keeps the allocation, so the address stays unique while
-/// the entry exists, but not the texels), and its mip chain.
-type PreparedTexture = (Weak<Texture>, Arc<MipChain>);
 
 impl Renderer {
     /// A renderer with an empty texture cache.
@@ -185,9 +185,10 @@ impl Renderer {
             )));
         }
         let resolver = PixelResolver::new(options.background);
+        let empty = resolver.encode([0.0; 4]);
         let mut pixels = rows.pixels();
         for row in pixels.iter_mut() {
-            row.fill(resolver.encode([0.0; 4]));
+            row.fill(empty);
         }
         self.draw(scene, options, &target, FragmentOutput::Color, &resolver, &mut pixels);
         Ok(())
@@ -386,8 +387,8 @@ impl Renderer {
     }
 
     /// Makes the mip chains of `materials`' textures now, side by side on the pool, so that
-    /// the first draws of a job find them made: the first draw to need a chain makes it, and a
-    /// job's other first draws wait for the same chain meanwhile.
+    /// the first draws of a job find them made: otherwise every first draw of a job that needs
+    /// a chain not yet cached makes the same chain at once.
     pub fn prepare_textures(&self, materials: &[Material]) {
         let mut keys = std::collections::HashSet::new();
         let wanted: Vec<(&Arc<Texture>, bool)> = materials
