@@ -10,7 +10,7 @@ use glam::{Vec2, Vec4};
 use rayon::prelude::*;
 
 use super::color::srgb_to_linear;
-use super::lanes::floor_lanes;
+use super::lanes::{floor_lanes, trunc_lanes};
 use crate::model::Texture;
 
 /// Texture filtering.
@@ -265,25 +265,30 @@ impl MipChain {
         count: usize,
     ) -> [Vec4; L] {
         let count = count.min(L);
-        let last = self.levels.len() - 1;
-        let (mut level, mut t) = ([0usize; L], [0.0f32; L]);
+        // A footprint of at most one texel is magnified: level 0 alone, as the general path
+        // below would find lane by lane (lod 0, no blend). Most pixels of a close-up are.
+        if footprint_squared[..count].iter().all(|&f| f <= 1.0) {
+            return self.bilinear(&self.levels[0], u, v, count);
+        }
+        let last = (self.levels.len() - 1) as f32;
+        let mut lod = [0.0f32; L];
         for k in 0..count {
             let f = footprint_squared[k];
             // log2 of the footprint, from its square without a square root.
-            let lod = if f > 1.0 { 0.5 * f.log2() } else { 0.0 };
-            let lod = lod.min(last as f32);
-            // lod ≥ 0 (or NaN, which saturates to level 0): truncation is the floor.
-            level[k] = lod as usize;
-            t[k] = lod - level[k] as f32;
+            lod[k] = (if f > 1.0 { 0.5 * f.log2() } else { 0.0 }).min(last);
         }
+        // lod ≥ 0 (or NaN, which saturates to level 0): truncation is the floor. In `i32`
+        // lanes, which convert in vector instructions (`usize` ones convert one at a time).
+        let level = trunc_lanes(&lod);
+        let t: [f32; L] = std::array::from_fn(|k| lod[k] - level[k] as f32);
         let first = level[0];
         if level[..count].iter().all(|&l| l == first) {
-            return self.two_levels(first, u, v, &t, count);
+            return self.two_levels(first as usize, u, v, &t, count);
         }
         // Lanes on different levels: one at a time.
         let mut out = [Vec4::ZERO; L];
         for k in 0..count {
-            [out[k]] = self.two_levels(level[k], &[u[k]], &[v[k]], &[t[k]], 1);
+            [out[k]] = self.two_levels(level[k] as usize, &[u[k]], &[v[k]], &[t[k]], 1);
         }
         out
     }
@@ -390,6 +395,26 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn trilinear_where_magnified_is_bilinear_on_the_full_size_level() {
+        let (w, h) = (9u32, 7u32);
+        let rgba = (0..w * h).flat_map(|i| [(i * 53 % 256) as u8, (i * 17 % 256) as u8, (i * 29) as u8, 255]);
+        let chain = MipChain::new(&Texture::new(w, h, rgba.collect(), true).unwrap(), true);
+        let u = [0.1, 0.37, 0.52, 0.9, 0.05, 0.66, 0.71, 0.2];
+        let v = [0.3, 0.8, 0.12, 0.45, 0.99, 0.5, 0.02, 0.6];
+        let bits = |t: [[f32; 4]; 8]| t.map(|t| t.map(f32::to_bits));
+        let bilinear = bits(chain.sample_lanes(Filter::Bilinear, u, v, [0.0; 8], 8));
+        // Every lane magnified (a footprint of one texel at most), or all but one.
+        let magnified = [0.0, 0.25, 1.0, 0.5, 0.9, 1.0, 0.01, 0.75];
+        assert_eq!(bits(chain.sample_lanes(Filter::Trilinear, u, v, magnified, 8)), bilinear);
+        let mut one_minified = magnified;
+        one_minified[3] = 6.0;
+        let mixed = bits(chain.sample_lanes(Filter::Trilinear, u, v, one_minified, 8));
+        for k in 0..8 {
+            assert_eq!(mixed[k] == bilinear[k], k != 3, "lane {k}");
         }
     }
 
