@@ -136,7 +136,7 @@ pub fn sheet_data_files(
             JsonFormat::Phaser => vec![pretty(&phaser::to_json(&atlas, phaser::Keys::Pages))?],
             JsonFormat::PhaserMultiatlas => {
                 let mut json = multiatlas::to_json(&atlas);
-                texturepacker::add_job_meta(&mut json["meta"], sheet);
+                texturepacker::add_job_meta(&mut json.meta, sheet);
                 vec![pretty(&json)?, pretty(&phaser::to_json(&atlas, phaser::Keys::Sheet))?]
             }
             JsonFormat::Godot => godot(godot::Version::Godot4),
@@ -270,12 +270,16 @@ mod tests {
             Page { image: "s-1.png", size: (4, 4), placements: &on_second, normal: Some("s-1_n.png") },
         ];
         let atlas = atlas(&pages, "{tag}_{tagframe}").unwrap();
-        let json = multiatlas::to_json(&atlas);
+        let json = serde_json::to_value(multiatlas::to_json(&atlas)).unwrap();
         let textures = json["textures"].as_array().unwrap();
         let listed = |t: &serde_json::Value| -> Vec<String> {
             t["frames"].as_array().unwrap().iter().map(|f| f["filename"].as_str().unwrap().to_string()).collect()
         };
         assert_eq!(textures.len(), 2);
+        // TexturePacker's fields, in its order.
+        let fields: Vec<&String> = textures[0].as_object().unwrap().keys().collect();
+        assert_eq!(fields, ["image", "format", "size", "scale", "normalMap", "frames"]);
+        assert_eq!((textures[0]["format"].clone(), textures[0]["scale"].clone()), (json!("RGBA8888"), json!(1)));
         assert_eq!((textures[0]["image"].clone(), textures[1]["image"].clone()), (json!("s-0.png"), json!("s-1.png")));
         assert_eq!(
             (listed(&textures[0]), listed(&textures[1])),

@@ -12,30 +12,49 @@
 //! written beside it names that key ([`super::phaser::Keys::Sheet`]): however the frames fall
 //! on pages, every animation plays whole.
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::Atlas;
-use super::texturepacker::{app, image_fields, named_frame_object};
+use super::texturepacker::{Frames, IMAGE_FORMAT, Size, app};
+
+/// A multi-atlas, written straight from the atlas (issue 33: a value tree of thousands of
+/// frames was the last thing a sheet waited for).
+#[derive(Serialize)]
+pub(super) struct MultiAtlasJson<'a> {
+    textures: Vec<Texture<'a>>,
+    /// Who wrote it; the caller adds the job's entries.
+    pub meta: Value,
+}
+
+/// One page, its fields in the order TexturePacker writes them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Texture<'a> {
+    image: &'a str,
+    format: &'static str,
+    size: Size,
+    scale: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    normal_map: Option<&'a str>,
+    frames: Frames<'a>,
+}
 
 /// The multi-atlas JSON of the atlas (`meta` holds who wrote it; the job's entries are added
 /// by the caller).
-pub(super) fn to_json(atlas: &Atlas) -> Value {
-    let textures: Vec<Value> = atlas
+pub(super) fn to_json<'a>(atlas: &'a Atlas<'a>) -> MultiAtlasJson<'a> {
+    let textures = atlas
         .pages
         .iter()
         .enumerate()
-        .map(|(index, page)| {
-            let frames: Vec<Value> =
-                atlas.frames.iter().filter(|f| f.page == index).map(|f| named_frame_object(atlas, f)).collect();
-            let mut texture = image_fields(atlas, index);
-            texture.insert("scale".into(), json!(1));
-            if let Some(normal) = page.normal {
-                texture.insert("normalMap".into(), json!(normal));
-            }
-            texture.insert("frames".into(), Value::Array(frames));
-            Value::Object(texture)
+        .map(|(index, page)| Texture {
+            image: page.image,
+            format: IMAGE_FORMAT,
+            size: Size { w: page.size.0, h: page.size.1 },
+            scale: 1,
+            normal_map: page.normal,
+            frames: Frames::Listed(atlas, Some(index)),
         })
         .collect();
-    // Moved in, not through `json!`, which would copy every frame.
-    Value::Object(Map::from_iter([("textures".into(), Value::Array(textures)), ("meta".into(), Value::Object(app()))]))
+    MultiAtlasJson { textures, meta: Value::Object(app()) }
 }

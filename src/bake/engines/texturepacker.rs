@@ -42,10 +42,11 @@ struct Rect {
     h: u32,
 }
 
+/// A width and height, as `sourceSize` and a page's `size` are written.
 #[derive(Serialize)]
-struct Size {
-    w: u32,
-    h: u32,
+pub(super) struct Size {
+    pub w: u32,
+    pub h: u32,
 }
 
 #[derive(Serialize)]
@@ -79,8 +80,9 @@ impl<'a> FrameFields<'a> {
 pub(super) enum Frames<'a> {
     /// Page `page`'s frames, keyed by name.
     ByName(&'a Atlas<'a>, usize),
-    /// Every frame of the atlas, in order, each with its `filename`.
-    Listed(&'a Atlas<'a>),
+    /// The frames of the atlas in order, each with its `filename`: every one, or page `page`'s
+    /// (a multi-atlas texture's).
+    Listed(&'a Atlas<'a>, Option<usize>),
 }
 
 impl Serialize for Frames<'_> {
@@ -89,9 +91,13 @@ impl Serialize for Frames<'_> {
             Frames::ByName(atlas, page) => serializer.collect_map(
                 atlas.frames.iter().filter(|f| f.page == page).map(|f| (&f.name, FrameFields::of(atlas, f, false))),
             ),
-            Frames::Listed(atlas) => {
-                serializer.collect_seq(atlas.frames.iter().map(|f| FrameFields::of(atlas, f, true)))
-            }
+            Frames::Listed(atlas, page) => serializer.collect_seq(
+                atlas
+                    .frames
+                    .iter()
+                    .filter(|f| page.is_none_or(|page| f.page == page))
+                    .map(|f| FrameFields::of(atlas, f, true)),
+            ),
         }
     }
 }
@@ -109,7 +115,7 @@ pub(super) struct PageJson<'a> {
 impl<'a> PageJson<'a> {
     /// Aseprite's layout: every frame listed, then `meta`.
     pub(super) fn listed(atlas: &'a Atlas<'a>, meta: Value) -> PageJson<'a> {
-        PageJson { frames: Frames::Listed(atlas), animations: None, meta }
+        PageJson { frames: Frames::Listed(atlas, None), animations: None, meta }
     }
 }
 
@@ -117,13 +123,6 @@ impl<'a> PageJson<'a> {
 /// `0.824999988079071` of the 32-bit float it was computed in.
 fn fraction(x: f32) -> f64 {
     (f64::from(x) * 1e6).round() / 1e6
-}
-
-/// One frame's object with its name as `filename`, as Phaser's multi-atlas lists frames (its
-/// textures are values). Numbers, booleans and a string always convert: the default is never
-/// taken.
-pub(super) fn named_frame_object(atlas: &Atlas, frame: &Frame) -> Value {
-    serde_json::to_value(FrameFields::of(atlas, frame, true)).unwrap_or_default()
 }
 
 /// `meta` for one page, shared with Aseprite's layout: the writer and the page's image.
@@ -139,13 +138,16 @@ pub(crate) fn app() -> Map<String, Value> {
     Map::from_iter([("app".into(), json!("spritebake")), ("version".into(), json!(env!("CARGO_PKG_VERSION")))])
 }
 
+/// The pixel format TexturePacker names for a page's image.
+pub(super) const IMAGE_FORMAT: &str = "RGBA8888";
+
 /// Page `page`'s image as TexturePacker describes one: `image` (its file name), `format` and
 /// `size`.
 pub(super) fn image_fields(atlas: &Atlas, page: usize) -> Map<String, Value> {
     let (image, (w, h)) = atlas.pages.get(page).map_or(("", (0, 0)), |p| (p.image, p.size));
     Map::from_iter([
         ("image".into(), json!(image)),
-        ("format".into(), json!("RGBA8888")),
+        ("format".into(), json!(IMAGE_FORMAT)),
         ("size".into(), json!({"w": w, "h": h})),
     ])
 }
