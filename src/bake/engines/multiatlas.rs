@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Atlas;
-use super::texturepacker::{Frames, IMAGE_FORMAT, Size, app};
+use super::texturepacker::{Frames, PageImage, app};
 
 /// A multi-atlas, written straight from the atlas (issue 33: a value tree of thousands of
 /// frames was the last thing a sheet waited for).
@@ -31,9 +31,8 @@ pub(super) struct MultiAtlasJson<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Texture<'a> {
-    image: &'a str,
-    format: &'static str,
-    size: Size,
+    #[serde(flatten)]
+    image: PageImage<'a>,
     scale: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     normal_map: Option<&'a str>,
@@ -48,9 +47,7 @@ pub(super) fn to_json<'a>(atlas: &'a Atlas<'a>) -> MultiAtlasJson<'a> {
         .iter()
         .enumerate()
         .map(|(index, page)| Texture {
-            image: page.image,
-            format: IMAGE_FORMAT,
-            size: Size { w: page.size.0, h: page.size.1 },
+            image: PageImage::of(atlas, index),
             scale: 1,
             normal_map: page.normal,
             frames: Frames::Listed(atlas, Some(index)),

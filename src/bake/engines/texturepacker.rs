@@ -44,9 +44,9 @@ struct Rect {
 
 /// A width and height, as `sourceSize` and a page's `size` are written.
 #[derive(Serialize)]
-pub(super) struct Size {
-    pub w: u32,
-    pub h: u32,
+struct Size {
+    w: u32,
+    h: u32,
 }
 
 #[derive(Serialize)]
@@ -128,7 +128,10 @@ fn fraction(x: f32) -> f64 {
 /// `meta` for one page, shared with Aseprite's layout: the writer and the page's image.
 pub(super) fn meta(atlas: &Atlas, page: usize) -> Value {
     let mut meta = app();
-    meta.extend(image_fields(atlas, page));
+    // Strings and numbers always convert.
+    if let Ok(Value::Object(image)) = serde_json::to_value(PageImage::of(atlas, page)) {
+        meta.extend(image);
+    }
     meta.insert("scale".into(), json!("1"));
     Value::Object(meta)
 }
@@ -138,18 +141,21 @@ pub(crate) fn app() -> Map<String, Value> {
     Map::from_iter([("app".into(), json!("spritebake")), ("version".into(), json!(env!("CARGO_PKG_VERSION")))])
 }
 
-/// The pixel format TexturePacker names for a page's image.
-pub(super) const IMAGE_FORMAT: &str = "RGBA8888";
+/// A page's image as TexturePacker describes one: `image` (its file name), `format` and
+/// `size`; in a page's `meta`, and in each texture of a multi-atlas.
+#[derive(Serialize)]
+pub(super) struct PageImage<'a> {
+    image: &'a str,
+    format: &'static str,
+    size: Size,
+}
 
-/// Page `page`'s image as TexturePacker describes one: `image` (its file name), `format` and
-/// `size`.
-pub(super) fn image_fields(atlas: &Atlas, page: usize) -> Map<String, Value> {
-    let (image, (w, h)) = atlas.pages.get(page).map_or(("", (0, 0)), |p| (p.image, p.size));
-    Map::from_iter([
-        ("image".into(), json!(image)),
-        ("format".into(), json!(IMAGE_FORMAT)),
-        ("size".into(), json!({"w": w, "h": h})),
-    ])
+impl<'a> PageImage<'a> {
+    /// Page `page`'s image.
+    pub(super) fn of(atlas: &Atlas<'a>, page: usize) -> PageImage<'a> {
+        let (image, (w, h)) = atlas.pages.get(page).map_or(("", (0, 0)), |p| (p.image, p.size));
+        PageImage { image, format: "RGBA8888", size: Size { w, h } }
+    }
 }
 
 /// The JSON of page `page`.
