@@ -44,8 +44,8 @@ pub use crate::sprite::{FrameFacts, FrameNames, JsonFormat};
 
 /// What the engine data of one frame may take in memory while it is written, besides its name
 /// and the title: the JSON value tree and its text (measured at most 8.8 KiB a frame, growing
-/// strings counted twice, when every frame was a value; pages' frames are now written
-/// straight, and the multi-atlas's are still values), or the resource text (1.6 KiB); see
+/// strings counted twice, when every frame was a value; every format's frames are now
+/// written straight, so this is an upper bound), or the resource text (1.6 KiB); see
 /// `alloc_bounds::a_sheets_engine_data_stays_within_its_charge`.
 const FRAME_DATA_BYTES: u64 = 12 << 10;
 
