@@ -154,9 +154,16 @@ pub struct GodotFrames {
     pub first: String,
 }
 
-/// `godot3-server` on `PATH`; `None` (skip) without it.
+/// `godot3-server` on `PATH` with the tools' Godot project (`../shared/tools/engines/godot3`,
+/// whose `check.gd` every Godot test loads); `None` (skip) without either.
 pub fn godot3() -> Option<PathBuf> {
-    on_path("godot3-server").or_else(|| missing("godot3-server is not on PATH (apt-get install godot3-server)"))
+    let Some(godot) = on_path("godot3-server") else {
+        return missing("godot3-server is not on PATH (apt-get install godot3-server)");
+    };
+    if !tools_root().join("godot3/project.godot").is_file() {
+        return missing("../shared/tools/engines/godot3 is absent (the shared folder beside the clone)");
+    }
+    Some(godot)
 }
 
 /// A fresh Godot 3 project under `work` (the tools' `godot3` folder) with `files` copied into
