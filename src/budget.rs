@@ -16,8 +16,8 @@
 //! model's budgets from one shared pool ([`MemoryBudget::drawing_on`]) instead, so many small
 //! models run together and a large one waits for a quieter moment.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::error::{Error, Result, mib};
 
@@ -55,6 +55,9 @@ pub struct MemoryBudget {
     used: AtomicU64,
     /// The pool this budget also charges: what it holds is returned there when it is dropped.
     pool: Option<Arc<MemoryBudget>>,
+    /// The parts charged with [`MemoryBudget::charge_part`], by name: an overrun names what
+    /// the budget already holds, not only what asked last.
+    parts: Mutex<Vec<(String, u64)>>,
 }
 
 impl Default for MemoryBudget {
@@ -66,7 +69,7 @@ impl Default for MemoryBudget {
 impl MemoryBudget {
     /// A budget of `limit` bytes, nothing charged.
     pub fn new(limit: u64) -> MemoryBudget {
-        MemoryBudget { limit, used: AtomicU64::new(0), pool: None }
+        MemoryBudget { limit, used: AtomicU64::new(0), pool: None, parts: Mutex::default() }
     }
 
     /// A budget of `limit` bytes whose every charge is also charged to `pool`, shared with
@@ -75,7 +78,7 @@ impl MemoryBudget {
     /// [`POOL_OPTION`] ([`is_pool_spent`]): the model fits its own budget but not beside the
     /// others, so a batch runs it again later, alone.
     pub fn drawing_on(limit: u64, pool: &Arc<MemoryBudget>) -> MemoryBudget {
-        MemoryBudget { limit, used: AtomicU64::new(0), pool: Some(Arc::clone(pool)) }
+        MemoryBudget { limit, used: AtomicU64::new(0), pool: Some(Arc::clone(pool)), parts: Mutex::default() }
     }
 
     /// The limit in bytes.
@@ -109,18 +112,43 @@ impl MemoryBudget {
         Ok(())
     }
 
+    /// As [`MemoryBudget::charge`] for one of the few large parts of a job (its pages in
+    /// progress, a wave of cells, its engine data), remembered by name: a later overrun says
+    /// which parts the budget already holds.
+    ///
+    /// # Errors
+    /// As [`MemoryBudget::charge`].
+    pub fn charge_part(&self, bytes: u64, what: impl Fn() -> String) -> Result<()> {
+        self.charge(bytes, &what)?;
+        self.parts.lock().unwrap_or_else(PoisonError::into_inner).push((what(), bytes));
+        Ok(())
+    }
+
     /// Adds `bytes` to this budget alone, or fails naming `option` as what raises it.
     fn take(&self, bytes: u64, what: impl FnOnce() -> String, option: &'static str) -> Result<()> {
         let fits = |used: u64| used.checked_add(bytes).filter(|&total| total <= self.limit);
         match self.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, fits) {
             Ok(_) => Ok(()),
             Err(used) => {
-                let what = what();
-                // Say so when earlier charges of the same model are part of the total.
-                let what = if used == 0 { what } else { format!("{what}, with the {} MiB already loaded,", mib(used)) };
+                let what = format!("{} ({} MiB)", what(), mib(bytes));
+                // Say what else the budget holds when earlier charges are part of the total.
+                let what = if used == 0 { what } else { format!("{what}, with {},", self.held(used)) };
                 Err(Error::Budget { what, needed: used.saturating_add(bytes), budget: self.limit, option })
             }
         }
+    }
+
+    /// What `used` bytes already charged are: the named parts, largest first, and the rest.
+    fn held(&self, used: u64) -> String {
+        let mut parts = self.parts.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        parts.sort_by(|a, b| b.1.cmp(&a.1));
+        let named: u64 = parts.iter().map(|p| p.1).sum();
+        let mut list: Vec<String> = parts.iter().map(|(what, bytes)| format!("{what}: {} MiB", mib(*bytes))).collect();
+        if used > named {
+            let rest = if list.is_empty() { "loading the model and its textures" } else { "the rest" };
+            list.push(format!("{rest}: {} MiB", mib(used - named)));
+        }
+        format!("{} MiB already held ({})", mib(used), list.join("; "))
     }
 }
 
@@ -154,12 +182,28 @@ mod tests {
         let e = budget.charge(5 << 20, || "texture b.png (1000x1000)".into()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "texture b.png (1000x1000), with the 6 MiB already loaded, needs 11 MiB, over the 10 MiB budget (raise it with `max_memory_mib`)"
+            "texture b.png (1000x1000) (5 MiB), with 6 MiB already held (loading the model and its textures: 6 MiB), needs 11 MiB, over the 10 MiB budget (raise it with `max_memory_mib`)"
         );
         assert_eq!(budget.used(), 6 << 20);
         budget.charge(4 << 20, || "c".into()).unwrap();
         assert_eq!(budget.remaining(), 0);
         assert!(budget.charge(u64::MAX, || "d".into()).is_err());
+    }
+
+    #[test]
+    fn an_overrun_names_the_parts_already_held() {
+        let budget = MemoryBudget::new(100 << 20);
+        budget.charge(3 << 20, || "a texture".into()).unwrap();
+        budget.charge_part(60 << 20, || "the sheet pages in progress".into()).unwrap();
+        budget.charge_part(20 << 20, || "a wave of cells".into()).unwrap();
+        let e = budget.charge(30 << 20, || "the sheet data".into()).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "the sheet data (30 MiB), with 83 MiB already held (the sheet pages in progress: 60 MiB; \
+                 a wave of cells: 20 MiB; the rest: 3 MiB), needs 113 MiB"
+            ),
+            "{e}"
+        );
     }
 
     #[test]

@@ -31,6 +31,15 @@
 //! A considered alternative, trimming each rendered cell to the union of their opaque pixels,
 //! renders every cell at the largest size first and needs every cell in memory before any
 //! size is known; projecting the posed points costs a fraction of one render.
+//!
+//! **Memory stays flat in clip length.** Framing never holds the points of every frame: it
+//! reads [`PosedFrames`] a few frames at a time (one per thread) and keeps each frame's extent
+//! only. The cylinder needs one pass over the frames; cells cut to their content and fixed
+//! scales need a second (their cameras and pivot come from the first), so those jobs pose
+//! every frame once more. A 600-frame dance of a 69k-vertex character held 476 MiB of points
+//! when they were kept; the extents are a few bytes.
+
+use std::borrow::Cow;
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -82,21 +91,56 @@ pub(super) struct Framing {
     pub pivot: Option<Vec2>,
 }
 
-/// Frames a job seen from `views` (one per direction) whose posed points are `points`, turning
-/// about the vertical line through `axis` (world x, z; see [`turning_axis`]); `size` is the
-/// render size of a cell, or of the largest cell with an auto size.
+/// The posed points of a job's frames, posed on demand: framing reads them a few frames at a
+/// time and may read each frame more than once.
+pub(super) struct PosedFrames<'f> {
+    /// How many frames.
+    pub count: usize,
+    /// The world-space points of frame `i`.
+    pub points: Box<dyn Fn(usize) -> Cow<'f, [Vec3]> + Sync + 'f>,
+}
+
+impl<'f> PosedFrames<'f> {
+    /// One frame whose points are known.
+    pub fn one(points: &'f [Vec3]) -> PosedFrames<'f> {
+        PosedFrames { count: 1, points: Box::new(move |_| Cow::Borrowed(points)) }
+    }
+
+    /// `per_frame` of every frame, folded with `combine` from `empty`: frames are posed side by
+    /// side, but never more at once than the pool has threads, so the points held stay a few
+    /// frames' worth however long the job is. `combine` must not depend on order (the bytes
+    /// of a render may not depend on the thread count).
+    fn fold<T: Send + Sync + Clone>(
+        &self,
+        empty: T,
+        per_frame: impl Fn(&[Vec3]) -> T + Sync,
+        combine: impl Fn(T, T) -> T + Sync + Send,
+    ) -> T {
+        let batch = rayon::current_num_threads().max(1);
+        (0..self.count).step_by(batch).fold(empty.clone(), |acc, first| {
+            let last = (first + batch).min(self.count);
+            let part =
+                (first..last).into_par_iter().map(|i| per_frame(&(self.points)(i))).reduce(|| empty.clone(), &combine);
+            combine(acc, part)
+        })
+    }
+}
+
+/// Frames a job seen from `views` (one per direction) whose posed points are `frames`,
+/// turning about the vertical line through `axis` (world x, z; see [`turning_axis`]); `size`
+/// is the render size of a cell, or of the largest cell with an auto size.
 ///
 /// # Errors
 /// With a fixed scale, frames that do not fit the size (or the auto size's maximum), naming
 /// `pixels_per_unit`.
 pub(super) fn frame(
     views: &[OrbitView],
-    points: &[Vec3],
+    frames: &PosedFrames,
     axis: Vec2,
     size: (u32, u32),
     rule: &Rule,
 ) -> Result<Framing> {
-    let (centre, radius, y0, y1) = cylinder_about(points, axis);
+    let (centre, radius, y0, y1) = cylinder_of_frames(frames, axis);
     // Points near ±3.4e38 are finite, but their extent is not: every camera, pivot and anchor
     // made from it would be NaN (engine data with `"y": null`).
     if !(centre.is_finite() && radius.is_finite() && (y1 - y0).is_finite()) {
@@ -113,17 +157,25 @@ pub(super) fn frame(
         let rim = cylinder_points(centre, radius, y0, y1);
         let cameras: Vec<Camera> = views.iter().map(|v| Camera::fit(v, &rim, aspect)).collect();
         let ground = Vec3::new(centre.x, y0, centre.y);
-        let (cameras, size) = if rule.auto_size { cut(&cameras, points, size, rule) } else { (cameras, size) };
+        let (cameras, size) = if rule.auto_size { cut(&cameras, frames, size, rule) } else { (cameras, size) };
         let cameras = cameras.iter().map(|c| pivot_on_whole_pixel(c, ground, size, block)).collect();
         return Ok(Framing { cameras, size, ground, pivot: None });
     };
     // Fixed scale: offsets from the pivot, in finished pixels, x right and y down.
     let ground = Vec3::new(centre.x, y0, centre.y);
     let rotations: Vec<_> = views.iter().map(OrbitView::world_to_view_rotation).collect();
-    let (lo, hi) = pixel_bounds(&rotations, points, |r, p| {
-        let v = *r * (p - ground);
-        Vec2::new(v.x, -v.y) * scale
-    });
+    // The pixel bounds and the reach (the farthest point from the pivot) in one pass.
+    let reach_of =
+        |points: &[Vec3]| points.iter().filter(|p| p.is_finite()).map(|p| p.distance(ground)).fold(0.0, f32::max);
+    let ((lo, hi), reach) = pixel_bounds_and(
+        &rotations,
+        frames,
+        |r, p| {
+            let v = *r * (p - ground);
+            Vec2::new(v.x, -v.y) * scale
+        },
+        (radius, reach_of, f32::max),
+    );
     let limit = |side| if rule.auto_size { Limit::Auto(side) } else { Limit::Fixed(side) };
     let (x, y) = (window(lo.x, hi.x, rule, limit(cell.0)), window(lo.y, hi.y, rule, limit(cell.1)));
     let ((x, w), (y, h)) = match x.zip(y) {
@@ -143,12 +195,6 @@ pub(super) fn frame(
     };
     // The window's corner is `(x, y)` pixels from the pivot: the pivot is at `(-x, -y)`.
     let pivot = Vec2::new(-x as f32, -y as f32) * block as f32;
-    let reach = points
-        .par_iter()
-        .with_min_len(POINTS_PER_TASK)
-        .filter(|p| p.is_finite())
-        .map(|p| p.distance(ground))
-        .reduce(|| radius, f32::max);
     let size = (w * block, h * block);
     let px = scale * block as f32;
     let cameras = views.iter().map(|v| Camera::orthographic_at_scale(v, ground, px, pivot, size, reach)).collect();
@@ -160,10 +206,16 @@ pub(super) fn frame(
 /// the rule's border and margin: the new cameras and the cell's size. The scale is the one that
 /// fits the content's longer side (relative to the cell's shape); the other side shrinks to
 /// the content.
-pub(super) fn cut(cameras: &[Camera], points: &[Vec3], size: (u32, u32), rule: &Rule) -> (Vec<Camera>, (u32, u32)) {
+pub(super) fn cut(
+    cameras: &[Camera],
+    frames: &PosedFrames,
+    size: (u32, u32),
+    rule: &Rule,
+) -> (Vec<Camera>, (u32, u32)) {
     let block = rule.block.max(1) as f32;
     let largest = Vec2::new(size.0 as f32, size.1 as f32) / block;
-    let (lo, hi) = pixel_bounds(cameras, points, |c, p| c.world_to_pixel(p, size.0, size.1) / block);
+    let nothing = (0.0, |_: &[Vec3]| 0.0, |_, _| 0.0);
+    let ((lo, hi), _) = pixel_bounds_and(cameras, frames, |c, p| c.world_to_pixel(p, size.0, size.1) / block, nothing);
     let content = (hi - lo).max(Vec2::splat(1e-3));
     let (fill, border) = (fill(rule.margin), rule.border as f32);
     // Finished pixels per fitted pixel: the content, its border and margin fill the cell.
@@ -195,20 +247,28 @@ fn fill(margin: f32) -> f32 {
     (1.0 - 2.0 * margin.clamp(0.0, 0.45)).max(0.1)
 }
 
-/// The smallest and largest pixel position of `points` seen through every camera.
-fn pixel_bounds<C: Sync>(cameras: &[C], points: &[Vec3], to_pixel: impl Fn(&C, Vec3) -> Vec2 + Sync) -> (Vec2, Vec2) {
+/// The smallest and largest pixel position of every frame's points seen through every camera,
+/// with `also` — (start, per frame, combine) — folded over the same frames in the same pass.
+fn pixel_bounds_and<C: Sync, T: Send + Sync + Clone>(
+    cameras: &[C],
+    frames: &PosedFrames,
+    to_pixel: impl Fn(&C, Vec3) -> Vec2 + Sync,
+    also: (T, impl Fn(&[Vec3]) -> T + Sync, impl Fn(T, T) -> T + Sync + Send),
+) -> ((Vec2, Vec2), T) {
     let empty = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-    let (lo, hi) = cameras
-        .par_iter()
-        .map(|c| {
-            points
-                .iter()
-                .filter(|p| p.is_finite())
-                .map(|&p| to_pixel(c, p))
-                .fold(empty, |(lo, hi), q| (lo.min(q), hi.max(q)))
-        })
-        .reduce(|| empty, |a, b| (a.0.min(b.0), a.1.max(b.1)));
-    if lo.x > hi.x { (Vec2::ZERO, Vec2::ZERO) } else { (lo, hi) }
+    let (start, per_frame, combine) = also;
+    let bounds = |points: &[Vec3]| {
+        cameras
+            .iter()
+            .flat_map(|c| points.iter().filter(|p| p.is_finite()).map(|&p| to_pixel(c, p)))
+            .fold(empty, |(lo, hi), q| (lo.min(q), hi.max(q)))
+    };
+    let ((lo, hi), also) = frames.fold(
+        (empty, start),
+        |points| (bounds(points), per_frame(points)),
+        |(a, x), (b, y)| ((a.0.min(b.0), a.1.max(b.1)), combine(x, y)),
+    );
+    (if lo.x > hi.x { (Vec2::ZERO, Vec2::ZERO) } else { (lo, hi) }, also)
 }
 
 /// How large a window may be along one axis.
@@ -257,29 +317,26 @@ pub(super) fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
 /// The vertical cylinder around the line through `axis` (x, z) holding `points`: its centre
 /// (`axis`), radius and y range.
 fn cylinder_about(points: &[Vec3], axis: Vec2) -> (Vec2, f32, f32, f32) {
+    cylinder_of_frames(&PosedFrames::one(points), axis)
+}
+
+/// The vertical cylinder around the line through `axis` (x, z) holding every frame's points:
+/// its centre (`axis`), radius and y range. The least, the most and the farthest are the same
+/// in any order, so the frames are read side by side.
+fn cylinder_of_frames(frames: &PosedFrames, axis: Vec2) -> (Vec2, f32, f32, f32) {
     use crate::model::Aabb;
-    // Side by side: a job's posed points are hundreds of thousands, and the least, the most
-    // and the farthest are the same in any order.
-    let (b, radius) = points
-        .par_iter()
-        .with_min_len(POINTS_PER_TASK)
-        .filter(|p| p.is_finite())
-        .fold(
-            || (Aabb::EMPTY, 0.0f32),
-            |(mut b, r), &p| {
-                b.grow(p);
-                (b, r.max(Vec2::new(p.x, p.z).distance(axis)))
-            },
-        )
-        .reduce(|| (Aabb::EMPTY, 0.0), |(a, ra), (b, rb)| (a.union(b), ra.max(rb)));
+    let extent = |points: &[Vec3]| {
+        points.iter().filter(|p| p.is_finite()).fold((Aabb::EMPTY, 0.0f32), |(mut b, r), &p| {
+            b.grow(p);
+            (b, r.max(Vec2::new(p.x, p.z).distance(axis)))
+        })
+    };
+    let (b, radius) = frames.fold((Aabb::EMPTY, 0.0), extent, |(a, ra), (b, rb)| (a.union(b), ra.max(rb)));
     if b.is_empty() {
         return (axis, 0.5, 0.0, 1.0);
     }
     (axis, radius.max(1e-4), b.min.y, b.max.y)
 }
-
-/// Points a task of [`cylinder_about`] takes at least.
-const POINTS_PER_TASK: usize = 16 * 1024;
 
 /// The vertical axis (x, z) a job turns about, from the posed points of its first frame: the
 /// model's origin, unless the origin lies outside that frame's footprint (its x/z bounds), then
@@ -329,7 +386,7 @@ mod tests {
     #[test]
     fn a_fixed_scale_is_exact_and_centres_every_direction() {
         let views = [side_view(0.0), side_view(90.0)];
-        let f = frame(&views, &points(), Vec2::ZERO, (64, 64), &rule(Some(10.0), false)).unwrap();
+        let f = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (64, 64), &rule(Some(10.0), false)).unwrap();
         assert_eq!(f.size, (64, 64));
         // 20 px tall, centred: rows 22..42; the pivot is on the ground line, mid-column.
         let pivot = f.pivot.unwrap();
@@ -339,32 +396,40 @@ mod tests {
             assert!(top.distance(Vec2::new(32.0, 22.0)) < 1e-3, "{top}");
         }
         // Auto: the box is 10 px wide from the front, 5 from the side; the cell is the wider.
-        let f = frame(&views, &points(), Vec2::ZERO, (64, 64), &rule(Some(10.0), true)).unwrap();
+        let f = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (64, 64), &rule(Some(10.0), true)).unwrap();
         assert_eq!((f.size, f.pivot), ((10, 20), Some(Vec2::new(5.0, 20.0))));
         // Pixel art renders 3 times larger: the same window in blocks.
-        let f = frame(&views, &points(), Vec2::ZERO, (192, 192), &Rule { block: 3, ..rule(Some(10.0), true) }).unwrap();
+        let f = frame(
+            &views,
+            &PosedFrames::one(&points()),
+            Vec2::ZERO,
+            (192, 192),
+            &Rule { block: 3, ..rule(Some(10.0), true) },
+        )
+        .unwrap();
         assert_eq!((f.size, f.pivot), ((30, 60), Some(Vec2::new(15.0, 60.0))));
     }
 
     #[test]
     fn frames_larger_than_the_size_are_refused_not_cut() {
-        let e = frame(&[side_view(0.0)], &points(), Vec2::ZERO, (64, 16), &rule(Some(10.0), false))
+        let e = frame(&[side_view(0.0)], &PosedFrames::one(&points()), Vec2::ZERO, (64, 16), &rule(Some(10.0), false))
             .unwrap_err()
             .to_string();
         assert_eq!(
             e,
             "`pixels_per_unit` = 10: the job's frames need 10x20 pixels at this scale, more than `size` (64x16): give a larger size or a smaller scale"
         );
-        let e =
-            frame(&[side_view(0.0)], &points(), Vec2::ZERO, (8, 64), &rule(Some(10.0), true)).unwrap_err().to_string();
+        let e = frame(&[side_view(0.0)], &PosedFrames::one(&points()), Vec2::ZERO, (8, 64), &rule(Some(10.0), true))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("need 10x20 pixels") && e.contains("the auto size's maximum (8x64)"), "{e}");
     }
 
     #[test]
     fn auto_without_a_scale_cuts_the_fitted_cells_to_the_content() {
         let views = [side_view(0.0), side_view(90.0)];
-        let fitted = frame(&views, &points(), Vec2::ZERO, (100, 100), &rule(None, false)).unwrap();
-        let auto = frame(&views, &points(), Vec2::ZERO, (100, 100), &rule(None, true)).unwrap();
+        let fitted = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (100, 100), &rule(None, false)).unwrap();
+        let auto = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (100, 100), &rule(None, true)).unwrap();
         // The box (2 units tall, 1 wide from the front) fills the height at the largest size,
         // and the width shrinks to it: 50 px.
         assert_eq!(auto.size, (50, 100));
@@ -390,7 +455,8 @@ mod tests {
         let both: Vec<Vec3> = points().into_iter().chain(fallen).collect();
         let views: Vec<OrbitView> =
             (0..8).map(|d| OrbitView { yaw_degrees: d as f32 * 45.0, ..OrbitView::ISOMETRIC_2_1 }).collect();
-        let f = frame(&views, &both, turning_axis(&points()), (128, 128), &rule(None, false)).unwrap();
+        let f =
+            frame(&views, &PosedFrames::one(&both), turning_axis(&points()), (128, 128), &rule(None, false)).unwrap();
         assert_eq!(f.ground, Vec3::ZERO);
         let pivots: Vec<Vec2> = f.cameras.iter().map(|c| c.world_to_pixel(f.ground, 128, 128)).collect();
         for p in &pivots {

@@ -23,11 +23,13 @@
 //! overrides, attachments) through [`anim::animate`], the one posing path. Attachments are
 //! part of the posed mesh, so shared framing includes them.
 
+use std::borrow::Cow;
+
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
 use super::frame::{FrameRequest, joint_pixels, render_posed, render_posed_into_rows, scene, world_points};
-use super::framing::{self, Framing, cylinder};
+use super::framing::{self, Framing, PosedFrames, cylinder};
 use super::maps::{self, MapKind, Maps, SurfaceMaps};
 use super::{Directions, palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
@@ -174,13 +176,15 @@ impl<'a> Job<'a> {
             return Ok(None);
         }
         let frames = self.frames(rows);
-        let posed_points = |&(c, _, f, _): &FrameKey| {
-            world_points(self.model, &anim::animate(self.model, &rows[c], FrameTime::Frame(f)))
+        let posed_points = |i: usize| {
+            let points = frames.get(i).map(|&(c, _, f, _)| {
+                world_points(self.model, &anim::animate(self.model, &rows[c], FrameTime::Frame(f)))
+            });
+            Cow::Owned(points.unwrap_or_default())
         };
-        // The first frame decides the axis, then holds the points of every frame after it.
-        let mut points: Vec<Vec3> = frames.first().map_or_else(Vec::new, posed_points);
-        let axis = framing::turning_axis(&points);
-        points.par_extend(frames.get(1..).unwrap_or_default().par_iter().flat_map_iter(posed_points));
+        // The first frame decides the axis; every frame is posed again as framing reads it.
+        let axis = framing::turning_axis(&posed_points(0));
+        let posed = PosedFrames { count: frames.len(), points: Box::new(posed_points) };
         let views: Vec<OrbitView> =
             (0..self.directions.count().max(1)).map(|d| OrbitView { yaw_degrees: self.yaw(d), ..self.view }).collect();
         let rule = framing::Rule {
@@ -188,7 +192,7 @@ impl<'a> Job<'a> {
             auto_size: self.auto_size,
             ..framing::Rule::of(&self.look, self.view.margin)
         };
-        framing::frame(&views, &points, axis, (self.options.width, self.options.height), &rule).map(Some)
+        framing::frame(&views, &posed, axis, (self.options.width, self.options.height), &rule).map(Some)
     }
 
     /// Renders every cell: for each clip, each direction, each frame, in that order.
@@ -201,8 +205,12 @@ impl<'a> Job<'a> {
 
     /// The cells [`Job::render`] returns, as (row, direction, frame), in its order, without
     /// rendering anything: commands name their output files from these before any rendering.
-    pub fn cell_keys(&self) -> Vec<(usize, u32, usize)> {
-        self.work().into_iter().map(|(c, d, i, _, _)| (c, d, i)).collect()
+    ///
+    /// # Errors
+    /// As [`Job::check_counts`], before anything is listed.
+    pub fn cell_keys(&self) -> Result<Vec<(usize, u32, usize)>> {
+        self.check_counts()?;
+        Ok(self.work().into_iter().map(|(c, d, i, _, _)| (c, d, i)).collect())
     }
 
     /// Every cell to render: row, direction, frame index, frame position, duration.
@@ -220,8 +228,12 @@ impl<'a> Job<'a> {
 
     /// Number of cells the job renders (saturating: clip lengths come from files).
     pub fn cell_count(&self) -> usize {
-        let frames = self.motions().iter().map(|m| self.motion_count(m)).fold(0, usize::saturating_add);
-        frames.saturating_mul(self.directions.count().max(1) as usize)
+        self.frame_count().saturating_mul(self.directions.count().max(1) as usize)
+    }
+
+    /// Number of frames the job poses, over all its rows (saturating).
+    fn frame_count(&self) -> usize {
+        self.motions().iter().map(|m| self.motion_count(m)).fold(0, usize::saturating_add)
     }
 
     /// As [`Job::render`], calling `progress` once per finished cell (from any thread), every
@@ -240,14 +252,16 @@ impl<'a> Job<'a> {
         Ok(cells)
     }
 
-    /// Refuses a row of more than [`bounds::FRAMES`] frames: cells stream, so memory no longer
-    /// stops a clip whose file claims hours (a keyed clip's length is its latest key time),
-    /// and such a row is never what a sprite is made of. Sampling it (`frames`,
-    /// `sample_fps`) is capped at the same bound.
+    /// Refuses a row of more than [`bounds::FRAMES`] frames, or a job of more than
+    /// [`bounds::CELLS`] cells, from their counts alone (nothing they size is allocated yet):
+    /// cells stream, so memory no longer stops a clip whose file claims hours (a keyed
+    /// clip's length is its latest key time), and such a row is never what a sprite is made
+    /// of. Sampling it (`frames`, `sample_fps`) is capped at the same bound.
     ///
     /// # Errors
-    /// [`crate::Error::BadOption`] `frames`, naming the row and its frame count.
-    fn check_row_lengths(&self) -> Result<()> {
+    /// [`crate::Error::BadOption`] `frames`, naming the row and its frame count, or the job's
+    /// cell count.
+    fn check_counts(&self) -> Result<()> {
         for motion in self.motions() {
             let frames = self.motion_count(&motion);
             if frames > bounds::FRAMES.max {
@@ -262,22 +276,34 @@ impl<'a> Job<'a> {
                 ));
             }
         }
+        let cells = self.cell_count();
+        if cells > bounds::CELLS {
+            let expected = format!(
+                "at most {} frames in a job (rows x directions x frames); sample fewer with `frames` or `sample_fps`, or name fewer clips",
+                bounds::CELLS
+            );
+            return Err(crate::Error::bad_option("frames", format!("({cells} frames in all)"), expected));
+        }
         Ok(())
     }
 
     /// Poses every frame to frame the job (`framing.rs`) and reads the look's palette file:
-    /// what has to be known before the first cell renders, the cell size included. The posed
-    /// points of every frame are held while the job is framed: charged to `budget` first.
+    /// what has to be known before the first cell renders, the cell size included. Frames are
+    /// posed a few at a time, to frame the job and again to render it: the posed meshes of the
+    /// frames in flight (one a thread) are charged to `budget` first.
     ///
     /// # Errors
-    /// A palette file that cannot be read; the posed points over the budget.
+    /// A palette file that cannot be read; the posed meshes over the budget.
     pub fn prepare(&self, budget: &MemoryBudget) -> Result<Prepared<'_, 'a>> {
-        self.check_row_lengths()?;
+        self.check_counts()?;
         let palette = palette::load(&self.look)?;
         let rows = self.rows();
-        let frames = self.frames(&rows).len();
-        let points = (frames as u64).saturating_mul(self.model.vertex_count() as u64);
-        budget.charge(bytes_for(points, size_of::<Vec3>()), || format!("the posed points of {frames} frames"))?;
+        let in_flight = self.frame_count().min(rayon::current_num_threads()).max(1);
+        let vertices = self.model.vertex_count() as u64;
+        let bytes = (in_flight as u64).saturating_mul(vertices).saturating_mul(POSED_VERTEX_BYTES);
+        budget.charge_part(bytes, || {
+            format!("the posed meshes of {in_flight} frames in flight, {vertices} vertices each")
+        })?;
         let framing = self.framing(&rows)?;
         let (width, height) = framing.as_ref().map_or((self.options.width, self.options.height), |f| f.size);
         let options = RenderOptions { width, height, ..self.options.clone() };
@@ -309,6 +335,10 @@ impl<F: FnMut(Vec<Cell>) -> Result<()>> WaveSink for F {
         self(cells)
     }
 }
+
+/// What a posed vertex holds while its frame is in flight: its posed position and normal,
+/// its world-space point for framing, and the renderer's projected vertex and shading inputs.
+const POSED_VERTEX_BYTES: u64 = 96;
 
 /// A frame of a job to pose: row, frame index, frame position, duration.
 type FrameKey = (usize, usize, f32, f32);
@@ -360,10 +390,21 @@ impl Prepared<'_, '_> {
     /// Bytes one finished cell holds: its image and its maps, as rendered and as finished.
     pub fn cell_bytes(&self) -> u64 {
         let (w, h) = self.cell_size();
+        self.cell_maps_bytes().saturating_add(bytes_for(u64::from(w) * u64::from(h), 4))
+    }
+
+    /// Bytes one cell drawn straight into its page ([`WaveSink::places`]) holds: no image of
+    /// its own, only its maps.
+    fn cell_maps_bytes(&self) -> u64 {
+        let (w, h) = self.cell_size();
         let pixels = u64::from(w) * u64::from(h);
-        (size_of::<Cell>() as u64)
-            .saturating_add(bytes_for(pixels, 4))
-            .saturating_add(maps::bytes_for_images(&self.job.look.maps, pixels))
+        (size_of::<Cell>() as u64).saturating_add(maps::bytes_for_images(&self.job.look.maps, pixels))
+    }
+
+    /// Whether a sink that gives places draws the cells there: only when the look leaves a
+    /// finished cell as it was rendered ([`post::keeps_render`]).
+    pub fn draws_in_place(&self) -> bool {
+        post::keeps_render(&self.job.look)
     }
 
     /// Cells a wave renders: every cell when [`Prepared::needs_every_cell`], else as many as
@@ -389,15 +430,20 @@ impl Prepared<'_, '_> {
         budget.charge(bytes, || format!("{cells} frames of {w}x{h}"))
     }
 
-    /// Charges one wave of `wave` cells to `budget` (for callers that stream the cells).
+    /// Charges one wave of `wave` cells to `budget` (for callers that stream the cells), each
+    /// with an image of its own unless `in_place` (a sink that gives every cell a place where
+    /// [`Prepared::draws_in_place`]).
     ///
     /// # Errors
     /// [`crate::Error::Budget`]: one wave of cells needs more.
-    pub fn charge_wave(&self, wave: usize, budget: &MemoryBudget) -> Result<()> {
+    pub fn charge_wave(&self, wave: usize, in_place: bool, budget: &MemoryBudget) -> Result<()> {
         let (w, h) = self.cell_size();
         let cells = wave.min(self.cell_count());
-        budget.charge(bytes_for(cells as u64, self.cell_bytes() as usize), || {
-            format!("{cells} frames of {w}x{h} rendered at once")
+        let in_place = in_place && self.draws_in_place();
+        let each = if in_place { self.cell_maps_bytes() } else { self.cell_bytes() };
+        budget.charge_part(bytes_for(cells as u64, each as usize), || {
+            let drawn = if in_place { ", drawn in their pages" } else { "" };
+            format!("{cells} frames of {w}x{h} rendered at once{drawn}")
         })
     }
 
@@ -414,8 +460,7 @@ impl Prepared<'_, '_> {
         // A wave of everything when the look decides over every cell.
         let wave = if self.needs_every_cell() { self.work.len() } else { wave }.max(1);
         for (w, cells) in self.work.chunks(wave).enumerate() {
-            let places =
-                if post::keeps_render(&self.job.look) { sink.places(w * wave, cells.len())? } else { Vec::new() };
+            let places = if self.draws_in_place() { sink.places(w * wave, cells.len())? } else { Vec::new() };
             let rendered = self.render_cells(&renderer, cells, places, progress)?;
             let (mut cells, surfaces): (Vec<Cell>, Vec<SurfaceMaps>) = rendered.into_iter().unzip();
             let mut images: Vec<&mut Image> = cells.iter_mut().map(|c| &mut c.image).collect();

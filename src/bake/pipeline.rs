@@ -90,9 +90,9 @@ pub fn write(
         Product::Frames | Product::Sheet | Product::Gif => {
             let job = if product == Product::Gif { loaded.gif_job(resolved)? } else { loaded.job(resolved)? };
             let prepared = job.prepare(budget)?;
-            // One wave of cells is held at a time.
+            // One wave of cells is held at a time; a streaming sheet draws them in its pages.
             let wave = prepared.wave_len();
-            prepared.charge_wave(wave, budget)?;
+            prepared.charge_wave(wave, product == Product::Sheet && streams(resolved), budget)?;
             let run = Streamed { job: &job, prepared: &prepared, wave, resolved, output, budget, progress };
             if product != Product::Sheet {
                 let summary = if product == Product::Gif { run.gif(&mut staged)? } else { run.frames(&mut staged)? };
@@ -169,7 +169,8 @@ impl Streamed<'_, '_, '_> {
         let count = self.prepared.cell_count();
         let longest = info.rows.iter().map(String::len).max().unwrap_or(0) as u64;
         let record = frames_data::FRAME_RECORD_BYTES + 2 * (self.output.len() as u64 + longest);
-        self.budget.charge((count as u64).saturating_mul(record), || format!("the frame data of {count} frames"))?;
+        self.budget
+            .charge_part((count as u64).saturating_mul(record), || format!("the frame data of {count} frames"))?;
         let mut data = frames_data::FramesData::default();
         let mut kinds: Vec<MapKind> = Vec::new();
         self.prepared.render_waves(self.wave, self.progress, &mut |cells: Vec<Cell>| {
@@ -224,7 +225,7 @@ impl Streamed<'_, '_, '_> {
     /// staged when complete, then the engine data.
     fn sheet(&self, staged: &mut Staged) -> Result<String> {
         let (fw, fh) = self.prepared.cell_size();
-        let keys: Vec<(usize, u32)> = self.job.cell_keys().into_iter().map(|(row, dir, _)| (row, dir)).collect();
+        let keys: Vec<(usize, u32)> = self.job.cell_keys()?.into_iter().map(|(row, dir, _)| (row, dir)).collect();
         let whole = vec![(0, 0, fw, fh); keys.len()];
         let stored: Vec<usize> = (0..keys.len()).collect();
         let (layout, kinds) = (self.resolved.layout, &self.resolved.look.maps);
@@ -233,7 +234,7 @@ impl Streamed<'_, '_, '_> {
         // Held besides the wave: the pages in progress, and the engine data.
         let frames = keys.len();
         let live = builder.live_page_bytes(self.wave);
-        self.budget.charge(live, || format!("the sheet pages of {frames} frames in progress"))?;
+        self.budget.charge_part(live, || format!("the sheet pages of {frames} frames in progress"))?;
         self.charge_sheet_data()?;
         let png = PathBuf::from(self.output);
         let mut sink = SheetSink { builder: &mut builder, staged: &mut *staged, png: &png, last: Vec::new() };
@@ -293,8 +294,9 @@ impl Streamed<'_, '_, '_> {
         let info = self.job.info();
         let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
         let frames = self.prepared.cell_count();
-        let bytes = engines::data_bytes(frames, longest_tag, &self.resolved.frame_names);
-        self.budget.charge(bytes, || format!("the sheet data of {frames} frames"))
+        let title = engines::file_stem(Path::new(self.output)).len();
+        let bytes = engines::data_bytes(frames, title, longest_tag, &self.resolved.frame_names);
+        self.budget.charge_part(bytes, || format!("the sheet data of {frames} frames"))
     }
 }
 

@@ -99,7 +99,7 @@ impl Product {
             Product::Render | Product::Gif => {}
             Product::Sheet => {
                 let job = loaded.job(resolved)?;
-                let keys: Vec<(usize, u32)> = job.cell_keys().into_iter().map(|(row, dir, _)| (row, dir)).collect();
+                let keys: Vec<(usize, u32)> = job.cell_keys()?.into_iter().map(|(row, dir, _)| (row, dir)).collect();
                 let frame = (resolved.options.width, resolved.options.height);
                 let pages = page_bound(&keys, frame, &resolved.layout)?;
                 let path = PathBuf::from(output);
@@ -119,7 +119,7 @@ impl Product {
                 // The colour frames, then each map's frames, then the data file.
                 for output in companions(output, maps) {
                     let pattern = FramePattern::parse(&output)?;
-                    for &(row, dir, frame) in &job.cell_keys() {
+                    for &(row, dir, frame) in &job.cell_keys()? {
                         let row = rows.get(row).map_or("rest", String::as_str);
                         plan.add(pattern.path(row, dir, &job.directions.name(dir), frame), OutputFormat::Png);
                     }
@@ -224,7 +224,7 @@ pub fn bake(
             // the cells, whose charge is the larger and refuses a huge job before it renders).
             let info = job.info();
             let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
-            let data = engines::data_bytes(cells.len(), longest_tag, &resolved.frame_names);
+            let data = engines::data_bytes(cells.len(), engines::MAX_TITLE_BYTES, longest_tag, &resolved.frame_names);
             budget.charge(data, || format!("the sheet data of {} frames", cells.len()))?;
             let packed = pack(&cells, &info, resolved.layout, budget)?;
             Ok(Baked::Sheet { packed, format: resolved.json_format, names: resolved.frame_names.clone() })
@@ -273,7 +273,7 @@ fn render_moments(
             let camera = Camera::fit(&resolved.view, &points, w as f32 / h as f32);
             let (camera, (w, h)) = if resolved.auto_size {
                 let rule = framing::Rule::of(&resolved.look, resolved.view.margin);
-                let (cameras, size) = framing::cut(&[camera], &points, (w, h), &rule);
+                let (cameras, size) = framing::cut(&[camera], &framing::PosedFrames::one(&points), (w, h), &rule);
                 (cameras.first().copied().unwrap_or(camera), size)
             } else {
                 (camera, (w, h))

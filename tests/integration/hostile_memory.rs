@@ -550,6 +550,11 @@ fn keyed_clip_lengths_are_bounded() {
         // An hour is a valid clip, but its 107 970 frames at 30 fps are no sprite row.
         let o = run_limited(&[command, s(&dir.join("hour.gltf")), "-o", s(&out.join(output))]);
         assert_refused(&o, &["107970 frames of", "at most 10000 frames a row", "--frames", "--sample-fps"]);
+        // At 1000 fps in 16 directions the hour is 57 million cells: refused from the count,
+        // before any list of them is made (it once aborted under 1 GiB making that list).
+        let (hour, output) = (dir.join("hour.gltf"), out.join(output));
+        let o = run_limited(&[command, s(&hour), "--fps", "1000", "--directions", "16", "-o", s(&output)]);
+        assert_refused(&o, &["3599000 frames of", "at most 10000 frames a row"]);
     }
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     std::fs::remove_dir_all(dir).unwrap();
@@ -659,7 +664,7 @@ fn attachments_share_one_budget() {
         run_limited(&args.iter().map(String::as_str).collect::<Vec<_>>())
     };
     let o = render(&models[1..]);
-    assert_refused(&o, &["big.png (2048x2048), with the 235 MiB already loaded,", "over the 256 MiB budget"]);
+    assert_refused(&o, &["big.png (2048x2048) (59 MiB), with 235 MiB already held", "over the 256 MiB budget"]);
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     // Four attachments fit.
     let o = render(&models[1..5]);

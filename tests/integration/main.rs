@@ -47,6 +47,7 @@ mod hostile_reads;
 mod hostile_state;
 mod hostile_work;
 mod maps;
+mod memory_fit;
 mod palette;
 mod pixel_art;
 mod project;

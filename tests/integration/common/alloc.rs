@@ -11,6 +11,8 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 struct Counting;
 
@@ -24,7 +26,16 @@ thread_local! {
     static PEAK: Cell<i64> = const { Cell::new(0) };
     /// Every byte this thread allocated, never decremented: work done, not memory held.
     static TOTAL: Cell<u64> = const { Cell::new(0) };
+    /// Whether this thread belongs to the counted pool ([`counted_pool`]).
+    static IN_POOL: Cell<bool> = const { Cell::new(false) };
 }
+
+/// Bytes live now that the counted pool's threads allocated, minus what they freed.
+static POOL_CURRENT: AtomicI64 = AtomicI64::new(0);
+/// The highest `POOL_CURRENT` since the last reset.
+static POOL_PEAK: AtomicI64 = AtomicI64::new(0);
+/// One measurement of the counted pool at a time: tests run on parallel threads.
+static POOL_IN_USE: Mutex<()> = Mutex::new(());
 
 fn allocated(size: usize) {
     let size = size as i64;
@@ -34,10 +45,17 @@ fn allocated(size: usize) {
         let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
     });
     let _ = TOTAL.try_with(|t| t.set(t.get() + size as u64));
+    if IN_POOL.try_with(Cell::get).unwrap_or(false) {
+        let now = POOL_CURRENT.fetch_add(size, Ordering::Relaxed) + size;
+        POOL_PEAK.fetch_max(now, Ordering::Relaxed);
+    }
 }
 
 fn freed(size: usize) {
     let _ = CURRENT.try_with(|c| c.set(c.get() - size as i64));
+    if IN_POOL.try_with(Cell::get).unwrap_or(false) {
+        POOL_CURRENT.fetch_sub(size as i64, Ordering::Relaxed);
+    }
 }
 
 // SAFETY: every call forwards unchanged to the system allocator; only sizes are counted, in
@@ -80,4 +98,34 @@ pub fn allocated_during<T>(f: impl FnOnce() -> T) -> (T, u64) {
     let before = TOTAL.with(Cell::get);
     let value = f();
     (value, TOTAL.with(Cell::get) - before)
+}
+
+/// A rayon pool of `threads` threads whose allocations are counted together, for code that
+/// spreads its work over threads ([`pool_peak_during`]); held by one test at a time.
+pub struct CountedPool {
+    pool: rayon::ThreadPool,
+    _only: MutexGuard<'static, ()>,
+}
+
+/// The counted pool, once the test before has let it go.
+pub fn counted_pool(threads: usize) -> CountedPool {
+    let only = POOL_IN_USE.lock().unwrap_or_else(PoisonError::into_inner);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .start_handler(|_| IN_POOL.with(|p| p.set(true)))
+        .build()
+        .unwrap();
+    CountedPool { pool, _only: only }
+}
+
+impl CountedPool {
+    /// Peak bytes the pool's threads held together while running `f` on the pool, above what
+    /// they held before. Memory a pool thread frees that another thread allocated counts
+    /// down, and the reverse not at all: the figure errs high, never low.
+    pub fn peak_during(&self, f: impl FnOnce() + Send) -> usize {
+        let base = POOL_CURRENT.load(Ordering::Relaxed);
+        POOL_PEAK.store(base, Ordering::Relaxed);
+        self.pool.install(f);
+        (POOL_PEAK.load(Ordering::Relaxed) - base).max(0) as usize
+    }
 }
