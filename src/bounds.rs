@@ -60,6 +60,8 @@ pub const FRAMES: Bound<usize> = Bound { min: 1, max: 10_000 };
 /// Cells a sprite job renders (rows × directions × frames): checked before the job lists them.
 /// A million 16 px cells fill 64 pages of 4096²; a job past it is a mistake, not a sprite.
 pub const CELLS: usize = 1_000_000;
+/// The largest height `--ground` takes, either way, in model units.
+pub const GROUND_HEIGHT: f32 = 1.0e6;
 /// Resampling rate, frames per second (`--sample-fps`).
 pub const SAMPLE_FPS: Bound<f32> = Bound { min: 0.01, max: 1000.0 };
 /// Playback rate override, frames per second (`--fps`).

@@ -6,7 +6,8 @@ use spritebake::model::{Clip, ClipFrames, Influence, Joint, JointPose, Material,
 
 /// Joint names, parents and rest offsets from the parent (rest rotations are identity).
 const JOINTS: [(&str, Option<usize>, [f32; 3]); 11] = [
-    ("pelvis", None, [0.0, 0.0, 30.0]),
+    // The pelvis stands the rest pose on the ground (z = 0): the foot boxes reach 31.5 down.
+    ("pelvis", None, [0.0, 0.0, 31.5]),
     ("spine", Some(0), [0.0, 0.0, 4.0]),
     ("head", Some(1), [0.0, 0.0, 19.0]),
     ("thigh_L", Some(0), [0.0, 5.0, -2.0]),

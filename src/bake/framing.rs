@@ -2,8 +2,12 @@
 //! posed point of the job (all rows, frames and, through the cameras, directions).
 //!
 //! **The model turns about its own origin**, as it does in a game: the pivot is the ground
-//! point under the model's origin (the root of a skeleton, the point a game places), at the
-//! job's lowest point, and every direction and clip is framed around that one vertical axis.
+//! point under the model's origin (the root of a skeleton, the point a game places), and every
+//! direction and clip is framed around that one vertical axis. **The ground** is the lowest
+//! point of the model's reference pose by default (`Ground::Auto`, chosen in `job.rs`), not
+//! of the job: a death clip that sinks below the floor once lifted every standing clip of its
+//! sheet by the depth of its fall (8 px of ogro's `stand` at 128 px). Points below the ground
+//! are still framed; they hang below the pivot.
 //! A clip that moves the body off the origin (a fall, a lunge) widens the cells; it never moves
 //! the pivot, so the feet of a walk stay on the pivot in every direction and beside every other
 //! clip of the sheet. (Before, the axis was the centre of the whole job's bounds: a `Death`
@@ -127,8 +131,9 @@ impl<'f> PosedFrames<'f> {
 }
 
 /// Frames a job seen from `views` (one per direction) whose posed points are `frames`,
-/// turning about the vertical line through `axis` (world x, z; see [`turning_axis`]); `size`
-/// is the render size of a cell, or of the largest cell with an auto size.
+/// turning about the vertical line through `axis` (world x, z; see [`turning_axis`]) and
+/// standing on the height `ground` (`None`: the job's lowest point); `size` is the render
+/// size of a cell, or of the largest cell with an auto size.
 ///
 /// # Errors
 /// With a fixed scale, frames that do not fit the size (or the auto size's maximum), naming
@@ -136,11 +141,12 @@ impl<'f> PosedFrames<'f> {
 pub(super) fn frame(
     views: &[OrbitView],
     frames: &PosedFrames,
-    axis: Vec2,
+    (axis, ground): (Vec2, Option<f32>),
     size: (u32, u32),
     rule: &Rule,
 ) -> Result<Framing> {
     let (centre, radius, y0, y1) = cylinder_of_frames(frames, axis);
+    let ground_y = ground.filter(|y| y.is_finite()).unwrap_or(y0);
     // Points near ±3.4e38 are finite, but their extent is not: every camera, pivot and anchor
     // made from it would be NaN (engine data with `"y": null`).
     if !(centre.is_finite() && radius.is_finite() && (y1 - y0).is_finite()) {
@@ -156,13 +162,13 @@ pub(super) fn frame(
         let aspect = size.0 as f32 / size.1.max(1) as f32;
         let rim = cylinder_points(centre, radius, y0, y1);
         let cameras: Vec<Camera> = views.iter().map(|v| Camera::fit(v, &rim, aspect)).collect();
-        let ground = Vec3::new(centre.x, y0, centre.y);
+        let ground = Vec3::new(centre.x, ground_y, centre.y);
         let (cameras, size) = if rule.auto_size { cut(&cameras, frames, size, rule) } else { (cameras, size) };
         let cameras = cameras.iter().map(|c| pivot_on_whole_pixel(c, ground, size, block)).collect();
         return Ok(Framing { cameras, size, ground, pivot: None });
     };
     // Fixed scale: offsets from the pivot, in finished pixels, x right and y down.
-    let ground = Vec3::new(centre.x, y0, centre.y);
+    let ground = Vec3::new(centre.x, ground_y, centre.y);
     let rotations: Vec<_> = views.iter().map(OrbitView::world_to_view_rotation).collect();
     // The pixel bounds and the reach (the farthest point from the pivot) in one pass.
     let reach_of =
@@ -350,6 +356,11 @@ pub(super) fn turning_axis(first_frame: &[Vec3]) -> Vec2 {
     if Vec2::ZERO.cmpge(lo).all() && Vec2::ZERO.cmple(hi).all() { Vec2::ZERO } else { (lo + hi) * 0.5 }
 }
 
+/// The lowest height of `points` (`None` when none is finite).
+pub(super) fn lowest(points: &[Vec3]) -> Option<f32> {
+    points.iter().filter(|p| p.is_finite()).map(|p| p.y).reduce(f32::min)
+}
+
 /// Points on the rims of a cylinder, enough that a fitted camera contains the whole cylinder
 /// to within a fraction of a percent.
 fn cylinder_points(centre: Vec2, radius: f32, y0: f32, y1: f32) -> Vec<Vec3> {
@@ -386,7 +397,8 @@ mod tests {
     #[test]
     fn a_fixed_scale_is_exact_and_centres_every_direction() {
         let views = [side_view(0.0), side_view(90.0)];
-        let f = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (64, 64), &rule(Some(10.0), false)).unwrap();
+        let f = frame(&views, &PosedFrames::one(&points()), (Vec2::ZERO, None), (64, 64), &rule(Some(10.0), false))
+            .unwrap();
         assert_eq!(f.size, (64, 64));
         // 20 px tall, centred: rows 22..42; the pivot is on the ground line, mid-column.
         let pivot = f.pivot.unwrap();
@@ -396,13 +408,14 @@ mod tests {
             assert!(top.distance(Vec2::new(32.0, 22.0)) < 1e-3, "{top}");
         }
         // Auto: the box is 10 px wide from the front, 5 from the side; the cell is the wider.
-        let f = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (64, 64), &rule(Some(10.0), true)).unwrap();
+        let f =
+            frame(&views, &PosedFrames::one(&points()), (Vec2::ZERO, None), (64, 64), &rule(Some(10.0), true)).unwrap();
         assert_eq!((f.size, f.pivot), ((10, 20), Some(Vec2::new(5.0, 20.0))));
         // Pixel art renders 3 times larger: the same window in blocks.
         let f = frame(
             &views,
             &PosedFrames::one(&points()),
-            Vec2::ZERO,
+            (Vec2::ZERO, None),
             (192, 192),
             &Rule { block: 3, ..rule(Some(10.0), true) },
         )
@@ -412,24 +425,38 @@ mod tests {
 
     #[test]
     fn frames_larger_than_the_size_are_refused_not_cut() {
-        let e = frame(&[side_view(0.0)], &PosedFrames::one(&points()), Vec2::ZERO, (64, 16), &rule(Some(10.0), false))
-            .unwrap_err()
-            .to_string();
+        let e = frame(
+            &[side_view(0.0)],
+            &PosedFrames::one(&points()),
+            (Vec2::ZERO, None),
+            (64, 16),
+            &rule(Some(10.0), false),
+        )
+        .unwrap_err()
+        .to_string();
         assert_eq!(
             e,
             "`pixels_per_unit` = 10: the job's frames need 10x20 pixels at this scale, more than `size` (64x16): give a larger size or a smaller scale"
         );
-        let e = frame(&[side_view(0.0)], &PosedFrames::one(&points()), Vec2::ZERO, (8, 64), &rule(Some(10.0), true))
-            .unwrap_err()
-            .to_string();
+        let e = frame(
+            &[side_view(0.0)],
+            &PosedFrames::one(&points()),
+            (Vec2::ZERO, None),
+            (8, 64),
+            &rule(Some(10.0), true),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("need 10x20 pixels") && e.contains("the auto size's maximum (8x64)"), "{e}");
     }
 
     #[test]
     fn auto_without_a_scale_cuts_the_fitted_cells_to_the_content() {
         let views = [side_view(0.0), side_view(90.0)];
-        let fitted = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (100, 100), &rule(None, false)).unwrap();
-        let auto = frame(&views, &PosedFrames::one(&points()), Vec2::ZERO, (100, 100), &rule(None, true)).unwrap();
+        let fitted =
+            frame(&views, &PosedFrames::one(&points()), (Vec2::ZERO, None), (100, 100), &rule(None, false)).unwrap();
+        let auto =
+            frame(&views, &PosedFrames::one(&points()), (Vec2::ZERO, None), (100, 100), &rule(None, true)).unwrap();
         // The box (2 units tall, 1 wide from the front) fills the height at the largest size,
         // and the width shrinks to it: 50 px.
         assert_eq!(auto.size, (50, 100));
@@ -456,7 +483,8 @@ mod tests {
         let views: Vec<OrbitView> =
             (0..8).map(|d| OrbitView { yaw_degrees: d as f32 * 45.0, ..OrbitView::ISOMETRIC_2_1 }).collect();
         let f =
-            frame(&views, &PosedFrames::one(&both), turning_axis(&points()), (128, 128), &rule(None, false)).unwrap();
+            frame(&views, &PosedFrames::one(&both), (turning_axis(&points()), None), (128, 128), &rule(None, false))
+                .unwrap();
         assert_eq!(f.ground, Vec3::ZERO);
         let pivots: Vec<Vec2> = f.cameras.iter().map(|c| c.world_to_pixel(f.ground, 128, 128)).collect();
         for p in &pivots {
@@ -466,6 +494,31 @@ mod tests {
         // direction to the next.
         let (centre, ..) = cylinder(&both);
         assert_eq!(centre, Vec2::new(1.5, 0.0));
+    }
+
+    #[test]
+    fn the_ground_is_where_it_is_put_and_points_below_it_are_still_framed() {
+        // The box standing on y = 0 and the same box sunk 1 unit (a death clip): on the given
+        // ground the pivot is at height 0 whichever boxes share the job, and the sunk box is
+        // inside the cells, below the pivot.
+        let sunk: Vec<Vec3> = points().iter().map(|p| *p - Vec3::Y).collect();
+        let both: Vec<Vec3> = points().into_iter().chain(sunk).collect();
+        let views = [side_view(0.0)];
+        for ground in [Some(0.0), None] {
+            let f =
+                frame(&views, &PosedFrames::one(&both), (Vec2::ZERO, ground), (64, 64), &rule(None, false)).unwrap();
+            assert_eq!(f.ground.y, ground.unwrap_or(-1.0));
+            // Framed, but for the half pixel at most that puts the pivot on a whole pixel
+            // (this rule has no margin to take it).
+            let bottom = f.cameras[0].world_to_pixel(Vec3::new(0.0, -1.0, 0.0), 64, 64);
+            assert!(bottom.y <= 64.5 + 1e-3, "{bottom}");
+        }
+        let f = frame(&views, &PosedFrames::one(&both), (Vec2::ZERO, Some(0.0)), (64, 64), &rule(Some(10.0), false));
+        let f = f.unwrap();
+        // 30 px tall at 10 px a unit, centred: rows 17..47, the ground 10 px above the bottom.
+        assert_eq!(f.pivot, Some(Vec2::new(32.0, 37.0)));
+        assert_eq!(lowest(&both), Some(-1.0));
+        assert_eq!(lowest(&[]), None);
     }
 
     #[test]

@@ -36,9 +36,9 @@ use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Trans
 use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
-use crate::model::{Clip, Model};
+use crate::model::{Clip, ClipFrames, Model};
 use crate::raster::{Camera, Image, OrbitView, PixelRows, RenderOptions, Renderer};
-use crate::spec::{Fit, Look};
+use crate::spec::{Fit, Ground, Look};
 use crate::sprite::{Looping, Sampling};
 
 /// A batch of cells to render.
@@ -65,6 +65,8 @@ pub struct Job<'a> {
     /// Fixed scale: exactly this many pixels per model unit in the finished cells, the ground
     /// point under the model's origin on one pixel of every cell (orthographic views).
     pub pixels_per_unit: Option<f32>,
+    /// The ground the pivot stands on (see `framing.rs`).
+    pub ground: Ground,
     /// Cells cut to the content of the whole job, at most `options`' size.
     pub auto_size: bool,
     /// Which frames of each clip.
@@ -184,6 +186,12 @@ impl<'a> Job<'a> {
         };
         // The first frame decides the axis; every frame is posed again as framing reads it.
         let axis = framing::turning_axis(&posed_points(0));
+        let ground = match self.ground {
+            Ground::Auto => reference_ground(self.model).map(|(y, _)| y),
+            Ground::Origin => Some(0.0),
+            Ground::Lowest => None,
+            Ground::Height(y) => Some(y),
+        };
         let posed = PosedFrames { count: frames.len(), points: Box::new(posed_points) };
         let views: Vec<OrbitView> =
             (0..self.directions.count().max(1)).map(|d| OrbitView { yaw_degrees: self.yaw(d), ..self.view }).collect();
@@ -192,7 +200,7 @@ impl<'a> Job<'a> {
             auto_size: self.auto_size,
             ..framing::Rule::of(&self.look, self.view.margin)
         };
-        framing::frame(&views, &posed, axis, (self.options.width, self.options.height), &rule).map(Some)
+        framing::frame(&views, &posed, (axis, ground), (self.options.width, self.options.height), &rule).map(Some)
     }
 
     /// Renders every cell: for each clip, each direction, each frame, in that order.
@@ -309,6 +317,24 @@ impl<'a> Job<'a> {
         let options = RenderOptions { width, height, ..self.options.clone() };
         Ok(Prepared { job: self, work: self.work(), rows, framing, options, palette })
     }
+}
+
+/// The ground a job stands on by default ([`Ground::Auto`]): the lowest height (world up) of
+/// the model's reference pose, with what that pose is. The reference is the first frame of the
+/// model's first clip for a model animated by its vertices (its stored vertices may be any
+/// frame, or none), else the stored vertices — the rest pose of a skeletal model, the mesh of
+/// a static one. It depends on the model alone, never on the clips a job renders. `None` for a
+/// model with no finite point.
+pub fn reference_ground(model: &Model) -> Option<(f32, String)> {
+    let (posed, what) = match model.clips.first() {
+        Some(clip) if matches!(clip.frames, ClipFrames::Morph(_)) => {
+            let options = PoseOptions { looping: false, in_place: false };
+            let posed = anim::pose(model, Some(clip), FrameTime::Frame(0.0), &options);
+            (posed, format!("the first frame of '{}'", clip.name))
+        }
+        _ => (anim::rest_pose(model), "the rest pose".to_string()),
+    };
+    framing::lowest(&world_points(model, &posed)).map(|y| (y, what))
 }
 
 /// Where [`Prepared::render_waves`] hands its waves of cells.

@@ -245,6 +245,7 @@ impl Loaded {
             options: resolved.render_options(),
             fit: resolved.fit,
             pixels_per_unit: resolved.pixels_per_unit,
+            ground: resolved.ground,
             auto_size: resolved.auto_size,
             sampling: resolved.sampling,
             looping: resolved.looping.clone(),

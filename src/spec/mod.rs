@@ -34,4 +34,4 @@ pub(crate) use resolved::shown_maps;
 #[doc(hidden)]
 pub use resolved::{Look, is_animation_file};
 pub(crate) use values::hex_byte;
-pub use values::{BodySpec, Color, DirectionRef, LightDirection, PageSize, Size, SizeSpec, TextureSpec};
+pub use values::{BodySpec, Color, DirectionRef, Ground, LightDirection, PageSize, Size, SizeSpec, TextureSpec};

@@ -16,8 +16,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, JsonFormatName, LookSpec, MapKind, NormalY,
-    PackName, PixelArtFilter, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
+    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, Ground, JsonFormatName, LookSpec, MapKind,
+    NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
 use crate::bounds::{self, Bound};
@@ -67,6 +67,8 @@ pub struct Resolved {
     pub fit: Fit,
     /// Fixed scale of a sprite job, pixels per model unit.
     pub pixels_per_unit: Option<f32>,
+    /// The ground a sprite job's pivot stands on.
+    pub ground: Ground,
     /// Frames of each clip of a sprite job.
     pub sampling: Sampling,
     /// Post-processing.
@@ -572,6 +574,7 @@ impl BakeSpec {
             directions,
             fit: s.fit,
             pixels_per_unit: s.pixels_per_unit,
+            ground: s.ground,
             sampling,
             look: Look { maps: maps_in_order(&l.maps), ..l.clone() },
             layout: Layout {

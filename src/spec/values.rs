@@ -92,6 +92,9 @@ fn number_or_text<'de, D: Deserializer<'de>, T: FromStr<Err = String>>(
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
             v.to_string().parse().map_err(E::custom)
         }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+            v.to_string().parse().map_err(E::custom)
+        }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
             v.parse().map_err(E::custom)
         }
@@ -174,6 +177,68 @@ impl<'de> Deserialize<'de> for SizeSpec {
     /// `size = 96`, `size = "96x64"`, `size = "auto"` or `size = "auto:128"`.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SizeSpec, D::Error> {
         number_or_text(d, "a size: a number of pixels for a square, \"WxH\", \"auto\" or \"auto:MAX\"")
+    }
+}
+
+/// The height a sprite job stands on (`--ground`): where the pivot is, the ground line every
+/// frame of every clip is placed against.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Ground {
+    /// The lowest point of the model's reference pose — its rest pose, or the first frame of
+    /// its first clip for a model animated by its vertices (MD2, MDL, MD3): the same ground
+    /// whichever clips share the job, so a death clip that sinks below it does not lift the
+    /// others (the default).
+    #[default]
+    Auto,
+    /// The model's origin: height 0, where a game places it.
+    Origin,
+    /// The lowest point of every frame of the job: a clip that dips below the floor lowers
+    /// the ground of every other clip.
+    Lowest,
+    /// This height, in model units, world up.
+    Height(f32),
+}
+
+impl FromStr for Ground {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Ground, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Ground::Auto),
+            "origin" => Ok(Ground::Origin),
+            "lowest" => Ok(Ground::Lowest),
+            text => match text.parse::<f32>() {
+                Ok(y) if y.is_finite() && y.abs() <= bounds::GROUND_HEIGHT => Ok(Ground::Height(y)),
+                _ => Err(format!(
+                    "bad ground '{s}' (expected auto, origin, lowest or a height from -{0} to {0})",
+                    bounds::GROUND_HEIGHT
+                )),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Ground {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ground::Auto => f.write_str("auto"),
+            Ground::Origin => f.write_str("origin"),
+            Ground::Lowest => f.write_str("lowest"),
+            Ground::Height(y) => write!(f, "{y}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Ground {
+    /// `ground = "auto"`, `"origin"`, `"lowest"` or a height (`ground = -0.5`).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ground, D::Error> {
+        number_or_text(d, "a ground: \"auto\", \"origin\", \"lowest\" or a height")
+    }
+}
+
+impl Serialize for Ground {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 

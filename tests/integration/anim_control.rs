@@ -380,6 +380,7 @@ fn transition_job<'a>(model: &'a Model, layers: Layers<'a>) -> Job<'a> {
         options: RenderOptions { width: 40, height: 48, ssaa: 2, ..RenderOptions::default() },
         fit: Fit::Shared,
         pixels_per_unit: None,
+        ground: spritebake::spec::Ground::Auto,
         auto_size: false,
         sampling: Sampling::Count(12),
         looping: Default::default(),

@@ -116,6 +116,7 @@ fn fox_walk_sheet_in_8_directions_is_jitter_free() {
         options: RenderOptions { width: 96, height: 96, ssaa: 1, ..RenderOptions::default() },
         fit: Fit::Shared,
         pixels_per_unit: None,
+        ground: spritebake::spec::Ground::Auto,
         auto_size: false,
         sampling: Sampling::ClipFrames,
         looping: Default::default(),

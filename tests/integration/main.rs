@@ -36,6 +36,7 @@ mod formats_mdl;
 mod formats_smd;
 mod formats_studio;
 mod golden_render;
+mod ground;
 mod hostile;
 mod hostile_memory;
 // Unix only: the cases need symlinks, FIFOs, devices and signals.

@@ -416,6 +416,7 @@ fn golden_job(model: &spritebake::model::Model) -> Job<'_> {
         options: RenderOptions { width: 40, height: 40, ssaa: 4, ..RenderOptions::default() },
         fit: Fit::Shared,
         pixels_per_unit: None,
+        ground: spritebake::spec::Ground::Auto,
         auto_size: false,
         sampling: Sampling::Count(4),
         looping: Default::default(),

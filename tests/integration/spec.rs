@@ -229,6 +229,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("direction_names", "[\"front\", \"back\"]", "directions = 2"),
     ("fit", "\"per-frame\"", ""),
     ("pixels_per_unit", "32", "ortho = true"),
+    ("ground", "-0.5", ""),
     ("sample_fps", "12", ""),
     ("frames", "6", ""),
     ("ssaa", "2", ""),

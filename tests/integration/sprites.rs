@@ -38,6 +38,7 @@ fn job(model: &Model, directions: u32, size: u32) -> Job<'_> {
         options: RenderOptions { width: size, height: size, ssaa: 2, ..RenderOptions::default() },
         fit: Fit::Shared,
         pixels_per_unit: None,
+        ground: spritebake::spec::Ground::Auto,
         auto_size: false,
         sampling: Sampling::ClipFrames,
         looping: Default::default(),

@@ -35,6 +35,7 @@ fn job(model: &Model) -> Job<'_> {
         options: RenderOptions { width: 40, height: 40, ssaa: 2, ..RenderOptions::default() },
         fit: Fit::Shared,
         pixels_per_unit: None,
+        ground: spritebake::spec::Ground::Auto,
         auto_size: false,
         sampling: Sampling::Count(6),
         looping: Default::default(),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::input::one_or_many;
 #[cfg(feature = "cli")]
 use crate::bounds;
-use crate::spec::{Color, LightDirection, Size, SizeSpec};
+use crate::spec::{Color, Ground, LightDirection, Size, SizeSpec};
 
 #[cfg(feature = "cli")]
 use clap::Args;
@@ -119,6 +119,12 @@ pub struct SpriteSpec {
     /// fit it (refused otherwise), with --size auto the cells are cut to them.
     #[cfg_attr(feature = "cli", arg(long, value_name = "P", value_parser = bounds::PIXELS_PER_UNIT.parser()))]
     pub pixels_per_unit: Option<f32>,
+    /// The ground the pivot stands on: auto (the lowest point of the model's rest pose, or of
+    /// the first frame of its first clip for MD2, MDL and MD3: the same whichever clips share
+    /// the job), origin (height 0), lowest (the lowest point of every frame of the job) or a
+    /// height in model units.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "auto|origin|lowest|Y", default_value_t = Ground::Auto))]
+    pub ground: Ground,
     /// Resample each clip at this many frames per second, from 0.01 to 1000 (at most 10000
     /// frames per clip).
     #[cfg_attr(feature = "cli", arg(long, conflicts_with = "frames", value_parser = bounds::SAMPLE_FPS.parser()))]
@@ -135,6 +141,7 @@ impl Default for SpriteSpec {
             direction_names: Vec::new(),
             fit: Fit::default(),
             pixels_per_unit: None,
+            ground: Ground::Auto,
             sample_fps: None,
             frames: None,
         }

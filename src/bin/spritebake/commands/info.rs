@@ -193,6 +193,10 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             ),
         )?;
     }
+    if let Some((y, pose)) = spritebake::bake::reference_ground(&model) {
+        // What `--ground auto` stands a sheet on, in world units (y up).
+        line(&mut stdout, format!("ground: {y:.4} (the lowest point of {pose}; --ground auto)"))?;
+    }
     for w in &model.warnings {
         line(&mut stdout, format!("warning: {w}"))?;
     }
