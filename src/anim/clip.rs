@@ -4,7 +4,7 @@
 use glam::{Affine3A, Vec3};
 
 use super::skin::posed_from;
-use super::{FrameTime, PoseOptions, frame_pair, keyed};
+use super::{FrameTime, PoseOptions, frame_pair, keyed, travel};
 use crate::model::{Clip, ClipFrames, JointPose, Mesh, Model, PosedMesh, Skeleton};
 
 /// Poses `model` at `time` of `clip` (rest pose when `clip` is `None`).
@@ -83,13 +83,19 @@ pub fn local_poses(
             }
         }
     } else if options.in_place {
-        let up = model.orientation.up.to_vec3().abs();
-        for (j, joint) in skeleton.joints.iter().enumerate() {
-            if joint.parent.is_none() {
-                // Keep the vertical component, pin the horizontal ones to frame 0's.
-                let start = joint_at(0, j).translation;
-                let t = locals[j].translation;
-                locals[j].translation = t * up + start * (Vec3::ONE - up);
+        // A root's local translation is in model space: the principal root is pinned to its
+        // horizontal place at frame 0 (vertical kept), every other root moves by the same
+        // vector, so the whole model shifts as one piece (see `travel`).
+        let roots: Vec<usize> = (0..skeleton.joints.len()).filter(|&j| skeleton.joints[j].parent.is_none()).collect();
+        if let Some(principal) = travel::principal(skeleton, &roots) {
+            let up = model.orientation.up.to_vec3().abs();
+            let now = locals[principal].translation;
+            let pinned = travel::pinned(up, now, joint_at(0, principal).translation);
+            let shift = now - pinned;
+            locals[principal].translation = pinned;
+            // Without travel the other roots keep their poses bit for bit.
+            if shift != Vec3::ZERO {
+                roots.iter().filter(|&&r| r != principal).for_each(|&r| locals[r].translation -= shift);
             }
         }
     }

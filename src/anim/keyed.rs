@@ -14,7 +14,7 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
-use super::{Animation, FrameTime, PoseOptions, skin};
+use super::{Animation, FrameTime, PoseOptions, skin, travel};
 use crate::model::{
     Channel, ChannelTarget, Clip, ClipFrames, Influence, Interpolation, JointPose, KeyedClip, Model, PosedMesh,
     Skeleton,
@@ -148,12 +148,16 @@ fn poses_at(skeleton: &Skeleton, keyed: &KeyedClip, seconds: f32) -> Vec<JointPo
     locals
 }
 
-/// Pins the horizontal model-space position of the topmost translated joints to where they are
-/// at time 0, keeping vertical motion (bobbing).
+/// Takes the clip's horizontal travel off the whole model, keeping vertical motion (bobbing):
+/// the principal mover is pinned to its horizontal model-space position at time 0, and every
+/// other anchor moves by the same model-space vector, so the model shifts as one piece (see
+/// `travel`).
 ///
-/// glTF rigs usually hang the moving hips under a static, often rotated armature node, so
-/// "root" means the highest joints with a translation channel, and the pinning is done in model
-/// space, not in the joint's parent space.
+/// glTF rigs usually hang the moving hips under a static, often rotated armature node, so a
+/// "mover" is one of the highest joints with a translation channel, and the shift is made in
+/// model space, not in the joint's parent space. The anchors are the highest joints that carry
+/// no mover (the movers themselves, and the roots and branches beside them): shifting each
+/// once moves every joint except the still containers above the movers.
 fn remove_root_motion(model: &Model, skeleton: &Skeleton, keyed: &KeyedClip, locals: &mut [JointPose]) {
     let translated: Vec<bool> = (0..skeleton.joints.len())
         .map(|j| keyed.channels.iter().any(|c| c.target == ChannelTarget::Translation(j)))
@@ -169,22 +173,49 @@ fn remove_root_motion(model: &Model, skeleton: &Skeleton, keyed: &KeyedClip, loc
     };
     let movers: Vec<usize> =
         (0..skeleton.joints.len()).filter(|&j| translated[j] && !has_translated_ancestor(j)).collect();
-    if movers.is_empty() {
-        return;
-    }
+    let Some(principal) = travel::principal(skeleton, &movers) else { return };
     let up = model.orientation.up.to_vec3().abs();
     let world = skeleton.to_model_space(locals);
     let start = skeleton.to_model_space(&poses_at(skeleton, keyed, 0.0));
-    for j in movers {
-        let parent = skeleton.joints[j].parent.and_then(|p| world.get(p)).copied().unwrap_or(Affine3A::IDENTITY);
-        let (Some(pose), Some(origin)) = (locals.get_mut(j), start.get(j)) else { continue };
-        let now = parent.transform_point3(pose.translation);
-        let pinned = now * up + Vec3::from(origin.translation) * (Vec3::ONE - up);
-        let back = parent.inverse().transform_point3(pinned);
-        if back.is_finite() {
-            pose.translation = back;
+    // Anchors hang below still containers or nothing, so `world` still holds their parents.
+    let parent = |j: usize| skeleton.joints[j].parent.and_then(|p| world.get(p)).copied().unwrap_or(Affine3A::IDENTITY);
+    let Some(origin) = start.get(principal) else { return };
+    let now = parent(principal).transform_point3(locals[principal].translation);
+    let pinned = travel::pinned(up, now, Vec3::from(origin.translation));
+    let back = parent(principal).inverse().transform_point3(pinned);
+    if !back.is_finite() {
+        return;
+    }
+    locals[principal].translation = back;
+    let shift = now - pinned;
+    // Without travel the other anchors keep their poses bit for bit, as a rig with one mover
+    // always did. With it, each moves by the shift taken into its parent's axes (rather than
+    // through its model-space place and back, which would add rounding of its own).
+    if shift != Vec3::ZERO {
+        for j in anchors(skeleton, &movers).into_iter().filter(|&j| j != principal) {
+            let step = parent(j).inverse().transform_vector3(shift);
+            if step.is_finite() {
+                locals[j].translation -= step;
+            }
         }
     }
+}
+
+/// The highest joints that are not above a mover: the movers, and every root or branch that
+/// carries none. Each joint except the containers above the movers hangs below exactly one.
+fn anchors(skeleton: &Skeleton, movers: &[usize]) -> Vec<usize> {
+    let joints = &skeleton.joints;
+    let mut is_mover = vec![false; joints.len()];
+    movers.iter().for_each(|&m| is_mover[m] = true);
+    // Whether each joint is a strict ancestor of a mover; children come after their parents.
+    let mut above = vec![false; joints.len()];
+    for (j, joint) in joints.iter().enumerate().rev() {
+        if let (true, Some(p)) = (is_mover[j] || above[j], joint.parent.and_then(|p| above.get_mut(p))) {
+            *p = true;
+        }
+    }
+    let below_container = |j: usize| joints[j].parent.is_none_or(|p| above.get(p) == Some(&true));
+    (0..joints.len()).filter(|&j| !above[j] && below_container(j)).collect()
 }
 
 /// Morph weights of every mesh at `time` of `clip`: animated ones from a keyed clip's weight
@@ -288,6 +319,17 @@ mod tests {
         let mut v = [0.0];
         sample(c, s, &mut v);
         v[0]
+    }
+
+    #[test]
+    fn anchors_are_the_movers_and_what_hangs_beside_them() {
+        use crate::model::Joint;
+        // 0 armature → 1 hips (mover) → 5, 0 → 2 prop → 3; 4 a second root; 6 → 7 (mover).
+        let parents = [None, Some(0), Some(0), Some(2), None, Some(1), None, Some(6)];
+        let joint = |(i, &parent)| Joint { name: format!("j{i}"), parent, rest: JointPose::IDENTITY };
+        let skeleton = Skeleton { joints: parents.iter().enumerate().map(joint).collect() };
+        assert_eq!(anchors(&skeleton, &[1, 7]), [1, 2, 4, 7]);
+        assert_eq!(anchors(&skeleton, &[]), [0, 4, 6]);
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub(crate) mod keyed;
 mod overrides;
 mod sample;
 mod skin;
+mod travel;
 
 pub use animation::{Animation, Layers};
 pub(crate) use attach::shares_key_shapes;

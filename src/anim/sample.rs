@@ -14,8 +14,9 @@ pub enum FrameTime {
 pub struct PoseOptions {
     /// Wrap times past the end back to the start (true, the default) or hold the last frame.
     pub looping: bool,
-    /// Remove the root joints' horizontal translation (relative to frame 0) so walk cycles
-    /// stay in place; vertical motion (bobbing) is kept. The default is false.
+    /// Take the principal root's horizontal travel (relative to frame 0) off the whole model,
+    /// one rigid shift for every root, so walk cycles stay in place; vertical motion (bobbing)
+    /// is kept. The default is false.
     pub in_place: bool,
 }
 

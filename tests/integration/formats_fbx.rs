@@ -323,6 +323,23 @@ fn fbx_blend_shapes_on_a_skinned_mesh_agree_with_blenders_import() {
     std::fs::remove_dir_all(scratch).unwrap();
 }
 
+#[test]
+fn two_travelling_roots_walk_in_place_as_one_piece() {
+    // Sibling roots at the top of the file: each pinned to its own start (as before), the
+    // feet trailed up to 0.4 behind the legs.
+    let scratch = scratch_in("fbx", "two_roots");
+    let path = scratch.join("walk.fbx");
+    std::fs::write(&path, common::fbx::two_root_walk()).unwrap();
+    let model = load_ok(&path);
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    let rest: Vec<Vec3> = model.meshes.iter().flat_map(|m| m.positions.iter().copied()).collect();
+    let drawn: Vec<Vec3> = common::walk::VERTICES.iter().map(|&p| Vec3::from(p)).collect();
+    assert!(apart(&rest, &drawn, 0.01) < 1e-5, "{rest:?}");
+    assert!(matches!(model.clips[0].frames, spritebake::model::ClipFrames::Skeletal(_)));
+    common::walk::assert_walks_in_place_rigidly(&model, "Walk");
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
 /// A unit quad whose corner (1, 1, 0) one channel raises: 0.4 at full effect at weight 50%,
 /// 1.0 at 100%; saved at 25%; `stack` plays it. A second channel, at 100% and not animated,
 /// raises the corner (0, 0, 0) by 0.3.

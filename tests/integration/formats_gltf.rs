@@ -5,11 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use serde_json::{Value, json};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::formats::{LoadOptions, gltf};
 use spritebake::model::Model;
+
+use crate::common;
 
 /// Builds a glTF document's binary buffer and the accessors that point into it.
 #[derive(Default)]
@@ -46,6 +48,18 @@ impl Builder {
     fn u16s(&mut self, values: &[u16]) -> usize {
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         self.add(&bytes, 5123, "SCALAR", values.len())
+    }
+
+    /// `document` with the binary buffer (a data URI), its views and accessors.
+    fn finish(self, mut document: Value) -> Value {
+        let uri = format!(
+            "data:application/octet-stream;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&self.bin)
+        );
+        document["buffers"] = json!([{"byteLength": self.bin.len(), "uri": uri}]);
+        document["bufferViews"] = json!(self.views);
+        document["accessors"] = json!(self.accessors);
+        document
     }
 }
 
@@ -94,9 +108,7 @@ fn strip_document() -> Value {
         json!({"name": name, "channels": [{"sampler": 0, "target": {"node": 2, "path": "rotation"}}],
                "samplers": [{"input": times, "output": output, "interpolation": interpolation}]})
     };
-    let uri =
-        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
-    json!({
+    b.finish(json!({
         "asset": {"version": "2.0"},
         "scene": 0,
         "scenes": [{"nodes": [0, 3]}],
@@ -109,10 +121,49 @@ fn strip_document() -> Value {
         "meshes": [{"primitives": [{"attributes": {"POSITION": pos, "JOINTS_0": j0, "WEIGHTS_0": w0, "JOINTS_1": j1, "WEIGHTS_1": w1}, "indices": idx}]}],
         "skins": [{"joints": [1, 2], "inverseBindMatrices": ibm}],
         "animations": [anim("linear", "LINEAR", rot), anim("step", "STEP", rot), anim("cubic", "CUBICSPLINE", cubic)],
-        "buffers": [{"byteLength": b.bin.len(), "uri": uri}],
-        "bufferViews": b.views,
-        "accessors": b.accessors,
-    })
+    }))
+}
+
+/// The two-root walk of [`common::walk`] as glTF: the roots `Feet` and `Body` (with `Head`
+/// below it) hang, in that order, under an armature node turned -90° about X, as Blender
+/// exports a Z-up rig, so their channels are not in model axes; `walk` translates both roots.
+fn two_root_walk() -> Value {
+    use common::walk::{BODY, FEET, HEAD, TIMES, VERTICES, head_at_rest, joint_of};
+    let turn = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    // Every joint is turned as the armature is, so model-axis offsets map back alike.
+    let local = |p: [f32; 3]| (turn.inverse() * Vec3::from(p)).to_array();
+    let mut b = Builder::default();
+    let pos = b.floats(&VERTICES.concat(), "VEC3", 3);
+    let idx = b.u16s(&(0..VERTICES.len() as u16).collect::<Vec<_>>());
+    let joints: Vec<u8> = (0..VERTICES.len()).flat_map(|v| [joint_of(v) as u8, 0, 0, 0]).collect();
+    let j0 = b.u8s(&joints, "VEC4", 4);
+    let w0 = b.floats(&[1.0, 0.0, 0.0, 0.0].repeat(VERTICES.len()), "VEC4", 4);
+    let ibm: Vec<f32> = [FEET[0], BODY[0], head_at_rest()]
+        .iter()
+        .flat_map(|p| glam::Mat4::from_rotation_translation(turn, Vec3::from(*p)).inverse().to_cols_array())
+        .collect();
+    let ibm = b.floats(&ibm, "MAT4", 16);
+    let times = b.floats(&TIMES, "SCALAR", 1);
+    let mut track = |keys: &[[f32; 3]; 3]| b.floats(&keys.map(local).concat(), "VEC3", 3);
+    let (feet, body) = (track(&FEET), track(&BODY));
+    let channel =
+        |sampler: usize, node: usize| json!({"sampler": sampler, "target": {"node": node, "path": "translation"}});
+    let sampler = |output: usize| json!({"input": times, "output": output, "interpolation": "LINEAR"});
+    b.finish(json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 4]}],
+        "nodes": [
+            {"name": "armature", "rotation": turn.to_array(), "children": [1, 2]},
+            {"name": "Feet", "translation": local(FEET[0])},
+            {"name": "Body", "translation": local(BODY[0]), "children": [3]},
+            {"name": "Head", "translation": local(HEAD)},
+            {"name": "walker", "mesh": 0, "skin": 0}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos, "JOINTS_0": j0, "WEIGHTS_0": w0}, "indices": idx}]}],
+        "skins": [{"joints": [1, 2, 3], "inverseBindMatrices": ibm}],
+        "animations": [{"name": "walk", "channels": [channel(0, 1), channel(1, 2)], "samplers": [sampler(feet), sampler(body)]}],
+    }))
 }
 
 fn parse(doc: &Value) -> Result<Model, String> {
@@ -159,6 +210,16 @@ fn skinned_strip_poses_to_hand_computed_positions() {
     let posed = pose(&model, Some(clip), FrameTime::Frame(15.0), &PoseOptions { looping: true, in_place: false });
     assert_near(posed.parts[0].positions[C], [-0.5 * S, 1.5 * S + 1.0, 0.0], "frame 15");
     assert_eq!((clip.duration(), clip.frame_count()), (1.0, 30));
+}
+
+#[test]
+fn two_travelling_roots_walk_in_place_as_one_piece() {
+    // Each root pinned to its own start (as before) left the feet up to 0.4 behind the legs.
+    let model = parse(&two_root_walk()).unwrap();
+    for (v, p) in common::walk::VERTICES.iter().enumerate() {
+        assert_near(model.meshes[0].positions[v], *p, &format!("rest vertex {v}"));
+    }
+    common::walk::assert_walks_in_place_rigidly(&model, "walk");
 }
 
 /// The document's data-URI buffer.

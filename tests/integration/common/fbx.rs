@@ -39,70 +39,192 @@ pub fn blend_shapes(
     channels: &[Channel],
     stack: Option<Stack>,
 ) -> String {
-    let array = |name: &str, values: Vec<String>| {
-        format!("\t\t{name}: *{} {{\n\t\t\ta: {}\n\t\t}}\n", values.len(), values.join(","))
-    };
     let coordinates = |v: &[f32; 3]| v.map(|c| c.to_string());
-    let mut objects = String::new();
-    let mut connections = String::from("\tC: \"OO\",200,0\n\tC: \"OO\",100,200\n\tC: \"OO\",300,100\n");
-    let corners: Vec<String> = polygons
-        .iter()
-        .flat_map(|p| {
-            // The last index of a polygon is written as -(index + 1).
-            p.iter()
-                .enumerate()
-                .map(|(i, &v)| if i + 1 == p.len() { format!("{}", -(v as i64) - 1) } else { v.to_string() })
-        })
-        .collect();
-    objects.push_str("\tGeometry: 100, \"Geometry::Quad\", \"Mesh\" {\n");
-    objects.push_str(&array("Vertices", vertices.iter().flat_map(coordinates).collect()));
-    objects.push_str(&array("PolygonVertexIndex", corners));
-    objects.push_str("\t}\n\tModel: 200, \"Model::Quad\", \"Mesh\" {\n\t\tVersion: 232\n\t}\n");
-    objects.push_str("\tDeformer: 300, \"Deformer::Blend\", \"BlendShape\" {\n\t\tVersion: 100\n\t}\n");
+    let mut fbx = Writer::default();
+    fbx.mesh("Quad", vertices, polygons);
+    fbx.connect(300, 100);
+    fbx.objects.push_str("\tDeformer: 300, \"Deformer::Blend\", \"BlendShape\" {\n\t\tVersion: 100\n\t}\n");
     let mut id = 1000;
     for channel in channels {
         let channel_id = id;
         id += 1;
         let full: Vec<String> = channel.shapes.iter().map(|s| s.full.to_string()).collect();
         let _ = write!(
-            objects,
+            fbx.objects,
             "\tDeformer: {channel_id}, \"SubDeformer::Channel{channel_id}\", \"BlendShapeChannel\" {{\n\t\tVersion: 100\n\t\tDeformPercent: {}\n\t\tFullWeights: *{} {{\n\t\t\ta: {}\n\t\t}}\n\t}}\n",
             channel.percent,
             full.len(),
             full.join(","),
         );
-        let _ = writeln!(connections, "\tC: \"OO\",{channel_id},300");
+        fbx.connect(channel_id, 300);
         for shape in &channel.shapes {
-            let _ = write!(objects, "\tGeometry: {id}, \"Geometry::Shape{id}\", \"Shape\" {{\n\t\tVersion: 100\n");
-            objects.push_str(&array("Indexes", shape.offsets.iter().map(|o| o.0.to_string()).collect()));
-            objects.push_str(&array("Vertices", shape.offsets.iter().flat_map(|o| coordinates(&o.1)).collect()));
-            objects.push_str("\t}\n");
-            let _ = writeln!(connections, "\tC: \"OO\",{id},{channel_id}");
+            let _ = write!(fbx.objects, "\tGeometry: {id}, \"Geometry::Shape{id}\", \"Shape\" {{\n\t\tVersion: 100\n");
+            fbx.objects.push_str(&array("Indexes", shape.offsets.iter().map(|o| o.0.to_string()).collect()));
+            fbx.objects.push_str(&array("Vertices", shape.offsets.iter().flat_map(|o| coordinates(&o.1)).collect()));
+            fbx.objects.push_str("\t}\n");
+            fbx.connect(id, channel_id);
             id += 1;
         }
     }
-    let Some(Stack { seconds, weight }) = stack else { return document(&objects, &connections) };
-    let end = (f64::from(seconds) * KTIME_SECOND as f64).round() as u64;
-    let _ = write!(
-        objects,
-        "\tAnimationStack: 500, \"AnimStack::Raise\", \"\" {{\n\t\tProperties70:  {{\n\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",{end}\n\t\t}}\n\t}}\n\
-             \tAnimationLayer: 510, \"AnimLayer::Base\", \"\" {{\n\t}}\n"
-    );
-    connections.push_str("\tC: \"OO\",510,500\n");
+    let Some(Stack { seconds, weight }) = stack else { return fbx.finish() };
+    fbx.stack(500, "Raise", seconds);
     if let Some((from, to)) = weight {
-        let _ = write!(
-            objects,
-            "\tAnimationCurveNode: 520, \"AnimCurveNode::DeformPercent\", \"\" {{\n\t\tProperties70:  {{\n\t\t\tP: \"d|DeformPercent\", \"Number\", \"\", \"A\",{from}\n\t\t}}\n\t}}\n\
-             \tAnimationCurve: 530, \"AnimCurve::\", \"\" {{\n\t\tDefault: {from}\n\t\tKeyVer: 4009\n\
-             {}{}\t\tKeyAttrFlags: *1 {{\n\t\t\ta: 4\n\t\t}}\n\t\tKeyAttrDataFloat: *4 {{\n\t\t\ta: 0,0,0,0\n\t\t}}\n\t\tKeyAttrRefCount: *1 {{\n\t\t\ta: 2\n\t\t}}\n\t}}\n",
-            array("KeyTime", vec!["0".into(), end.to_string()]),
-            array("KeyValueFloat", vec![from.to_string(), to.to_string()]),
-        );
         // The curve drives the first channel's weight.
-        connections.push_str("\tC: \"OO\",520,510\n");
-        connections.push_str("\tC: \"OP\",520,1000, \"DeformPercent\"\n\tC: \"OP\",530,520, \"d|DeformPercent\"\n");
+        fbx.curve_node(520, "DeformPercent", &[("DeformPercent", from)], (1000, "DeformPercent"));
+        fbx.curve(530, 520, "DeformPercent", &[(0.0, from), (seconds, to)]);
     }
-    document(&objects, &connections)
+    fbx.finish()
+}
+
+/// The two-root walk of [`super::walk`] as an ASCII FBX 7.4: a mesh node `Walker` skinned to
+/// the sibling root joints `Feet` and `Body` (written in that order) and `Head` below `Body`,
+/// and a stack `Walk` moving both roots.
+pub fn two_root_walk() -> String {
+    use super::walk::{BODY, FEET, HEAD, TIMES, VERTICES, head_at_rest, joint_of};
+    let mut fbx = Writer::default();
+    let triangles: Vec<Vec<u32>> = (0..VERTICES.len() as u32 / 3).map(|t| vec![3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    fbx.mesh("Walker", &VERTICES, &triangles);
+    fbx.connect(400, 100);
+    fbx.objects.push_str("\tDeformer: 400, \"Deformer::Skin\", \"Skin\" {\n\t\tVersion: 101\n\t}\n");
+    // Joints: id, name, parent, rest translation (relative to the parent), bind place.
+    let joints = [
+        (300, "Feet", 0, FEET[0], FEET[0]),
+        (310, "Body", 0, BODY[0], BODY[0]),
+        (320, "Head", 310, HEAD, head_at_rest()),
+    ];
+    for (j, (id, name, parent, rest, bind)) in joints.into_iter().enumerate() {
+        let [x, y, z] = rest;
+        let _ = write!(
+            fbx.objects,
+            "\tModel: {id}, \"Model::{name}\", \"LimbNode\" {{\n\t\tVersion: 232\n\t\tProperties70:  {{\n\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",{x},{y},{z}\n\t\t}}\n\t}}\n"
+        );
+        fbx.connect(id, parent);
+        // A cluster binds the joint's vertices wholly: `TransformLink` is the joint's bind place
+        // in the world, `Transform` takes the mesh (at the origin) into the joint's space.
+        let cluster = id + 1000;
+        let indices: Vec<String> = (0..VERTICES.len()).filter(|&v| joint_of(v) == j).map(|v| v.to_string()).collect();
+        let translation = |t: [f32; 3]| {
+            let columns = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, t[0], t[1], t[2], 1.0];
+            columns.map(|c: f32| c.to_string()).to_vec()
+        };
+        let _ =
+            write!(fbx.objects, "\tDeformer: {cluster}, \"SubDeformer::{name}\", \"Cluster\" {{\n\t\tVersion: 100\n");
+        fbx.objects.push_str(&array("Indexes", indices.clone()));
+        fbx.objects.push_str(&array("Weights", vec!["1".to_string(); indices.len()]));
+        fbx.objects.push_str(&array("Transform", translation(bind.map(|c| -c))));
+        fbx.objects.push_str(&array("TransformLink", translation(bind)));
+        fbx.objects.push_str("\t}\n");
+        fbx.connect(cluster, 400);
+        fbx.connect(id, cluster);
+    }
+    fbx.stack(500, "Walk", TIMES[TIMES.len() - 1]);
+    for (k, (target, keys)) in [(300, FEET), (310, BODY)].into_iter().enumerate() {
+        let node = 600 + 100 * k as u64;
+        let [x, y, z] = keys[0];
+        fbx.curve_node(node, "T", &[("X", x), ("Y", y), ("Z", z)], (target, "Lcl Translation"));
+        for (c, axis) in ["X", "Y", "Z"].into_iter().enumerate() {
+            let curve: Vec<(f32, f32)> = TIMES.iter().zip(&keys).map(|(&t, p)| (t, p[c])).collect();
+            fbx.curve(node + 10 + c as u64, node, axis, &curve);
+        }
+    }
+    fbx.finish()
+}
+
+/// An FBX array property: `name: *count { a: values }`.
+fn array(name: &str, values: Vec<String>) -> String {
+    format!("\t\t{name}: *{} {{\n\t\t\ta: {}\n\t\t}}\n", values.len(), values.join(","))
+}
+
+/// FBX time units for `seconds`.
+fn ktime(seconds: f32) -> u64 {
+    (f64::from(seconds) * KTIME_SECOND as f64).round() as u64
+}
+
+/// An FBX file being written: its objects and their connections, in the order they are added.
+#[derive(Default)]
+struct Writer {
+    objects: String,
+    connections: String,
+}
+
+impl Writer {
+    /// Connects object `child` to object `parent` (0: the scene's root).
+    fn connect(&mut self, child: u64, parent: u64) {
+        let _ = writeln!(self.connections, "\tC: \"OO\",{child},{parent}");
+    }
+
+    /// Connects object `child` to property `property` of object `parent`.
+    fn connect_property(&mut self, child: u64, parent: u64, property: &str) {
+        let _ = writeln!(self.connections, "\tC: \"OP\",{child},{parent}, \"{property}\"");
+    }
+
+    /// Mesh node `name` (id 200) at the root, its geometry (id 100) of `polygons` (vertex
+    /// indices, counter-clockwise) over `vertices`.
+    fn mesh(&mut self, name: &str, vertices: &[[f32; 3]], polygons: &[Vec<u32>]) {
+        let coordinates = |v: &[f32; 3]| v.map(|c| c.to_string());
+        let corners: Vec<String> = polygons
+            .iter()
+            .flat_map(|p| {
+                // The last index of a polygon is written as -(index + 1).
+                p.iter()
+                    .enumerate()
+                    .map(|(i, &v)| if i + 1 == p.len() { format!("{}", -(v as i64) - 1) } else { v.to_string() })
+            })
+            .collect();
+        let _ = writeln!(self.objects, "\tGeometry: 100, \"Geometry::{name}\", \"Mesh\" {{");
+        self.objects.push_str(&array("Vertices", vertices.iter().flat_map(coordinates).collect()));
+        self.objects.push_str(&array("PolygonVertexIndex", corners));
+        let _ = write!(self.objects, "\t}}\n\tModel: 200, \"Model::{name}\", \"Mesh\" {{\n\t\tVersion: 232\n\t}}\n");
+        self.connect(200, 0);
+        self.connect(100, 200);
+    }
+
+    /// Animation stack `name` (object `id`, from time 0, `seconds` long) with its one layer
+    /// (object `id + 10`), which every curve node joins.
+    fn stack(&mut self, id: u64, name: &str, seconds: f32) {
+        let _ = write!(
+            self.objects,
+            "\tAnimationStack: {id}, \"AnimStack::{name}\", \"\" {{\n\t\tProperties70:  {{\n\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",{}\n\t\t}}\n\t}}\n\
+             \tAnimationLayer: {}, \"AnimLayer::Base\", \"\" {{\n\t}}\n",
+            ktime(seconds),
+            id + 10,
+        );
+        self.connect(id + 10, id);
+    }
+
+    /// Curve node `id` named `name` in the layer of stack 500, animating property `target.1` of
+    /// object `target.0`: its channels with their values when no curve drives them.
+    fn curve_node(&mut self, id: u64, name: &str, channels: &[(&str, f32)], target: (u64, &str)) {
+        let _ = write!(
+            self.objects,
+            "\tAnimationCurveNode: {id}, \"AnimCurveNode::{name}\", \"\" {{\n\t\tProperties70:  {{\n"
+        );
+        for (channel, value) in channels {
+            let _ = writeln!(self.objects, "\t\t\tP: \"d|{channel}\", \"Number\", \"\", \"A\",{value}");
+        }
+        self.objects.push_str("\t\t}\n\t}\n");
+        self.connect(id, 510);
+        self.connect_property(id, target.0, target.1);
+    }
+
+    /// Linear curve `id` of `keys` (seconds, value) driving channel `channel` of curve node `node`.
+    fn curve(&mut self, id: u64, node: u64, channel: &str, keys: &[(f32, f32)]) {
+        let default = keys.first().map_or(0.0, |k| k.1);
+        let _ = write!(
+            self.objects,
+            "\tAnimationCurve: {id}, \"AnimCurve::\", \"\" {{\n\t\tDefault: {default}\n\t\tKeyVer: 4009\n\
+             {}{}\t\tKeyAttrFlags: *1 {{\n\t\t\ta: 4\n\t\t}}\n\t\tKeyAttrDataFloat: *4 {{\n\t\t\ta: 0,0,0,0\n\t\t}}\n\t\tKeyAttrRefCount: *1 {{\n\t\t\ta: {}\n\t\t}}\n\t}}\n",
+            array("KeyTime", keys.iter().map(|k| ktime(k.0).to_string()).collect()),
+            array("KeyValueFloat", keys.iter().map(|k| k.1.to_string()).collect()),
+            keys.len(),
+        );
+        self.connect_property(id, node, &format!("d|{channel}"));
+    }
+
+    /// The finished file.
+    fn finish(self) -> String {
+        document(&self.objects, &self.connections)
+    }
 }
 
 /// The FBX file of `objects` and `connections`.

@@ -13,6 +13,7 @@ pub mod golden;
 pub mod html;
 pub mod points;
 pub mod tres;
+pub mod walk;
 
 use std::borrow::Cow;
 use std::io::Write as _;
