@@ -70,6 +70,9 @@ pub fn load_within(resolved: &Resolved, body: &MemoryBudget, attachments: &Memor
         model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)).cloned().collect();
     if resolved.clip.is_none() {
         warnings.extend(split_motion_hint(&model));
+        if controls.transitions.is_empty() {
+            warnings.extend(still_clips_note(&model));
+        }
     }
     let mut inputs = resolved.spec.named_files();
     inputs.extend(model.sources.iter().chain(props.iter().flat_map(|p| &p.sources)).cloned());
@@ -170,12 +173,38 @@ fn split_motion_hint(model: &Model) -> Option<String> {
     })
 }
 
+/// The clips a command plays when none is named, in the file's order, and those it leaves
+/// out: every clip that moves, unless none does (a file of poses), then every clip. A clip
+/// that holds one pose throughout, as Mixamo's `Take 001` before its motion, would make a
+/// still row of a sheet or a still default render; naming it still plays it.
+fn default_clips(model: &Model) -> (Vec<&Clip>, Vec<&Clip>) {
+    let (moving, still): (Vec<&Clip>, Vec<&Clip>) = model.clips.iter().partition(|c| !c.is_static(&model.meshes));
+    if moving.is_empty() { (still, Vec::new()) } else { (moving, still) }
+}
+
+/// Says which clips [`default_clips`] leaves out, and how to play them.
+fn still_clips_note(model: &Model) -> Option<String> {
+    let (_, left_out) = default_clips(model);
+    let first = left_out.first()?;
+    let names: Vec<String> = left_out.iter().map(|c| format!("'{}'", c.name)).collect();
+    let (holds, is) = if left_out.len() == 1 { ("holds", "is") } else { ("hold", "are") };
+    Some(format!(
+        "{}: {} {holds} one pose throughout and {is} left out when no clip is named; \
+         `--anim \"{}\"` (manifests: anim = [\"{}\"]) plays it by name",
+        model.name,
+        names.join(", "),
+        first.name,
+        first.name,
+    ))
+}
+
 impl Loaded {
-    /// The clip a single-motion command plays: the resolved clip, else the model's first.
+    /// The clip a single-motion command plays: the resolved clip, else the model's first
+    /// clip that moves ([`default_clips`]).
     fn clip<'m>(&'m self, resolved: &Resolved) -> Result<Option<&'m Clip>> {
         match &resolved.clip {
             Some(name) => Ok(Some(self.model.find_clip(name)?)),
-            None => Ok(self.model.clips.first()),
+            None => Ok(default_clips(&self.model).0.first().copied()),
         }
     }
 
@@ -190,7 +219,8 @@ impl Loaded {
     }
 
     /// The sprite job of a sheet or frame sequence: every row (clip, then transition), every
-    /// direction; without rows or transitions, every clip of the model.
+    /// direction; without rows or transitions, every clip of the model that moves
+    /// ([`default_clips`]).
     ///
     /// # Errors
     /// As [`Loaded::animation`]; a clip named to `once` or `loop` that the model lacks.
@@ -198,9 +228,9 @@ impl Loaded {
         let model = &self.model;
         let transitions = rig::transitions(model, &resolved.controls)?;
         let clips = if resolved.rows.is_empty() && transitions.is_empty() {
-            // Every clip, in the file's order, as Aseprite exports every tag; the rest pose
-            // of a model without any.
-            if model.clips.is_empty() { vec![None] } else { model.clips.iter().map(Some).collect() }
+            // Every clip that moves, in the file's order, as Aseprite exports every tag; the
+            // rest pose of a model without any.
+            if model.clips.is_empty() { vec![None] } else { default_clips(model).0.into_iter().map(Some).collect() }
         } else {
             resolved.rows.iter().map(|n| model.find_clip(n).map(Some)).collect::<Result<_, _>>()?
         };
@@ -281,6 +311,31 @@ mod tests {
             retarget: None,
             plays_once: false,
         }
+    }
+
+    #[test]
+    fn clips_that_never_move_are_left_out_of_the_defaults_unless_none_moves() {
+        let still = |name: &str| keyed(name, vec![ChannelTarget::Translation(0)]);
+        let mut walk = still("walk");
+        if let ClipFrames::Keyed(k) = &mut walk.frames {
+            let channel = &mut k.channels[0];
+            channel.times.push(1.0);
+            channel.values.extend([1.0, 0.0, 0.0]);
+        }
+        let mut model =
+            Model { name: "m".into(), clips: vec![still("Take 001"), walk, still("pose")], ..Model::default() };
+        let names = |clips: Vec<&Clip>| clips.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+        let (played, left_out) = default_clips(&model);
+        assert_eq!(
+            (names(played), names(left_out)),
+            (vec!["walk".to_string()], vec!["Take 001".into(), "pose".into()])
+        );
+        let note = still_clips_note(&model).expect("a note naming the clips left out");
+        assert!(note.contains("'Take 001', 'pose' hold one pose") && note.contains("--anim \"Take 001\""), "{note}");
+        // A file of poses: every clip plays, nothing is said.
+        model.clips.remove(1);
+        assert_eq!(names(default_clips(&model).0), ["Take 001", "pose"]);
+        assert_eq!(still_clips_note(&model), None);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-use super::{Aabb, JointPose, KeyedClip};
+use super::{Aabb, Channel, JointPose, KeyedClip, Mesh};
 
 /// The frames of a clip, by animation kind.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +84,23 @@ impl Clip {
         }
     }
 
+    /// Whether the clip holds one pose throughout (Mixamo's `Take 001`): every skeletal frame
+    /// equal to the first, every keyed channel constant ([`Channel::is_constant`]), every morph
+    /// frame's shape in each of `meshes` (positions and normals) equal to the first's. The
+    /// comparison is exact and stops at the first change, so a moving clip costs a frame or
+    /// two. A clip without frames holds one pose too.
+    pub fn is_static(&self, meshes: &[Mesh]) -> bool {
+        match &self.frames {
+            ClipFrames::Skeletal(frames) => {
+                frames.split_first().is_none_or(|(first, rest)| rest.iter().all(|frame| frame == first))
+            }
+            ClipFrames::Keyed(keyed) => keyed.channels.iter().all(Channel::is_constant),
+            ClipFrames::Morph(frames) => frames.split_first().is_none_or(|(&first, rest)| {
+                rest.iter().all(|&frame| meshes.iter().all(|mesh| same_shape(mesh, first, frame)))
+            }),
+        }
+    }
+
     /// Length in seconds of one pass through the clip played as a loop (`frames / fps`; the
     /// latest key time for a keyed clip).
     pub fn duration(&self) -> f32 {
@@ -91,6 +108,17 @@ impl Clip {
             return k.duration;
         }
         if self.fps > 0.0 { self.frame_count() as f32 / self.fps } else { 0.0 }
+    }
+}
+
+/// Whether key shapes `a` and `b` of `mesh` are the same (both absent: the rest shape).
+fn same_shape(mesh: &Mesh, a: usize, b: usize) -> bool {
+    if a == b {
+        return true;
+    }
+    match (mesh.morph_frames.get(a), mesh.morph_frames.get(b)) {
+        (Some(x), Some(y)) => x.positions == y.positions && x.normals == y.normals,
+        (x, y) => x.is_none() && y.is_none(),
     }
 }
 
@@ -107,4 +135,56 @@ pub struct MarkedMotion {
     pub clip: String,
     /// Marked axes: x, y, z.
     pub axes: [bool; 3],
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+    use crate::model::{ChannelTarget, Interpolation, MorphFrame};
+
+    fn clip(frames: ClipFrames) -> Clip {
+        Clip { name: "c".into(), fps: 10.0, frames, frame_bounds: Vec::new(), retarget: None, plays_once: false }
+    }
+
+    fn keyed(interpolation: Interpolation, values: Vec<f32>) -> Clip {
+        let keys = if interpolation == Interpolation::CubicSpline { values.len() / 3 } else { values.len() };
+        let channel = Channel {
+            target: ChannelTarget::MorphWeights(vec![0]),
+            interpolation,
+            times: (0..keys).map(|k| k as f32).collect(),
+            width: 1,
+            values,
+        };
+        clip(ClipFrames::Keyed(KeyedClip { channels: vec![channel], duration: 1.0 }))
+    }
+
+    #[test]
+    fn a_clip_is_static_when_every_frame_poses_alike() {
+        let pose = |x: f32| vec![JointPose { translation: Vec3::new(x, 0.0, 0.0), ..JointPose::IDENTITY }];
+        assert!(clip(ClipFrames::Skeletal(vec![pose(1.0); 100])).is_static(&[]));
+        assert!(!clip(ClipFrames::Skeletal(vec![pose(1.0), pose(1.0), pose(1.5)])).is_static(&[]));
+        assert!(clip(ClipFrames::Skeletal(Vec::new())).is_static(&[]));
+        // Keyed: constant keys; a cubic spline also needs flat tangents; short values change.
+        assert!(keyed(Interpolation::Linear, vec![0.5, 0.5, 0.5]).is_static(&[]));
+        assert!(!keyed(Interpolation::Step, vec![0.5, 0.5, 0.6]).is_static(&[]));
+        assert!(keyed(Interpolation::CubicSpline, vec![0.0, 0.5, 0.0, 0.0, 0.5, 0.0]).is_static(&[]));
+        assert!(!keyed(Interpolation::CubicSpline, vec![0.0, 0.5, 0.1, 0.0, 0.5, 0.0]).is_static(&[]));
+        let mut short = keyed(Interpolation::Linear, vec![0.5, 0.5]);
+        if let ClipFrames::Keyed(k) = &mut short.frames {
+            k.channels[0].times.push(2.0);
+        }
+        assert!(!short.is_static(&[]));
+        // Morph: two key shapes alike under different names hold one pose; a third differs.
+        let shape = |name: &str, y: f32| MorphFrame {
+            name: name.into(),
+            positions: vec![Vec3::new(0.0, y, 0.0)],
+            normals: vec![Vec3::Y],
+        };
+        let mesh = Mesh { morph_frames: vec![shape("a1", 1.0), shape("a2", 1.0), shape("b", 2.0)], ..Mesh::default() };
+        let meshes = std::slice::from_ref(&mesh);
+        assert!(clip(ClipFrames::Morph(vec![0, 1, 0])).is_static(meshes));
+        assert!(!clip(ClipFrames::Morph(vec![0, 1, 2])).is_static(meshes));
+    }
 }

@@ -39,6 +39,30 @@ pub struct Channel {
     pub values: Vec<f32>,
 }
 
+impl Channel {
+    /// Whether the channel reads the same value at every time: every key holds the first
+    /// key's value bit for bit (and, for a cubic spline, every tangent is zero, or the curve
+    /// would leave the value between keys). A malformed channel (values short of its keys or
+    /// of a whole key) counts as changing.
+    pub fn is_constant(&self) -> bool {
+        let w = self.width;
+        let cubic = self.interpolation == Interpolation::CubicSpline;
+        let per_key = if cubic { 3 * w } else { w };
+        if per_key == 0 {
+            return true;
+        }
+        if !self.values.len().is_multiple_of(per_key) || self.values.len() / per_key < self.times.len() {
+            return false;
+        }
+        // Cubic keys are three elements: in-tangent, value, out-tangent.
+        let elements = self.values.chunks_exact(w);
+        let mut values = elements.clone().skip(usize::from(cubic)).step_by(if cubic { 3 } else { 1 });
+        let mut tangents = elements.enumerate().filter(|(i, _)| cubic && i % 3 != 1);
+        let first = values.next();
+        tangents.all(|(_, t)| t.iter().all(|&x| x == 0.0)) && values.all(|v| Some(v) == first)
+    }
+}
+
 /// A clip stored as keys at arbitrary times (glTF; FBX stacks that animate blend shapes),
 /// sampled exactly at any time.
 ///

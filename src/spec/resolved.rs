@@ -7,8 +7,9 @@
 //!   name of a clip in the model. The rule looks at the text only, so it means the same on every
 //!   machine and in every manifest.
 //! * **Which clip plays.** Commands that show one motion play `clip`, else the first `anim`,
-//!   else the model's first clip; a transition, if any, replaces it. Sprite sheets and frames
-//!   render `clip` alone if given, else every `anim` as a row, else every clip of the model.
+//!   else the model's first clip that moves; a transition, if any, replaces it. Sprite sheets
+//!   and frames render `clip` alone if given, else every `anim` as a row, else every clip of
+//!   the model that moves (every clip when none does: see `bake::load`).
 //! * **Root motion** is removed (walk cycles stay in place) unless `root_motion` is set, for
 //!   every command; a `.qc` sequence keeps the motion its `LX LY LZ` flags do not mark, as
 //!   studiomdl does, unless `in_place` is set.
@@ -48,7 +49,7 @@ pub struct Resolved {
     pub rows: Vec<String>,
     /// Which clips loop and which play once, by the user's choice (`once`, `loop`).
     pub looping: Looping,
-    /// The clip a single-motion command plays (`None`: the model's first clip).
+    /// The clip a single-motion command plays (`None`: the model's first clip that moves).
     pub clip: Option<String>,
     /// The moments a single-image command shows (at least one).
     pub moments: Vec<FrameTime>,

@@ -59,11 +59,12 @@ fn every_corpus_fbx_loads_poses_and_renders() {
             );
         }
     }
-    // Mixamo's stacks: the bind pose's `Take 001`, and the dance, one second at 30 fps.
+    // Mixamo's stacks: the dance, one second at 30 fps, first as the file's active stack,
+    // then the bind pose's `Take 001` (listed first in the file).
     let flair = load_ok(&dir.join("flair/Flair.fbx"));
     let clips: Vec<(&str, usize, f32)> =
         flair.clips.iter().map(|c| (c.name.as_str(), c.frame_count(), c.fps)).collect();
-    assert_eq!(clips, [("Take 001", 100, 30.0), ("mixamo.com", 30, 30.0)]);
+    assert_eq!(clips, [("mixamo.com", 30, 30.0), ("Take 001", 100, 30.0)]);
 }
 
 #[test]
@@ -74,10 +75,11 @@ fn corpus_fbx_first_frames_agree_with_assimp() {
         let path = dir.join(file);
         let Some(theirs) = common::assimp::exported_points(&path, &scratch) else { return };
         // assimp shows the meshes as bound (the clusters' bind pose), which these files'
-        // first frames are (the dancer's `Take 001` is its T-pose); the node transforms saved
-        // with the scene may be another pose.
+        // first frames are, and the dancer's still `Take 001` (its T-pose); the node
+        // transforms saved with the scene may be another pose.
         let model = load_ok(&path);
-        let ours = match model.clips.first() {
+        let still = model.clips.iter().find(|c| c.is_static(&model.meshes));
+        let ours = match still.or(model.clips.first()) {
             Some(clip) => posed_points(&model, &clip.name, 0.0),
             None => bake::world_points(&model, &rest_pose(&model)),
         };
@@ -197,6 +199,66 @@ fn a_mixamo_dance_sheet_stands_upright_facing_south() {
         }
         assert!(red > 40 && blue > 40, "{name}: {red} red and {blue} blue pixels");
     }
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+/// Runs `spritebake` in `dir` and asserts it succeeded; what it printed.
+fn succeeds(dir: &Path, args: &[&str]) -> String {
+    let run = run_in(dir, args);
+    assert!(run.status.success(), "{args:?}: {}", printed(&run));
+    printed(&run)
+}
+
+#[test]
+fn a_mixamo_file_plays_its_dance_not_the_still_take_before_it() {
+    let Some(dir) = common::corpus("fbx") else { return };
+    let fbx = dir.join("flair/Flair.fbx");
+    let model = load_ok(&fbx);
+    let clips: Vec<(&str, bool)> = model.clips.iter().map(|c| (c.name.as_str(), c.is_static(&model.meshes))).collect();
+    assert_eq!(clips, [("mixamo.com", false), ("Take 001", true)]);
+    let scratch = scratch_in("fbx", "mixamo_default");
+    let fbx = fbx.to_str().unwrap();
+    // A sheet of every clip: the dance alone, and a warning naming the take it left out.
+    let said = succeeds(&scratch, &["sheet", fbx, "--frames", "2", "--size", "48", "-o", "every.png"]);
+    assert!(said.contains("'Take 001'") && said.contains("left out"), "{said}");
+    let names = common::cli::WrittenSheet::read(&scratch.join("every.png")).names();
+    assert!(!names.is_empty() && names.iter().all(|n| n.starts_with("mixamo.com")), "{names:?}");
+    // A render without `--anim` is the dance's first frame, not the T-pose the take holds;
+    // named, the take still renders, without the warning.
+    let render = |out: &str, anim: &[&str]| {
+        let said = succeeds(&scratch, &[&["render", fbx, "--size", "64"][..], anim, &["-o", out]].concat());
+        (image::open(scratch.join(out)).unwrap().to_rgba8(), said)
+    };
+    let (default, _) = render("default.png", &[]);
+    let (dance, _) = render("dance.png", &["--anim", "mixamo.com"]);
+    let (take, said) = render("take.png", &["--anim", "Take 001"]);
+    assert!(default == dance, "the default render is not the dance's first frame");
+    assert!(default != take && take.pixels().any(|p| p[3] > 0), "the default render is the T-pose");
+    assert!(!said.contains("left out"), "{said}");
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
+fn a_still_take_before_the_active_stack_is_left_out_of_sheets_unless_named() {
+    // As Mixamo writes it: `Take 001`, still, listed first; the document names `Walk` active.
+    let scratch = scratch_in("fbx", "still_take");
+    std::fs::write(scratch.join("walk.fbx"), common::fbx::two_root_walk(true)).unwrap();
+    let model = load_ok(&scratch.join("walk.fbx"));
+    let clips: Vec<(&str, bool)> = model.clips.iter().map(|c| (c.name.as_str(), c.is_static(&model.meshes))).collect();
+    assert_eq!(clips, [("Walk", false), ("Take 001", true)]);
+    let sheet = |anim: &[&str], out: &str| {
+        let said = succeeds(
+            &scratch,
+            &[&["sheet", "walk.fbx", "--frames", "2", "--size", "32"][..], anim, &["-o", out]].concat(),
+        );
+        (common::cli::WrittenSheet::read(&scratch.join(out)).names(), said)
+    };
+    let (names, said) = sheet(&[], "every.png");
+    assert!(said.contains("'Take 001'") && said.contains("--anim \"Take 001\""), "{said}");
+    assert!(!names.is_empty() && names.iter().all(|n| n.starts_with("Walk")), "{names:?}");
+    let (names, said) = sheet(&["--anim", "Take 001"], "take.png");
+    assert!(!names.is_empty() && names.iter().all(|n| n.starts_with("Take 001")), "{names:?}");
+    assert!(!said.contains("left out"), "{said}");
     std::fs::remove_dir_all(scratch).unwrap();
 }
 
@@ -329,7 +391,7 @@ fn two_travelling_roots_walk_in_place_as_one_piece() {
     // feet trailed up to 0.4 behind the legs.
     let scratch = scratch_in("fbx", "two_roots");
     let path = scratch.join("walk.fbx");
-    std::fs::write(&path, common::fbx::two_root_walk()).unwrap();
+    std::fs::write(&path, common::fbx::two_root_walk(false)).unwrap();
     let model = load_ok(&path);
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
     let rest: Vec<Vec3> = model.meshes.iter().flat_map(|m| m.positions.iter().copied()).collect();

@@ -18,13 +18,15 @@
 //!   else its file name left to the texture resolver; the diffuse colour without a texture.
 //! * **Clips.** Each animation stack is a clip named after it, sampled at the scene's frame
 //!   rate (30 when it has none) from the stack's start, `round(length × fps)` frames; keyed
-//!   at those frames when it animates blend shape weights (see `clip.rs`).
+//!   at those frames when it animates blend shape weights (see `clip.rs`). The stack the file
+//!   marks as active comes first, the others in the file's order (see `document.rs`).
 //!
 //! ufbx allocates in C, outside the model's budget: its allocators are capped at what the
 //! budget has left, and the scene it keeps is charged once loaded.
 
 mod blend;
 mod clip;
+mod document;
 mod rig;
 
 use std::collections::HashMap;
@@ -35,7 +37,7 @@ use glam::{Affine3A, Vec2, Vec3};
 use super::{Limits, textures};
 use crate::budget::MemoryBudget;
 use crate::error::{FormatError, Result};
-use crate::model::{Influence, Material, Mesh, Model, Orientation, Texture, TextureStatus};
+use crate::model::{Clip, Influence, Material, Mesh, Model, Orientation, Texture, TextureStatus};
 use blend::{Blends, Morphed};
 use rig::{Binding, FORMAT, Joints, Rig, vec3};
 pub use rig::{MAX_CLIP_FRAMES, MAX_JOINTS};
@@ -93,7 +95,21 @@ pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Res
     for stack in &scene.anim_stacks {
         model.clips.push(clip::clip(&scene, stack, &joints, &morphed, budget)?);
     }
+    put_active_first(bytes, &mut model.clips);
     Ok(model)
+}
+
+/// Moves the stack the file marks as active (see `document.rs`) to the front, the others
+/// keeping the file's order: it is the file's own motion (Blender imports it alone), and
+/// Mixamo lists a still `Take 001` before it.
+fn put_active_first(bytes: &[u8], clips: &mut [Clip]) {
+    if clips.len() < 2 {
+        return;
+    }
+    let active = document::active_stack(bytes).and_then(|name| clips.iter().position(|c| c.name == name));
+    if let Some(i) = active {
+        clips[..=i].rotate_right(1);
+    }
 }
 
 /// The model's materials, one per FBX material, plus a plain one for faces without.

@@ -92,7 +92,8 @@ pub struct AnimSpec {
     #[serde(deserialize_with = "one_or_many")]
     pub anim: Vec<String>,
     /// The clip to play (a clip name or an animation file's stem); sprite sheets and frames
-    /// then render only this clip. Default: the first `--anim`, else the model's first clip.
+    /// then render only this clip. Default: the first `--anim`, else the model's first clip
+    /// that moves.
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
     pub clip: Option<String>,
     /// Attach a model (repeatable). `FILE` follows the body frame for frame with the same clip

@@ -78,8 +78,9 @@ pub fn blend_shapes(
 
 /// The two-root walk of [`super::walk`] as an ASCII FBX 7.4: a mesh node `Walker` skinned to
 /// the sibling root joints `Feet` and `Body` (written in that order) and `Head` below `Body`,
-/// and a stack `Walk` moving both roots.
-pub fn two_root_walk() -> String {
+/// and a stack `Walk` moving both roots. With `still_take_first`, as Mixamo writes its files:
+/// a stack `Take 001` that moves nothing comes first, and the document names `Walk` active.
+pub fn two_root_walk(still_take_first: bool) -> String {
     use super::walk::{BODY, FEET, HEAD, TIMES, VERTICES, head_at_rest, joint_of};
     let mut fbx = Writer::default();
     let triangles: Vec<Vec<u32>> = (0..VERTICES.len() as u32 / 3).map(|t| vec![3 * t, 3 * t + 1, 3 * t + 2]).collect();
@@ -117,7 +118,12 @@ pub fn two_root_walk() -> String {
         fbx.connect(cluster, 400);
         fbx.connect(id, cluster);
     }
-    fbx.stack(500, "Walk", TIMES[TIMES.len() - 1]);
+    let seconds = TIMES[TIMES.len() - 1];
+    if still_take_first {
+        fbx.stack(800, "Take 001", seconds);
+        fbx.active_stack("Walk");
+    }
+    fbx.stack(500, "Walk", seconds);
     for (k, (target, keys)) in [(300, FEET), (310, BODY)].into_iter().enumerate() {
         let node = 600 + 100 * k as u64;
         let [x, y, z] = keys[0];
@@ -143,6 +149,8 @@ fn ktime(seconds: f32) -> u64 {
 /// An FBX file being written: its objects and their connections, in the order they are added.
 #[derive(Default)]
 struct Writer {
+    /// The `Documents` section, when the file names an active stack.
+    documents: String,
     objects: String,
     connections: String,
 }
@@ -221,14 +229,23 @@ impl Writer {
         self.connect_property(id, node, &format!("d|{channel}"));
     }
 
+    /// Names stack `name` the file's active one, as the FBX SDK writes it.
+    fn active_stack(&mut self, name: &str) {
+        self.documents = format!(
+            "Documents:  {{\n\tCount: 1\n\tDocument: 900, \"Scene\", \"Scene\" {{\n\t\tProperties70:  {{\n\
+             \t\t\tP: \"SourceObject\", \"object\", \"\", \"\"\n\
+             \t\t\tP: \"ActiveAnimStackName\", \"KString\", \"\", \"\", \"{name}\"\n\t\t}}\n\t\tRootNode: 0\n\t}}\n}}\n"
+        );
+    }
+
     /// The finished file.
     fn finish(self) -> String {
-        document(&self.objects, &self.connections)
+        document(&self.documents, &self.objects, &self.connections)
     }
 }
 
-/// The FBX file of `objects` and `connections`.
-fn document(objects: &str, connections: &str) -> String {
+/// The FBX file of `documents` (empty: none), `objects` and `connections`.
+fn document(documents: &str, objects: &str, connections: &str) -> String {
     format!(
         "; FBX 7.4.0 project file\nFBXHeaderExtension:  {{\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}}\n\
          GlobalSettings:  {{\n\tVersion: 1000\n\tProperties70:  {{\n\
@@ -236,6 +253,6 @@ fn document(objects: &str, connections: &str) -> String {
          \t\tP: \"FrontAxis\", \"int\", \"Integer\", \"\",2\n\t\tP: \"FrontAxisSign\", \"int\", \"Integer\", \"\",1\n\
          \t\tP: \"CoordAxis\", \"int\", \"Integer\", \"\",0\n\t\tP: \"CoordAxisSign\", \"int\", \"Integer\", \"\",1\n\
          \t\tP: \"UnitScaleFactor\", \"double\", \"Number\", \"\",100\n\t\tP: \"TimeMode\", \"enum\", \"\", \"\",6\n\
-         \t}}\n}}\nObjects:  {{\n{objects}}}\nConnections:  {{\n{connections}}}\n"
+         \t}}\n}}\n{documents}Objects:  {{\n{objects}}}\nConnections:  {{\n{connections}}}\n"
     )
 }

@@ -67,7 +67,7 @@ pub struct ThumbnailArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub up: Option<Axis>,
     /// Clips, attachments, bone overrides, blend, transition (applied to every model; the
-    /// default pose is each model's first clip).
+    /// default pose is each model's first clip that moves).
     #[command(flatten)]
     pub anim: AnimSpec,
     /// Limits for every model (each gets its own memory budget).
