@@ -141,7 +141,7 @@ impl MemoryBudget {
     /// What `used` bytes already charged are: the named parts, largest first, and the rest.
     fn held(&self, used: u64) -> String {
         let mut parts = self.parts.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        parts.sort_by(|a, b| b.1.cmp(&a.1));
+        parts.sort_by_key(|part| std::cmp::Reverse(part.1));
         let named: u64 = parts.iter().map(|p| p.1).sum();
         let mut list: Vec<String> = parts.iter().map(|(what, bytes)| format!("{what}: {} MiB", mib(*bytes))).collect();
         if used > named {

@@ -215,7 +215,8 @@ impl<'a> Job<'a> {
     /// rendering anything: commands name their output files from these before any rendering.
     ///
     /// # Errors
-    /// As [`Job::check_counts`], before anything is listed.
+    /// [`crate::Error::BadOption`] `frames`, before anything is listed: a row of more than
+    /// [`bounds::FRAMES`] frames, or a job of more than [`bounds::CELLS`] cells.
     pub fn cell_keys(&self) -> Result<Vec<(usize, u32, usize)>> {
         self.check_counts()?;
         Ok(self.work().into_iter().map(|(c, d, i, _, _)| (c, d, i)).collect())

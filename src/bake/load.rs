@@ -219,8 +219,8 @@ impl Loaded {
     }
 
     /// The sprite job of a sheet or frame sequence: every row (clip, then transition), every
-    /// direction; without rows or transitions, every clip of the model that moves
-    /// ([`default_clips`]).
+    /// direction; without rows or transitions, every clip of the model that moves (every clip
+    /// when none does).
     ///
     /// # Errors
     /// As [`Loaded::animation`]; a clip named to `once` or `loop` that the model lacks.
