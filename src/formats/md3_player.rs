@@ -173,6 +173,12 @@ pub fn load(cfg: &str, path: &Path, skin_name: &str, files: &mut Files, budget: 
     for (k, (name, a)) in ANIMATIONS.iter().zip(&anims).enumerate() {
         let (idle, stand) = (&anims[LEGS_IDLE], &anims[TORSO_STAND]);
         let start = joined.len();
+        // Counted before the frames are listed: a cfg line may claim a billion frames.
+        if start.saturating_add(a.count) > MAX_JOINED_FRAMES {
+            let message =
+                format!("the clips add up to more than {MAX_JOINED_FRAMES} frames ('{name}': {} frames)", a.count);
+            return Err(FormatError::whole_file(FORMAT, message).in_file(path).into());
+        }
         for i in 0..a.count {
             joined.push(if k < TORSO_GESTURE {
                 (a.first + i, a.first + i)
@@ -181,10 +187,6 @@ pub fn load(cfg: &str, path: &Path, skin_name: &str, files: &mut Files, budget: 
             } else {
                 (legs(a) + i, stand.first + i % stand.count)
             });
-        }
-        if joined.len() > MAX_JOINED_FRAMES {
-            let message = format!("the clips add up to more than {MAX_JOINED_FRAMES} frames");
-            return Err(FormatError::whole_file(FORMAT, message).in_file(path).into());
         }
         clips.push(Clip {
             name: name.to_string(),

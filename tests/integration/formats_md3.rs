@@ -292,3 +292,20 @@ fn a_broken_quake3_player_says_which_file() {
     assert_eq!(format("players/x/Animation.CFG"), Some(spritebake::formats::Format::Md3Player));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_cfg_line_claiming_a_billion_frames_is_one_error_under_1_gib() {
+    // Issue 46, R4-02: the joined-frames cap ran after the line's frames were listed (16 GB).
+    let dir = player("billion");
+    let cfg = cfg().replacen("0\t2\t0\t10", "0\t1000000000\t0\t15", 1);
+    std::fs::write(dir.join("animation.cfg"), cfg).unwrap();
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["info", dir.join("animation.cfg").to_str().unwrap()])
+        .output()
+        .unwrap();
+    crate::common::cli::assert_refused(&o, &["animation.cfg", "more than 16384 frames", "both_death1", "1000000000"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
