@@ -133,8 +133,12 @@ fn surface(r: &Bytes, at: usize, frames: usize, budget: &MemoryBudget) -> crate:
     let xyz_at = at + r.count(at + 100, 0, i32::MAX as usize, "vertex offset")?;
     r.fits(at + 100, xyz_at, vertices * frames, VERTEX_BYTES, "frame vertex")?;
     let size = r.count(at + 104, SURFACE_HEADER_BYTES, i32::MAX as usize, "surface size")?;
-    budget.charge(bytes_for((vertices * frames) as u64, 24), || {
-        format!("{FORMAT}: surface '{name}', {frames} frames x {vertices} vertices")
+    // Surfaces may share one triangle table: each is charged for the copy it makes.
+    let bytes = bytes_for((vertices * frames) as u64, 24)
+        .saturating_add(bytes_for(triangles as u64, size_of::<[u32; 3]>()))
+        .saturating_add(bytes_for(vertices as u64, size_of::<Vec2>()));
+    budget.charge(bytes, || {
+        format!("{FORMAT}: surface '{name}', {frames} frames x {vertices} vertices, {triangles} triangles")
     })?;
     let mut indices = Vec::with_capacity(triangles);
     for t in 0..triangles {

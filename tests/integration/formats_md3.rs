@@ -309,3 +309,48 @@ fn a_cfg_line_claiming_a_billion_frames_is_one_error_under_1_gib() {
     crate::common::cli::assert_refused(&o, &["animation.cfg", "more than 16384 frames", "both_death1", "1000000000"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// An MD3 of one frame and `surfaces` three-vertex surfaces, every one pointing at the same
+/// table of `triangles` triangles after them (the file holds the table once).
+fn md3_sharing_triangles(surfaces: usize, triangles: usize) -> Vec<u8> {
+    let i32s = |out: &mut Vec<u8>, values: &[usize]| {
+        values.iter().for_each(|&v| out.extend_from_slice(&(v as i32).to_le_bytes()))
+    };
+    let (surface_at, surface_size) = (108 + 56, 108 + 68 + 24 + 24);
+    let table_at = surface_at + surfaces * surface_size;
+    let mut b = b"IDP3".to_vec();
+    i32s(&mut b, &[15]);
+    b.resize(72, 0);
+    i32s(&mut b, &[0, 1, 0, surfaces, 0, 108, surface_at, surface_at, table_at + 12 * triangles]);
+    b.resize(surface_at, 0);
+    for s in 0..surfaces {
+        let at = b.len();
+        b.extend_from_slice(b"IDP3");
+        b.resize(at + 68, 0);
+        let tris = table_at - at;
+        i32s(&mut b, &[0, 1, 1, 3, triangles, tris, 108, 108 + 68, 108 + 68 + 24, surface_size]);
+        b.extend_from_slice(format!("s{s}").as_bytes());
+        b.resize(at + surface_size, 0);
+    }
+    for _ in 0..triangles {
+        i32s(&mut b, &[0, 1, 2]);
+    }
+    b
+}
+
+#[test]
+fn surfaces_sharing_one_triangle_table_are_charged_for_every_copy() {
+    // Issue 46, R4-03: 256 surfaces naming one table of 131,072 triangles (1.5 MB in the file)
+    // made 384 MiB of triangles while 3 MB was charged.
+    let dir = scratch_in("md3", "shared-triangles");
+    let path = dir.join("shared.md3");
+    std::fs::write(&path, md3_sharing_triangles(256, 1 << 17)).unwrap();
+    let e = load(&path, &LoadOptions::default()).unwrap_err();
+    assert!(matches!(e, spritebake::Error::Budget { .. }), "{e}");
+    assert!(e.to_string().contains("131072 triangles"), "{e}");
+    // A few surfaces sharing it still load.
+    std::fs::write(&path, md3_sharing_triangles(4, 1 << 17)).unwrap();
+    let model = load_ok(&path);
+    assert_eq!(model.meshes.iter().map(|m| m.indices.len()).sum::<usize>(), 4 << 17);
+    std::fs::remove_dir_all(dir).unwrap();
+}
