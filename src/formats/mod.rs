@@ -175,9 +175,20 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     // Parsers ask for files by name and take `None` for a missing one; a refusal is kept here
     // and reported instead of whatever the parser made of the missing file.
     let mut refused = None;
+    // Every file a model names is held whole while the model is parsed: charged before it is
+    // read (four Half-Life models naming 250 MB sequence groups once aborted a batch).
     let mut load_named = |what: &str, name: &str| -> Option<Arc<Vec<u8>>> {
-        match reader.read_named(&scope, &dir.join(name), Keep::Bytes) {
-            Ok((_, bytes)) => Some(bytes),
+        let read = reader.judge(&scope, &dir.join(name)).and_then(|canonical| {
+            let size = crate::confine::file_len(&canonical);
+            if let Err(e) = budget.charge(size, || format!("{what} '{name}'")) {
+                refused.get_or_insert(in_file(e, path));
+                return Ok(None);
+            }
+            reader.read_judged(canonical, Some(&scope), Keep::Bytes).map(Some)
+        });
+        match read {
+            Ok(None) => None,
+            Ok(Some((_, bytes))) => Some(bytes),
             Err(denied) if denied.is_missing() => None,
             Err(denied) => {
                 let subject = format!("{}: {what} '{name}'", path.display());
@@ -231,8 +242,10 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
                 .map_err(|e| in_file(e, path))
         }
         Format::Fbx => fbx::parse_within(&bytes, &options.limits, budget).map_err(|e| in_file(e, path)),
-        Format::Gltf => gltf::parse_within(&bytes, &mut |name| load_named("buffer", name), &options.limits, budget)
-            .map_err(|e| in_file(e, path)),
+        Format::Gltf => {
+            gltf::parse_within(&bytes, &mut |name| load_named("glTF buffer", name), &options.limits, budget)
+                .map_err(|e| in_file(e, path))
+        }
         Format::Qc => {
             let mut files = Files { reader: &mut reader, scope: &scope };
             qc::load(&String::from_utf8_lossy(&bytes), path, &options.bodies, &mut files, budget).map(|built| {

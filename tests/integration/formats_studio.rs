@@ -254,3 +254,26 @@ fn hostile_half_life_models_end_in_an_error_naming_the_offset() {
     assert!(e.contains("sequence group file"), "{e}");
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+#[test]
+fn the_files_a_half_life_model_names_are_charged_before_they_are_read() {
+    // Issue 46, R4-04: the textures file and the sequence groups were read whole, uncharged:
+    // four models naming 250 MB groups aborted a thumbnail batch under 1 GiB.
+    let Some(dir) = common::corpus("mdl/hl1") else { return };
+    let scratch = scratch_in("studio", "named-files");
+    let options = LoadOptions {
+        limits: spritebake::formats::Limits { max_memory_bytes: 32 << 20, ..Default::default() },
+        ..LoadOptions::default()
+    };
+    for file in ["man.mdl", "manT.mdl"] {
+        std::fs::copy(dir.join(file), scratch.join(file)).unwrap();
+    }
+    // The textures file grown to 64 MiB that take no disk (sparse zeros after its own bytes):
+    // it still parses, so only the charge can refuse it.
+    std::fs::File::options().write(true).open(scratch.join("manT.mdl")).unwrap().set_len(64 << 20).unwrap();
+    match spritebake::formats::load(&scratch.join("man.mdl"), &options) {
+        Err(e @ spritebake::Error::Budget { .. }) => assert!(e.to_string().contains("file 'manT.mdl' (64 MiB)"), "{e}"),
+        other => panic!("not refused by the budget: {:?}", other.map(|m| m.name)),
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}

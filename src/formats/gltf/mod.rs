@@ -84,19 +84,9 @@ pub fn parse_within(
         }
     })?;
     let doc = &gltf.document;
-    // External buffers are charged as they arrive: a file naming many large buffers stops at
-    // the first one over the budget.
-    let mut over_budget = None;
-    let mut load_charged = |name: &str| {
-        let bytes = load_external(name)?;
-        let charged = budget.charge(bytes.len() as u64, || format!("glTF buffer '{name}'"));
-        charged.map_err(|e| over_budget = Some(e)).ok().map(|()| bytes)
-    };
-    let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), &mut load_charged);
-    if let Some(e) = over_budget {
-        return Err(e);
-    }
-    let buffers = buffers?;
+    // External buffers are charged by `load_external` before they are read: a file naming many
+    // large buffers stops at the first one over the budget.
+    let buffers = buffers::Buffers::load(doc, gltf.blob.clone(), load_external)?;
     let nodes = Nodes::walk(doc)?;
     let skinned = doc.skins().len() > 0 || doc.animations().len() > 0;
     let mut model = Model { orientation: Orientation::Y_UP_FACING_Z, ..Model::default() };
