@@ -225,6 +225,11 @@ fn smd_sequence(bones: usize, frames: usize) -> String {
 /// A glTF (JSON, embedded buffer) with one node and a translation channel keyed at 0 and
 /// `last` seconds.
 fn gltf_keyed(last: f32) -> String {
+    gltf_keyed_clips(last, 1)
+}
+
+/// As [`gltf_keyed`] with `clips` animations (`slide`, `slide1`, ...) sharing the keys.
+fn gltf_keyed_clips(last: f32, clips: usize) -> String {
     use base64::Engine as _;
     let mut bin = Vec::new();
     // A triangle (3 × vec3), key times (2 floats), translations (2 × vec3).
@@ -242,9 +247,18 @@ fn gltf_keyed(last: f32) -> String {
  {{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
  {{"bufferView":1,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[{last}]}},
  {{"bufferView":2,"componentType":5126,"count":2,"type":"VEC3"}}],
-"animations":[{{"name":"slide","channels":[{{"sampler":0,"target":{{"node":0,"path":"translation"}}}}],
- "samplers":[{{"input":1,"output":2}}]}}]}}"#,
-        len = bin.len()
+"animations":[{animations}]}}"#,
+        len = bin.len(),
+        animations = (0..clips)
+            .map(|i| {
+                let name = if i == 0 { "slide".to_string() } else { format!("slide{i}") };
+                format!(
+                    r#"{{"name":"{name}","channels":[{{"sampler":0,"target":{{"node":0,"path":"translation"}}}}],
+ "samplers":[{{"input":1,"output":2}}]}}"#
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(",")
     )
 }
 
@@ -555,6 +569,25 @@ fn keyed_clip_lengths_are_bounded() {
         let (hour, output) = (dir.join("hour.gltf"), out.join(output));
         let o = run_limited(&[command, s(&hour), "--fps", "1000", "--directions", "16", "-o", s(&output)]);
         assert_refused(&o, &["3599000 frames of", "at most 10000 frames a row"]);
+    }
+    assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_job_of_many_rows_under_the_row_cap_is_refused_from_its_cell_count() {
+    // Issue 46, R4-01: 100 clips of 9,991 frames each pass the row cap; in 16 directions they
+    // are 16 million cells, whose list aborted `sheet` under 1 GiB before any check.
+    let dir = scratch("many-rows");
+    let gltf = gltf_keyed_clips(333.0, 100);
+    assert!(gltf.len() < 20_000, "{} bytes", gltf.len());
+    std::fs::write(dir.join("rows.gltf"), gltf).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    for (command, output) in [("sheet", "a.png"), ("frames", "f_{clip}_{dir}_{frame}.png")] {
+        let (model, output) = (dir.join("rows.gltf"), out.join(output));
+        let o = run_limited(&[command, s(&model), "--directions", "16", "-o", s(&output)]);
+        assert_refused(&o, &["frames in all", "at most 1000000 frames in a job", "--frames", "--sample-fps"]);
     }
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     std::fs::remove_dir_all(dir).unwrap();
