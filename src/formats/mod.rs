@@ -292,6 +292,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             placement.place_clip(skeleton, clip);
         }
     }
+    let renamed = model.rename_duplicate_clips();
+    model.warnings.extend(renamed.into_iter().map(|w| format!("{}: {w}", path.display())));
     if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
         for clip in &mut model.clips {
             clip.fps = fps;

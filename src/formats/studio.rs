@@ -41,7 +41,7 @@ use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, FormatError};
 use crate::model::{
     AlphaMode, AttachmentPoint, Clip, ClipFrames, Influence, Joint, JointPose, MarkedMotion, Material, Mesh, Model,
-    Orientation, Skeleton, Texture, TextureStatus,
+    Orientation, Skeleton, Texture, TextureStatus, unique_clip_name,
 };
 
 const FORMAT: &str = "Half-Life MDL";
@@ -499,7 +499,8 @@ fn sequences(
             }
         }
         put_back_travel(&mut poses, skeleton, linear);
-        let name = unique_name(name, &clips);
+        // studiomdl lets two sequences share a name.
+        let name = unique_clip_name(name, &clips);
         marked.push(MarkedMotion { clip: name.clone(), axes: STUDIO_LINEAR.map(|bit| motion & bit != 0) });
         clips.push(Clip {
             name,
@@ -530,16 +531,6 @@ fn put_back_travel(poses: &mut [Vec<JointPose>], skeleton: &Skeleton, linear: Ve
             }
         }
     }
-}
-
-/// `name`, or, when an earlier clip has it (studiomdl lets two sequences share a name), the
-/// first of `name_1`, `name_2` ... that none has.
-fn unique_name(name: String, clips: &[Clip]) -> String {
-    let taken = |n: &str| clips.iter().any(|c| c.name == n);
-    if !taken(&name) {
-        return name;
-    }
-    (1..).map(|k| format!("{name}_{k}")).find(|n| !taken(n)).unwrap_or(name)
 }
 
 /// Decodes the run-length encoded values of one channel at `at` for `frames` frames, giving

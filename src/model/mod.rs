@@ -24,7 +24,7 @@ pub mod suggest;
 mod tag;
 
 pub use aabb::Aabb;
-pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget};
+pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget, unique_clip_name};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, MinFilter, Texture, TextureSource, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
@@ -66,6 +66,24 @@ pub struct Model {
 }
 
 impl Model {
+    /// Renames every clip whose name an earlier clip has to the first `name_1`, `name_2` ...
+    /// no clip has ([`unique_clip_name`]), and says so in one warning per clip renamed: two
+    /// clips of one name (glTF animations, FBX stacks) would merge into one animation in a
+    /// sheet's data, the second unreachable by name.
+    pub fn rename_duplicate_clips(&mut self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for i in 1..self.clips.len() {
+            let name = &self.clips[i].name;
+            if self.clips[..i].iter().any(|c| &c.name == name) {
+                // Free of every name, later ones included: the file's own `walk_1` stays.
+                let renamed = unique_clip_name(name.clone(), &self.clips);
+                warnings.push(format!("two clips are named '{name}': the later one is '{renamed}'"));
+                self.clips[i].name = renamed;
+            }
+        }
+        warnings
+    }
+
     /// Total vertex count over all meshes.
     pub fn vertex_count(&self) -> usize {
         self.meshes.iter().map(|m| m.positions.len()).sum()

@@ -628,3 +628,22 @@ fn dangling_and_cyclic_references_are_errors_never_panics() {
         assert!(e.as_deref().is_some_and(|e| e.starts_with("glTF")), "{path:?} = {value}: {e:?}");
     }
 }
+
+#[test]
+fn two_animations_of_one_name_load_as_two_clips_with_a_warning() {
+    // Issue 46, R4-11: they merged into one 12-frame animation in a sheet's data, the second
+    // unreachable by name, without a word.
+    let dir = scratch("same-names");
+    let mut doc = strip_document();
+    for (i, animation) in doc["animations"].as_array_mut().unwrap().iter_mut().enumerate() {
+        animation["name"] = json!(if i < 2 { "walk" } else { "walk_1" });
+    }
+    std::fs::write(dir.join("same.gltf"), serde_json::to_vec(&doc).unwrap()).unwrap();
+    let model = spritebake::formats::load(&dir.join("same.gltf"), &LoadOptions::default()).unwrap();
+    let names: Vec<&str> = model.clips.iter().map(|c| c.name.as_str()).collect();
+    // The second `walk` takes the first free suffix: `walk_1` is the file's own third name.
+    assert_eq!(names, ["walk", "walk_2", "walk_1"]);
+    let warning = model.warnings.iter().find(|w| w.contains("two clips are named 'walk'"));
+    assert!(warning.is_some_and(|w| w.contains("same.gltf") && w.contains("'walk_2'")), "{:?}", model.warnings);
+    std::fs::remove_dir_all(dir).unwrap();
+}
