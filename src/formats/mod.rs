@@ -58,6 +58,7 @@ pub use textures::TextureOverride;
 #[doc(hidden)]
 pub use textures::TextureResolver;
 
+use crate::bounds;
 use crate::budget::MemoryBudget;
 use crate::confine::{self, Confinement, Keep};
 use crate::error::{Error, Result};
@@ -293,7 +294,8 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         }
     }
     let renamed = model.rename_duplicate_clips();
-    model.warnings.extend(renamed.into_iter().map(|w| format!("{}: {w}", path.display())));
+    let clamped = clamp_clip_rates(&mut model);
+    model.warnings.extend(renamed.into_iter().chain(clamped).map(|w| format!("{}: {w}", path.display())));
     if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
         for clip in &mut model.clips {
             clip.fps = fps;
@@ -386,4 +388,21 @@ fn add_animation(model: &mut Model, path: &Path, reader: &mut confine::Reader, b
     };
     model.clips.push(clip);
     Ok(())
+}
+
+/// Puts every clip's rate from the file inside [`bounds::FPS`] (the range `--fps` takes), with
+/// a warning for each clip moved: at 3e38 fps every frame of a sheet lasted 0 ms, at 1e-30 fps
+/// a million; a rate that is no number or not above 0 plays at 30 fps, as formats without one.
+fn clamp_clip_rates(model: &mut Model) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for clip in &mut model.clips {
+        let fps = clip.fps;
+        let played = if fps.is_finite() && fps > 0.0 { fps.clamp(bounds::FPS.min, bounds::FPS.max) } else { 30.0 };
+        if played != fps {
+            let range = format!("{} to {} fps", bounds::FPS.min, bounds::FPS.max);
+            warnings.push(format!("clip '{}' plays at {fps} fps, outside {range}: played at {played} fps", clip.name));
+            clip.fps = played;
+        }
+    }
+    warnings
 }

@@ -277,3 +277,25 @@ fn the_files_a_half_life_model_names_are_charged_before_they_are_read() {
     }
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+#[test]
+fn a_sequence_rate_outside_what_clips_play_at_is_clamped_with_a_warning() {
+    // Issue 46, R4-12: at 3e38 fps every frame of a sheet lasted 0 ms; at 1e-30 fps, a million.
+    let Some(dir) = common::corpus("mdl/hl1") else { return };
+    let scratch = scratch_in("studio", "rates");
+    std::fs::copy(dir.join("manT.mdl"), scratch.join("manT.mdl")).unwrap();
+    let bytes = std::fs::read(dir.join("man.mdl")).unwrap();
+    let field = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    let walk = field(168) + 176;
+    assert_eq!(&bytes[walk..walk + 4], b"walk");
+    for (rate, played) in [(3e38f32, 1000.0), (1e-30, 0.01)] {
+        let mut patched = bytes.clone();
+        patched[walk + 32..walk + 36].copy_from_slice(&rate.to_le_bytes());
+        std::fs::write(scratch.join("man.mdl"), &patched).unwrap();
+        let model = load_with(&scratch.join("man.mdl"), &LoadOptions::default());
+        assert_eq!(model.clip("walk").unwrap().fps, played);
+        let warning = model.warnings.iter().find(|w| w.contains("clip 'walk' plays at"));
+        assert!(warning.is_some_and(|w| w.contains(&format!("played at {played} fps"))), "{:?}", model.warnings);
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}

@@ -12,6 +12,7 @@
 
 use super::blend::Morphed;
 use super::rig::{FORMAT, Joints, MAX_CLIP_FRAMES, pose};
+use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{FormatError, Result};
 use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, Interpolation, JointPose, KeyedClip};
@@ -25,8 +26,10 @@ pub(super) fn clip(
     morphed: &[Morphed],
     budget: &MemoryBudget,
 ) -> Result<Clip> {
+    // Inside the range every clip is played at (`formats::clamp_clip_rates` warns about the
+    // file's own rate): at 1e300 fps a second was "18446744073709551615 frames".
     let fps = match scene.settings.frames_per_second {
-        f if f.is_finite() && f > 0.0 => f,
+        f if f.is_finite() && f > 0.0 => f.clamp(f64::from(bounds::FPS.min), f64::from(bounds::FPS.max)),
         _ => 30.0,
     };
     let length = (stack.time_end - stack.time_begin).max(0.0);

@@ -96,6 +96,15 @@ pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Res
         model.clips.push(clip::clip(&scene, stack, &joints, &morphed, budget)?);
     }
     put_active_first(bytes, &mut model.clips);
+    let (fps, range) = (scene.settings.frames_per_second, crate::bounds::FPS);
+    let outside = fps.is_finite() && (fps < f64::from(range.min) || fps > f64::from(range.max));
+    if let Some(clip) = model.clips.first().filter(|_| outside) {
+        let played = clip.fps;
+        model.warnings.push(format!(
+            "the scene's rate of {fps} fps is outside {} to {} fps: played at {played} fps",
+            range.min, range.max
+        ));
+    }
     Ok(model)
 }
 
