@@ -12,7 +12,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 struct Counting;
 
@@ -101,21 +101,44 @@ pub fn allocated_during<T>(f: impl FnOnce() -> T) -> (T, u64) {
 }
 
 /// A rayon pool of `threads` threads whose allocations are counted together, for code that
-/// spreads its work over threads ([`pool_peak_during`]); held by one test at a time.
+/// spreads its work over threads ([`CountedPool::peak_during`]); held by one test at a time.
 pub struct CountedPool {
-    pool: rayon::ThreadPool,
+    pool: Option<rayon::ThreadPool>,
+    /// How many of its threads have exited, and the signal that one has.
+    exited: Arc<(Mutex<usize>, Condvar)>,
+    threads: usize,
     _only: MutexGuard<'static, ()>,
 }
 
 /// The counted pool, once the test before has let it go.
 pub fn counted_pool(threads: usize) -> CountedPool {
     let only = POOL_IN_USE.lock().unwrap_or_else(PoisonError::into_inner);
+    let exited = Arc::new((Mutex::new(0), Condvar::new()));
+    let signal = Arc::clone(&exited);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .start_handler(|_| IN_POOL.with(|p| p.set(true)))
+        .exit_handler(move |_| {
+            *signal.0.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+            signal.1.notify_all();
+        })
         .build()
         .unwrap();
-    CountedPool { pool, _only: only }
+    CountedPool { pool: Some(pool), exited, threads, _only: only }
+}
+
+impl Drop for CountedPool {
+    /// Waits until every thread of the pool has exited: work it was handed with
+    /// `rayon::spawn` (a sheet's pages are let go so) finishes before the next test counts,
+    /// instead of counting down in the middle of its measurement.
+    fn drop(&mut self) {
+        drop(self.pool.take());
+        let (count, signal) = &*self.exited;
+        let mut exited = count.lock().unwrap_or_else(PoisonError::into_inner);
+        while *exited < self.threads {
+            exited = signal.wait(exited).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
 }
 
 impl CountedPool {
@@ -125,7 +148,7 @@ impl CountedPool {
     pub fn peak_during(&self, f: impl FnOnce() + Send) -> usize {
         let base = POOL_CURRENT.load(Ordering::Relaxed);
         POOL_PEAK.store(base, Ordering::Relaxed);
-        self.pool.install(f);
+        self.pool.as_ref().expect("the pool lives until the counted pool is dropped").install(f);
         (POOL_PEAK.load(Ordering::Relaxed) - base).max(0) as usize
     }
 }
