@@ -463,3 +463,19 @@ fn fbx_in_between_shapes_blend_piecewise_linearly_in_the_channel_weight() {
     assert!((raised - 0.2).abs() < 1e-5 && (lifted - 0.3).abs() < 1e-5, "{raised} {lifted}");
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+#[test]
+fn a_face_of_thousands_of_corners_is_fanned_in_linear_time_with_a_warning() {
+    // Issue 46, R4-09: ufbx's ear clipping is quadratic; a face of 400,000 corners took 108 s.
+    let dir = scratch_in("fbx", "star");
+    for (corners, fanned) in [(4000, true), (100, false)] {
+        let path = dir.join(format!("star{corners}.fbx"));
+        std::fs::write(&path, common::fbx::star_polygon(corners)).unwrap();
+        let model = load_ok(&path);
+        let triangles: usize = model.meshes.iter().map(|m| m.indices.len()).sum();
+        assert_eq!(triangles, corners - 2, "{corners} corners");
+        let warned = model.warnings.iter().any(|w| w.contains("triangulated as fans"));
+        assert_eq!(warned, fanned, "{corners} corners: {:?}", model.warnings);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

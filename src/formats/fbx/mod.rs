@@ -226,6 +226,7 @@ fn add_mesh_instance(
     let rig = Rig::of(mesh, node_joint, node, joints);
     let mut added = Vec::new();
     let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
+    let mut fanned = 0;
     for part in mesh.material_parts.iter() {
         let material = materials.of_part(mesh, part.index);
         let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
@@ -234,8 +235,8 @@ fn add_mesh_instance(
         let mut sources: Vec<u32> = Vec::new();
         for &face in part.face_indices.iter() {
             let Some(&face) = mesh.faces.get(face as usize) else { continue };
-            let count = ufbx::triangulate_face(&mut triangle, mesh, face) as usize;
-            for tri in triangle.get(..count * 3).unwrap_or_default().chunks_exact(3) {
+            fanned += usize::from(face.num_indices > MAX_EAR_CLIPPED_CORNERS);
+            for tri in triangulate(&mut triangle, mesh, face).chunks_exact(3) {
                 let mut corners = [0u32; 3];
                 for (corner, &ix) in corners.iter_mut().zip(tri) {
                     let attribute = |indices: &[u32]| indices.get(ix as usize).copied().unwrap_or(0);
@@ -270,7 +271,32 @@ fn add_mesh_instance(
         added.push(model.meshes.len());
         model.meshes.push(out);
     }
+    if fanned > 0 {
+        model.warnings.push(format!(
+            "FBX: mesh '{}' has {fanned} face(s) of more than {MAX_EAR_CLIPPED_CORNERS} corners, triangulated as fans \
+             (a concave one may show overlaps)",
+            &*node.element.name
+        ));
+    }
     Ok(added)
+}
+
+/// The largest face ufbx's triangulation (ear clipping, quadratic in the corners) is given:
+/// a face of 400,000 corners took 108 s. Real polygons have tens of corners.
+const MAX_EAR_CLIPPED_CORNERS: u32 = 1024;
+
+/// The triangles of `face` as corner indices of `mesh`, in `buffer` (room for the largest
+/// face's): ufbx's ear clipping, or a fan from the first corner for a face of more than
+/// [`MAX_EAR_CLIPPED_CORNERS`] corners, in time linear in its corners.
+fn triangulate<'b>(buffer: &'b mut [u32], mesh: &ufbx::Mesh, face: ufbx::Face) -> &'b [u32] {
+    let count = if face.num_indices > MAX_EAR_CLIPPED_CORNERS {
+        let first = face.index_begin;
+        let fan = (1..face.num_indices - 1).flat_map(|k| [first, first + k, first + k + 1]);
+        buffer.iter_mut().zip(fan).map(|(slot, corner)| *slot = corner).count() / 3
+    } else {
+        ufbx::triangulate_face(buffer, mesh, face) as usize
+    };
+    buffer.get(..count * 3).unwrap_or_default()
 }
 
 /// Appends the vertex of index `ix` to `out`: its uv (flipped to the top-left convention) and
