@@ -64,3 +64,4 @@ mod streaming;
 mod textures;
 mod thumbnail;
 mod thumbnail_tree;
+mod thumbnail_trust;

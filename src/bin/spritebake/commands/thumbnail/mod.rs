@@ -183,9 +183,38 @@ pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
     for out in &outputs {
         plan.add(out, OutputFormat::Png);
     }
+    let reports = reports(args, &models)?;
+    for report in reports.outputs() {
+        plan.add(&report.path, report.format);
+    }
+    let inputs: Vec<PathBuf> = models.found.iter().map(|f| f.path.clone()).chain(shared_inputs(&base)).collect();
+    plan.check_distinct(&inputs).map_err(|e| naming_models(e, &models, &outputs))?;
+    // A report that exists already may be a file some model reads (its texture, its material
+    // library), which is known only once the models have loaded: then every thumbnail waits
+    // for that check, so a refused batch writes nothing. (One that does not exist yet is
+    // nobody's input.)
+    let hold_all = reports.outputs().iter().any(|report| std::fs::symlink_metadata(&report.path).is_ok());
+    let jobs: Vec<Job> = models
+        .found
+        .iter()
+        .zip(&outputs)
+        .map(|(found, output)| Job { found, output, commit_now: !hold_all && !output.exists() })
+        .collect();
+    let mut fates = run_scripts_first(&jobs, &base);
+    if hold_all {
+        check_reports(&reports, &jobs, &fates)?;
+    }
+    commit_held(&jobs, &mut fates);
+    report(args, &jobs, &fates)
+}
+
+/// The reports the batch writes (`--html`'s page, `--json`'s file), planned as its thumbnails
+/// are.
+fn reports(args: &ThumbnailArgs, models: &Models) -> Result<OutputPlan> {
+    let mut plan = OutputPlan::new();
     if args.html {
         anyhow::ensure!(
-            !single_file(args, &models),
+            !single_file(args, models),
             "--html writes index.html into the output folder: give -o a folder, not {}",
             args.output.display()
         );
@@ -194,17 +223,26 @@ pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
     if let Some(json) = &args.json {
         plan.add(json, OutputFormat::Json);
     }
-    let inputs: Vec<PathBuf> = models.found.iter().map(|f| f.path.clone()).chain(shared_inputs(&base)).collect();
-    plan.check_distinct(&inputs).map_err(|e| naming_models(e, &models, &outputs))?;
-    let jobs: Vec<Job> = models
-        .found
-        .iter()
-        .zip(&outputs)
-        .map(|(found, output)| Job { found, output, commit_now: !output.exists() })
-        .collect();
-    let mut fates = run_scripts_first(&jobs, &base);
-    commit_held(&jobs, &mut fates);
-    report(args, &jobs, &fates)
+    Ok(plan)
+}
+
+/// Refuses the batch when a report would replace a file one of its models read, naming that
+/// model; the staged thumbnails are then dropped with `fates`, unwritten.
+fn check_reports(reports: &OutputPlan, jobs: &[Job], fates: &[Fate]) -> Result<()> {
+    let mut read: Vec<PathBuf> = Vec::new();
+    let mut reader: Vec<&Path> = Vec::new();
+    for (job, fate) in jobs.iter().zip(fates) {
+        if let Fate::Ran(Ran { outcome: Outcome::Done(done), .. }) = fate {
+            read.extend(done.inputs.iter().cloned());
+            reader.resize(read.len(), job.found.path.as_path());
+        }
+    }
+    reports.check_distinct(&read).map_err(|e| {
+        let spritebake::Error::Clash { other, kind: spritebake::ClashKind::Input, .. } = &e else { return e.into() };
+        let model = read.iter().position(|input| input == other).and_then(|i| reader.get(i));
+        let model = model.map_or_else(|| "a model".to_string(), |m| m.display().to_string());
+        anyhow::anyhow!("{}, which {model} reads; nothing was written", crate::common::message(&e))
+    })
 }
 
 /// Runs the scripts of the batch, then every other model except the scanned files a script
