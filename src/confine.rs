@@ -191,6 +191,14 @@ impl Confinement {
         Confinement::new(dir, "the project's folder", "--allow-dir")
     }
 
+    /// The model files a folder scan (`thumbnail assets`) finds stay in the folder scanned: a
+    /// symbolic link there to a file elsewhere is not read, as a link to a folder is not
+    /// entered. No flag allows another folder: a model named on the command line is read
+    /// wherever it is.
+    pub fn for_scan(dir: &Path) -> Confinement {
+        Confinement::new(dir, "the folder scanned", "")
+    }
+
     fn new(dir: &Path, home: &'static str, flag: &'static str) -> Confinement {
         // A home folder that cannot be canonicalized holds nothing; judge by name alone.
         let named = lexical(dir);
@@ -230,7 +238,11 @@ impl Confinement {
     fn allowed(&self) -> String {
         let home = self.folders.first().map(|(_, c)| c.display().to_string()).unwrap_or_default();
         let others = if self.folders.len() > 1 { format!(" and the {} folders", self.flag) } else { String::new() };
-        format!("{} {home}{others} ({} allows another folder)", self.home, self.flag)
+        let widen = match self.flag {
+            "" => "name the file itself to read it wherever it is".to_string(),
+            flag => format!("{flag} allows another folder"),
+        };
+        format!("{} {home}{others} ({widen})", self.home)
     }
 
     /// Where `path` leads if that is inside the allowed folders: its canonical path.

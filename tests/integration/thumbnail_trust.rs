@@ -79,3 +79,53 @@ fn the_index_page_never_replaces_a_file_a_model_of_the_batch_reads() {
     assert_eq!(contents(&assets), before, "an input changed or a thumbnail was written: {}", printed(&o));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A one-triangle OBJ at `path` (folders made).
+fn triangle(path: &Path) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    path.to_path_buf()
+}
+
+/// R4-05: a model file in a scanned folder that is a symbolic link leading out of the folder
+/// is refused without being read (a folder link is not followed either): one FAIL line naming
+/// the link, and neither the terminal, the index page nor the JSON quotes what it leads to.
+/// Named on the command line, the same file is read wherever it is.
+#[cfg(unix)]
+#[test]
+fn a_scanned_link_leading_out_of_the_folder_is_refused_unread() {
+    const SECRET: &str = "R4-05-secret-marker";
+    let dir = scratch("file-links");
+    let assets = dir.join("assets");
+    triangle(&assets.join("a.obj"));
+    // Inside the folder a link is followed as before (here to a file of another extension).
+    triangle(&assets.join("real.txt"));
+    std::os::unix::fs::symlink("real.txt", assets.join("inside.obj")).unwrap();
+    std::fs::create_dir_all(dir.join("private")).unwrap();
+    std::fs::write(dir.join("private/notes.txt"), format!("{SECRET}\n")).unwrap();
+    let (environ, notes) = (assets.join("x.smd"), assets.join("y.smd"));
+    std::os::unix::fs::symlink("/proc/self/environ", &environ).unwrap();
+    std::os::unix::fs::symlink("../private/notes.txt", &notes).unwrap();
+    let (out, json) = (dir.join("out"), dir.join("records.json"));
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["thumbnail", "--size", "8", s(&assets), "-o", s(&out), "--html", "--json", s(&json)])
+        .env("SPRITEBAKE_TEST_SECRET", SECRET)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for link in [&environ, &notes] {
+        let fail = format!("FAIL  {}: refused: a symbolic link leads it to ", s(link));
+        assert!(text.lines().any(|l| l.starts_with(&fail) && l.contains("outside")), "{text}");
+    }
+    assert!(text.ends_with("2 thumbnails, 2 failed\n"), "{text}");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for shown in [printed(&o), index, std::fs::read_to_string(&json).unwrap()] {
+        assert!(!shown.contains(SECRET), "a file outside the folder was quoted: {shown}");
+    }
+    // Named on the command line, a file is the user's to point anywhere.
+    let o = run(&["thumbnail", "--size", "8", s(&notes), "-o", s(&dir.join("named.png"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    assert!(printed(&o).contains("version 1"), "{}", printed(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -27,7 +27,8 @@ use scan::{Models, identity};
 #[derive(Debug, Args)]
 pub struct ThumbnailArgs {
     /// Model files, folders (every .md2 .mdl .iqm .md3 .md5mesh .smd .obj .gltf .glb .fbx .qc .def file
-    /// under them, in subfolders too; symbolic links to folders are not followed) or quoted glob
+    /// under them, in subfolders too; symbolic links to folders are not followed, and model files
+    /// that are symbolic links leading out of the folder are refused unread) or quoted glob
     /// patterns (`'models/*.obj'`, `'assets/**/*.md2'`). In folders and patterns, a model a
     /// .qc or .def script describes is rendered through the script only, and parts of models
     /// (sequence SMDs, Half-Life sequence group and texture files) are skipped.

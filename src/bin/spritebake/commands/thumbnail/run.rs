@@ -83,6 +83,7 @@ fn timed(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> Ran {
 /// One model's thumbnail, staged and, where the job says so, committed; `Err` with what it is
 /// for a scanned file that is part of a model ([`spritebake::formats::model_part`]).
 fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spritebake::Result<Result<Done, &'static str>> {
+    job.found.confined()?;
     let mut spec = base.clone();
     spec.model.model = job.found.path.clone();
     let resolved = spec.resolve()?;

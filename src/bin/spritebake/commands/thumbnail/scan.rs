@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result};
+use spritebake::confine::Confinement;
 use spritebake::formats::Format;
 
 /// One model of a batch.
@@ -22,6 +23,18 @@ impl Found {
     /// own: a sequence SMD, a file a script reads); a file named on the command line never is.
     pub fn scanned(&self) -> bool {
         self.root.is_some()
+    }
+
+    /// Refuses, unread, a file a scan found that leads out of the folder or pattern root it was
+    /// found in (a symbolic link to `/proc/self/environ`, to a private file): a scan reads what
+    /// lies in the folder scanned. A file named on the command line goes anywhere.
+    ///
+    /// # Errors
+    /// [`spritebake::Error::Refused`] naming the link and where it leads; a link to nothing.
+    pub fn confined(&self) -> spritebake::Result<()> {
+        let Some(root) = &self.root else { return Ok(()) };
+        let subject = format!("{}:", self.path.display());
+        Confinement::for_scan(root).file(&self.path).map(drop).map_err(|denied| denied.into_error(&self.path, subject))
     }
 
     /// Whether it is a script that describes a model made of other files (`.qc`, `.def`).
@@ -121,7 +134,8 @@ fn entries(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
 }
 
 /// Every model file under `dir`, sorted; folders reached through a symbolic link are left out
-/// (no loops, nothing outside the folder), model files that are symbolic links are kept.
+/// (no loops, nothing outside the folder), model files that are symbolic links are kept (and
+/// refused when run if they lead out of the folder: [`Found::confined`]).
 fn models_under(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
