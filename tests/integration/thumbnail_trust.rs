@@ -87,6 +87,11 @@ fn triangle(path: &Path) -> PathBuf {
     path.to_path_buf()
 }
 
+/// The `--json` records of a batch.
+fn records(json: &Path) -> Vec<serde_json::Value> {
+    serde_json::from_slice::<serde_json::Value>(&std::fs::read(json).unwrap()).unwrap().as_array().unwrap().clone()
+}
+
 /// R4-05: a model file in a scanned folder that is a symbolic link leading out of the folder
 /// is refused without being read (a folder link is not followed either): one FAIL line naming
 /// the link, and neither the terminal, the index page nor the JSON quotes what it leads to.
@@ -127,5 +132,43 @@ fn a_scanned_link_leading_out_of_the_folder_is_refused_unread() {
     let o = run(&["thumbnail", "--size", "8", s(&notes), "-o", s(&dir.join("named.png"))]);
     assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
     assert!(printed(&o).contains("version 1"), "{}", printed(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// R4-13: a subfolder the scan cannot read is one FAIL line (and one failed record); the
+/// other models render and the batch exits 1. Root reads a folder whatever its permissions,
+/// so there the command runs as `nobody` (uid 65534).
+#[cfg(unix)]
+#[test]
+fn an_unreadable_subfolder_fails_alone() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("unreadable");
+    let assets = dir.join("assets");
+    let (a, c) = (triangle(&assets.join("a.obj")), triangle(&assets.join("z/c.obj")));
+    triangle(&assets.join("locked/b.obj"));
+    let locked = assets.join("locked");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let json = out.join("records.json");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spritebake"));
+    command.args(["thumbnail", "--size", "8", s(&assets), "-o", s(&out), "--json", s(&json)]);
+    if std::fs::metadata(&dir).unwrap().uid() == 0 {
+        command.uid(65534).gid(65534);
+    }
+    let o = command.output().unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains(&format!("FAIL  {}: cannot read this folder", s(&locked))), "{text}");
+    for model in [&a, &c] {
+        assert!(text.contains(&format!("ok    {}", s(model))), "{text}");
+    }
+    assert!(text.ends_with("2 thumbnails, 1 failed\n"), "{text}");
+    let failed: Vec<_> = records(&json).into_iter().filter(|r| r["status"] == "failed").collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["input"], s(&locked));
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -21,7 +21,7 @@ use crate::args::RunArgs;
 use crate::common::set_threads;
 use report::{Record, Status};
 use run::{Done, Job, Outcome, Ran};
-use scan::{Models, identity};
+use scan::{Models, Unreadable, identity};
 
 /// `spritebake thumbnail`.
 #[derive(Debug, Args)]
@@ -206,7 +206,7 @@ pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
         check_reports(&reports, &jobs, &fates)?;
     }
     commit_held(&jobs, &mut fates);
-    report(args, &jobs, &fates)
+    report(args, &jobs, &fates, &models.unreadable)
 }
 
 /// The reports the batch writes (`--html`'s page, `--json`'s file), planned as its thumbnails
@@ -314,9 +314,11 @@ fn commit_held(jobs: &[Job], fates: &mut [Fate]) {
     }
 }
 
-/// Each model's record, in `jobs`' order, and the files left out with why.
-fn records(jobs: &[Job], fates: &[Fate]) -> (Vec<Record>, Vec<(PathBuf, String)>) {
-    let mut records = Vec::new();
+/// The record of each folder the scan could not read, then each model's, in `jobs`' order;
+/// and the files left out with why.
+fn records(jobs: &[Job], fates: &[Fate], unreadable: &[Unreadable]) -> (Vec<Record>, Vec<(PathBuf, String)>) {
+    let mut records: Vec<Record> =
+        unreadable.iter().map(|u| Record::failed(u.folder.clone(), Some(u.reason()), 0.0)).collect();
     let mut skipped = Vec::new();
     for (job, fate) in jobs.iter().zip(fates) {
         let model = &job.found.path;
@@ -327,15 +329,7 @@ fn records(jobs: &[Job], fates: &[Fate]) -> (Vec<Record>, Vec<(PathBuf, String)>
                 continue;
             }
         };
-        let record = Record {
-            input: model.clone(),
-            output: None,
-            status: Status::Failed,
-            reason: None,
-            warnings: Vec::new(),
-            triangles: None,
-            seconds: ran.seconds,
-        };
+        let record = Record::failed(model.clone(), None, ran.seconds);
         records.push(match &ran.outcome {
             Outcome::Part(what) => {
                 skipped.push((model.clone(), what.to_string()));
@@ -356,10 +350,10 @@ fn records(jobs: &[Job], fates: &[Fate]) -> (Vec<Record>, Vec<(PathBuf, String)>
     (records, skipped)
 }
 
-/// Prints one line per model (and one for the files left out) and the summary line; writes the
-/// index page and the JSON records when asked.
-fn report(args: &ThumbnailArgs, jobs: &[Job], fates: &[Fate]) -> Result<ExitCode> {
-    let (records, skipped) = records(jobs, fates);
+/// Prints one line per model and per folder the scan could not read (and one for the files
+/// left out) and the summary line; writes the index page and the JSON records when asked.
+fn report(args: &ThumbnailArgs, jobs: &[Job], fates: &[Fate], unreadable: &[Unreadable]) -> Result<ExitCode> {
+    let (records, skipped) = records(jobs, fates, unreadable);
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
     // File names, warnings and error messages carry model text: each line escaped.

@@ -41,6 +41,13 @@ pub struct Record {
     pub seconds: f64,
 }
 
+impl Record {
+    /// An item that gave no thumbnail: `input`, why when known, and the time it took.
+    pub fn failed(input: PathBuf, reason: Option<String>, seconds: f64) -> Record {
+        Record { input, output: None, status: Status::Failed, reason, warnings: Vec::new(), triangles: None, seconds }
+    }
+}
+
 // Paths as JSON strings even when they are not UTF-8 (serde refuses those): a record with a
 // replacement character beats no records at all.
 fn lossy_path<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {

@@ -44,12 +44,29 @@ impl Found {
 }
 
 /// The models of a batch, as the command line's MODEL arguments expand.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub struct Models {
     /// Each model once, in argument order; each folder's or pattern's models sorted.
     pub found: Vec<Found>,
     /// Some argument was a folder or a pattern.
     pub expanded: bool,
+    /// The folders a walk could not read, in the order met: each fails on its own line while
+    /// the rest of the batch renders.
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// A folder a walk could not list (no permission, gone meanwhile).
+#[derive(Debug)]
+pub struct Unreadable {
+    pub folder: PathBuf,
+    pub error: std::io::Error,
+}
+
+impl Unreadable {
+    /// Why, for the batch's FAIL line and records.
+    pub fn reason(&self) -> String {
+        format!("cannot read this folder: {}", self.error)
+    }
 }
 
 /// A file a folder or a pattern expands to: one whose extension (any letter case) names a
@@ -72,25 +89,30 @@ fn has_glob_chars(arg: &Path) -> bool {
 /// anything else stays as it is (a missing file then fails on its own line). A path that
 /// comes twice (the same file, however it is spelled) is kept the first time.
 ///
+/// Folders that cannot be read (the argument's own or one below it) are noted in
+/// [`Models::unreadable`].
+///
 /// # Errors
-/// A folder or a pattern with no model in it, an invalid pattern, a folder that cannot be read.
+/// A folder or a pattern with no model in it and no folder it could not read, an invalid
+/// pattern.
 pub fn expand(args: &[PathBuf]) -> Result<Models> {
     let mut models = Models::default();
     let mut seen = HashSet::new();
     for arg in args {
+        let unread_before = models.unreadable.len();
         let (found, root) = if arg.is_dir() {
-            let found = models_under(arg)?;
+            let found = models_under(arg, &mut models.unreadable);
             anyhow::ensure!(
-                !found.is_empty(),
+                !found.is_empty() || models.unreadable.len() > unread_before,
                 "{}: no model files in this folder or its subfolders ({})",
                 arg.display(),
                 extension_list()
             );
             (found, arg.clone())
         } else if has_glob_chars(arg) && std::fs::symlink_metadata(arg).is_err() {
-            let (found, root) = glob_models(arg)?;
+            let (found, root) = glob_models(arg, &mut models.unreadable)?;
             anyhow::ensure!(
-                !found.is_empty(),
+                !found.is_empty() || models.unreadable.len() > unread_before,
                 "{}: the pattern matches no model files ({})",
                 arg.display(),
                 extension_list()
@@ -118,8 +140,10 @@ fn extension_list() -> String {
     Format::EXTENSIONS.map(|(e, _)| format!(".{e}")).join(" ")
 }
 
-/// The folder's entries, sorted, as (path, is a folder that is no symbolic link).
-fn entries(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
+/// The folder's entries, sorted, as (path, is a folder that is no symbolic link); none when
+/// it cannot be read, which is noted in `unreadable` (one folder a walk cannot read fails
+/// alone, not the whole batch).
+fn entries(dir: &Path, unreadable: &mut Vec<Unreadable>) -> Vec<(PathBuf, bool)> {
     let read = |dir: &Path| -> std::io::Result<Vec<(PathBuf, bool)>> {
         let mut entries = Vec::new();
         for entry in std::fs::read_dir(dir)? {
@@ -130,17 +154,21 @@ fn entries(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
         entries.sort();
         Ok(entries)
     };
-    read(dir).with_context(|| format!("{}: cannot read this folder", dir.display()))
+    read(dir).unwrap_or_else(|error| {
+        unreadable.push(Unreadable { folder: dir.to_path_buf(), error });
+        Vec::new()
+    })
 }
 
 /// Every model file under `dir`, sorted; folders reached through a symbolic link are left out
 /// (no loops, nothing outside the folder), model files that are symbolic links are kept (and
-/// refused when run if they lead out of the folder: [`Found::confined`]).
-fn models_under(dir: &Path) -> Result<Vec<PathBuf>> {
+/// refused when run if they lead out of the folder: [`Found::confined`]); folders that cannot
+/// be read are noted in `unreadable`.
+fn models_under(dir: &Path, unreadable: &mut Vec<Unreadable>) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(dir) = todo.pop() {
-        for (path, is_dir) in entries(&dir)? {
+        for (path, is_dir) in entries(&dir, unreadable) {
             if is_dir {
                 todo.push(path);
             } else if is_model_file(&path) && path.is_file() {
@@ -149,7 +177,7 @@ fn models_under(dir: &Path) -> Result<Vec<PathBuf>> {
         }
     }
     found.sort();
-    Ok(found)
+    found
 }
 
 /// One part of a pattern, between separators.
@@ -166,8 +194,9 @@ enum Part {
 /// folder argument is; and the pattern's root, the folder its literal leading parts name. The parts before the first glob character are taken as written (as a
 /// folder argument is); below them the walk, like the folder walk, never enters a symbolic
 /// link to a folder. (`glob::glob` would: `**` would follow a link loop into an ever deeper
-/// walk. So the walk is ours and the glob crate matches the names.)
-fn glob_models(pattern: &Path) -> Result<(Vec<PathBuf>, PathBuf)> {
+/// walk. So the walk is ours and the glob crate matches the names.) Folders that cannot be
+/// read are noted in `unreadable`.
+fn glob_models(pattern: &Path, unreadable: &mut Vec<Unreadable>) -> Result<(Vec<PathBuf>, PathBuf)> {
     let mut base = PathBuf::new();
     let mut parts = Vec::new();
     for component in pattern.components() {
@@ -218,7 +247,7 @@ fn glob_models(pattern: &Path) -> Result<(Vec<PathBuf>, PathBuf)> {
                     continue;
                 }
                 todo.push((dir.clone(), i + 1));
-                for (path, is_dir) in entries(&dir)? {
+                for (path, is_dir) in entries(&dir, unreadable) {
                     if is_dir {
                         todo.push((path, i));
                     }
@@ -234,7 +263,7 @@ fn glob_models(pattern: &Path) -> Result<(Vec<PathBuf>, PathBuf)> {
                 }
             }
             Part::Pattern(part) => {
-                for (path, is_dir) in entries(&dir)? {
+                for (path, is_dir) in entries(&dir, unreadable) {
                     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
                     if !part.matches_with(&name, options) {
                         continue;
@@ -250,7 +279,7 @@ fn glob_models(pattern: &Path) -> Result<(Vec<PathBuf>, PathBuf)> {
     }
     for path in matched {
         match std::fs::symlink_metadata(&path) {
-            Ok(m) if m.is_dir() => found.extend(models_under(&path)?),
+            Ok(m) if m.is_dir() => found.extend(models_under(&path, unreadable)),
             Ok(_) if is_model_file(&path) && path.is_file() => found.push(path),
             _ => {}
         }
