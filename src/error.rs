@@ -2,6 +2,7 @@ mod format;
 
 use std::path::PathBuf;
 
+pub(crate) use format::excerpt;
 pub use format::{FormatError, Location};
 
 /// Everything that can go wrong in spritebake's library calls.

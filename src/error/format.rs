@@ -67,6 +67,31 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
+/// How much of a file's text a message quotes.
+const EXCERPT_BYTES: usize = 32;
+
+/// File text a message quotes (a token that did not parse, a line that is not what was
+/// expected), shown as its first [`EXCERPT_BYTES`] bytes and `…` when longer: a hostile file's
+/// 20 MB line must not become a 20 MB error on the terminal, in an index page and in a JSON
+/// report.
+pub(crate) fn excerpt(text: &str) -> Excerpt<'_> {
+    Excerpt(text)
+}
+
+/// See [`excerpt`].
+pub(crate) struct Excerpt<'a>(&'a str);
+
+impl fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.len() <= EXCERPT_BYTES {
+            return f.write_str(self.0);
+        }
+        // Cut on a character boundary at or below the limit (one of the 4 bytes before it).
+        let end = (0..=EXCERPT_BYTES).rev().find(|&i| self.0.is_char_boundary(i)).unwrap_or(0);
+        write!(f, "{}…", &self.0[..end])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +102,13 @@ mod tests {
         assert_eq!(e.to_string(), "a/b.obj: OBJ line 12: expected 3 numbers after `v`, found 2");
         let e = FormatError::at_offset("MD2", 68, "bad count");
         assert_eq!(e.to_string(), "MD2 byte offset 68: bad count");
+    }
+
+    #[test]
+    fn quoted_file_text_is_cut_to_an_excerpt_on_a_character_boundary() {
+        assert_eq!(excerpt("short").to_string(), "short");
+        assert_eq!(excerpt(&"A".repeat(1 << 20)).to_string(), format!("{}…", "A".repeat(EXCERPT_BYTES)));
+        // 'é' is 2 bytes: byte 32 falls inside the 17th.
+        assert_eq!(excerpt(&format!("A{}", "é".repeat(40))).to_string(), format!("A{}…", "é".repeat(15)));
     }
 }

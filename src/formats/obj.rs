@@ -17,6 +17,7 @@ use std::path::Path;
 use glam::{Vec2, Vec3};
 
 use super::FormatError;
+use crate::error::excerpt;
 use crate::model::{AlphaMode, Material, Mesh, Model, Orientation};
 
 const FORMAT: &str = "OBJ";
@@ -306,9 +307,9 @@ fn check_corners(corners: &[&str], counts: [i64; 3], n: usize) -> Result<(), For
             if part.is_empty() && slot > 0 {
                 continue;
             }
-            let index: i64 = part
-                .parse()
-                .map_err(|_| FormatError::at_line(FORMAT, n, format!("expected a face index, found `{corner}`")))?;
+            let index: i64 = part.parse().map_err(|_| {
+                FormatError::at_line(FORMAT, n, format!("expected a face index, found `{}`", excerpt(corner)))
+            })?;
             // 1-based; negative counts back from the last element defined so far.
             let resolved = if index < 0 { count + index + 1 } else { index };
             if resolved < 1 || resolved > count {
@@ -353,7 +354,7 @@ fn validate(text: &str) -> Result<(String, Vec<String>), FormatError> {
                         return Err(FormatError::at_line(
                             FORMAT,
                             n,
-                            format!("expected a finite number after `{keyword}`, found `{w}`"),
+                            format!("expected a finite number after `{keyword}`, found `{}`", excerpt(w)),
                         ));
                     }
                 }

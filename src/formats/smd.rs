@@ -18,6 +18,7 @@ use glam::{Affine3A, Quat, Vec2, Vec3};
 
 use super::FormatError;
 use crate::budget::MemoryBudget;
+use crate::error::excerpt;
 use crate::model::{
     Clip, ClipFrames, Influence, Joint, JointPose, Material, Mesh, Model, Orientation, Retarget, Skeleton,
 };
@@ -47,7 +48,7 @@ fn numbers<const N: usize>(line: usize, words: &[&str]) -> Result<[f32; N], Form
     for (o, w) in out.iter_mut().zip(words) {
         *o = match w.parse::<f32>() {
             Ok(x) if x.is_finite() => x,
-            _ => return Err(err(line, format!("expected a finite number, found `{w}`"))),
+            _ => return Err(err(line, format!("expected a finite number, found `{}`", excerpt(w)))),
         };
     }
     Ok(out)
@@ -55,7 +56,7 @@ fn numbers<const N: usize>(line: usize, words: &[&str]) -> Result<[f32; N], Form
 
 fn integer(line: usize, word: Option<&&str>, what: &str) -> Result<i64, FormatError> {
     let word = word.ok_or_else(|| err(line, format!("expected {what}, found the end of the line")))?;
-    word.parse().map_err(|_| err(line, format!("expected {what}, found `{word}`")))
+    word.parse().map_err(|_| err(line, format!("expected {what}, found `{}`", excerpt(word))))
 }
 
 /// A node list: names and parents, in file order.
@@ -78,13 +79,14 @@ fn parse_nodes<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>, opened: usiz
             return Ok(nodes);
         }
         let (id, rest) = l.split_once(char::is_whitespace).ok_or_else(|| err(n, "expected `id \"name\" parent`"))?;
-        let id: usize = id.parse().map_err(|_| err(n, format!("expected a node id, found `{id}`")))?;
+        let id: usize = id.parse().map_err(|_| err(n, format!("expected a node id, found `{}`", excerpt(id))))?;
         let rest = rest.trim();
         let (name, parent) = match rest.strip_prefix('"').and_then(|r| r.split_once('"')) {
             Some((name, parent)) => (name, parent.trim()),
             None => rest.rsplit_once(char::is_whitespace).ok_or_else(|| err(n, "expected a quoted node name"))?,
         };
-        let parent: i64 = parent.parse().map_err(|_| err(n, format!("expected a parent id, found `{parent}`")))?;
+        let parent: i64 =
+            parent.parse().map_err(|_| err(n, format!("expected a parent id, found `{}`", excerpt(parent))))?;
         if id != nodes.names.len() || id >= MAX_BONES {
             return Err(err(n, format!("expected node id {}, found {id}", nodes.names.len())));
         }
@@ -141,7 +143,7 @@ fn skip_block<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) {
 fn expect_version<'a>(it: &mut impl Iterator<Item = (usize, &'a str)>) -> Result<(), FormatError> {
     match it.next() {
         Some((_, l)) if l.split_whitespace().eq(["version", "1"]) => Ok(()),
-        Some((n, l)) => Err(err(n, format!("expected `version 1`, found `{l}`"))),
+        Some((n, l)) => Err(err(n, format!("expected `version 1`, found `{}`", excerpt(l)))),
         None => Err(FormatError::whole_file(FORMAT, "empty file (expected `version 1`)")),
     }
 }
@@ -290,7 +292,8 @@ fn parse_vertex(n: usize, line: &str, inverse: &[Affine3A], mesh: &mut Mesh) -> 
     // Source-engine links: count, then (bone, weight) pairs.
     let mut links: Vec<(usize, f32)> = Vec::new();
     if let Some(count) = words.get(9) {
-        let count: usize = count.parse().map_err(|_| err(n, format!("expected a link count, found `{count}`")))?;
+        let count: usize =
+            count.parse().map_err(|_| err(n, format!("expected a link count, found `{}`", excerpt(count))))?;
         if words.len() < 10 + 2 * count {
             return Err(err(n, format!("expected {count} (bone, weight) links, found {}", (words.len() - 10) / 2)));
         }

@@ -7,6 +7,7 @@
 //! million braces costs no more memory than its text.
 
 use super::FormatError;
+use crate::error::excerpt;
 
 /// What a text format's tokens look like besides the common rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,9 +195,11 @@ impl<'a> Tokens<'a> {
     pub fn expect(&mut self, expected: &str) -> Result<(), FormatError> {
         match self.next_token() {
             Some(t) if t.text == expected && !t.quoted => Ok(()),
-            Some(t) => {
-                Err(FormatError::at_line(self.format, t.line, format!("expected `{expected}`, found `{}`", t.text)))
-            }
+            Some(t) => Err(FormatError::at_line(
+                self.format,
+                t.line,
+                format!("expected `{expected}`, found `{}`", excerpt(t.text)),
+            )),
             None => Err(self.error(format!("expected `{expected}`, found the end of the file"))),
         }
     }
@@ -205,9 +208,11 @@ impl<'a> Tokens<'a> {
     pub fn string(&mut self) -> Result<&'a str, FormatError> {
         match self.next_token() {
             Some(t) if t.quoted => Ok(t.text),
-            Some(t) => {
-                Err(FormatError::at_line(self.format, t.line, format!("expected a quoted string, found `{}`", t.text)))
-            }
+            Some(t) => Err(FormatError::at_line(
+                self.format,
+                t.line,
+                format!("expected a quoted string, found `{}`", excerpt(t.text)),
+            )),
             None => Err(self.error("expected a quoted string, found the end of the file")),
         }
     }
@@ -220,7 +225,7 @@ impl<'a> Tokens<'a> {
                 _ => Err(FormatError::at_line(
                     self.format,
                     t.line,
-                    format!("expected a finite number, found `{}`", t.text),
+                    format!("expected a finite number, found `{}`", excerpt(t.text)),
                 )),
             },
             None => Err(self.error("expected a number, found the end of the file")),
@@ -237,9 +242,11 @@ impl<'a> Tokens<'a> {
                     t.line,
                     format!("expected an integer in {min}..={max}, found {x}"),
                 )),
-                Err(_) => {
-                    Err(FormatError::at_line(self.format, t.line, format!("expected an integer, found `{}`", t.text)))
-                }
+                Err(_) => Err(FormatError::at_line(
+                    self.format,
+                    t.line,
+                    format!("expected an integer, found `{}`", excerpt(t.text)),
+                )),
             },
             None => Err(self.error("expected an integer, found the end of the file")),
         }

@@ -172,3 +172,35 @@ fn an_unreadable_subfolder_fails_alone() {
     assert_eq!(failed[0]["input"], s(&locked));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// R4-10: a hostile file's text quoted in a parse error (a token or line that is not what was
+/// expected) is a short excerpt, however long the line: on the terminal, in the index page and
+/// in the JSON.
+#[test]
+fn errors_quote_a_short_excerpt_of_a_huge_line() {
+    let dir = scratch("huge-line");
+    let assets = dir.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    let huge = "A".repeat(2 << 20);
+    let files = [
+        ("first.smd", huge.clone()),
+        ("vertex.obj", format!("v 0 0 {huge}\n")),
+        ("face.obj", format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 {huge}\n")),
+        ("version.md5mesh", format!("MD5Version {huge}\n")),
+        ("joint.md5mesh", format!("MD5Version 10\ncommandline \"\"\nnumJoints {huge}\n")),
+    ];
+    for (name, text) in &files {
+        std::fs::write(assets.join(name), text).unwrap();
+    }
+    let (out, json) = (dir.join("out"), dir.join("records.json"));
+    let o = run(&["thumbnail", "--size", "8", s(&assets), "-o", s(&out), "--html", "--json", s(&json)]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let reports = [printed(&o), index, std::fs::read_to_string(&json).unwrap()];
+    for shown in &reports {
+        assert!(!shown.contains(&"A".repeat(100)), "a long quote: {} bytes", shown.len());
+    }
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.lines().filter(|l| l.starts_with("FAIL") && l.contains("AAAA…")).count(), files.len(), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -3,7 +3,7 @@
 //! motion flags, and the readers of one command's arguments (errors name the line).
 
 use super::script::{At, err};
-use crate::error::Result;
+use crate::error::{Result, excerpt};
 use crate::formats::tokens::{Token, Tokens};
 
 /// Commands that do not change how a model looks: skipped without a warning.
@@ -102,7 +102,9 @@ pub(super) fn skip_args(s: &mut Tokens) {
 pub(super) fn word(s: &mut Tokens, at: &At, what: &str) -> Result<String> {
     match arg(s) {
         Some(t) if !t.is("{") && !t.is("}") => Ok(t.text.to_string()),
-        Some(t) => Err(err(&At { line: t.line, ..at.clone() }, format!("expected {what}, found `{}`", t.text))),
+        Some(t) => {
+            Err(err(&At { line: t.line, ..at.clone() }, format!("expected {what}, found `{}`", excerpt(t.text))))
+        }
         None => Err(err(at, format!("expected {what}"))),
     }
 }
@@ -111,7 +113,7 @@ pub(super) fn number(s: &mut Tokens, at: &At, what: &str) -> Result<f32> {
     match arg(s) {
         Some(t) => match t.text.parse::<f32>() {
             Ok(x) if x.is_finite() => Ok(x),
-            _ => Err(err(&At { line: t.line, ..at.clone() }, format!("expected {what}, found `{}`", t.text))),
+            _ => Err(err(&At { line: t.line, ..at.clone() }, format!("expected {what}, found `{}`", excerpt(t.text)))),
         },
         None => Err(err(at, format!("expected {what}"))),
     }
