@@ -25,7 +25,7 @@ pub use plan::{OutputFormat, OutputPlan};
 pub use png::{decode_png_within, encode_rgba_png, read_png_within};
 pub use png::{encode_png, read_png, write_png};
 #[doc(hidden)]
-pub use sanitize::{MAX_COMPONENT_BYTES, sanitize_component};
+pub use sanitize::{MAX_COMPONENT_BYTES, is_component_char, sanitize_component};
 pub use transaction::{Transaction, write_atomic};
 #[doc(hidden)]
 pub use transaction::{WritesStopped, stop_writing};

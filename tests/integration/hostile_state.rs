@@ -320,3 +320,24 @@ fn no_content_of_a_state_file_makes_a_run_panic_or_refuse() {
         assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "variant {i}: {}", printed(&o));
     }
 }
+
+/// A `frames` entry writing `out/{clip}/{frame}.png`, and a file beside its project.
+const CLIP_FOLDERS: &str = "[defaults]\nsize = 32\nssaa = 1\n\n[[frames]]\nname = \"walk\"\n\
+    model = \"assets/robot/robot.md2\"\nclip = \"walk\"\nframes = 2\noutput = \"out/{clip}/{frame}.png\"\n";
+
+#[test]
+fn a_record_cannot_pass_dot_dot_off_as_a_clip_name_to_remove_a_file() {
+    // Issue 46, R4-06: `out/../7.png` is `out/{clip}/{frame}.png` with `..` for the clip.
+    let dir = project("state-dot-dot-clip", CLIP_FOLDERS);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let precious = b"a file of the project's own".to_vec();
+    std::fs::write(dir.join("7.png"), &precious).unwrap();
+    let written = serde_json::json!({ "hash": blake3::hash(&precious).to_hex().to_string(), "bytes": precious.len() });
+    for forged in ["out/../7.png", "out/./7.png"] {
+        tamper(&dir, |state| state["entries"]["walk"]["outputs"][forged] = written.clone());
+        let o = bake(&dir, &["spritebake.toml", "--force", "--allow-dir", ".."]);
+        assert_eq!(o.status.code(), Some(0), "{forged}: {}", printed(&o));
+        assert_eq!(entries_with(&o, "built"), set(&["walk"]), "{forged}: {}", printed(&o));
+        assert_eq!(std::fs::read(dir.join("7.png")).unwrap(), precious, "{forged}: {}", printed(&o));
+    }
+}

@@ -24,6 +24,7 @@ use crate::bake::JsonFormat;
 use crate::bake::engines::page_path;
 use crate::bake::frames_data;
 use crate::bake::maps::{MapKind, output_of};
+use crate::output::is_component_char;
 
 /// Longer names are no file's (`PATH_MAX`), and are never matched.
 const MAX_NAME_BYTES: usize = 4096;
@@ -173,7 +174,8 @@ struct Pattern {
 
 enum Piece {
     Text(String),
-    /// `{clip}`, `{dirname}`: a sanitized name, one or more bytes, never a `/`.
+    /// `{clip}`, `{dirname}`: a sanitized name ([`crate::output::sanitize_component`]), one or more
+    /// characters, never a separator, never beginning with a `.`.
     Name,
     /// `{dir:N}`, `{frame:N}`: at least N digits (and at least one).
     Number(usize),
@@ -223,11 +225,15 @@ impl Pattern {
                     }
                 }
                 Piece::Name => {
-                    // Whether a piece started at or after the last `/` seen.
+                    // Whether a field that began where an earlier piece ended runs through
+                    // this character. A field is a sanitized name: never `.` or `..` (it
+                    // cannot begin with a dot), never a separator, so no recorded name can
+                    // climb out of the pattern's folders through one.
                     let mut open = false;
-                    for (end, &byte) in bytes.iter().enumerate() {
-                        open = (open || ends[end]) && byte != b'/';
-                        next[end + 1] = open;
+                    for (at, c) in name.char_indices() {
+                        let begins = ends[at] && is_component_char(c, true);
+                        open = (open && is_component_char(c, false)) || begins;
+                        next[at + c.len_utf8()] = open;
                     }
                 }
                 Piece::Number(width) => {
@@ -263,16 +269,28 @@ mod tests {
     #[test]
     fn patterns_match_exactly_the_names_they_expand_to() {
         let pattern = Pattern::parse("out/{clip}_{dir}_{frame:03}.png");
-        for name in ["out/walk_2_007.png", "out/a_b_0_1234.png", "out/_.._escape_0_000.png"] {
+        for name in ["out/walk_2_007.png", "out/a_b_0_1234.png", "out/_.._escape_0_000.png", "out/w.k_2_007.png"] {
             assert!(pattern.matches(name), "{name}");
         }
-        for name in
-            ["out/walk_2_07.png", "out/walk__007.png", "out/x/y_2_007.png", "out/walk_2_007.pngx", "walk_2_007.png"]
-        {
+        for name in [
+            "out/walk_2_07.png",
+            "out/walk__007.png",
+            "out/x/y_2_007.png",
+            "out/walk_2_007.pngx",
+            "walk_2_007.png",
+            "out/.hidden_2_007.png",
+            "out/a\\b_2_007.png",
+        ] {
             assert!(!pattern.matches(name), "{name}");
         }
         let pattern = Pattern::parse("f{frame}{dirname}{clip}.png");
         assert!(pattern.matches("f12SWwalk.png") && pattern.matches("f0ab.png") && !pattern.matches("f0a.png"));
         assert!(!pattern.matches("fSWwalk.png") && !pattern.matches(&format!("f1{}.png", "a".repeat(MAX_NAME_BYTES))));
+        // Issue 46, R4-06: no field is `.` or `..`, so no name leaves the pattern's folders.
+        let pattern = Pattern::parse("out/{clip}/{frame}.png");
+        assert!(pattern.matches("out/walk/7.png") && pattern.matches("out/wälk/7.png"));
+        for name in ["out/../7.png", "out/./7.png", "out/.walk/7.png", "out//7.png", "out/a/b/7.png"] {
+            assert!(!pattern.matches(name), "{name}");
+        }
     }
 }

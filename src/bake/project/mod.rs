@@ -69,9 +69,11 @@
 //!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
-//! them) only inside the allowed folders. A record is believed only to skip an entry whose
-//! outputs are all there with the size and content it records, and to remove files the entry's
-//! output can name; it can neither block a run (step 3) nor make one write anywhere.
+//! them) only inside the allowed folders. A record naming a path in a form no run records it
+//! in (`./a.png`, `out//a.png`) is not believed at all: its entry is rebuilt, with a warning.
+//! A record is believed only to skip an entry whose outputs are all there with the size and
+//! content it records, and to remove files the entry's output can name; it can neither block
+//! a run (step 3) nor make one write anywhere.
 
 mod clash;
 mod cover;
@@ -80,7 +82,7 @@ mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -101,7 +103,7 @@ use crate::spec::{BakeSpec, Resolved};
 use clash::{Role, Uses};
 use cover::Names;
 use state::{
-    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path,
+    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path, plain,
     read_state, settings_hash, size_of,
 };
 
@@ -405,9 +407,7 @@ impl Project {
     /// dropped; `..` kept, since it may follow a link). A link re-pointed since then shows as a
     /// change of what the recorded path leads to.
     fn stored(&self, path: &Path) -> String {
-        let relative = path.strip_prefix(self.scope.home()).unwrap_or(path);
-        let plain: PathBuf = relative.components().filter(|c| *c != Component::CurDir).collect();
-        plain.to_string_lossy().into_owned()
+        plain(path.strip_prefix(self.scope.home()).unwrap_or(path))
     }
 
     /// A path as the state file records it, from the working folder.
@@ -563,6 +563,17 @@ impl Project {
             self.entries.iter().flat_map(|e| e.spec.named_files()).map(|p| self.joined(p)).collect();
         inputs.push(self.path.clone());
         self.check_outputs(&outputs, &inputs, false, options)
+    }
+
+    /// Why `entry`'s `record` (`current`: of its settings as they are now) is not believed,
+    /// if it is not: it names a path in a form no run records, or (when current) it cannot
+    /// cover what a bake of the entry writes (see `cover.rs`). An earlier run's record is
+    /// believed only to name files to remove, which its entry's output must name now.
+    fn distrust(&self, entry: &Entry, record: &Record, current: bool) -> Option<String> {
+        if let Some(name) = record.misspelt() {
+            return Some(format!("names '{name}', a spelling no run records"));
+        }
+        current.then(|| self.names(entry).uncovered(&record.outputs)).flatten()
     }
 
     /// Step 2: whether an entry's record still holds (`Err`: why not): `record` is its record,
@@ -889,7 +900,7 @@ impl Project {
                 let settings = settings_hash(entry);
                 let record = state.entries.get(&entry.name);
                 let current = record.filter(|r| settings.as_ref() == Some(&r.settings));
-                let distrust = current.and_then(|r| self.names(entry).uncovered(&r.outputs));
+                let distrust = record.and_then(|r| self.distrust(entry, r, current.is_some()));
                 let step = match (options.force, &distrust) {
                     (true, _) => Step::Stale("forced".into()),
                     (false, Some(_)) => Step::Stale("its record is not believed".into()),

@@ -11,7 +11,7 @@
 //! each entry.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
@@ -40,6 +40,23 @@ pub(super) struct Record {
     pub(super) inputs: BTreeMap<String, Option<String>>,
     /// Every file it wrote, and what was written.
     pub(super) outputs: BTreeMap<String, Written>,
+}
+
+impl Record {
+    /// A path the record names in a form no run records it in ([`plain`]), if it names one:
+    /// another spelling of a file (`./a.png`, `out//a.png`), which would be hashed, matched
+    /// against the entry's output and removed under a name no run gives it.
+    pub(super) fn misspelt(&self) -> Option<&str> {
+        let mut names = self.inputs.keys().chain(self.outputs.keys()).map(String::as_str);
+        names.find(|name| name.is_empty() || plain(Path::new(name)) != *name)
+    }
+}
+
+/// How the state file writes `path`: its components as given, without `.` ones and doubled or
+/// trailing separators; `..` is kept, since it may follow a link.
+pub(super) fn plain(path: &Path) -> String {
+    let plain: PathBuf = path.components().filter(|c| *c != Component::CurDir).collect();
+    plain.to_string_lossy().into_owned()
 }
 
 /// What an entry wrote to one file.
