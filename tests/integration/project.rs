@@ -658,3 +658,49 @@ fn a_run_with_nothing_to_do_over_8000_entries_finds_every_entry_up_to_date() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 built, 8000 up to date, 0 failed"), "{}", printed(&o));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Entry 1 (shard 1 of 2) writes frames `out/walk_00.png`...; entry 2 (shard 2) `more`.
+fn two_shards(frames: u32, more: &str) -> String {
+    format!(
+        "[defaults]\nsize = 32\nssaa = 1\n\n[[frames]]\nname = \"by-clip\"\nmodel = \"assets/robot/robot.md2\"\n\
+         clip = \"walk\"\nframes = {frames}\noutput = \"out/{{clip}}_{{frame:02}}.png\"\n\n{more}"
+    )
+}
+
+#[test]
+fn every_shard_refuses_two_entries_on_one_file_as_the_whole_run_does() {
+    // Issue 46, R4-14: entry 2 names the files entry 1's pattern expands to; only a plan of
+    // both finds it, and each shard plans one.
+    let by_name = "[[frames]]\nname = \"by-name\"\nmodel = \"assets/robot/robot.md2\"\nclip = \"walk\"\n\
+                   frames = 2\noutput = \"out/walk_{frame:02}.png\"\n";
+    let dir = project("shard-clash", &two_shards(2, by_name));
+    for args in
+        [&["spritebake.toml"][..], &["spritebake.toml", "--shard", "1/2"], &["spritebake.toml", "--shard", "2/2"]]
+    {
+        let o = bake(&dir, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", printed(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("'by-clip'") && err.contains("'by-name'") && err.contains("both write"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("out").exists(), "{args:?}: {}", printed(&o));
+    }
+}
+
+#[test]
+fn a_shards_clean_up_leaves_a_file_another_shards_entry_reads() {
+    // Issue 46, R4-14: the frame entry 1 no longer makes is a texture entry 2 (shard 2) reads.
+    let dir = project("shard-clean-up", &two_shards(3, ""));
+    assert_eq!(bake(&dir, &["spritebake.toml", "--shard", "1/2", "-q"]).status.code(), Some(0));
+    let frame = std::fs::read(dir.join("out/walk_02.png")).unwrap();
+    let reader = "[[thumbnail]]\nname = \"reader\"\nmodel = \"assets/robot/robot.md2\"\n\
+                  texture = [\"out/walk_02.png\"]\noutput = \"thumb.png\"\n";
+    std::fs::write(dir.join("spritebake.toml"), two_shards(2, reader)).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--shard", "1/2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["by-clip"]), "{}", printed(&o));
+    assert_eq!(std::fs::read(dir.join("out/walk_02.png")).unwrap(), frame, "{}", printed(&o));
+    let o = bake(&dir, &["spritebake.toml", "--shard", "2/2"]);
+    assert_eq!(entries_with(&o, "built"), set(&["reader"]), "{}", printed(&o));
+}

@@ -43,7 +43,8 @@
 //!    and against every input of every entry — still before anything renders (a refusal of the
 //!    whole run; but where the record of an up-to-date entry takes part, that entry is rebuilt
 //!    instead, with a warning, and the run refused only if its plan clashes too: a record can
-//!    never block a run, see `clash.rs`);
+//!    never block a run, see `clash.rs`); a shard with an entry to rebuild plans every other
+//!    shard's entry too, so that it refuses what a run of the whole project refuses;
 //! 4. bakes the entries to rebuild in parallel (loading each again; at most
 //!    [`crate::budget::models_in_flight`] at once), each writing its files together or none;
 //!    an entry that fails is reported and the others go on. Under the same locks as its commit
@@ -58,7 +59,8 @@
 //! A file an earlier run wrote is removed only when the state file records it for that entry,
 //! the entry's output can name it now (else it is left, with a warning), its size and content
 //! are still what was written (else it is left, with a warning: someone changed it), it is
-//! inside the allowed folders and it is no file this run writes or reads.
+//! inside the allowed folders and it is no file this run writes or reads, nor one any entry of
+//! the project names or (planned from another shard) writes or reads.
 //!
 //! The state file records paths as the project names them, relative to its folder, not where
 //! links led when they were written: every check looks at what a recorded path leads to now,
@@ -262,6 +264,16 @@ struct Notes {
     warnings: Vec<String>,
     /// Files of an earlier run removed.
     removed: Vec<PathBuf>,
+}
+
+/// The entries of other shards, planned (each [`Step::Planned`], or [`Step::Failed`] when its
+/// model does not load) but never baked: a shard that builds anything checks the whole
+/// project's outputs and inputs, as a run without shards does, so that it refuses what that
+/// run refuses and its clean-up leaves every file another shard's entry writes or reads.
+#[derive(Default)]
+struct Elsewhere<'e> {
+    entries: Vec<&'e Entry>,
+    steps: Vec<Step>,
 }
 
 /// What a run must leave alone and where it records entries, for [`Project::bake`].
@@ -631,6 +643,28 @@ impl Project {
         Ok(Planned { resolved, outputs, inputs: loaded.inputs, seconds: start.elapsed().as_secs_f64() })
     }
 
+    /// `step` planned when it is [`Step::Stale`] (failed when the entry cannot be), else as it is.
+    fn planned(&self, entry: &Entry, step: Step, events: &(dyn Fn(Event) + Sync)) -> Step {
+        let Step::Stale(reason) = step else { return step };
+        let start = Instant::now();
+        match self.plan(entry, events) {
+            Ok(planned) => Step::Planned(reason, Box::new(planned)),
+            Err(e) => Step::Failed { reason, error: e.to_string(), seconds: start.elapsed().as_secs_f64() },
+        }
+    }
+
+    /// Step 3 for the entries a shard does not bake, `selected` being those it bakes (none
+    /// without a shard): see [`Elsewhere`]. Their images are not counted in the progress.
+    fn plan_elsewhere<'p>(&'p self, selected: &[&Entry], at_once: usize) -> Elsewhere<'p> {
+        let ours: HashSet<usize> = selected.iter().map(|e| e.index).collect();
+        let entries: Vec<&Entry> = self.entries.iter().filter(|e| !ours.contains(&e.index)).collect();
+        let steps = entries.iter().map(|_| Step::Stale("another shard's".into())).collect();
+        let quiet = |_: Event| {};
+        let stale = |s: &Step| matches!(s, Step::Stale(_));
+        let steps = in_batches(&entries, steps, at_once, stale, |entry, step| self.planned(entry, step, &quiet));
+        Elsewhere { entries, steps }
+    }
+
     /// Step 4 for one entry: bakes and writes it, removes what its last run wrote and this one
     /// did not, records it in the journal, and returns its record.
     fn bake(
@@ -753,23 +787,28 @@ impl Project {
         }
     }
 
-    /// Step 3, across entries: every output of the run against every other and against every
-    /// file any entry reads, before anything renders. Returns, when an entry is to be built,
-    /// [`Ledger::keep`]: every file the run writes or reads, with the files that entries
-    /// neither built nor up to date last wrote, the state file's and those of other shards'.
+    /// Step 3, across entries: every output of the run (and of the entries `elsewhere`)
+    /// against every other and against every file any entry reads, before anything renders.
+    /// Returns, when an entry is to be built, [`Ledger::keep`]: every file the run writes or
+    /// reads, with the files that entries neither built nor up to date last wrote, the state
+    /// file's, every file an entry of the project names and those other shards' entries write
+    /// and read.
     fn check_planned(
         &self,
         entries: &[&Entry],
         steps: &[Step],
+        elsewhere: &Elsewhere,
         old: &State,
         options: &RunOptions,
     ) -> Result<HashMap<PathBuf, Option<usize>>> {
         let mut outputs = Vec::new();
         let mut inputs = vec![self.path.clone()];
         let mut others = Vec::new();
-        // Of each output, the entry that writes it if it is to be built.
+        // Of each output, the entry that writes it if it is to be built here.
         let mut writers = Vec::new();
-        for (entry, step) in entries.iter().zip(steps) {
+        let ours = entries.iter().zip(steps).map(|(entry, step)| (entry, step, true));
+        let theirs = elsewhere.entries.iter().zip(&elsewhere.steps).map(|(entry, step)| (entry, step, false));
+        for (entry, step, built_here) in ours.chain(theirs) {
             match step {
                 Step::Fresh(record) => {
                     outputs.extend(record.outputs.keys().map(|p| (*entry, self.recorded(p), OutputFormat::Copy)));
@@ -778,7 +817,7 @@ impl Project {
                 }
                 Step::Planned(_, planned) => {
                     outputs.extend(planned.outputs.iter().map(|p| (*entry, p.clone(), OutputFormat::Copy)));
-                    writers.resize(outputs.len(), Some(entry.index));
+                    writers.resize(outputs.len(), built_here.then_some(entry.index));
                     inputs.extend(planned.inputs.iter().cloned());
                 }
                 _ => {
@@ -802,7 +841,10 @@ impl Project {
         let selected: HashSet<usize> = entries.iter().map(|e| e.index).collect();
         let other_shards = self.entries.iter().filter(|e| !selected.contains(&e.index));
         let fixed = other_shards.flat_map(|e| self.fixed_outputs(e)).map(|(p, _)| p);
-        let rest = inputs.into_iter().chain(others).chain(options.extra_outputs.iter().cloned()).chain(fixed);
+        // Whatever a record or a plan left out, no file an entry names is an earlier run's.
+        let named = self.entries.iter().flat_map(|e| e.spec.named_files()).map(|p| self.joined(p));
+        let rest =
+            inputs.into_iter().chain(others).chain(options.extra_outputs.iter().cloned()).chain(fixed).chain(named);
         for path in rest.chain([journal_path(&state), state]) {
             keep.insert(location(&path), None);
         }
@@ -810,11 +852,20 @@ impl Project {
     }
 
     /// The up-to-date entries (by position in `entries`) whose records take part in a clash
-    /// of the run, each with what its record says: an output another entry writes or any
-    /// entry reads, an input an entry writes (see `clash.rs`).
-    fn clashing_records(&self, entries: &[&Entry], steps: &[Step], options: &RunOptions) -> Vec<(usize, String)> {
+    /// of the run (the entries `elsewhere` included), each with what its record says: an
+    /// output another entry writes or any entry reads, an input an entry writes (see
+    /// `clash.rs`).
+    fn clashing_records(
+        &self,
+        entries: &[&Entry],
+        steps: &[Step],
+        elsewhere: &Elsewhere,
+        options: &RunOptions,
+    ) -> Vec<(usize, String)> {
         let mut uses = Uses::default();
-        for (i, (entry, step)) in entries.iter().zip(steps).enumerate() {
+        // The entries elsewhere numbered after this run's.
+        let everyone = entries.iter().chain(&elsewhere.entries).zip(steps.iter().chain(&elsewhere.steps));
+        for (i, (entry, step)) in everyone.enumerate() {
             match step {
                 Step::Fresh(record) => {
                     record.outputs.keys().for_each(|p| uses.add(&self.recorded(p), Some(i), Role::Writes));
@@ -926,25 +977,22 @@ impl Project {
             let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
             let at_once = models_in_flight(per_entry.saturating_mul(2));
             let stale = |s: &Step| matches!(s, Step::Stale(_));
-            let plan = |entry: &Entry, step| match step {
-                Step::Stale(reason) => {
-                    let start = Instant::now();
-                    match self.plan(entry, events) {
-                        Ok(planned) => Step::Planned(reason, Box::new(planned)),
-                        Err(e) => Step::Failed { reason, error: e.to_string(), seconds: start.elapsed().as_secs_f64() },
-                    }
-                }
-                other => other,
+            let plan = |entry: &Entry, step| self.planned(entry, step, events);
+            // Planning (loading, not rendering) every other shard's entry costs a shard that
+            // builds nothing too much to pay for nothing: it writes and removes nothing.
+            let elsewhere = match steps.iter().any(stale) {
+                true => self.plan_elsewhere(&selected, at_once),
+                false => Elsewhere::default(),
             };
             steps = in_batches(&selected, steps, at_once, stale, plan);
             // A refusal that records take part in rebuilds their entries instead (see
             // `clash.rs`); each round leaves fewer records, and then only plans can refuse.
             let keep = loop {
-                let refusal = match self.check_planned(&selected, &steps, &state, options) {
+                let refusal = match self.check_planned(&selected, &steps, &elsewhere, &state, options) {
                     Ok(keep) => break keep,
                     Err(refusal) => refusal,
                 };
-                let clashing = self.clashing_records(&selected, &steps, options);
+                let clashing = self.clashing_records(&selected, &steps, &elsewhere, options);
                 if clashing.is_empty() {
                     return Err(refusal);
                 }
