@@ -341,3 +341,30 @@ fn a_record_cannot_pass_dot_dot_off_as_a_clip_name_to_remove_a_file() {
         assert_eq!(std::fs::read(dir.join("7.png")).unwrap(), precious, "{forged}: {}", printed(&o));
     }
 }
+
+#[test]
+fn a_record_naming_one_input_in_many_spellings_is_not_believed() {
+    // Issue 46, R4-07: each spelling was hashed on every run, forever. A record can name a file
+    // only as a bake records it, so these are refused and the entry's next record names it once.
+    let dir = project("state-spellings", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let texture = "assets/tower_bricks.png";
+    let hash = blake3::hash(&std::fs::read(dir.join(texture)).unwrap()).to_hex().to_string();
+    tamper(&dir, |state| {
+        let inputs = state["entries"]["tower-thumb"]["inputs"].as_object_mut().unwrap();
+        assert!(inputs.contains_key(texture), "{inputs:?}");
+        for i in 1..=200 {
+            let spelling = format!("assets/{}tower_bricks.png", "robot/../".repeat(i));
+            inputs.insert(spelling, hash.clone().into());
+        }
+    });
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["tower-thumb"]), "{}", printed(&o));
+    assert_eq!(warnings_about(&o, "tower-thumb").len(), 1, "{}", printed(&o));
+    let state = json(&dir.join(STATE));
+    let inputs = state["entries"]["tower-thumb"]["inputs"].as_object().unwrap();
+    let spellings: Vec<&String> = inputs.keys().filter(|k| k.ends_with("tower_bricks.png")).collect();
+    assert_eq!(spellings, [texture], "{inputs:?}");
+    the_next_run_has_nothing_to_do(&dir);
+}

@@ -71,8 +71,9 @@
 //!
 //! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
-//! them) only inside the allowed folders. A record naming a path in a form no run records it
-//! in (`./a.png`, `out//a.png`) is not believed at all: its entry is rebuilt, with a warning.
+//! them) only inside the allowed folders, each at most once a run. A record naming a path in a
+//! form no run records it in (`./a.png`, `out//a.png`, or `x/../a.png` where no path its
+//! entry names climbs out of `x`) is not believed at all: its entry is rebuilt, with a warning.
 //! A record is believed only to skip an entry whose outputs are all there with the size and
 //! content it records, and to remove files the entry's output can name; it can neither block
 //! a run (step 3) nor make one write anywhere.
@@ -84,7 +85,7 @@ mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -582,10 +583,22 @@ impl Project {
     /// cover what a bake of the entry writes (see `cover.rs`). An earlier run's record is
     /// believed only to name files to remove, which its entry's output must name now.
     fn distrust(&self, entry: &Entry, record: &Record, current: bool) -> Option<String> {
-        if let Some(name) = record.misspelt() {
-            return Some(format!("names '{name}', a spelling no run records"));
+        if let Some(name) = record.misspelt().or_else(|| self.climbing_input(entry, record)) {
+            return Some(format!("names '{name}', a spelling no run of it records"));
         }
         current.then(|| self.names(entry).uncovered(&record.outputs)).flatten()
+    }
+
+    /// An input of `record` that climbs out of a folder (`x/../a.png`) where no path `entry`
+    /// names climbs the same way, if there is one. A bake records the files an entry names as
+    /// written, and others through the folder of one or canonical ([`Project::stored_inputs`]),
+    /// so such a path is one more spelling of a file, to be hashed again by every run.
+    fn climbing_input<'r>(&self, entry: &Entry, record: &'r Record) -> Option<&'r str> {
+        let spec = &entry.spec;
+        let named = spec.named_files().into_iter().chain(spec.model.texture_root.iter().cloned());
+        let named: HashSet<PathBuf> = named.flat_map(|p| climbs(Path::new(&self.stored(&self.joined(p))))).collect();
+        let unnamed = |name: &&String| climbs(Path::new(name.as_str())).last().is_some_and(|c| !named.contains(c));
+        record.inputs.keys().find(unnamed).map(String::as_str)
     }
 
     /// Step 2: whether an entry's record still holds (`Err`: why not): `record` is its record,
@@ -1072,6 +1085,23 @@ impl Project {
     }
 }
 
+/// The beginnings of `path` that end in a `..` after a folder's name (`x/..`, `x/../y/..`):
+/// where it climbs out of a folder it named.
+fn climbs(path: &Path) -> Vec<PathBuf> {
+    let mut head = PathBuf::new();
+    let mut in_folder = false;
+    let mut climbs = Vec::new();
+    for component in path.components() {
+        head.push(component);
+        match component {
+            Component::Normal(_) => in_folder = true,
+            Component::ParentDir if in_folder => climbs.push(head.clone()),
+            _ => {}
+        }
+    }
+    climbs
+}
+
 /// Stages an entry's files in the project's folder (an entry names its output relative to
 /// it) and keeps each one's name as the state file stores it, with its size and hash.
 struct InProject<'p, 't> {
@@ -1181,6 +1211,13 @@ mod tests {
         let mut other = entry.clone();
         other.kind = Kind::Render;
         assert_ne!(settings_hash(&other), same);
+    }
+
+    #[test]
+    fn climbs_are_the_beginnings_ending_in_dot_dot_after_a_folder() {
+        let shown = |p: &str| climbs(Path::new(p)).iter().map(|c| c.display().to_string()).collect::<Vec<_>>();
+        assert_eq!(shown("../../a/x/../b/../c.png"), ["../../a/x/..", "../../a/x/../b/.."]);
+        assert!(shown("../a.png").is_empty() && shown("a/b.png").is_empty() && shown("/a/b.png").is_empty());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::{Entry, Kind};
-use crate::confine::{Confinement, Denied};
+use crate::confine::{Confinement, Denied, canonical_lenient};
 use crate::error::Error;
 use crate::spec::BakeSpec;
 
@@ -194,7 +194,8 @@ pub(super) fn append_record(journal: &Path, name: &str, record: &Record) -> crat
     file.write_all(&bytes).map_err(io)
 }
 
-/// Content hashes of files, each file hashed once per run.
+/// Content hashes of files, each file hashed once per run: known by where its path leads
+/// (links followed), so that no number of spellings of one file has it read again.
 #[derive(Default)]
 pub(super) struct Hashes {
     known: Mutex<HashMap<(PathBuf, u64), Option<String>>>,
@@ -204,7 +205,7 @@ impl Hashes {
     /// The hash of the file at `path` if it is a regular file of at most `max` bytes inside
     /// `scope`, else `None` (missing, refused: never read).
     pub(super) fn of(&self, scope: &Confinement, path: &Path, max: u64) -> Option<String> {
-        let key = (path.to_path_buf(), max);
+        let key = (canonical_lenient(path).unwrap_or_else(|| path.to_path_buf()), max);
         if let Some(hash) = self.known.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return hash.clone();
         }
@@ -260,6 +261,25 @@ mod tests {
             inputs: BTreeMap::from([("m.obj".into(), Some("h".into()))]),
             outputs: BTreeMap::from([(output.into(), Written { bytes: 1, hash: "o".into() })]),
         }
+    }
+
+    #[test]
+    fn a_file_is_hashed_once_whatever_its_spellings() {
+        let dir = std::env::temp_dir().join(format!("spritebake-hashes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("x")).unwrap();
+        std::fs::write(dir.join("a.png"), b"first").unwrap();
+        let scope = Confinement::for_project(&dir);
+        let hashes = Hashes::default();
+        let first = hashes.of(&scope, &dir.join("a.png"), 100);
+        assert_eq!(first, Some(hash_bytes(b"first")));
+        // Changed now: another spelling of it is not read again.
+        std::fs::write(dir.join("a.png"), b"second").unwrap();
+        for spelling in ["x/../a.png", "./a.png", "x/../x/../a.png"] {
+            assert_eq!(hashes.of(&scope, &dir.join(spelling), 100), first, "{spelling}");
+        }
+        assert_eq!(hash_file(&scope, &dir.join("a.png"), 100), Some(hash_bytes(b"second")));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
