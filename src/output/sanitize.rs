@@ -49,7 +49,7 @@ pub fn sanitize_component(name: &str) -> String {
 /// character): what a matcher of the names a pattern expands to must hold a name's field to,
 /// so that no spelling it accepts is `.`, `..` or holds a separator.
 pub fn is_component_char(c: char, first: bool) -> bool {
-    !is_forbidden(c) && !(first && c == '.')
+    !(is_forbidden(c) || (first && c == '.'))
 }
 
 fn is_forbidden(c: char) -> bool {
