@@ -500,13 +500,13 @@ fn open_regular(path: &Path, max: u64, scope: Option<&Confinement>) -> Result<(F
     Ok((file, opened.len()))
 }
 
-/// Reads the regular file at the canonical path `path` (see [`open_regular`]).
 /// The length the metadata of the file at `path` (already judged) gives, 0 when there is none:
 /// what a caller charges before reading the file whole (reading it then says what is wrong).
 pub fn file_len(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
+/// Reads the regular file at the canonical path `path` (see [`open_regular`]).
 fn read_regular(path: &Path, max: u64, scope: Option<&Confinement>) -> Result<Vec<u8>, Denied> {
     let (file, len) = open_regular(path, max, scope)?;
     // The length can still grow while reading: `take` keeps the bound.

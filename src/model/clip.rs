@@ -137,6 +137,16 @@ pub struct MarkedMotion {
     pub axes: [bool; 3],
 }
 
+/// `name`, or, when one of `clips` has it, the first of `name_1`, `name_2` ... that none has
+/// (as studiomdl names two sequences that share a name).
+pub fn unique_clip_name(name: String, clips: &[Clip]) -> String {
+    let taken = |n: &str| clips.iter().any(|c| c.name == n);
+    if !taken(&name) {
+        return name;
+    }
+    (1..).map(|k| format!("{name}_{k}")).find(|n| !taken(n)).unwrap_or(name)
+}
+
 #[cfg(test)]
 mod tests {
     use glam::Vec3;
@@ -187,14 +197,4 @@ mod tests {
         assert!(clip(ClipFrames::Morph(vec![0, 1, 0])).is_static(meshes));
         assert!(!clip(ClipFrames::Morph(vec![0, 1, 2])).is_static(meshes));
     }
-}
-
-/// `name`, or, when one of `clips` has it, the first of `name_1`, `name_2` ... that none has
-/// (as studiomdl names two sequences that share a name).
-pub fn unique_clip_name(name: String, clips: &[Clip]) -> String {
-    let taken = |n: &str| clips.iter().any(|c| c.name == n);
-    if !taken(&name) {
-        return name;
-    }
-    (1..).map(|k| format!("{name}_{k}")).find(|n| !taken(n)).unwrap_or(name)
 }

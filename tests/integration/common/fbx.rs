@@ -150,7 +150,8 @@ fn ktime(seconds: f32) -> u64 {
 /// A mesh of one star-shaped (so concave) polygon of `corners` corners, in the x/y plane.
 pub fn star_polygon(corners: usize) -> String {
     let point = |i: usize| {
-        let (angle, radius) = (i as f32 / corners as f32 * std::f32::consts::TAU, if i % 2 == 0 { 1.0 } else { 0.6 });
+        let (angle, radius) =
+            (i as f32 / corners as f32 * std::f32::consts::TAU, if i.is_multiple_of(2) { 1.0 } else { 0.6 });
         [radius * angle.cos(), radius * angle.sin(), 0.0]
     };
     let vertices: Vec<[f32; 3]> = (0..corners).map(point).collect();
