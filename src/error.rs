@@ -52,6 +52,20 @@ pub enum Error {
         /// What is accepted, e.g. "must be from 1 to 16" or "needs `pixel_art`".
         expected: String,
     },
+    /// A count over one of a job's limits (frames a row, frames a job), found from the count
+    /// before anything it sizes is allocated. `remedy` names options by their key in backticks
+    /// (`frames`); the command line shows them as flags.
+    #[error("{what} is {count}, more than the {limit} allowed: {remedy}")]
+    OverLimit {
+        /// What was counted ("the frame count of 'walk'").
+        what: String,
+        /// The count.
+        count: usize,
+        /// The limit.
+        limit: usize,
+        /// What brings it under the limit.
+        remedy: String,
+    },
     /// A read or write refused by the security model (a path leaving the allowed folders, a
     /// file that is not a regular file, an output that cannot be written...).
     #[error("{0}")]

@@ -215,7 +215,7 @@ impl<'a> Job<'a> {
     /// rendering anything: commands name their output files from these before any rendering.
     ///
     /// # Errors
-    /// [`crate::Error::BadOption`] `frames`, before anything is listed: a row of more than
+    /// [`crate::Error::OverLimit`], before anything is listed: a row of more than
     /// [`bounds::FRAMES`] frames, or a job of more than [`bounds::CELLS`] cells.
     pub fn cell_keys(&self) -> Result<Vec<(usize, u32, usize)>> {
         self.check_counts()?;
@@ -268,30 +268,27 @@ impl<'a> Job<'a> {
     /// of. Sampling it (`frames`, `sample_fps`) is capped at the same bound.
     ///
     /// # Errors
-    /// [`crate::Error::BadOption`] `frames`, naming the row and its frame count, or the job's
-    /// cell count.
+    /// [`crate::Error::OverLimit`], naming the row and its frame count, or the job's cell
+    /// count.
     fn check_counts(&self) -> Result<()> {
+        let over = |what: String, count: usize, limit: usize, remedy: &str| crate::Error::OverLimit {
+            what,
+            count,
+            limit,
+            remedy: remedy.to_string(),
+        };
         for motion in self.motions() {
             let frames = self.motion_count(&motion);
             if frames > bounds::FRAMES.max {
-                let expected = format!(
-                    "at most {} frames a row; sample the clip with `frames` or `sample_fps`",
-                    bounds::FRAMES.max
-                );
-                return Err(crate::Error::bad_option(
-                    "frames",
-                    format!("({frames} frames of '{}')", motion.name()),
-                    expected,
-                ));
+                let what = format!("the frame count of '{}' (frames a row)", motion.name());
+                return Err(over(what, frames, bounds::FRAMES.max, "sample the clip with `frames` or `sample_fps`"));
             }
         }
         let cells = self.cell_count();
         if cells > bounds::CELLS {
-            let expected = format!(
-                "at most {} frames in a job (rows x directions x frames); sample fewer with `frames` or `sample_fps`, or name fewer clips",
-                bounds::CELLS
-            );
-            return Err(crate::Error::bad_option("frames", format!("({cells} frames in all)"), expected));
+            let what = "the frame count of the job (rows x directions x frames)".to_string();
+            let remedy = "sample fewer with `frames` or `sample_fps`, or name fewer clips";
+            return Err(over(what, cells, bounds::CELLS, remedy));
         }
         Ok(())
     }

@@ -563,12 +563,15 @@ fn keyed_clip_lengths_are_bounded() {
         assert_refused(&o, &["forever.gltf", "key time 1e38 s", "3600 s (1 hour)"]);
         // An hour is a valid clip, but its 107 970 frames at 30 fps are no sprite row.
         let o = run_limited(&[command, s(&dir.join("hour.gltf")), "-o", s(&out.join(output))]);
-        assert_refused(&o, &["107970 frames of", "at most 10000 frames a row", "--frames", "--sample-fps"]);
+        assert_refused(
+            &o,
+            &["frame count of 'slide' (frames a row) is 107970", "more than the 10000", "--frames", "--sample-fps"],
+        );
         // At 1000 fps in 16 directions the hour is 57 million cells: refused from the count,
         // before any list of them is made (it once aborted under 1 GiB making that list).
         let (hour, output) = (dir.join("hour.gltf"), out.join(output));
         let o = run_limited(&[command, s(&hour), "--fps", "1000", "--directions", "16", "-o", s(&output)]);
-        assert_refused(&o, &["3599000 frames of", "at most 10000 frames a row"]);
+        assert_refused(&o, &["frame count of 'slide' (frames a row) is 3599000", "more than the 10000"]);
     }
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     std::fs::remove_dir_all(dir).unwrap();
@@ -587,7 +590,8 @@ fn a_job_of_many_rows_under_the_row_cap_is_refused_from_its_cell_count() {
     for (command, output) in [("sheet", "a.png"), ("frames", "f_{clip}_{dir}_{frame}.png")] {
         let (model, output) = (dir.join("rows.gltf"), out.join(output));
         let o = run_limited(&[command, s(&model), "--directions", "16", "-o", s(&output)]);
-        assert_refused(&o, &["frames in all", "at most 1000000 frames in a job", "--frames", "--sample-fps"]);
+        let words = ["frame count of the job", "is 15984000", "more than the 1000000", "--frames", "--sample-fps"];
+        assert_refused(&o, &words);
     }
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
     std::fs::remove_dir_all(dir).unwrap();

@@ -86,7 +86,7 @@ pub fn message(e: &spritebake::Error) -> String {
         spritebake::Error::BadOption { option, value, expected } => {
             format!("{} {value}: {}", flag(option), flags_in(expected))
         }
-        spritebake::Error::Budget { .. } => flags_in(&e.to_string()),
+        spritebake::Error::Budget { .. } | spritebake::Error::OverLimit { .. } => flags_in(&e.to_string()),
         _ => e.to_string(),
     }
 }
