@@ -704,3 +704,87 @@ fn a_shards_clean_up_leaves_a_file_another_shards_entry_reads() {
     let o = bake(&dir, &["spritebake.toml", "--shard", "2/2"]);
     assert_eq!(entries_with(&o, "built"), set(&["reader"]), "{}", printed(&o));
 }
+
+/// Waits (up to `limit`) until a temporary file of process `pid` is in `dir`: the run has read
+/// the state file and staged its outputs.
+fn staged_by(dir: &Path, pid: u32, limit: std::time::Duration) -> bool {
+    let start = std::time::Instant::now();
+    let mine = |n: &String| n.starts_with(".spritebake-") && n.split('-').nth(2) == Some(pid.to_string().as_str());
+    while start.elapsed() < limit {
+        if crate::common::cli::names_in(dir).iter().any(mine) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    false
+}
+
+/// The files the state file records, as paths relative to the project.
+fn recorded_outputs(dir: &Path) -> BTreeSet<String> {
+    let state = json(&dir.join(STATE));
+    let entries = state["entries"].as_object().unwrap();
+    entries.values().flat_map(|r| r["outputs"].as_object().unwrap().keys().cloned()).collect()
+}
+
+#[test]
+fn two_versions_baked_at_once_lose_no_record() {
+    // Issue 46, R4-08: two runs over two versions of the project (pages, then one page), both
+    // having read the state file before either committed; whichever wrote the state file last
+    // dropped the other's records, so files on disk were recorded nowhere and never removed.
+    // This test holds the output folder's commit lock while both start, so that both would
+    // stage (having read the state file) before either commits: every time, not by chance.
+    let version = |max_size: u32| {
+        format!(
+            "[defaults]\nsize = 24\nssaa = 1\n\
+             [[sheet]]\nname = \"walk\"\nmodel = \"assets/robot/robot.md5mesh\"\nanim = [\"assets/robot/walk.md5anim\"]\n\
+             directions = 4\nframes = 6\nmax_size = {max_size}\noutput = \"out/walk.png\"\n"
+        )
+    };
+    let dir = project("two-at-once", &version(60));
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let out_files = |dir: &Path| -> BTreeSet<String> {
+        let names = crate::common::cli::names_in(&dir.join("out"));
+        names.into_iter().filter(|n| !n.starts_with(".spritebake-")).map(|n| format!("out/{n}")).collect()
+    };
+    for trial in 0..2 {
+        let held = std::fs::File::open(dir.join("out")).unwrap();
+        held.lock().unwrap();
+        let spawn = || {
+            Command::new(env!("CARGO_BIN_EXE_spritebake"))
+                .current_dir(&dir)
+                .args(["bake", "spritebake.toml", "-q", "--force"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        std::fs::write(dir.join("spritebake.toml"), version(60)).unwrap();
+        let first = spawn();
+        assert!(staged_by(&dir.join("out"), first.id(), std::time::Duration::from_secs(120)), "trial {trial}");
+        std::fs::write(dir.join("spritebake.toml"), version(4096)).unwrap();
+        let second = spawn();
+        // Without a lock on the state, it stages too; with one, it waits for the first run.
+        staged_by(&dir.join("out"), second.id(), std::time::Duration::from_secs(3));
+        held.unlock().unwrap();
+        for child in [first, second] {
+            let o = child.wait_with_output().unwrap();
+            assert_eq!(o.status.code(), Some(0), "trial {trial}: {}", printed(&o));
+        }
+        // Every file in the output folder is recorded (so a later run can remove it).
+        assert_eq!(out_files(&dir), recorded_outputs(&dir), "trial {trial}");
+        assert!(!dir.join("spritebake.toml.state.journal").exists(), "trial {trial}");
+        // Either version baked again leaves exactly its own files.
+        for max_size in [4096, 60] {
+            std::fs::write(dir.join("spritebake.toml"), version(max_size)).unwrap();
+            let o = bake(&dir, &["spritebake.toml"]);
+            assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+            let files = out_files(&dir);
+            let pages = files.iter().filter(|n| n.starts_with("out/walk-")).count();
+            let single = files.contains("out/walk.png") as usize;
+            assert!(pages >= 6 && single == 0 || pages == 0 && single == 1, "trial {trial}: {files:?}");
+            assert_eq!(files, recorded_outputs(&dir), "trial {trial}");
+            let o = bake(&dir, &["spritebake.toml"]);
+            assert_eq!(entries_with(&o, "up to date"), set(&["walk"]), "{}", printed(&o));
+        }
+    }
+}

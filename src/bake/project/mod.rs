@@ -28,9 +28,13 @@
 //!
 //! A run ([`Project::run`]):
 //! 1. checks what is known without loading anything: every output inside the allowed folders,
-//!    no two entries writing one file, no output on a file an entry names, nor on a state file
-//!    or journal of the project, of whichever shard (a refusal of the whole run);
-//! 2. decides which entries are up to date from the state file alone (no model is loaded): an
+//!    no two entries writing one file, no output on a file an entry names, nor on a state file,
+//!    journal or state lock of the project, of whichever shard (a refusal of the whole run);
+//! 2. (unless a dry run) takes the state file's lock, waiting for another run of the project
+//!    that holds it, and keeps it until step 5 is done: two runs over one state file (two
+//!    versions of the project baked at once) take turns, so the second reads what the first
+//!    recorded and removes what it wrote, and no run's records are dropped (see `state.rs`);
+//!    then decides which entries are up to date from the state file alone (no model is loaded): an
 //!    entry is rebuilt when it has no record, its settings changed (its kind, output and spec
 //!    as written, with the spritebake version, hashed), its record cannot cover what a bake of
 //!    it writes (no output, a file its output cannot name, one it writes left out: a warning,
@@ -54,7 +58,7 @@
 //!    interrupted run keeps what it finished (see `state.rs`);
 //! 5. writes the state file ([`Project::state_path`]) atomically, with a record for every entry
 //!    built or up to date (a failed entry keeps none, so it is rebuilt next time), and removes
-//!    the journal.
+//!    the journal; then lets go of the state file's lock.
 //!
 //! A file an earlier run wrote is removed only when the state file records it for that entry,
 //! the entry's output can name it now (else it is left, with a warning), its size and content
@@ -106,8 +110,8 @@ use crate::spec::{BakeSpec, Resolved};
 use clash::{Role, Uses};
 use cover::Names;
 use state::{
-    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path, plain,
-    read_state, settings_hash, size_of,
+    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path, lock_state,
+    plain, read_state, settings_hash, size_of, state_files,
 };
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
@@ -531,8 +535,9 @@ impl Project {
     ) -> Result<()> {
         let mut owners: HashMap<PathBuf, &Entry> = HashMap::new();
         let mut plan = OutputPlan::new();
-        let state = self.state_path(options.shard);
-        plan.add(journal_path(&state), OutputFormat::Copy);
+        let [journal, lock, state] = state_files(&self.state_path(options.shard));
+        plan.add(journal, OutputFormat::Copy);
+        plan.add(lock, OutputFormat::Copy);
         plan.add(state, OutputFormat::Json);
         for extra in &options.extra_outputs {
             plan.add(extra, OutputFormat::Copy);
@@ -858,7 +863,7 @@ impl Project {
         let named = self.entries.iter().flat_map(|e| e.spec.named_files()).map(|p| self.joined(p));
         let rest =
             inputs.into_iter().chain(others).chain(options.extra_outputs.iter().cloned()).chain(fixed).chain(named);
-        for path in rest.chain([journal_path(&state), state]) {
+        for path in rest.chain(state_files(&state)) {
             keep.insert(location(&path), None);
         }
         Ok(keep)
@@ -892,7 +897,7 @@ impl Project {
             }
         }
         let state = self.state_path(options.shard);
-        for path in [journal_path(&state), state].iter().chain(&options.extra_outputs) {
+        for path in state_files(&state).iter().chain(&options.extra_outputs) {
             uses.add(path, None, Role::Writes);
         }
         uses.add(&self.path, None, Role::Reads);
@@ -954,7 +959,25 @@ impl Project {
         let state_path = self.state_path(options.shard);
         let journal = journal_path(&state_path);
         self.check_fixed(options)?;
+        // From before the state file is read until it is written anew: another run of this
+        // project (another version of it) waits, then reads what this one recorded (see
+        // `state.rs`). A dry run writes nothing, and takes no lock.
+        let mut lock_warnings = Vec::new();
+        let _lock = match options.dry_run {
+            true => None,
+            false => match lock_state(&state_path) {
+                Ok((lock, waited)) => {
+                    lock_warnings.extend(waited);
+                    Some(lock)
+                }
+                Err(warning) => {
+                    lock_warnings.push(warning);
+                    None
+                }
+            },
+        };
         let (mut state, mut warnings) = read_state(&state_path);
+        warnings.splice(0..0, lock_warnings);
         let selected = self.selected(options.shard);
         let hashes = Hashes::default();
         // Each step, and why the entry's record is not believed (see `cover.rs`).
@@ -1172,11 +1195,10 @@ mod tests {
     }
 
     #[test]
-    fn every_shards_state_file_and_journal_has_a_state_name() {
+    fn every_shards_state_file_journal_and_lock_has_a_state_name() {
         let project = parse(ENTRIES).unwrap();
         for shard in [None, Some((0, 1)), Some((1, 3)), Some((11, 12))] {
-            let state = project.state_path(shard);
-            for path in [journal_path(&state), state] {
+            for path in state_files(&project.state_path(shard)) {
                 let name = path.file_name().unwrap().to_string_lossy().into_owned();
                 assert!(is_state_name(&name, "spritebake.toml"), "{name}");
                 assert!(is_state_name(&name.to_uppercase(), "spritebake.toml"), "{name}");

@@ -9,6 +9,14 @@
 //! and after writing the state file anew removes the journal. Appending costs one record, so a
 //! run of N entries writes O(N) bytes of state, not the O(N²) of rewriting every record after
 //! each entry.
+//!
+//! That read, the journal and the write are one read-modify-write of the state: a run that
+//! writes holds the state file's lock ([`lock_path`]) through all of it. Without it two runs
+//! started at once (two versions of the project) both read the old state; the one that ended
+//! first removed the journal holding the other's records, the one that ended last wrote only
+//! its own, and the files of the other were recorded nowhere (never removed, the entry "up to
+//! date" for ever). With it the second run waits, reads the first's records, and removes what
+//! the first wrote that it does not write.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
@@ -92,16 +100,72 @@ pub(super) fn journal_path(state: &Path) -> PathBuf {
     state.with_extension("journal")
 }
 
-/// Whether the file name `name` is that of a state file or journal of the project file named
-/// `project`, for any shard: `PROJECT.state.json`, `PROJECT.shard-I-of-N.state.json` and their
-/// `.state.journal`s ([`super::Project::state_path`], [`journal_path`]). Letter case is
-/// ignored, as some file systems ignore it.
+/// The lock file of the state file at `state`: `NAME.state.json` has `NAME.state.lock`. A run
+/// that writes holds an exclusive advisory lock (`flock`) on it from before it reads the state
+/// file until it has written it anew, so two runs over one state file (two versions of the
+/// project baked at once) take turns: the second reads what the first recorded, and neither
+/// drops the other's records. The file is never removed (removing a lock file races with its
+/// next user).
+pub(super) fn lock_path(state: &Path) -> PathBuf {
+    state.with_extension("lock")
+}
+
+/// A state file, its journal and its lock file ([`journal_path`], [`lock_path`]).
+pub(super) fn state_files(state: &Path) -> [PathBuf; 3] {
+    [journal_path(state), lock_path(state), state.to_path_buf()]
+}
+
+/// The lock on a state file, held while alive (see [`lock_path`]).
+pub(super) struct StateLock {
+    _file: std::fs::File,
+}
+
+/// Takes the lock on the state file at `state`, waiting for another run that holds it. `Ok`
+/// with a warning when it had to wait; `Err` with a warning when the lock file cannot be opened
+/// or locked (a link or special file planted at its name, a folder not writable): the run goes
+/// on without it.
+pub(super) fn lock_state(state: &Path) -> Result<(StateLock, Option<String>), String> {
+    let path = lock_path(state);
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    // Never through a planted link, and never blocking on a FIFO.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let unlocked = |why: String| {
+        format!(
+            "the state file's lock {} was not taken: {why}; a run of this project at the same time may drop this \
+             run's records",
+            path.display()
+        )
+    };
+    let file = options.open(&path).map_err(|e| unlocked(e.to_string()))?;
+    if !file.metadata().map_err(|e| unlocked(e.to_string()))?.is_file() {
+        return Err(unlocked("not a regular file".into()));
+    }
+    let waited = match file.try_lock() {
+        Ok(()) => None,
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let start = std::time::Instant::now();
+            file.lock().map_err(|e| unlocked(e.to_string()))?;
+            Some(format!(
+                "waited {:.1} s for another spritebake run of this project to finish with its state file",
+                start.elapsed().as_secs_f64()
+            ))
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(unlocked(e.to_string())),
+    };
+    Ok((StateLock { _file: file }, waited))
+}
+
+/// Whether the file name `name` is that of a state file, journal or lock file of the project
+/// file named `project`, for any shard: `PROJECT.state.json`, `PROJECT.shard-I-of-N.state.json`
+/// and their `.state.journal`s and `.state.lock`s ([`super::Project::state_path`],
+/// [`journal_path`], [`lock_path`]). Letter case is ignored, as some file systems ignore it.
 pub(super) fn is_state_name(name: &str, project: &str) -> bool {
     let (name, project) = (name.to_ascii_lowercase(), project.to_ascii_lowercase());
     let Some(rest) = name.strip_prefix(&project) else { return false };
-    let Some(shard) = rest.strip_suffix(".state.json").or_else(|| rest.strip_suffix(".state.journal")) else {
-        return false;
-    };
+    let suffixes = [".state.json", ".state.journal", ".state.lock"];
+    let Some(shard) = suffixes.iter().find_map(|suffix| rest.strip_suffix(suffix)) else { return false };
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     match shard.strip_prefix(".shard-").and_then(|s| s.split_once("-of-")) {
         Some((i, n)) => number(i) && number(n),
