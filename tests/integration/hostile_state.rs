@@ -182,7 +182,12 @@ fn no_shard_writes_a_state_file_of_another() {
     }
     // Nor a summary on another shard's journal, nor on a state file of any shard count.
     std::fs::write(dir.join("spritebake.toml"), PROJECT).unwrap();
-    for target in ["spritebake.toml.shard-2-of-2.state.journal", "spritebake.toml.shard-3-of-7.state.json"] {
+    let targets = [
+        "spritebake.toml.shard-2-of-2.state.journal",
+        "spritebake.toml.shard-3-of-7.state.json",
+        "spritebake.toml.shard-2-of-2.state.lock",
+    ];
+    for target in targets {
         let o = bake(&dir, &["spritebake.toml", "--shard", "1/2", "--json", target]);
         assert_eq!(o.status.code(), Some(2), "{target}: {}", printed(&o));
         assert!(String::from_utf8_lossy(&o.stderr).contains(target), "{}", printed(&o));
@@ -366,5 +371,40 @@ fn a_record_naming_one_input_in_many_spellings_is_not_believed() {
     let inputs = state["entries"]["tower-thumb"]["inputs"].as_object().unwrap();
     let spellings: Vec<&String> = inputs.keys().filter(|k| k.ends_with("tower_bricks.png")).collect();
     assert_eq!(spellings, [texture], "{inputs:?}");
+    the_next_run_has_nothing_to_do(&dir);
+}
+
+#[test]
+fn a_link_or_fifo_at_the_state_lock_is_neither_followed_nor_waited_on() {
+    // Issue 46, R4-08: a run holds `PROJECT.state.lock` while it reads and writes the state.
+    let dir = project("state-lock", PROJECT);
+    let lock = dir.join("spritebake.toml.state.lock");
+    std::fs::write(dir.join("victim"), b"precious").unwrap();
+    std::os::unix::fs::symlink(dir.join("victim"), &lock).unwrap();
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&ENTRIES), "{}", printed(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning: the state file's lock") && err.contains("state.lock"), "{err}");
+    assert_eq!(std::fs::read(dir.join("victim")).unwrap(), b"precious");
+    assert!(std::fs::symlink_metadata(&lock).unwrap().file_type().is_symlink());
+
+    std::fs::remove_file(&lock).unwrap();
+    assert!(std::process::Command::new("mkfifo").arg(&lock).status().unwrap().success());
+    let start = Instant::now();
+    std::fs::write(dir.join("spritebake.toml"), format!("{PROJECT}\n# edited\n")).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--force", "-q"]);
+    // Refused before anything is read or rendered, as a FIFO at the journal's name is: never
+    // opened, so never waited on.
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    assert!(start.elapsed() < Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("spritebake.toml.state.lock") && err.contains("not a regular file"), "{err}");
+
+    // A lock file of its own: taken without a word, and left in place.
+    std::fs::remove_file(&lock).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--force", "-q"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(lock.is_file());
     the_next_run_has_nothing_to_do(&dir);
 }

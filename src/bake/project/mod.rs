@@ -110,8 +110,8 @@ use crate::spec::{BakeSpec, Resolved};
 use clash::{Role, Uses};
 use cover::Names;
 use state::{
-    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path, lock_state,
-    plain, read_state, settings_hash, size_of, state_files,
+    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path,
+    lock_state, plain, read_state, settings_hash, size_of, state_files,
 };
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
