@@ -39,7 +39,7 @@
 //! Missing parent folders are created when the first file is staged into them, for every
 //! command alike (as `mkdir -p` would), and removed again if the transaction is abandoned.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -49,8 +49,8 @@ use tempfile::TempPath;
 
 use crate::error::{Error, Result};
 
-/// Temporary files and created folders of transactions not yet committed, in creation order.
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Temporary files and created folders of transactions not yet committed.
+static LIVE: Mutex<Live> = Mutex::new(Live::new());
 /// Held while a transaction renames its files into place.
 static COMMIT: Mutex<()> = Mutex::new(());
 /// Folders this process has swept of dead owners' temporary files.
@@ -61,14 +61,40 @@ fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn unregister(path: &Path) {
-    unregister_in(&mut lock(&LIVE), path);
+/// The registry of [`LIVE`]: each path under the number it was registered with. Numbers
+/// only grow, so the map's order is creation order; a path is unregistered by its number, not
+/// looked for, so a transaction of thousands of files (an HTML report's images) commits in
+/// time linear in its files (a list searched for each path made it quadratic).
+struct Live {
+    next: u64,
+    paths: BTreeMap<u64, PathBuf>,
 }
 
-fn unregister_in(live: &mut Vec<PathBuf>, path: &Path) {
-    if let Some(i) = live.iter().rposition(|p| p == path) {
-        live.remove(i);
+impl Live {
+    const fn new() -> Live {
+        Live { next: 0, paths: BTreeMap::new() }
     }
+
+    /// Registers `path`; the number unregisters it.
+    fn register(&mut self, path: PathBuf) -> u64 {
+        let id = self.next;
+        self.next += 1;
+        self.paths.insert(id, path);
+        id
+    }
+
+    fn unregister(&mut self, id: u64) {
+        self.paths.remove(&id);
+    }
+
+    /// Takes every registered path out, newest first.
+    fn drain_newest_first(&mut self) -> impl Iterator<Item = PathBuf> {
+        std::mem::take(&mut self.paths).into_values().rev()
+    }
+}
+
+fn unregister(id: u64) {
+    lock(&LIVE).unregister(id);
 }
 
 /// Removes a file or (empty) folder; which one it is does not need remembering.
@@ -82,7 +108,7 @@ fn remove(path: &Path) {
 #[must_use = "writing resumes when this is dropped; hold it until the process exits"]
 pub struct WritesStopped {
     _commit: MutexGuard<'static, ()>,
-    _live: MutexGuard<'static, Vec<PathBuf>>,
+    _live: MutexGuard<'static, Live>,
 }
 
 /// Waits for a commit in progress to finish, removes every temporary file and created folder
@@ -92,7 +118,7 @@ pub fn stop_writing() -> WritesStopped {
     let commit = lock(&COMMIT);
     let mut live = lock(&LIVE);
     // Newest first: temporary files go before the folders that hold them.
-    for path in live.drain(..).rev() {
+    for path in live.drain_newest_first() {
         remove(&path);
     }
     WritesStopped { _commit: commit, _live: live }
@@ -212,18 +238,19 @@ fn lock_folders<'a>(files: impl IntoIterator<Item = &'a Path>) -> Vec<fs::File> 
         .collect()
 }
 
-/// A temporary file of a transaction: removed and unregistered when dropped.
+/// A temporary file of a transaction (`id` in [`LIVE`]): removed and unregistered when
+/// dropped.
 struct Staged {
     temp: Option<TempPath>,
     dest: PathBuf,
+    id: u64,
 }
 
 impl Drop for Staged {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let path = temp.to_path_buf();
             let _ = temp.close(); // remove first: an interrupt in between still finds it listed
-            unregister(&path);
+            unregister(self.id);
         }
     }
 }
@@ -233,7 +260,8 @@ impl Drop for Staged {
 #[must_use = "nothing is written until commit() is called"]
 pub struct Transaction {
     staged: Vec<Staged>,
-    created: Vec<PathBuf>,
+    /// Folders created, each with its number in [`LIVE`].
+    created: Vec<(PathBuf, u64)>,
 }
 
 impl Transaction {
@@ -248,15 +276,15 @@ impl Transaction {
     /// A folder cannot be created, or the temporary file cannot be created or written.
     pub fn stage(&mut self, dest: &Path, bytes: &[u8]) -> Result<()> {
         let dir = folder_of(dest);
-        let mut file = {
+        let (mut file, id) = {
             // Folders and file are created and registered under the registry's lock: an
             // interrupt either sees them or stops them from being created, and another
             // transaction of a batch cannot remove a folder it made between the two steps.
             let mut live = lock(&LIVE);
             self.create_folders(dir, &mut live)?;
             let file = temp_builder().tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
-            live.push(file.path().to_path_buf());
-            file
+            let id = live.register(file.path().to_path_buf());
+            (file, id)
         };
         if let Ok(ours) = file.as_file().metadata() {
             sweep(dir, &ours);
@@ -265,20 +293,20 @@ impl Transaction {
         let handle = file.as_file_mut();
         let written = handle.write_all(bytes).and_then(|()| handle.flush());
         // Closed now (a frames job may stage thousands of files), removed on drop.
-        let staged = Staged { temp: Some(file.into_temp_path()), dest: dest.to_path_buf() };
+        let staged = Staged { temp: Some(file.into_temp_path()), dest: dest.to_path_buf(), id };
         written.map_err(|e| Error::io(dest, e))?;
         self.staged.push(staged);
         Ok(())
     }
 
     /// Creates the missing folders above a staged file, remembering each one created.
-    fn create_folders(&mut self, dir: &Path, live: &mut Vec<PathBuf>) -> Result<()> {
+    fn create_folders(&mut self, dir: &Path, live: &mut Live) -> Result<()> {
         let missing: Vec<&Path> = dir.ancestors().take_while(|d| !d.as_os_str().is_empty() && !d.exists()).collect();
         for folder in missing.into_iter().rev() {
             match fs::create_dir(folder) {
                 Ok(()) => {
-                    live.push(folder.to_path_buf());
-                    self.created.push(folder.to_path_buf());
+                    let id = live.register(folder.to_path_buf());
+                    self.created.push((folder.to_path_buf(), id));
                 }
                 // Another item of a batch made it first: it is not ours to remove.
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir() => {}
@@ -311,17 +339,16 @@ impl Transaction {
         let _commit = lock(&COMMIT);
         for mut staged in std::mem::take(&mut self.staged) {
             let Some(temp) = staged.temp.take() else { continue };
-            let path = temp.to_path_buf();
             let result = temp.persist(&staged.dest);
-            unregister(&path);
+            unregister(staged.id);
             if let Err(e) = result {
                 let _ = e.path.close();
                 return Err(Error::io(&staged.dest, e.error));
             }
         }
         // The folders now hold outputs: they stay.
-        for folder in std::mem::take(&mut self.created) {
-            unregister(&folder);
+        for (_, id) in std::mem::take(&mut self.created) {
+            unregister(id);
         }
         Ok(then())
     }
@@ -331,9 +358,9 @@ impl Drop for Transaction {
     fn drop(&mut self) {
         self.staged.clear();
         let mut live = lock(&LIVE);
-        for folder in self.created.drain(..).rev() {
+        for (folder, id) in self.created.drain(..).rev() {
             let _ = fs::remove_dir(&folder); // fails, as it should, if another item wrote there
-            unregister_in(&mut live, &folder);
+            live.unregister(id);
         }
     }
 }
@@ -393,6 +420,34 @@ mod tests {
     }
 
     #[test]
+    fn the_registry_unregisters_by_number_and_drains_newest_first() {
+        let mut live = Live::new();
+        let ids: Vec<u64> = ["a", "b", "a", "c"].iter().map(|p| live.register(PathBuf::from(p))).collect();
+        // The first "a" goes, not the later one of the same name: each entry is its own.
+        live.unregister(ids[0]);
+        live.unregister(ids[0]);
+        assert_eq!(live.paths.len(), 3);
+        let drained: Vec<PathBuf> = live.drain_newest_first().collect();
+        assert_eq!(drained, [PathBuf::from("c"), PathBuf::from("a"), PathBuf::from("b")]);
+        assert!(live.paths.is_empty());
+    }
+
+    #[test]
+    fn a_commit_of_many_files_unregisters_each_of_them() {
+        let dir = scratch("many");
+        let mut t = Transaction::new();
+        for i in 0..500 {
+            t.stage(&dir.join(format!("{i}/f.png")), b"x").unwrap();
+        }
+        let registered = |dir: &Path| lock(&LIVE).paths.values().filter(|p| p.starts_with(dir)).count();
+        assert_eq!(registered(&dir), 1000, "each folder and temporary file is registered");
+        t.commit().unwrap();
+        assert_eq!(registered(&dir), 0);
+        assert_eq!(listing(&dir).len(), 500);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn an_abandoned_transaction_leaves_nothing_behind() {
         let dir = scratch("abandon");
         fs::write(dir.join("old.png"), b"old").unwrap();
@@ -403,7 +458,7 @@ mod tests {
         }
         assert_eq!(listing(&dir), ["old.png"]);
         assert_eq!(fs::read(dir.join("old.png")).unwrap(), b"old");
-        assert!(lock(&LIVE).iter().all(|p| !p.starts_with(&dir)));
+        assert!(lock(&LIVE).paths.values().all(|p| !p.starts_with(&dir)));
         fs::remove_dir_all(dir).unwrap();
     }
 
