@@ -3,6 +3,7 @@
 //! of a golden test ([`CASE_KEYS`]); `[defaults]` fills every key a case leaves out. Unknown
 //! keys are errors (a typo must not silently drop a setting).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -152,6 +153,8 @@ impl Manifest {
         }
         let lines = header_lines(text, "case");
         let mut cases: Vec<CaseSpec> = Vec::with_capacity(entries.len());
+        // Names so far, looked up rather than scanned: a manifest of n cases checks in O(n).
+        let mut names: HashSet<String> = HashSet::with_capacity(entries.len());
         for (i, entry) in entries.into_iter().enumerate() {
             let line = lines.get(i).copied().unwrap_or(0);
             let at = |e: Error| Error::Invalid(format!("{}: case #{} (line {line}): {e}", path.display(), i + 1));
@@ -187,7 +190,7 @@ impl Manifest {
             if keys.golden.as_os_str().is_empty() {
                 return Err(at(Error::bad_option("golden", "\"\"", "the golden's path, not empty")));
             }
-            if cases.iter().any(|c| c.keys.name == keys.name) {
+            if !names.insert(keys.name.clone()) {
                 return Err(Error::Invalid(format!("{}: two cases are named '{}'", path.display(), keys.name)));
             }
             cases.push(CaseSpec { keys, spec, line });
@@ -195,5 +198,22 @@ impl Manifest {
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         Ok(Manifest { scope: Confinement::for_manifest(&dir), dir, name, path: path.to_path_buf(), cases })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_name_used_again_is_named() {
+        let mut text = String::from("[defaults]\nmodel = \"m.obj\"\n");
+        for name in ["a", "b", "c", "b", "a"] {
+            text.push_str(&format!("[[case]]\nname = \"{name}\"\ngolden = \"{name}.png\"\n"));
+        }
+        let e = Manifest::parse(&text, Path::new("m.toml")).unwrap_err().to_string();
+        assert!(e.contains("two cases are named 'b'"), "{e}");
+        text.truncate(text.find("[[case]]\nname = \"b\"\ngolden = \"b.png\"\n[[case]]\nname = \"a\"").unwrap());
+        assert_eq!(Manifest::parse(&text, Path::new("m.toml")).unwrap().cases.len(), 3);
     }
 }
