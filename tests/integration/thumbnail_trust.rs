@@ -153,9 +153,20 @@ fn an_unreadable_subfolder_fails_alone() {
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o777)).unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
     let json = out.join("records.json");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_spritebake"));
+    let as_root = std::fs::metadata(&dir).unwrap().uid() == 0;
+    // `nobody` may not reach the build's folder (a clone under /root): it runs a copy of the
+    // binary in the scratch folder.
+    let binary = if as_root {
+        let copy = dir.join("spritebake");
+        std::fs::copy(env!("CARGO_BIN_EXE_spritebake"), &copy).unwrap();
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+        copy
+    } else {
+        std::path::PathBuf::from(env!("CARGO_BIN_EXE_spritebake"))
+    };
+    let mut command = Command::new(binary);
     command.args(["thumbnail", "--size", "8", s(&assets), "-o", s(&out), "--json", s(&json)]);
-    if std::fs::metadata(&dir).unwrap().uid() == 0 {
+    if as_root {
         command.uid(65534).gid(65534);
     }
     let o = command.output().unwrap();
