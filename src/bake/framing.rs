@@ -171,17 +171,12 @@ pub(super) fn frame(
     let ground = Vec3::new(centre.x, ground_y, centre.y);
     let rotations: Vec<_> = views.iter().map(OrbitView::world_to_view_rotation).collect();
     // The pixel bounds and the reach (the farthest point from the pivot) in one pass.
-    let reach_of =
-        |points: &[Vec3]| points.iter().filter(|p| p.is_finite()).map(|p| p.distance(ground)).fold(0.0, f32::max);
-    let ((lo, hi), reach) = pixel_bounds_and(
-        &rotations,
-        frames,
-        |r, p| {
-            let v = *r * (p - ground);
-            Vec2::new(v.x, -v.y) * scale
-        },
-        (radius, reach_of, f32::max),
-    );
+    let to_pixel = |r: &glam::Mat3, p: Vec3| {
+        let v = *r * (p - ground);
+        Vec2::new(v.x, -v.y) * scale
+    };
+    let ((lo, hi), reach) = pixel_bounds(&rotations, frames, to_pixel, Some(ground));
+    let reach = reach.max(radius);
     let limit = |side| if rule.auto_size { Limit::Auto(side) } else { Limit::Fixed(side) };
     let (x, y) = (window(lo.x, hi.x, rule, limit(cell.0)), window(lo.y, hi.y, rule, limit(cell.1)));
     let ((x, w), (y, h)) = match x.zip(y) {
@@ -220,8 +215,7 @@ pub(super) fn cut(
 ) -> (Vec<Camera>, (u32, u32)) {
     let block = rule.block.max(1) as f32;
     let largest = Vec2::new(size.0 as f32, size.1 as f32) / block;
-    let nothing = (0.0, |_: &[Vec3]| 0.0, |_, _| 0.0);
-    let ((lo, hi), _) = pixel_bounds_and(cameras, frames, |c, p| c.world_to_pixel(p, size.0, size.1) / block, nothing);
+    let ((lo, hi), _) = pixel_bounds(cameras, frames, |c, p| c.world_to_pixel(p, size.0, size.1) / block, None);
     let content = (hi - lo).max(Vec2::splat(1e-3));
     let (fill, border) = (fill(rule.margin), rule.border as f32);
     // Finished pixels per fitted pixel: the content, its border and margin fill the cell.
@@ -254,27 +248,26 @@ fn fill(margin: f32) -> f32 {
 }
 
 /// The smallest and largest pixel position of every frame's points seen through every camera,
-/// with `also` — (start, per frame, combine) — folded over the same frames in the same pass.
-fn pixel_bounds_and<C: Sync, T: Send + Sync + Clone>(
+/// and, read in the same pass, the farthest any point lies from `reach_from` (0 without it).
+fn pixel_bounds<C: Sync>(
     cameras: &[C],
     frames: &PosedFrames,
     to_pixel: impl Fn(&C, Vec3) -> Vec2 + Sync,
-    also: (T, impl Fn(&[Vec3]) -> T + Sync, impl Fn(T, T) -> T + Sync + Send),
-) -> ((Vec2, Vec2), T) {
+    reach_from: Option<Vec3>,
+) -> ((Vec2, Vec2), f32) {
     let empty = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-    let (start, per_frame, combine) = also;
-    let bounds = |points: &[Vec3]| {
-        cameras
+    let per_frame = |points: &[Vec3]| {
+        let finite = || points.iter().filter(|p| p.is_finite());
+        let bounds = cameras
             .iter()
-            .flat_map(|c| points.iter().filter(|p| p.is_finite()).map(|&p| to_pixel(c, p)))
-            .fold(empty, |(lo, hi), q| (lo.min(q), hi.max(q)))
+            .flat_map(|c| finite().map(|&p| to_pixel(c, p)))
+            .fold(empty, |(lo, hi), q| (lo.min(q), hi.max(q)));
+        let reach = reach_from.map_or(0.0, |from| finite().map(|p| p.distance(from)).fold(0.0, f32::max));
+        (bounds, reach)
     };
-    let ((lo, hi), also) = frames.fold(
-        (empty, start),
-        |points| (bounds(points), per_frame(points)),
-        |(a, x), (b, y)| ((a.0.min(b.0), a.1.max(b.1)), combine(x, y)),
-    );
-    (if lo.x > hi.x { (Vec2::ZERO, Vec2::ZERO) } else { (lo, hi) }, also)
+    let ((lo, hi), reach) =
+        frames.fold((empty, 0.0), per_frame, |(a, x), (b, y)| ((a.0.min(b.0), a.1.max(b.1)), x.max(y)));
+    (if lo.x > hi.x { (Vec2::ZERO, Vec2::ZERO) } else { (lo, hi) }, reach)
 }
 
 /// How large a window may be along one axis.
