@@ -138,15 +138,15 @@ impl MemoryBudget {
         }
     }
 
-    /// What `used` bytes already charged are: the named parts, largest first, and the rest.
+    /// What `used` bytes already charged are: the named parts, largest first, and the others.
     fn held(&self, used: u64) -> String {
         let mut parts = self.parts.lock().unwrap_or_else(PoisonError::into_inner).clone();
         parts.sort_by_key(|part| std::cmp::Reverse(part.1));
         let named: u64 = parts.iter().map(|p| p.1).sum();
         let mut list: Vec<String> = parts.iter().map(|(what, bytes)| format!("{what}: {} MiB", mib(*bytes))).collect();
         if used > named {
-            let rest = if list.is_empty() { "loading the model and its textures" } else { "the rest" };
-            list.push(format!("{rest}: {} MiB", mib(used - named)));
+            // Unnamed charges are many and small (a texture, a GIF frame): summed, not guessed at.
+            list.push(format!("other charges: {} MiB", mib(used - named)));
         }
         format!("{} MiB already held ({})", mib(used), list.join("; "))
     }
@@ -182,7 +182,7 @@ mod tests {
         let e = budget.charge(5 << 20, || "texture b.png (1000x1000)".into()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "texture b.png (1000x1000) (5 MiB), with 6 MiB already held (loading the model and its textures: 6 MiB), needs 11 MiB, over the 10 MiB budget (raise it with `max_memory_mib`)"
+            "texture b.png (1000x1000) (5 MiB), with 6 MiB already held (other charges: 6 MiB), needs 11 MiB, over the 10 MiB budget (raise it with `max_memory_mib`)"
         );
         assert_eq!(budget.used(), 6 << 20);
         budget.charge(4 << 20, || "c".into()).unwrap();
@@ -200,7 +200,7 @@ mod tests {
         assert!(
             e.starts_with(
                 "the sheet data (30 MiB), with 83 MiB already held (the sheet pages in progress: 60 MiB; \
-                 a wave of cells: 20 MiB; the rest: 3 MiB), needs 113 MiB"
+                 a wave of cells: 20 MiB; other charges: 3 MiB), needs 113 MiB"
             ),
             "{e}"
         );
