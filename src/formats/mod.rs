@@ -180,7 +180,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     // read (four Half-Life models naming 250 MB sequence groups once aborted a batch).
     let mut load_named = |what: &str, name: &str| -> Option<Arc<Vec<u8>>> {
         let read = reader.judge(&scope, &dir.join(name)).and_then(|canonical| {
-            let size = crate::confine::file_len(&canonical);
+            let size = confine::file_len(&canonical);
             if let Err(e) = budget.charge(size, || format!("{what} '{name}'")) {
                 refused.get_or_insert(in_file(e, path));
                 return Ok(None);
