@@ -102,9 +102,13 @@ ROBOT=examples/assets/robot
 mkdir -p "$WORK/robot"
 "$SB" export "$ROBOT/robot.md5mesh" -o "$WORK/robot/robot.obj" >/dev/null
 SYDNEY=$CORPUS/md2/sydney
+# The Mixamo dancer (49,112 triangles): 16 frames of its `mixamo.com` take; glrender draws
+# assimp's pose of the same file.
+FLAIR=$CORPUS/fbx/flair/Flair.fbx
 SHEETS=(
   "robot walk, 16 frames|$ROBOT/robot.md5mesh --anim $ROBOT/walk.md5anim --ortho|$WORK/robot/robot.obj|128"
   "sydney stand, 40 frames|$SYDNEY/sydney.md2 --anim stand|$SYDNEY/sydney.md2 --texture $SYDNEY/sydney.bmp|320"
+  "Flair (Mixamo FBX, 49k tris), 16 frames|$FLAIR --anim mixamo.com --frames 16|$FLAIR|128"
 )
 echo
 echo "| sprite sheet, 8 directions | spritebake whole command, 128² cells, ssaa 4 | glrender timed frames, 512² | speed-up |"
@@ -123,4 +127,19 @@ for row in "${SHEETS[@]}"; do
   done
   s=$(printf '%s\n' "${sb[@]}" | median); g=$(printf '%s\n' "${gl[@]}" | median)
   echo "| $name | $s s ($(printf '%s\n' "${sb[@]}" | spread)) | $g s ($(printf '%s\n' "${gl[@]}" | spread)) | $(ratio "$g" "$s") |"
+done
+
+# A dense mesh at sprite size: the sphere's 81,600 triangles at 128² with 4x4 samples (most
+# cover a sample or none) against glrender at 512², the same sample count, 400 frames each.
+echo
+echo "| dense sphere, 81,600 tris, 128² ssaa 4 vs 512² | threads | spritebake frames/s (spread) | llvmpipe frames/s (spread) | ratio |"
+echo "|---|---|---|---|---|"
+for t in 1 2; do
+  sb=(); gl=()
+  for _ in $(seq "$REPS"); do
+    sb+=("$("$SB" bench "$DENSE" --size 128 --frames 400 --fov 40 --pitch 15 --ssaa 4 --threads "$t" 2>/dev/null | fps)")
+    gl+=("$(LP_NUM_THREADS=$t "$GL" "$DENSE" --size 512x512 --frames 400 --cull 2>&1 | fps)")
+  done
+  s=$(printf '%s\n' "${sb[@]}" | median); g=$(printf '%s\n' "${gl[@]}" | median)
+  echo "| dense sphere | $t | $s ($(printf '%s\n' "${sb[@]}" | spread)) | $g ($(printf '%s\n' "${gl[@]}" | spread)) | $(ratio "$s" "$g") |"
 done

@@ -479,10 +479,14 @@ impl Prepared<'_, '_> {
     /// # Errors
     /// Invalid render options; whatever `sink` returns.
     pub fn render_waves(&self, wave: usize, progress: &(dyn Fn() + Sync), sink: &mut dyn WaveSink) -> Result<()> {
-        let renderer = Renderer::new();
-        renderer.prepare_textures(&self.job.model.materials);
         // A wave of everything when the look decides over every cell.
         let wave = if self.needs_every_cell() { self.work.len() } else { wave }.max(1);
+        // Enough cells side by side to keep every thread busy: each is drawn on one thread.
+        let renderer = match wave.min(self.work.len()) >= 2 * rayon::current_num_threads() {
+            true => Renderer::for_parallel_draws(),
+            false => Renderer::new(),
+        };
+        renderer.prepare_textures(&self.job.model.materials);
         for (w, cells) in self.work.chunks(wave).enumerate() {
             let places = if self.draws_in_place() { sink.places(w * wave, cells.len())? } else { Vec::new() };
             let rendered = self.render_cells(&renderer, cells, places, progress)?;

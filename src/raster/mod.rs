@@ -67,7 +67,7 @@ mod visibility;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
-use glam::{Mat3, Vec2};
+use glam::{Mat3, Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 pub use camera::{Camera, OrbitView, Projection};
@@ -88,7 +88,7 @@ use crate::model::{Material, MinFilter, Texture};
 use buffers::TileRect;
 use context::DrawContext;
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
-use setup::{ATTRS, ClipVertex, Triangle};
+use setup::{ATTRS, ScreenVertex, Triangle};
 use shade::{DrawMaterial, FragmentOutput, Shader};
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
@@ -97,6 +97,8 @@ const TILE_SAMPLES: u32 = 64;
 
 /// Triangles per parallel setup job: large enough to amortise scheduling.
 const SETUP_CHUNK: usize = 512;
+/// Vertices per parallel vertex-stage job.
+const VERTEX_CHUNK: usize = 4096;
 
 /// Renders scenes, keeping prepared textures (mip chains) between calls so a sequence of frames
 /// pays for each texture once.
@@ -110,6 +112,8 @@ pub struct Renderer {
     textures: Mutex<HashMap<TextureKey, PreparedTexture>>,
     /// The buffers of finished draws, reused by the next ones.
     frame_buffers: Mutex<Vec<FrameBuffers>>,
+    /// Each draw runs on its caller's thread instead of splitting its stages over the pool.
+    serial_draws: bool,
 }
 
 /// What one draw fills before its tiles run, kept for the next draw: a sprite job draws
@@ -121,8 +125,11 @@ struct FrameBuffers {
     triangles: Vec<Triangle>,
     /// One per part, in the order of the parts.
     materials: Vec<DrawMaterial>,
-    /// The current part's vertices after the vertex stage.
-    vertices: Vec<ClipVertex>,
+    /// The current part's vertices after the vertex stage: clip positions and projections.
+    clip: Vec<Vec4>,
+    screen: Vec<ScreenVertex>,
+    /// Which of a part's triangles setup keeps.
+    kept: Vec<u32>,
     /// Per tile, the indices of the triangles that touch it.
     bins: Vec<Vec<u32>>,
 }
@@ -138,9 +145,18 @@ fn texture_key(texture: &Arc<Texture>, wrap: bool) -> TextureKey {
 }
 
 impl Renderer {
-    /// A renderer with an empty texture cache.
+    /// A renderer with an empty texture cache, whose draws split their stages (vertices,
+    /// triangles, tiles) over the rayon pool: for one image at a time.
     pub fn new() -> Renderer {
         Renderer::default()
+    }
+
+    /// A renderer for callers that run many draws side by side on the pool (the cells of a
+    /// sprite sheet): each draw runs whole on the thread that calls it. The callers' own
+    /// parallelism keeps the threads busy, and splitting a small draw again costs more in
+    /// scheduling, per-split buffers and copies than it gains. The images are the same.
+    pub fn for_parallel_draws() -> Renderer {
+        Renderer { serial_draws: true, ..Renderer::default() }
     }
 
     /// Renders `scene` into a new image.
@@ -253,7 +269,7 @@ impl Renderer {
         let ctx = DrawContext::new(triangles, materials, &shader, options);
         // A row of tiles resolves into its own band of image rows.
         let band_rows = (target.tile / options.ssaa) as usize;
-        rows.par_chunks_mut(band_rows).enumerate().for_each(|(ty, rows)| {
+        let draw_band = |(ty, rows): (usize, &mut [&mut [R::Pixel]])| {
             let mut band = OutputBand { rows, first_row: ty * band_rows };
             for tx in 0..target.tiles_x {
                 if let Some(bin) = bins.get(ty * target.tiles_x + tx)
@@ -262,7 +278,11 @@ impl Renderer {
                     tile::draw_and_resolve(target.tile_rect(tx, ty), bin, &ctx, resolver, &mut band);
                 }
             }
-        });
+        };
+        match self.serial_draws {
+            true => rows.chunks_mut(band_rows).enumerate().for_each(draw_band),
+            false => rows.par_chunks_mut(band_rows).enumerate().for_each(draw_band),
+        }
         self.recycle_frame_buffers(frame);
     }
 
@@ -306,7 +326,8 @@ impl Renderer {
     fn recycle_frame_buffers(&self, mut frame: FrameBuffers) {
         frame.triangles.clear();
         frame.materials.clear();
-        frame.vertices.clear();
+        frame.clip.clear();
+        frame.screen.clear();
         let mut pool = self.frame_buffers.lock().unwrap_or_else(|e| e.into_inner());
         if pool.len() <= rayon::current_num_threads() {
             pool.push(frame);
@@ -318,7 +339,7 @@ impl Renderer {
     fn prepare(&self, scene: &Scene, options: &RenderOptions, target: &Target, frame: &mut FrameBuffers) {
         let world_to_clip = scene.camera.world_to_clip();
         let size = (target.width, target.height);
-        let FrameBuffers { triangles, materials, vertices, .. } = frame;
+        let FrameBuffers { triangles, materials, clip, screen, kept, .. } = frame;
         materials.clear();
         for object in &scene.objects {
             let model_to_clip = world_to_clip * object.model_to_world;
@@ -329,36 +350,44 @@ impl Renderer {
             for part in &object.posed.parts {
                 let material_index = materials.len() as u32;
                 materials.push(self.draw_material(part.material));
-                vertices.clear();
-                let vertex_stage = (0..part.positions.len()).into_par_iter().with_min_len(4096).map(|i| {
-                    let uv = part.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
-                    let n = normal_matrix * part.normals.get(i).copied().unwrap_or(glam::Vec3::Z);
-                    let attrs: [f32; ATTRS] = [uv.x, uv.y, n.x, n.y, n.z];
-                    let pos = model_to_clip * part.positions[i].extend(1.0);
-                    // Setup drops triangles with a non-finite vertex by its position alone.
-                    let finite = pos.is_finite() && attrs.iter().all(|a| a.is_finite());
-                    ClipVertex { pos: if finite { pos } else { glam::Vec4::NAN }, attrs }
-                });
-                vertices.par_extend(vertex_stage);
-                let vertices = &*vertices;
-                let setup_chunk = |chunk: &[[u32; 3]], out: &mut Vec<Triangle>| {
-                    for tri in chunk {
-                        let fetch = |i: u32| vertices.get(i as usize).copied();
-                        if let (Some(a), Some(b), Some(c)) = (fetch(tri[0]), fetch(tri[1]), fetch(tri[2])) {
-                            setup::setup_triangle([a, b, c], size, material_index, options.cull_back_faces, out);
+                // Positions only: the other attributes are asked for by the few triangles that
+                // cover a sample.
+                let project = |p: &Vec3| {
+                    let pos = model_to_clip * p.extend(1.0);
+                    (pos, ScreenVertex::new(pos, size))
+                };
+                match self.serial_draws || part.positions.len() <= VERTEX_CHUNK {
+                    true => {
+                        clip.clear();
+                        screen.clear();
+                        for (pos, projected) in part.positions.iter().map(project) {
+                            clip.push(pos);
+                            screen.push(projected);
                         }
                     }
+                    false => {
+                        part.positions.par_iter().with_min_len(VERTEX_CHUNK).map(project).unzip_into_vecs(clip, screen)
+                    }
+                }
+                let attrs = |i: usize| -> [f32; ATTRS] {
+                    let uv = part.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
+                    let n = normal_matrix * part.normals.get(i).copied().unwrap_or(Vec3::Z);
+                    [uv.x, uv.y, n.x, n.y, n.z]
                 };
-                if part.indices.len() <= SETUP_CHUNK {
+                let (clip, screen, cull) = (&*clip, &*screen, options.cull_back_faces);
+                let setup = |indices: &[[u32; 3]], kept: &mut Vec<u32>, out: &mut Vec<Triangle>| {
+                    setup::setup_triangles(indices, clip, screen, attrs, size, material_index, cull, kept, out)
+                };
+                if self.serial_draws || part.indices.len() <= SETUP_CHUNK {
                     // One job's worth: straight into the frame's buffer.
-                    setup_chunk(part.indices, triangles);
+                    setup(part.indices, kept, triangles);
                 } else {
                     let chunks: Vec<Vec<Triangle>> = part
                         .indices
                         .par_chunks(SETUP_CHUNK)
                         .map(|chunk| {
-                            let mut out = Vec::with_capacity(chunk.len());
-                            setup_chunk(chunk, &mut out);
+                            let mut out = Vec::new();
+                            setup(chunk, &mut Vec::new(), &mut out);
                             out
                         })
                         .collect();

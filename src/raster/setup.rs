@@ -108,33 +108,172 @@ pub struct Triangle {
     pub back_facing: bool,
 }
 
-/// Clips one triangle and appends the resulting triangles (0 to 7) in order.
+/// Outcode bits of a clip-space position: outside one of the six clip planes each.
+const OUTSIDE_PLANES: u8 = 0b11_1111;
+/// The vertex lies behind the near plane or outside the guard band: its triangles are clipped.
+const NEEDS_CLIP: u8 = 1 << 6;
+/// A coordinate is not finite (the vertex stage also marks vertices with non-finite attributes).
+const NOT_FINITE: u8 = 1 << 7;
+
+/// A vertex after the vertex stage as the cheap triangle tests see it, projected once for all
+/// the triangles that share it: its outcode and, for a vertex inside the near plane and guard
+/// band, its position snapped to the sub-pixel grid. Inside the guard band a snapped
+/// coordinate is at most 4.5 target widths of 2^16 samples at 2^8 steps a sample from the
+/// origin: an `i32` holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScreenVertex {
+    x: i32,
+    y: i32,
+    code: u8,
+}
+
+impl ScreenVertex {
+    /// A vertex whose triangles are dropped: a non-finite coordinate or attribute, or an index
+    /// past the vertices.
+    pub const NOT_FINITE: ScreenVertex = ScreenVertex { x: 0, y: 0, code: NOT_FINITE };
+
+    /// Projects clip-space `pos` onto a target of `size` samples.
+    #[inline]
+    pub fn new(pos: Vec4, size: (u32, u32)) -> ScreenVertex {
+        if !pos.is_finite() {
+            return ScreenVertex::NOT_FINITE;
+        }
+        let outcode = (pos.z < 0.0) as u8
+            | ((pos.z > pos.w) as u8) << 1
+            | ((pos.x > pos.w) as u8) << 2
+            | ((pos.x < -pos.w) as u8) << 3
+            | ((pos.y > pos.w) as u8) << 4
+            | ((pos.y < -pos.w) as u8) << 5;
+        if pos.z < 0.0 || pos.x.abs() > GUARD * pos.w || pos.y.abs() > GUARD * pos.w {
+            return ScreenVertex { x: 0, y: 0, code: outcode | NEEDS_CLIP };
+        }
+        let (x, y) = snap(pos, 1.0 / pos.w as f64, size);
+        ScreenVertex { x: x as i32, y: y as i32, code: outcode }
+    }
+}
+
+/// Viewport transform (pixel row 0 at the top) of a clip-space position with its `1/w`, snapped
+/// to the sub-pixel grid.
+#[inline(always)]
+fn snap(p: Vec4, inv_w: f64, size: (u32, u32)) -> (i64, i64) {
+    let (w, h) = (size.0 as f64, size.1 as f64);
+    let x = (p.x as f64 * inv_w * 0.5 + 0.5) * w;
+    let y = (0.5 - p.y as f64 * inv_w * 0.5) * h;
+    (round_to_i64(x * SUBPIXEL), round_to_i64(y * SUBPIXEL))
+}
+
+/// Sets up the triangles `indices` of one part (its vertices' clip positions `clip` and
+/// projections `screen`, the attributes of vertex `i` from `attrs(i)`) into `out`, in order.
+///
+/// Two passes: the first keeps, without a branch per triangle, the triangles that may draw
+/// something; only those are set up. On a dense mesh at sprite sizes most triangles face away
+/// or fall between sample centres, and branching on each would mispredict about as often as
+/// the tests themselves cost.
+#[allow(clippy::too_many_arguments)]
+pub fn setup_triangles(
+    indices: &[[u32; 3]],
+    clip: &[Vec4],
+    screen: &[ScreenVertex],
+    attrs: impl Fn(usize) -> [f32; ATTRS],
+    size: (u32, u32),
+    material: u32,
+    cull: bool,
+    kept: &mut Vec<u32>,
+    out: &mut Vec<Triangle>,
+) {
+    let corners = |tri: &[u32; 3]| tri.map(|i| screen.get(i as usize).copied().unwrap_or(ScreenVertex::NOT_FINITE));
+    kept.clear();
+    kept.resize(indices.len(), 0);
+    let mut count = 0;
+    for (i, tri) in indices.iter().enumerate() {
+        if let Some(slot) = kept.get_mut(count) {
+            *slot = i as u32;
+        }
+        count += may_draw(corners(tri), size, cull) as usize;
+    }
+    kept.truncate(count);
+    for &i in kept.iter() {
+        let tri = indices[i as usize];
+        let positions = tri.map(|i| clip.get(i as usize).copied().unwrap_or(Vec4::NAN));
+        setup_projected(positions, corners(&tri), |k| attrs(tri[k] as usize), size, material, cull, out);
+    }
+}
+
+/// Whether a triangle may draw anything: false only for one that [`setup_projected`] would
+/// drop (a non-finite corner, all corners outside one clip plane, or, unless it needs
+/// clipping, zero area, facing away when `cull`, or no sample centre in its box). Integer
+/// tests combined without branches.
+#[inline(always)]
+fn may_draw(v: [ScreenVertex; 3], size: (u32, u32), cull: bool) -> bool {
+    let (any, all) = (v[0].code | v[1].code | v[2].code, v[0].code & v[1].code & v[2].code);
+    let dropped = (any & NOT_FINITE != 0) | (all & OUTSIDE_PLANES != 0);
+    let p = v.map(|v| (v.x as i64, v.y as i64));
+    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
+    let [x0, y0, x1, y1] = sample_box(p, size);
+    let empty = (area == 0) | (cull & (area > 0)) | (x0 > x1) | (y0 > y1);
+    !dropped & ((any & NEEDS_CLIP != 0) | !empty)
+}
+
+/// The samples whose centres a triangle with snapped corners `p` may cover: its inclusive
+/// bounding box in samples, clamped to the target (empty when `x0 > x1` or `y0 > y1`).
+#[inline(always)]
+fn sample_box(p: [(i64, i64); 3], size: (u32, u32)) -> [i64; 4] {
+    let (xs, ys) = ([p[0].0, p[1].0, p[2].0], [p[0].1, p[1].1, p[2].1]);
+    let sample_lo = |lo: i64| (lo - HALF_PIXEL + (1 << SUBPIXEL_BITS) - 1) >> SUBPIXEL_BITS;
+    let sample_hi = |hi: i64| (hi - HALF_PIXEL) >> SUBPIXEL_BITS;
+    [
+        sample_lo(xs[0].min(xs[1]).min(xs[2])).max(0),
+        sample_lo(ys[0].min(ys[1]).min(ys[2])).max(0),
+        sample_hi(xs[0].max(xs[1]).max(xs[2])).min(size.0 as i64 - 1),
+        sample_hi(ys[0].max(ys[1]).max(ys[2])).min(size.1 as i64 - 1),
+    ]
+}
+
+/// Clips one triangle and appends the resulting triangles (0 to 7) in order: the tests' way
+/// in, one triangle at a time.
 ///
 /// `size` is the target size in samples. Triangles facing away are dropped when `cull` is set.
+#[cfg(test)]
 pub fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32, cull: bool, out: &mut Vec<Triangle>) {
-    // The vertex stage gives a vertex with any non-finite input a NaN position.
-    if v.iter().any(|v| !v.pos.is_finite()) {
+    let screen = v.map(|v| match v.attrs.iter().all(|a| a.is_finite()) {
+        true => ScreenVertex::new(v.pos, size),
+        false => ScreenVertex::NOT_FINITE,
+    });
+    setup_projected(v.map(|v| v.pos), screen, |k| v[k].attrs, size, material, cull, out);
+}
+
+/// Sets up one triangle from its corners' clip positions and projections, clipping it when a
+/// corner needs it; `attrs(k)` gives corner `k`'s attributes, asked for only once the
+/// triangle is known to cover a sample (or to be too large to tell cheaply).
+#[inline]
+fn setup_projected(
+    pos: [Vec4; 3],
+    screen: [ScreenVertex; 3],
+    attrs: impl Fn(usize) -> [f32; ATTRS],
+    size: (u32, u32),
+    material: u32,
+    cull: bool,
+    out: &mut Vec<Triangle>,
+) {
+    let codes = screen.map(|v| v.code);
+    // Any non-finite input; or all three outside one clip plane.
+    if (codes[0] | codes[1] | codes[2]) & NOT_FINITE != 0 || codes[0] & codes[1] & codes[2] & OUTSIDE_PLANES != 0 {
         return;
     }
-    // Trivial reject: all vertices outside one plane (the AND of their outcodes is non-zero).
-    let outcode = |p: Vec4| {
-        (p.z < 0.0) as u8
-            | ((p.z > p.w) as u8) << 1
-            | ((p.x > p.w) as u8) << 2
-            | ((p.x < -p.w) as u8) << 3
-            | ((p.y > p.w) as u8) << 4
-            | ((p.y < -p.w) as u8) << 5
-    };
-    if outcode(v[0].pos) & outcode(v[1].pos) & outcode(v[2].pos) != 0 {
+    if (codes[0] | codes[1] | codes[2]) & NEEDS_CLIP == 0 {
+        let corners: [SnappedCorner; 3] = std::array::from_fn(|k| SnappedCorner {
+            snapped: (screen[k].x as i64, screen[k].y as i64),
+            inv_w: 1.0 / pos[k].w as f64,
+            z: pos[k].z,
+        });
+        setup_snapped(corners, || [attrs(0), attrs(1), attrs(2)], size, material, cull, out);
         return;
     }
-    let needs_clip =
-        v.iter().any(|v| v.pos.z < 0.0 || v.pos.x.abs() > GUARD * v.pos.w || v.pos.y.abs() > GUARD * v.pos.w);
-    if !needs_clip {
-        setup_clipped(&v, size, material, cull, out);
+    let mut poly: Vec<ClipVertex> = (0..3).map(|k| ClipVertex { pos: pos[k], attrs: attrs(k) }).collect();
+    // A non-finite attribute drops the whole triangle, not only the parts of it cut from that corner.
+    if poly.iter().any(|v| v.attrs.iter().any(|a| !a.is_finite())) {
         return;
     }
-    let mut poly: Vec<ClipVertex> = v.to_vec();
     // Plane distances: inside when ≥ 0.
     let planes: [fn(Vec4) -> f32; 5] =
         [|p| p.z, |p| GUARD * p.w - p.x, |p| GUARD * p.w + p.x, |p| GUARD * p.w - p.y, |p| GUARD * p.w + p.y];
@@ -146,7 +285,12 @@ pub fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32, cull:
     }
     // Triangulate the convex polygon as a fan; order is preserved, so output stays deterministic.
     for i in 1..poly.len() - 1 {
-        setup_clipped(&[poly[0], poly[i], poly[i + 1]], size, material, cull, out);
+        let fan = [poly[0], poly[i], poly[i + 1]];
+        let corners = fan.map(|v| {
+            let inv_w = 1.0 / v.pos.w as f64;
+            SnappedCorner { snapped: snap(v.pos, inv_w, size), inv_w, z: v.pos.z }
+        });
+        setup_snapped(corners, || fan.map(|v| v.attrs), size, material, cull, out);
     }
 }
 
@@ -173,18 +317,32 @@ fn round_to_i64(v: f64) -> i64 {
     (v + if v >= 0.0 { 0.5 } else { -0.5 }) as i64
 }
 
-/// Sets up a triangle known to be inside the near plane and guard band.
-fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: bool, out: &mut Vec<Triangle>) {
-    let (w, h) = (size.0 as f64, size.1 as f64);
-    // Viewport transform (pixel row 0 at the top) and snap to the sub-pixel grid.
-    // 1/w of each vertex: the perspective divide here, the attribute planes below.
-    let inv_w = v.map(|v| 1.0 / v.pos.w as f64);
-    let snap = |p: Vec4, inv: f64| -> (i64, i64) {
-        let x = (p.x as f64 * inv * 0.5 + 0.5) * w;
-        let y = (0.5 - p.y as f64 * inv * 0.5) * h;
-        (round_to_i64(x * SUBPIXEL), round_to_i64(y * SUBPIXEL))
-    };
-    let mut p = [snap(v[0].pos, inv_w[0]), snap(v[1].pos, inv_w[1]), snap(v[2].pos, inv_w[2])];
+/// A corner of a triangle inside the near plane and guard band: snapped position, `1/w` and
+/// clip-space `z`.
+#[derive(Clone, Copy)]
+struct SnappedCorner {
+    snapped: (i64, i64),
+    inv_w: f64,
+    z: f32,
+}
+
+/// Boxes of at most this many samples are tested sample by sample before any plane is built:
+/// at sprite sizes most triangles of a dense mesh cover none of theirs.
+const SMALL_BOX: i64 = 16;
+
+/// Sets up a triangle known to be inside the near plane and guard band; its corners'
+/// attributes are asked for only once it is known to cover a sample (or to be too large to
+/// tell cheaply).
+#[inline(always)]
+fn setup_snapped(
+    corners: [SnappedCorner; 3],
+    attrs: impl FnOnce() -> [[f32; ATTRS]; 3],
+    size: (u32, u32),
+    material: u32,
+    cull: bool,
+    out: &mut Vec<Triangle>,
+) {
+    let mut p = corners.map(|c| c.snapped);
     let mut order = [0usize, 1, 2];
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
     if area == 0 {
@@ -203,13 +361,7 @@ fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: boo
     }
     let area = area.abs();
 
-    let (xs, ys) = ([p[0].0, p[1].0, p[2].0], [p[0].1, p[1].1, p[2].1]);
-    let sample_lo = |lo: i64| (lo - HALF_PIXEL + (1 << SUBPIXEL_BITS) - 1) >> SUBPIXEL_BITS;
-    let sample_hi = |hi: i64| (hi - HALF_PIXEL) >> SUBPIXEL_BITS;
-    let x0 = sample_lo(*xs.iter().min().unwrap_or(&0)).max(0);
-    let y0 = sample_lo(*ys.iter().min().unwrap_or(&0)).max(0);
-    let x1 = sample_hi(*xs.iter().max().unwrap_or(&0)).min(size.0 as i64 - 1);
-    let y1 = sample_hi(*ys.iter().max().unwrap_or(&0)).min(size.1 as i64 - 1);
+    let [x0, y0, x1, y1] = sample_box(p, size);
     if x0 > x1 || y0 > y1 {
         return;
     }
@@ -230,6 +382,10 @@ fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: boo
         unbiased[i] = c0;
         *edge = Edge { dx: ex << SUBPIXEL_BITS, dy: ey << SUBPIXEL_BITS, c: if top_left { c0 } else { c0 - 1 } };
     }
+    // A triangle that covers none of its few samples draws nothing: dropped before its planes.
+    if (x1 - x0 + 1) * (y1 - y0 + 1) <= SMALL_BOX && !covers_a_sample(&edges, [x0, y0, x1, y1]) {
+        return;
+    }
 
     // Attribute planes from barycentrics λi = e_i / area, relative to the bbox origin.
     let inv_area = 1.0 / area as f64;
@@ -248,13 +404,18 @@ fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: boo
         }
         Plane { base: pl.0 as f32, dx: pl.1 as f32, dy: pl.2 as f32 }
     };
-    let verts = order.map(|i| v[i]);
-    let inv_w = order.map(|i| inv_w[i]);
-    let depths: [f64; 3] = std::array::from_fn(|i| verts[i].pos.z as f64 * inv_w[i]);
+    let corner_attrs = attrs();
+    if corner_attrs.iter().flatten().any(|a| !a.is_finite()) {
+        return;
+    }
+    let corner_attrs = order.map(|i| corner_attrs[i]);
+    let corners = order.map(|i| corners[i]);
+    let inv_w = corners.map(|c| c.inv_w);
+    let depths: [f64; 3] = std::array::from_fn(|i| corners[i].z as f64 * inv_w[i]);
     let z = plane(depths);
     let centroid_depth = (depths.iter().sum::<f64>() / 3.0) as f32;
     let inv_w_plane = plane(inv_w);
-    let attrs = std::array::from_fn(|a| plane(std::array::from_fn(|i| verts[i].attrs[a] as f64 * inv_w[i])));
+    let attrs = std::array::from_fn(|a| plane(std::array::from_fn(|i| corner_attrs[i][a] as f64 * inv_w[i])));
     out.push(Triangle {
         edges,
         bbox: [x0 as i32, y0 as i32, x1 as i32, y1 as i32],
@@ -265,4 +426,118 @@ fn setup_clipped(v: &[ClipVertex; 3], size: (u32, u32), material: u32, cull: boo
         material,
         back_facing,
     });
+}
+
+/// Whether any sample of the inclusive box `[x0, y0, x1, y1]` is inside all three edges.
+#[inline(always)]
+fn covers_a_sample(edges: &[Edge; 3], [x0, y0, x1, y1]: [i64; 4]) -> bool {
+    // Plain loops: inclusive ranges' iterators do not compile to anything this small.
+    let mut row = edges.map(|e| e.c + e.dx * x0 + e.dy * y0);
+    let mut y = y0;
+    while y <= y1 {
+        let mut v = row;
+        let mut x = x0;
+        while x <= x1 {
+            if (v[0] | v[1] | v[2]) >= 0 {
+                return true;
+            }
+            for (v, e) in v.iter_mut().zip(edges) {
+                *v += e.dx;
+            }
+            x += 1;
+        }
+        for (r, e) in row.iter_mut().zip(edges) {
+            *r += e.dy;
+        }
+        y += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Triangles of every kind setup meets: tiny ones between sample centres and on them, both
+    /// windings, off screen, across the near plane and guard band, degenerate, non-finite.
+    fn assorted_triangles(count: usize) -> Vec<[ClipVertex; 3]> {
+        let mut seed = 0x2545_f491_u32;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        let vertex = |pos: Vec4, attrs: [f32; ATTRS]| ClipVertex { pos, attrs };
+        (0..count)
+            .map(|i| {
+                // Scales from a fraction of a sample (on a 64-sample target) to past the guard band.
+                let scale = [0.004, 0.02, 0.1, 1.0, 12.0][i % 5];
+                let (cx, cy) = (random() * 2.4 - 1.2, random() * 2.4 - 1.2);
+                let corner = |random: &mut dyn FnMut() -> f32| {
+                    let w = 0.5 + random() * 2.0;
+                    let z = random() * 1.4 - 0.2;
+                    let pos = Vec4::new(cx + (random() - 0.5) * scale, cy + (random() - 0.5) * scale, z, 1.0) * w;
+                    vertex(pos, [random(), random(), 0.0, 0.0, 1.0])
+                };
+                let mut tri = [corner(&mut random), corner(&mut random), corner(&mut random)];
+                match i % 23 {
+                    7 => tri[1].pos.x = f32::NAN,
+                    11 => tri[2].attrs[3] = f32::INFINITY,
+                    13 => tri[2] = tri[1],
+                    _ => {}
+                }
+                tri
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_triangles_setup_skips_are_the_ones_that_draw_nothing() {
+        let size = (64, 48);
+        let triangles = assorted_triangles(4000);
+        for cull in [false, true] {
+            // One at a time, every triangle through the whole setup.
+            let mut one_by_one = Vec::new();
+            for tri in &triangles {
+                setup_triangle(*tri, size, 0, cull, &mut one_by_one);
+            }
+            // The part's way: projected once per vertex, the cheap pass first.
+            let clip: Vec<Vec4> = triangles.iter().flatten().map(|v| v.pos).collect();
+            let attrs: Vec<[f32; ATTRS]> = triangles.iter().flatten().map(|v| v.attrs).collect();
+            let screen: Vec<ScreenVertex> = triangles
+                .iter()
+                .flatten()
+                .map(|v| match v.attrs.iter().all(|a| a.is_finite()) {
+                    true => ScreenVertex::new(v.pos, size),
+                    false => ScreenVertex::NOT_FINITE,
+                })
+                .collect();
+            let indices: Vec<[u32; 3]> = (0..triangles.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+            let (mut kept, mut batched) = (Vec::new(), Vec::new());
+            setup_triangles(&indices, &clip, &screen, |i| attrs[i], size, 0, cull, &mut kept, &mut batched);
+            assert_eq!(batched, one_by_one, "cull {cull}");
+            // Each set-up triangle covers a sample of its box, or its box is too large to tell.
+            for t in &batched {
+                let [x0, y0, x1, y1] = t.bbox.map(i64::from);
+                assert!((x1 - x0 + 1) * (y1 - y0 + 1) > SMALL_BOX || covers_a_sample(&t.edges, [x0, y0, x1, y1]));
+            }
+            // The mix really has all kinds: most are dropped, some clipped into several.
+            assert!(kept.len() < indices.len() / 2 && batched.len() > 300, "{} kept, {}", kept.len(), batched.len());
+        }
+    }
+
+    #[test]
+    fn a_tiny_triangle_is_kept_exactly_when_it_holds_a_sample_centre() {
+        let size = (16, 16);
+        // One sample is 2/16 of clip space wide; sample (8, 8) has its centre at clip (1/16, -1/16).
+        let at = |x: f32, y: f32| ClipVertex { pos: Vec4::new(x, y, 0.5, 1.0), attrs: [0.0; ATTRS] };
+        let around = |cx: f32, cy: f32| [at(cx - 0.02, cy - 0.02), at(cx + 0.02, cy - 0.02), at(cx, cy + 0.02)];
+        let mut out = Vec::new();
+        setup_triangle(around(1.0 / 16.0, -1.0 / 16.0), size, 0, true, &mut out);
+        assert_eq!(out.len(), 1, "a triangle around a sample centre is kept");
+        assert_eq!(out[0].bbox, [8, 8, 8, 8]);
+        setup_triangle(around(0.0, 0.0), size, 0, true, &mut out);
+        assert_eq!(out.len(), 1, "one between four sample centres is dropped");
+    }
 }
