@@ -1,6 +1,7 @@
-//! spritebake: a headless CPU renderer that turns animated 3D game models (Quake 2 MD2, Doom 3
-//! MD5, Half-Life SMD, OBJ, glTF) into sprites: renders, sprite sheets with engine JSON,
-//! animated GIFs and frame sequences.
+//! spritebake: a headless CPU renderer that turns animated 3D game models (Quake 1 and
+//! Half-Life MDL, Quake 2 MD2, Quake 3 MD3 and players, Doom 3 MD5 and DEF, Half-Life SMD and
+//! QC, IQM, OBJ, glTF, FBX) into sprites: renders, sprite sheets with engine data, animated
+//! GIFs and frame sequences.
 //!
 //! # Baking a sprite sheet
 //!
@@ -77,10 +78,14 @@ mod sprite;
 #[doc(hidden)]
 pub mod terminal;
 
-/// The README's examples run as doctests, so the front page cannot drift from the API.
+/// The README's and the library guide's examples run as doctests, so the book cannot drift
+/// from the API.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 mod readme {}
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+mod library_guide {}
 
 pub use bake::{Baked, Job, Loaded, Product, load};
 pub use budget::MemoryBudget;

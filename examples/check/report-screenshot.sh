@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remakes examples/check/report.png, the README's picture of `check --html`: a copy of this
+# Remakes examples/check/report.png, the golden-check guide's picture of `check --html`: a copy of this
 # folder's manifest with two cases deliberately changed (the SMD walk's last frame moved, the
 # sword case's head turned further), checked into a report and photographed by headless
 # Chromium. SPRITEBAKE names the binary (default: target/debug/spritebake).

@@ -13,7 +13,7 @@
 //! }
 //! ```
 //!
-//! Decisions (documented in the README):
+//! Decisions (documented in docs/formats/scripts.md):
 //! * **Which model.** A file declares several models (and other declarations, `entityDef`,
 //!   `export`, ..., which are skipped); the first `model` loads unless `--model-name` names
 //!   another (exact name first, then any case).

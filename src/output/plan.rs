@@ -404,7 +404,7 @@ mod tests {
         for i in 0..20_000 {
             plan.add(dir.join(format!("out/t{i}.png")), OutputFormat::Png);
         }
-        // Timed in BENCHMARKS.md (0.1 s here, 14.8 s when every output was compared with every
+        // Timed in docs/perf-log/journal.md (0.1 s here, 14.8 s when every output was compared with every
         // input); tests assert results, not speed.
         plan.check_distinct(&inputs).unwrap();
         // And the refusal still names the first input that is the output.

@@ -1,7 +1,7 @@
 // PixiJS 8's own `Assets.load` on the first JSON of a sheet, from node, printing one JSON line
 // of what a game gets: the loaded Spritesheet and its `linkedSheets` (the pages that
 // `meta.related_multi_packs` names, in its order), each with its image and its `animations`
-// as frame names, and every animation joined over them as the README's snippet does.
+// as frame names, and every animation joined over them as the engine guide's snippet (docs/guide/engines.md) does.
 //
 //   node pixi_multipack.cjs SHEET-0.json
 //
@@ -77,7 +77,7 @@ pixi.DOMAdapter.set({
   // Every frame of every page is in the cache under its name, as `Assets.get` finds it.
   const names = loaded.flatMap((s) => Object.keys(s.textures));
   const cached = names.filter((n) => pixi.Assets.get(n) instanceof pixi.Texture).length;
-  // Every animation as the README plays it: each sheet's part, joined in load order.
+  // Every animation as the engine guide plays it: each sheet's part, joined in load order.
   const animations = {};
   for (const s of loaded)
     for (const [name, textures] of Object.entries(s.animations)) (animations[name] ??= []).push(...textures);

@@ -267,7 +267,7 @@ fn pixi_loads_every_animation_of_a_multipage_sheet_whole_from_its_first_page() {
             let parts = &found[name];
             let joined: Vec<String> = parts.iter().flat_map(|(_, f)| f.clone()).collect();
             assert_eq!(&joined, frames, "{pack}: {name} as Pixi has it, sheet after sheet");
-            assert_eq!(pixi["joined"][name], serde_json::json!(frames), "{pack}: {name} as the README joins it");
+            assert_eq!(pixi["joined"][name], serde_json::json!(frames), "{pack}: {name} as the engine guide joins it");
             if frames.len() <= 9 {
                 assert_eq!(parts.len(), 1, "{pack}: {name} ({} frames) is split over sheets {parts:?}", frames.len());
                 whole += 1;

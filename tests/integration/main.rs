@@ -22,6 +22,7 @@ mod corpus_gltf;
 mod corpus_obj;
 mod crash_inputs;
 mod directions;
+mod docs;
 mod engine_data;
 mod engine_play;
 mod engines;

@@ -184,7 +184,7 @@ fn mean_delta_e76(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
     pairs.iter().sum::<f64>() / pairs.len().max(1) as f64
 }
 
-/// The measurement recorded in BENCHMARKS.md ("Pixel-art palettes"): mean ΔE (CIE76) between
+/// The measurement recorded in docs/perf-log/journal.md ("Pixel-art palettes"): mean ΔE (CIE76) between
 /// the unquantized pixelated robot walk (8 directions, `--pixel-art 3`, size 64) and the same
 /// sheet with `--palette 16`, for the palette this crate builds now (one for the sheet) and for
 /// the old per-cell NeuQuant reduction (reproduced here on the unquantized cells). Run with

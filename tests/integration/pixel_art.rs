@@ -1,6 +1,6 @@
 //! Pixel-art downscaling through the CLI (issue 31 item 4): how much of an animation changes
 //! from one frame to the next by area (the default) and by mode, on the example robot and,
-//! for the measurement in BENCHMARKS.md, on a textured MD2 of the shared corpus.
+//! for the measurement in docs/perf-log/journal.md, on a textured MD2 of the shared corpus.
 
 use std::path::{Path, PathBuf};
 
@@ -77,7 +77,7 @@ fn flicker_counts_changed_pixels_among_the_covered_ones() {
 }
 
 /// The share of changed pixels is no test of the filter: on the robot's skin of flat patches
-/// the mode keeps more pixels exactly (BENCHMARKS.md, "Issue 31: pixel-art flicker"); what
+/// the mode keeps more pixels exactly (docs/perf-log/journal.md, "Issue 31: pixel-art flicker"); what
 /// area buys is smaller steps, on every skin, and far smaller on fine detail.
 #[test]
 fn the_robot_walk_changes_by_smaller_steps_by_area_than_by_mode() {
@@ -109,7 +109,7 @@ fn write_fine_skin(path: &Path) {
     spritebake::output::write_png(path, &skin).unwrap();
 }
 
-/// The measurement recorded in BENCHMARKS.md ("Issue 31: pixel-art flicker"): the robot walk
+/// The measurement recorded in docs/perf-log/journal.md ("Issue 31: pixel-art flicker"): the robot walk
 /// (`--size 64 --pixel-art 4 --palette 16`, and without the palette, and with a skin of fine
 /// detail) and the corpus ogro's `stand` and `run` (textured MD2; ratamahatta is not in the
 /// corpus), by area and by mode. Run with `cargo test -j 1 --test integration

@@ -652,7 +652,7 @@ fn a_run_with_nothing_to_do_over_8000_entries_finds_every_entry_up_to_date() {
     std::fs::write(dir.join("spritebake.toml"), text).unwrap();
     let o = bake(&dir, &["spritebake.toml", "-q"]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
-    // Its time is measured in BENCHMARKS.md (issue 27): 0.5 s in a release build, 5.3 s when
+    // Its time is measured in docs/perf-log/journal.md (issue 27): 0.5 s in a release build, 5.3 s when
     // every output was checked against every input (see `OutputPlan::check_distinct`).
     let o = bake(&dir, &["spritebake.toml"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 built, 8000 up to date, 0 failed"), "{}", printed(&o));

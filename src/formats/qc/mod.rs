@@ -6,7 +6,7 @@
 //! [`Files`] (confined, bounded, each charged to the model's budget) and makes one [`Model`]
 //! with the SMD parser.
 //!
-//! What is read, and how (decisions, documented in the README):
+//! What is read, and how (decisions, documented in docs/formats/scripts.md):
 //! * **Folders.** `$cd`, `$cdtexture`, `$texturepath` and `$cdmaterials` are relative to the
 //!   QC's folder (backslashes are separators; an absolute `$cd` is ignored with a warning, as
 //!   decompiled QCs carry the author's `C:\...` folders). Files are named without `.smd`.
