@@ -12,6 +12,7 @@
 #
 #   bash benches/vs_llvmpipe.sh                 # needs glrender built: see its README
 #   GLRENDER=/path/glrender_egl REPS=5 bash benches/vs_llvmpipe.sh
+#   SPRITEBAKE=/tmp/old/spritebake bash benches/vs_llvmpipe.sh   # another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GL=${GLRENDER:-/tmp/glpeer/glrender_egl}
@@ -25,8 +26,9 @@ if [ ! -d "$CORPUS" ]; then
     echo "skip: $CORPUS is absent"
     exit 0
 fi
-cargo build --release --quiet
-SB=target/release/spritebake
+# SPRITEBAKE=path/to/spritebake measures another build (an earlier commit's, say) instead.
+SB=${SPRITEBAKE:-target/release/spritebake}
+[ -n "${SPRITEBAKE:-}" ] || cargo build --release --quiet
 WORK=target/bench
 mkdir -p "$WORK"
 
