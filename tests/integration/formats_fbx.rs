@@ -287,6 +287,25 @@ fn hostile_fbx_files_end_in_an_error_and_ufbx_keeps_to_the_budget() {
 }
 
 #[test]
+fn a_cut_fbx_names_how_far_ufbx_had_read() {
+    let scratch = scratch_in("fbx", "cut_offset");
+    let bytes =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fbx/blend_shapes.fbx")).unwrap();
+    let path = scratch.join("cut.fbx");
+    let cut = bytes.len() / 2;
+    std::fs::write(&path, &bytes[..cut]).unwrap();
+    let e = load(&path, &LoadOptions::default()).unwrap_err().to_string();
+    let offset: usize = e
+        .split("byte offset ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no byte offset in: {e}"));
+    assert!(offset > 0 && offset <= cut && e.contains("cut.fbx"), "cut at {cut}: {e}");
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
 fn fbx_textures_embedded_and_external_map_the_right_way_up() {
     // Blender writes a quad with a 2x2 texture (top row red, green; bottom row blue, white),
     // once embedded in the FBX and once naming the PNG beside it.
@@ -381,6 +400,35 @@ fn fbx_blend_shapes_on_a_skinned_mesh_agree_with_blenders_import() {
         eprintln!("frame {frame}: vertices within {error:.2e} of the size, {unshaped:.2e} from the unshaped mesh");
         assert!(error < 2e-3, "frame {frame}: vertices up to {error:.2e} of the model's size apart");
         assert!(unshaped > 1e-2, "frame {frame}: the shapes move vertices only {unshaped:.2e} of the size");
+    }
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
+fn a_scene_rate_outside_the_playable_range_is_clamped_with_a_warning() {
+    let scratch = scratch_in("fbx", "rates");
+    // TimeMode 14 is "custom": the scene's rate is its CustomFrameRate.
+    let default_rate = "P: \"TimeMode\", \"enum\", \"\", \"\",6";
+    for (rate, played) in [("1e300", 1000.0), ("1e-30", 0.01)] {
+        let custom = format!(
+            "P: \"TimeMode\", \"enum\", \"\", \"\",14\n\t\tP: \"CustomFrameRate\", \"double\", \"Number\", \"\",{rate}"
+        );
+        let text = common::fbx::two_root_walk(false);
+        assert!(text.contains(default_rate));
+        let path = scratch.join("rate.fbx");
+        std::fs::write(&path, text.replace(default_rate, &custom)).unwrap();
+        let model = load_ok(&path);
+        let warned = model
+            .warnings
+            .iter()
+            .any(|w| w.contains("outside 0.01 to 1000 fps") && w.contains(&format!("played at {played} fps")));
+        assert!(warned, "{rate} fps: {:?}", model.warnings);
+        for clip in &model.clips {
+            // Played at the range's end: a one-second walk is 1,000 frames or one, never a
+            // count that overflows.
+            assert_eq!(clip.fps, played, "{rate} fps, {}", clip.name);
+            assert!((1..=1000).contains(&clip.frame_count()), "{rate} fps: {} frames", clip.frame_count());
+        }
     }
     std::fs::remove_dir_all(scratch).unwrap();
 }

@@ -42,6 +42,9 @@ use blend::{Blends, Morphed};
 use rig::{Binding, FORMAT, Joints, Rig, vec3};
 pub use rig::{MAX_CLIP_FRAMES, MAX_JOINTS};
 
+/// How often ufbx reports how far it has read, in bytes: the position an error names.
+const PROGRESS_BYTES: u64 = 4096;
+
 /// Parses an FBX file's bytes into a model, charging `budget` for what ufbx keeps and what the
 /// model is built of.
 ///
@@ -50,7 +53,16 @@ pub use rig::{MAX_CLIP_FRAMES, MAX_JOINTS};
 pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Result<Model> {
     // ufbx's temporary and result allocations together stay within what the budget has left.
     let cap = usize::try_from(budget.remaining() / 2).unwrap_or(usize::MAX).max(1);
+    // ufbx's errors carry no position in the file: how far its reader had got when it stopped
+    // is the nearest one it tells.
+    let reached = std::cell::Cell::new(None);
+    let track = |progress: &ufbx::Progress| {
+        reached.set(Some(progress.bytes_read));
+        ufbx::ProgressResult::Continue
+    };
     let opts = ufbx::LoadOpts {
+        progress_cb: ufbx::ProgressCb::Ref(&track),
+        progress_interval_hint: PROGRESS_BYTES,
         temp_allocator: ufbx::AllocatorOpts { memory_limit: cap, ..Default::default() },
         result_allocator: ufbx::AllocatorOpts { memory_limit: cap, ..Default::default() },
         target_axes: ufbx::CoordinateAxes::right_handed_y_up(),
@@ -70,7 +82,17 @@ pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Res
         Err(e) => {
             let info = e.info();
             let detail = if info.is_empty() { String::new() } else { format!(" ({info})") };
-            return Err(FormatError::whole_file(FORMAT, format!("{}{detail}", &*e.description)).into());
+            let message = format!("{}{detail}", &*e.description);
+            return Err(match reached.get() {
+                // Its count may run past the end (a terminator it adds to text files).
+                Some(offset) => FormatError::at_offset(
+                    FORMAT,
+                    offset.min(bytes.len() as u64),
+                    format!("{message} (ufbx had read this far when it stopped)"),
+                ),
+                None => FormatError::whole_file(FORMAT, message),
+            }
+            .into());
         }
     };
     let kept = scene.metadata.result_memory_used as u64;
