@@ -21,7 +21,7 @@ pub enum Error {
     #[error(transparent)]
     Format(#[from] FormatError),
     /// The file's format is not recognised.
-    #[error("{}: unsupported model format (expected .obj, .md2, .md5mesh, .smd, .qc, .def, .gltf, .glb)", path.display())]
+    #[error("{}: unsupported model format (expected one of {})", path.display(), crate::formats::Format::extension_list())]
     UnsupportedFormat {
         /// The file.
         path: PathBuf,

@@ -182,6 +182,17 @@ impl Format {
         ("fbx", Format::Fbx),
     ];
 
+    /// The model files spritebake reads, as a reader sees them: `.md2 .mdl … animation.cfg …`
+    /// (of `.cfg` files only a Quake 3 player's `animation.cfg`). The one list error messages
+    /// and `--help` texts quote.
+    pub fn extension_list() -> String {
+        let names = Format::EXTENSIONS.map(|(e, f)| match f {
+            Format::Md3Player => String::from("animation.cfg"),
+            _ => format!(".{e}"),
+        });
+        names.join(" ")
+    }
+
     /// Whether the format is a script describing a model made of other files (`.qc`, `.def`,
     /// a Quake 3 player's `animation.cfg`).
     pub fn is_script(self) -> bool {

@@ -426,3 +426,27 @@ fn a_skeleton_overlay_of_a_model_without_joints_is_refused() {
     assert!(o.status.success() && out.exists(), "{}", stderr(&o));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn every_model_extension_is_named_where_a_user_looks_for_it() {
+    let dir = scratch("extensions");
+    let unknown = dir.join("model.xyz");
+    std::fs::write(&unknown, "v 0 0 0\n").unwrap();
+    let refused = stderr(&spritebake(&["info", unknown.to_str().unwrap()]));
+    let render_help = String::from_utf8(spritebake(&["render", "--help"]).stdout).unwrap();
+    let thumbnail_help = String::from_utf8(spritebake(&["thumbnail", "--help"]).stdout).unwrap();
+    for (extension, format) in spritebake::formats::Format::EXTENSIONS {
+        let name = match format {
+            spritebake::formats::Format::Md3Player => String::from("animation.cfg"),
+            _ => format!(".{extension} "),
+        };
+        // A trailing space or bracket: `.md5mesh` must not pass for `.md5`.
+        let named = |text: &str| {
+            text.contains(name.trim_end()) && (text.contains(&name) || text.contains(&format!("{})", name.trim_end())))
+        };
+        assert!(named(&refused), "the refusal lacks {name}: {refused}");
+        assert!(named(&render_help), "render --help lacks {name}");
+        assert!(named(&thumbnail_help), "thumbnail --help lacks {name}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

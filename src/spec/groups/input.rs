@@ -14,13 +14,22 @@ use crate::spec::{AttachSpec, BlendSpec, BodySpec, BoneSpec, Offset, TextureSpec
 #[cfg(feature = "cli")]
 use clap::Args;
 
+#[cfg(doc)]
+use crate::formats::Format;
+
+/// The MODEL argument's help: the extensions the loader knows.
+#[cfg(feature = "cli")]
+fn model_help() -> String {
+    format!("The model file ({})", crate::formats::Format::extension_list())
+}
+
 /// Which model to load and how.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelSpec {
-    /// The model file (.obj, .md2, .md5mesh, .smd, .qc, .def, .gltf, .glb).
-    #[cfg_attr(feature = "cli", arg(value_name = "MODEL"))]
+    /// The model file, in any format spritebake reads ([`Format::extension_list`]).
+    #[cfg_attr(feature = "cli", arg(value_name = "MODEL", help = model_help()))]
     pub model: PathBuf,
     /// Texture for every material (PATH) or one material (MATERIAL=PATH); repeatable.
     #[cfg_attr(feature = "cli", arg(long, value_name = "[MATERIAL=]PATH"))]

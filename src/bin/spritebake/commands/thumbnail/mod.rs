@@ -23,16 +23,24 @@ use report::{Record, Status};
 use run::{Done, Job, Outcome, Ran};
 use scan::{Models, Unreadable, identity};
 
+/// The MODEL arguments' help, naming the extensions the loader knows.
+fn models_help() -> String {
+    format!(
+        "Model files, folders (every {} file under them, in subfolders too; symbolic links to \
+         folders are not followed, and model files that are symbolic links leading out of the folder \
+         are refused unread) or quoted glob patterns ('models/*.obj', 'assets/**/*.md2'). In folders \
+         and patterns, a model a .qc or .def script describes is rendered through the script only, \
+         and parts of models (sequence SMDs, Half-Life sequence group and texture files) are skipped.",
+        spritebake::formats::Format::extension_list()
+    )
+}
+
 /// `spritebake thumbnail`.
 #[derive(Debug, Args)]
 pub struct ThumbnailArgs {
-    /// Model files, folders (every .md2 .mdl .iqm .md3 .md5mesh .smd .obj .gltf .glb .fbx .qc .def file
-    /// under them, in subfolders too; symbolic links to folders are not followed, and model files
-    /// that are symbolic links leading out of the folder are refused unread) or quoted glob
-    /// patterns (`'models/*.obj'`, `'assets/**/*.md2'`). In folders and patterns, a model a
-    /// .qc or .def script describes is rendered through the script only, and parts of models
-    /// (sequence SMDs, Half-Life sequence group and texture files) are skipped.
-    #[arg(required = true, value_name = "MODEL")]
+    /// Model files, folders (every model file under them, in subfolders too) or quoted glob
+    /// patterns: see [`models_help`].
+    #[arg(required = true, value_name = "MODEL", help = models_help())]
     pub models: Vec<PathBuf>,
     /// Output: a folder (created if missing) where each thumbnail's name mirrors the model's
     /// path below the folder or pattern it was found in (`thumbnail assets -o out`:

@@ -106,7 +106,7 @@ pub fn expand(args: &[PathBuf]) -> Result<Models> {
                 !found.is_empty() || models.unreadable.len() > unread_before,
                 "{}: no model files in this folder or its subfolders ({})",
                 arg.display(),
-                extension_list()
+                Format::extension_list()
             );
             (found, arg.clone())
         } else if has_glob_chars(arg) && std::fs::symlink_metadata(arg).is_err() {
@@ -115,7 +115,7 @@ pub fn expand(args: &[PathBuf]) -> Result<Models> {
                 !found.is_empty() || models.unreadable.len() > unread_before,
                 "{}: the pattern matches no model files ({})",
                 arg.display(),
-                extension_list()
+                Format::extension_list()
             );
             (found, root)
         } else {
@@ -134,10 +134,6 @@ pub fn expand(args: &[PathBuf]) -> Result<Models> {
 /// What makes two spellings of one file the same model: its canonical path where it exists.
 pub fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-fn extension_list() -> String {
-    Format::EXTENSIONS.map(|(e, _)| format!(".{e}")).join(" ")
 }
 
 /// The folder's entries, sorted, as (path, is a folder that is no symbolic link); none when
