@@ -16,7 +16,7 @@ use super::msaa;
 use super::resolve::{MemoEncoder, OutputBand, Resolve, resolve_colors};
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
-use wide::{CmpEq, i32x4};
+use wide::i32x4;
 
 /// The largest supersampling factor (samples per pixel side).
 const MAX_SSAA: usize = 4;
@@ -213,8 +213,8 @@ impl MixedFragments {
             let (mut mask, mut count, mut sum_dx, mut sum_dy) = (0u32, i32x4::ZERO, i32x4::ZERO, i32x4::ZERO);
             for (g, ((lane, &dx), &dy)) in lanes.iter().zip(&grid.dx).zip(&grid.dy).enumerate().take(groups) {
                 // All ones where the sample is `id`'s.
-                let same = lane.cmp_eq(key);
-                mask |= (same.move_mask() as u32) << (4 * g);
+                let same = lane.simd_eq(key);
+                mask |= same.to_bitmask() << (4 * g);
                 count -= same;
                 sum_dx += same & dx;
                 sum_dy += same & dy;

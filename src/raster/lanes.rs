@@ -4,7 +4,7 @@
 //! stops a whole lane loop from vectorising. `wide`'s `trunc_int` is the same saturating
 //! conversion in vector form, so these give exactly what `as` gives lane by lane.
 
-use wide::{CmpEq, CmpGt, f32x4, i32x4};
+use wide::{f32x4, i32x4};
 
 /// `x as i32` for every lane.
 #[inline(always)]
@@ -20,8 +20,8 @@ pub(super) fn floor_lanes<const L: usize>(x: &[f32; L]) -> [i32; L] {
     map4(x, |x| {
         let t = x.trunc_int();
         // All ones (-1) where t > x and t can still step down.
-        let rounded_up: i32x4 = bytemuck::cast(t.round_float().cmp_gt(x));
-        t + (rounded_up & !t.cmp_eq(i32x4::splat(i32::MIN)))
+        let rounded_up: i32x4 = bytemuck::cast(t.round_float().simd_gt(x));
+        t + (rounded_up & !t.simd_eq(i32x4::splat(i32::MIN)))
     })
 }
 
