@@ -1,9 +1,11 @@
 mod format;
+pub(crate) mod suggest;
 
 use std::path::PathBuf;
 
 pub(crate) use format::excerpt;
 pub use format::{FormatError, Location};
+pub use suggest::UnknownName;
 
 /// Everything that can go wrong in spritebake's library calls.
 #[derive(Debug, thiserror::Error)]
@@ -21,10 +23,12 @@ pub enum Error {
     #[error(transparent)]
     Format(#[from] FormatError),
     /// The file's format is not recognised.
-    #[error("{}: unsupported model format (expected one of {})", path.display(), crate::formats::Format::extension_list())]
+    #[error("{}: unsupported model format (expected one of {expected})", path.display())]
     UnsupportedFormat {
         /// The file.
         path: PathBuf,
+        /// The model files spritebake reads (`Format::extension_list`).
+        expected: String,
     },
     /// An image could not be encoded or decoded.
     #[error("{}: {message}", path.display())]
@@ -39,7 +43,7 @@ pub enum Error {
     Invalid(String),
     /// A clip, joint or other name that matches nothing, with the closest known names.
     #[error(transparent)]
-    UnknownName(#[from] crate::model::UnknownName),
+    UnknownName(#[from] UnknownName),
     /// An option (a command-line flag, or the manifest or project key of the same name) whose
     /// value is refused. The message names the option in the key form (`pixel_art`); the
     /// command line shows it as its flag (`--pixel-art`).

@@ -11,9 +11,10 @@ use glam::Affine3A;
 
 use crate::anim::{self, Animation, Attachment, Blend, BoneOverride, Layers, Motion, Mount, PoseOptions, Transition};
 use crate::budget::MemoryBudget;
+use crate::error::suggest;
 use crate::error::{Error, Result};
 use crate::formats::{self, Format, LoadOptions};
-use crate::model::{Clip, Model, suggest};
+use crate::model::{Clip, Model};
 use crate::spec::Controls;
 
 /// Index of the joint called `name`.

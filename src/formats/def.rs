@@ -40,8 +40,9 @@ use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError, md5};
 use crate::budget::MemoryBudget;
 use crate::confine::Denied;
+use crate::error::suggest;
 use crate::error::{Error, Result};
-use crate::model::{Model, suggest};
+use crate::model::Model;
 
 const FORMAT: &str = "DEF";
 /// How many folders above the `.def`'s own its paths may be relative to.

@@ -148,7 +148,8 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model> {
 pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) -> Result<Model> {
     let mut reader = confine::Reader::new(options.limits.max_file_bytes);
     let (_, bytes) = reader.read_user(path, Keep::Bytes).map_err(|d| d.into_error(path, path.display()))?;
-    let format = Format::detect(path, &bytes).ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf() })?;
+    let format = Format::detect(path, &bytes)
+        .ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf(), expected: Format::extension_list() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let scope = Confinement::for_model(&dir, &options.texture_roots)?;
     if !options.bodies.is_empty() && !matches!(format, Format::Qc | Format::Studio) {

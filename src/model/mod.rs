@@ -20,9 +20,9 @@ mod orientation;
 mod posed;
 mod skeleton;
 #[doc(hidden)]
-pub mod suggest;
 mod tag;
 
+pub use crate::error::UnknownName;
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget, unique_clip_name};
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
@@ -31,7 +31,6 @@ pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
 pub use orientation::{Axis, Orientation};
 pub use posed::{PosedMesh, PosedPart};
 pub use skeleton::{AttachmentPoint, Joint, JointPose, Skeleton};
-pub use suggest::UnknownName;
 pub use tag::Tag;
 
 /// A loaded model: meshes, materials, optional skeleton and animation clips.
@@ -126,7 +125,7 @@ impl Model {
     ///
     /// # Errors
     /// No clip has that name.
-    pub fn find_clip(&self, name: &str) -> Result<&Clip, suggest::UnknownName> {
+    pub fn find_clip(&self, name: &str) -> Result<&Clip, UnknownName> {
         self.clip(name).ok_or_else(|| {
             let known: Vec<&str> = self.clips.iter().map(|c| c.name.as_str()).collect();
             let context = if known.is_empty() {
@@ -134,7 +133,7 @@ impl Model {
             } else {
                 format!("clips: {}", known.join(", "))
             };
-            suggest::UnknownName::new("clip", name, known.iter().copied(), context)
+            UnknownName::new("clip", name, known.iter().copied(), context)
         })
     }
 }

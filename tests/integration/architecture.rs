@@ -56,6 +56,82 @@ fn a_planted_circle_is_found() {
     assert_eq!(describe(&cycles(&crate_with(through_a_module))).lines().next(), Some("[a, a::inner, b]"));
 }
 
+/// The library's layers, lowest first: a module may import its own layer's modules and lower
+/// ones, never a higher one (DESIGN.md, "Data flow"). Each top-level module of `src/` is in
+/// exactly one; the crate root (`lib.rs`, re-exports only) is above them all.
+const LAYERS: [&[&str]; 7] = [
+    // Plain facts every layer may use: errors, limits, confined reads, the memory budget.
+    &["error", "bounds", "confine", "budget", "terminal"],
+    // What a model is.
+    &["model"],
+    // The floors: reading files into models, posing them, rasterizing, writing files.
+    &["formats", "anim", "raster", "output"],
+    // Sprites (directions, framing facts, layouts) and golden comparisons over images.
+    &["sprite", "golden"],
+    // The settings of a bake, as flags, manifests and project files give them.
+    &["spec"],
+    // Baking: a spec's products from a loaded model.
+    &["bake"],
+    // What runs many bakes: golden checks and fuzzing entry points.
+    &["check", "fuzzing"],
+];
+
+/// The layer of a module: its top-level module's row of [`LAYERS`] (the root: above them all).
+fn layer(module: &[String]) -> Option<usize> {
+    let Some(top) = module.first() else { return Some(LAYERS.len()) };
+    LAYERS.iter().position(|row| row.contains(&top.as_str()))
+}
+
+/// Every import of a higher layer's module, and every module in no layer, as text.
+fn upward_imports(files: &[(String, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (from, targets) in imports(files) {
+        let Some(from_layer) = layer(&from) else {
+            found.push(format!("{} is in no layer of LAYERS", name(&from)));
+            continue;
+        };
+        for (to, path) in targets {
+            if layer(&to).is_some_and(|to_layer| to_layer > from_layer) {
+                found.push(format!(
+                    "{} (layer {from_layer}) imports {} (layer {:?}): {path}",
+                    name(&from),
+                    name(&to),
+                    layer(&to)
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn lower_layers_never_import_higher_ones() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    read_sources(&src, &src, &mut files);
+    let upward = upward_imports(&files);
+    assert!(upward.is_empty(), "{} import(s) against the layer order:\n{}", upward.len(), upward.join("\n"));
+}
+
+/// An import of `bake` from `raster` (a floor reaching up into baking) is found, and so is a
+/// module nobody placed in a layer.
+#[test]
+fn a_planted_upward_import_is_found() {
+    let crate_with = |raster: &str| {
+        vec![
+            ("lib.rs".to_string(), "mod bake;\nmod raster;\n".to_string()),
+            ("bake/mod.rs".to_string(), "use crate::raster::Image;\npub struct Job;\n".to_string()),
+            ("raster/mod.rs".to_string(), raster.to_string()),
+        ]
+    };
+    assert_eq!(upward_imports(&crate_with("pub struct Image;\n")), Vec::<String>::new());
+    let upward = upward_imports(&crate_with("pub struct Image;\nfn f(_: crate::bake::Job) {}\n"));
+    assert_eq!(upward, ["raster (layer 2) imports bake (layer Some(5)): crate::bake::Job"]);
+    let mut unplaced = crate_with("pub struct Image;\n");
+    unplaced.push(("newcomer.rs".to_string(), "pub struct N;\n".to_string()));
+    assert_eq!(upward_imports(&unplaced), ["newcomer is in no layer of LAYERS"]);
+}
+
 /// A module path: `["bake", "job"]`; the crate root is empty.
 type Module = Vec<String>;
 
@@ -89,12 +165,11 @@ fn name(module: &[String]) -> String {
     if module.is_empty() { "lib".to_string() } else { module.join("::") }
 }
 
-/// The strongly connected components of more than one module, each as its inner edges.
-fn cycles(files: &[(String, String)]) -> Vec<Vec<Edge>> {
+/// Each module's targets, with the first path that leads to each.
+fn imports(files: &[(String, String)]) -> BTreeMap<Module, BTreeMap<Module, String>> {
     let parsed: BTreeMap<Module, Parsed> =
         files.iter().map(|(path, text)| (module_of(path), parse(&tokens(text)))).collect();
-    // Each module's targets, with the first path that leads to each.
-    let graph: BTreeMap<&Module, BTreeMap<Module, String>> = parsed
+    parsed
         .iter()
         .map(|(module, file)| {
             let mut targets = BTreeMap::new();
@@ -103,9 +178,15 @@ fn cycles(files: &[(String, String)]) -> Vec<Vec<Edge>> {
                     targets.entry(target).or_insert_with(|| path.join("::"));
                 }
             }
-            (module, targets)
+            (module.clone(), targets)
         })
-        .collect();
+        .collect()
+}
+
+/// The strongly connected components of more than one module, each as its inner edges.
+fn cycles(files: &[(String, String)]) -> Vec<Vec<Edge>> {
+    let imports = imports(files);
+    let graph: BTreeMap<&Module, BTreeMap<Module, String>> = imports.iter().map(|(m, t)| (m, t.clone())).collect();
     let mut found = Vec::new();
     for mut component in strongly_connected(&graph) {
         component.sort();

@@ -11,10 +11,11 @@ use super::script::{
 };
 use crate::budget::MemoryBudget;
 use crate::confine::Denied;
+use crate::error::suggest;
 use crate::error::{Error, Result};
 use crate::formats::files::in_file;
 use crate::formats::{Files, Format, FormatError, MAX_MESHES, smd};
-use crate::model::{AttachmentPoint, ClipFrames, MarkedMotion, Model, Skeleton, suggest};
+use crate::model::{AttachmentPoint, ClipFrames, MarkedMotion, Model, Skeleton};
 
 /// Most bones a model merged from several references may have.
 const MAX_JOINTS: usize = 4096;

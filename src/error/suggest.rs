@@ -73,7 +73,7 @@ pub struct UnknownName {
     pub kind: &'static str,
     /// The name as typed.
     pub name: String,
-    /// Up to three close known names ([`closest`]).
+    /// Up to three close known names (the `closest` ones).
     pub suggestions: Vec<String>,
     /// Every known name, in their own order.
     pub known: Vec<String>,
