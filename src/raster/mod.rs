@@ -360,10 +360,11 @@ impl Renderer {
                     true => {
                         clip.clear();
                         screen.clear();
-                        for (pos, projected) in part.positions.iter().map(project) {
-                            clip.push(pos);
-                            screen.push(projected);
-                        }
+                        // Through the pair's `Extend`: one reservation each, no capacity check
+                        // per push.
+                        let mut pair = (std::mem::take(clip), std::mem::take(screen));
+                        pair.extend(part.positions.iter().map(project));
+                        (*clip, *screen) = pair;
                     }
                     false => {
                         part.positions.par_iter().with_min_len(VERTEX_CHUNK).map(project).unzip_into_vecs(clip, screen)
