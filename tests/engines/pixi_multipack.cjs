@@ -1,7 +1,8 @@
 // PixiJS 8's own `Assets.load` on the first JSON of a sheet, from node, printing one JSON line
 // of what a game gets: the loaded Spritesheet and its `linkedSheets` (the pages that
 // `meta.related_multi_packs` names, in its order), each with its image and its `animations`
-// as frame names, and every animation joined over them as the engine guide's snippet (docs/guide/engines.md) does.
+// as frame names, and every animation joined over them, with how it plays, as the sheet guide's
+// snippet (docs/guide/sheets.md) does.
 //
 //   node pixi_multipack.cjs SHEET-0.json
 //
@@ -82,7 +83,9 @@ pixi.DOMAdapter.set({
   for (const s of loaded)
     for (const [name, textures] of Object.entries(s.animations)) (animations[name] ??= []).push(...textures);
   const joined = Object.fromEntries(Object.entries(animations).map(([n, ts]) => [n, ts.map((t) => (t ? t.label : null))]));
-  console.log(JSON.stringify({ sheets, joined, cached }));
+  // How each plays, from the first page's data as the engine guide reads it.
+  const playback = Object.fromEntries(Object.keys(animations).map((n) => [n, sheet.data.meta.playback[n] ?? null]));
+  console.log(JSON.stringify({ sheets, joined, cached, playback }));
 })().catch((e) => {
   console.log(JSON.stringify({ error: String(e && e.stack ? e.stack : e) }));
   process.exit(1);

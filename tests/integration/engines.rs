@@ -267,7 +267,11 @@ fn pixi_loads_every_animation_of_a_multipage_sheet_whole_from_its_first_page() {
             let parts = &found[name];
             let joined: Vec<String> = parts.iter().flat_map(|(_, f)| f.clone()).collect();
             assert_eq!(&joined, frames, "{pack}: {name} as Pixi has it, sheet after sheet");
-            assert_eq!(pixi["joined"][name], serde_json::json!(frames), "{pack}: {name} as the engine guide joins it");
+            assert_eq!(pixi["joined"][name], serde_json::json!(frames), "{pack}: {name} as the sheet guide joins it");
+            // The first page's data says how every animation plays, wherever its frames are.
+            let playback = &pixi["playback"][name];
+            assert!(playback["fps"].as_f64().is_some_and(|f| f > 0.0), "{pack}: {name} plays as {playback}");
+            assert_eq!(playback["loop"], true, "{pack}: {name} plays as {playback}");
             if frames.len() <= 9 {
                 assert_eq!(parts.len(), 1, "{pack}: {name} ({} frames) is split over sheets {parts:?}", frames.len());
                 whole += 1;

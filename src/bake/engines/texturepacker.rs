@@ -2,8 +2,9 @@
 //! keyed by name, each with `frame`, `rotated` (always false: Godot's importers cannot read
 //! rotated frames), `trimmed`, `spriteSourceSize`, `sourceSize`, `pivot` as 0..1 fractions,
 //! PixiJS's `anchor` and a `duration` in ms; `animations` (frame names per tag, as PixiJS reads
-//! them); and `meta`, whose `playback` says how each animation on the page plays (`loop`,
-//! `fps`, `ms`). Frames are named `CLIP_DIRECTION_FRAME` by default (`walk_SW_007`, see
+//! them); and `meta`, whose `playback` says how each animation of the sheet plays (`loop`,
+//! `fps`, `ms`): every animation on every page, so that the first page's, which is what
+//! PixiJS's `sheet.data` holds, answers for an animation whose frames are all on a later one. Frames are named `CLIP_DIRECTION_FRAME` by default (`walk_SW_007`, see
 //! [`super::FrameNames`]), animations `CLIP_DIRECTION`; `meta.directions` lists each
 //! direction's `index`, `name` and `angle` (degrees the model is turned clockwise seen from
 //! above, from facing the viewer), and a job at a fixed scale adds `meta.pixelsPerUnit` and
@@ -168,12 +169,7 @@ pub(super) fn to_json<'a>(atlas: &'a Atlas<'a>, page: usize) -> PageJson<'a> {
         .filter(|(_, names): &(String, Vec<Value>)| !names.is_empty())
         .map(|(name, names)| (name, Value::Array(names)))
         .collect();
-    let playback: Map<String, Value> = atlas
-        .tags
-        .iter()
-        .filter(|t| atlas.tag_frames(t).iter().any(|f| on_page(&f)))
-        .map(|t| (t.name.clone(), playback(atlas, t)))
-        .collect();
+    let playback: Map<String, Value> = atlas.tags.iter().map(|t| (t.name.clone(), playback(atlas, t))).collect();
     let mut meta = meta(atlas, page);
     meta["playback"] = Value::Object(playback);
     PageJson { frames: Frames::ByName(atlas, page), animations: Some(Value::Object(animations)), meta }
