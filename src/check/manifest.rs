@@ -110,6 +110,9 @@ pub struct Manifest {
     pub path: PathBuf,
     /// Cases with defaults applied, in file order.
     pub cases: Vec<CaseSpec>,
+    /// The manifest as read (at most [`MAX_MANIFEST_BYTES`]): what a report points into when
+    /// it names a case's line.
+    pub text: String,
 }
 
 /// Largest manifest read, in bytes (about 10,000 cases of a few lines each; the size bounds
@@ -197,7 +200,8 @@ impl Manifest {
         }
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        Ok(Manifest { scope: Confinement::for_manifest(&dir), dir, name, path: path.to_path_buf(), cases })
+        let scope = Confinement::for_manifest(&dir);
+        Ok(Manifest { scope, dir, name, path: path.to_path_buf(), cases, text: text.to_string() })
     }
 }
 

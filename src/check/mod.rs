@@ -24,6 +24,7 @@
 mod case;
 mod detail;
 mod gif_frames;
+pub mod github;
 pub(crate) mod manifest;
 mod outcome;
 mod report;

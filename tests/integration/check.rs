@@ -357,3 +357,63 @@ fn a_frames_golden_without_its_data_file_says_to_bless_it() {
     assert!(text(&o).contains("`--bless` writes it"), "{}", text(&o));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `check` in GitHub Actions, with GitHub's environment.
+fn check_in_actions(args: &[&str], summary: &Path) -> Output {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
+    Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .arg("check")
+        .args(args)
+        .args(["--allow-dir", assets.to_str().unwrap()])
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_STEP_SUMMARY", summary)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn in_github_actions_a_failing_case_is_an_annotation_on_its_line_and_the_job_summary_says_so() {
+    let dir = scratch("github");
+    let m = manifest(
+        &dir,
+        "[[case]]\nname = \"front\"\ngolden = \"g/front.png\"\n[[case]]\nname = \"side\"\nyaw = 90\ngolden = \"g/side.png\"\n",
+    );
+    assert_eq!(check(&[p(&m), "--bless"]).status.code(), Some(0));
+    // The runner's summary file already holds an earlier step's lines: they stay.
+    let summary = dir.join("step_summary");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let passing = check_in_actions(&[p(&m)], &summary);
+    assert_eq!(passing.status.code(), Some(0), "{}", text(&passing));
+    assert!(!text(&passing).contains("::error"), "{}", text(&passing));
+    // side regresses.
+    let mut side = read_png(&dir.join("g/side.png")).unwrap();
+    for px in side.rgba.chunks_exact_mut(4).take(30) {
+        px.copy_from_slice(&[0, 0, 255, 255]);
+    }
+    write_png(&dir.join("g/side.png"), &side).unwrap();
+    let out = dir.join("out");
+    let failing = check_in_actions(&[p(&m), "--out", p(&out)], &summary);
+    assert_eq!(failing.status.code(), Some(1), "{}", text(&failing));
+    let stdout = String::from_utf8_lossy(&failing.stdout);
+    let errors: Vec<&str> = stdout.lines().filter(|l| l.starts_with("::error ")).collect();
+    // `name = "side"` is line 8 of the manifest (after three lines of defaults).
+    let expected = format!("::error file={},line=8,title=spritebake check%3A side::", p(&m).replace(':', "%3A"));
+    assert_eq!(errors.len(), 1, "{stdout}");
+    assert!(errors[0].starts_with(&expected) && errors[0].contains("30 px"), "{}", errors[0]);
+    let written = std::fs::read_to_string(&summary).unwrap();
+    assert!(written.starts_with("earlier step\n## spritebake check: cases\n"), "{written}");
+    assert!(
+        written.contains("2 passed, 0 failed, 0 new, 0 errors")
+            && written.contains("1 passed, 1 failed, 0 new, 0 errors"),
+        "{written}"
+    );
+    let row = written.lines().find(|l| l.starts_with("| side |")).unwrap_or_else(|| panic!("{written}"));
+    assert!(row.contains("| fail |") && row.contains("side.diff.png"), "{row}");
+    // The summary file is an output like any other: never one of the run's inputs.
+    let refused = check_in_actions(&[p(&m)], &dir.join("g/front.png"));
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(read_png(&dir.join("g/front.png")).is_ok(), "the golden is intact");
+    // Outside Actions nothing of it is printed.
+    assert!(!text(&check(&[p(&m)])).contains("::error"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use spritebake::check::{self, CheckOptions, Manifest, Outcome};
 use spritebake::output::OutputFormat;
@@ -48,6 +48,11 @@ pub struct CheckArgs {
     /// Run (or with --bless, rewrite) only the case with this name; repeatable.
     #[arg(long, value_name = "NAME")]
     pub case: Vec<String>,
+    /// Report for GitHub Actions: an `::error` annotation on the manifest's line of each case
+    /// that did not pass, and a Markdown summary (counts, the worst cases) appended to the file
+    /// $GITHUB_STEP_SUMMARY names. On by itself when GITHUB_ACTIONS is `true`.
+    #[arg(long)]
+    pub github: bool,
     /// Limits for every case, replacing what cases set.
     #[command(flatten)]
     pub limits: spritebake::spec::LimitOverrides,
@@ -101,6 +106,12 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     if let Some(dir) = &args.html {
         check::plan_html_report(dir, &mut plan);
     }
+    let github = args.github || std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
+    // The runner's summary file, appended to: planned like every output (never an input).
+    let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| github && !p.is_empty()).map(PathBuf::from);
+    if let Some(path) = &step_summary {
+        plan.add(path, OutputFormat::Copy);
+    }
     inputs.push(args.manifest.clone());
     plan.check(&inputs)?;
     check::check_batch_outputs(&manifest, &options)?;
@@ -117,6 +128,17 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let failed = count(|o| matches!(o, Outcome::Fail { .. } | Outcome::New));
     let errors = count(|o| matches!(o, Outcome::Error(_)));
     writeln!(stdout, "{passed} passed, {failed} failed, {errors} errors")?;
+    if github {
+        let manifest_name = args.manifest.display().to_string();
+        write!(stdout, "{}", check::github::annotations(&manifest_name, &manifest.text, &results))?;
+    }
+    if let Some(path) = &step_summary {
+        let summary = check::github::step_summary(&manifest.name, &results);
+        let append = || -> std::io::Result<()> {
+            std::fs::OpenOptions::new().create(true).append(true).open(path)?.write_all(summary.as_bytes())
+        };
+        append().with_context(|| format!("{}: cannot append the step summary", path.display()))?;
+    }
     if let Some(path) = &args.junit {
         spritebake::output::write_atomic(path, check::junit_xml(&manifest.name, &results).as_bytes())?;
     }
