@@ -55,6 +55,7 @@ const COMMAND_ONLY: &[(&str, &str)] = &[
     ("bless", "check: rewrite goldens, a choice of the run, not of a case"),
     ("out", "check: folder for actual and diff images of the run"),
     ("junit", "check: the run's JUnit report"),
+    ("github", "check: the run's GitHub Actions annotations and job summary"),
     ("html", "check: the run's HTML report; thumbnail: the batch's index page"),
     ("json", "check: the run's per-case results as JSON; thumbnail: one record per model"),
     ("flat", "thumbnail: how the batch names its files, not what is rendered"),
