@@ -55,6 +55,8 @@ pub const SIDE: Bound<u32> = Bound { min: 1, max: 8192 };
 pub const SSAA: Bound<u32> = Bound { min: 1, max: 4 };
 /// Toon brightness bands (`--bands`, manifest `bands`).
 pub const BANDS: Bound<u32> = Bound { min: 2, max: 64 };
+/// Directions of a sprite job (`--directions`): hexagonal games use 6, vehicles 32.
+pub const DIRECTIONS: Bound<u32> = Bound { min: 1, max: 64 };
 /// Frames a clip is resampled to (`--frames`; also the cap of `--sample-fps` resampling).
 pub const FRAMES: Bound<usize> = Bound { min: 1, max: 10_000 };
 /// Cells a sprite job renders (rows × directions × frames): checked before the job lists them.

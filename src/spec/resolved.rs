@@ -155,9 +155,6 @@ fn maps_in_order(maps: &[MapKind]) -> Vec<MapKind> {
     maps
 }
 
-/// Directions a sprite job may have.
-pub const DIRECTIONS: [u32; 5] = [1, 2, 4, 8, 16];
-
 /// The job's directions: compass names, or `direction_names`, one per direction.
 fn directions(s: &SpriteSpec) -> Result<Directions> {
     if s.direction_names.is_empty() {
@@ -176,15 +173,16 @@ fn directions(s: &SpriteSpec) -> Result<Directions> {
     Directions::named(s.direction_names.clone()).map_err(|e| Error::bad_option("direction_names", shown, e))
 }
 
-/// The index of the direction a GIF shows.
+/// The index of the direction a GIF shows. A number is an index when the job has that many
+/// directions, else a name: `120` of 6 directions named by angle is the third.
 fn gif_direction(choice: &DirectionRef, directions: &Directions) -> Result<u32> {
     let n = directions.count();
     match choice {
         DirectionRef::Index(i) if *i < n => Ok(*i),
-        DirectionRef::Index(i) => {
+        DirectionRef::Index(i) => directions.index_of(&i.to_string()).ok_or_else(|| {
             let expected = format!("must be from 0 to {} (the job has {n} `directions`)", n - 1);
-            Err(Error::bad_option("direction", i, expected))
-        }
+            Error::bad_option("direction", i, expected)
+        }),
         DirectionRef::Name(name) => directions.index_of(name).ok_or_else(|| {
             let expected =
                 format!("must be an index or one of the job's directions ({})", directions.names().join(", "));
@@ -327,9 +325,7 @@ impl BakeSpec {
         within("pitch", v.pitch, bounds::PITCH)?;
         within("fov", v.fov, bounds::FOV)?;
         within("margin", v.margin, bounds::MARGIN)?;
-        if !DIRECTIONS.contains(&s.directions) {
-            return Err(Error::bad_option("directions", s.directions, "must be 1, 2, 4, 8 or 16"));
-        }
+        within("directions", s.directions, bounds::DIRECTIONS)?;
         let directions = directions(s)?;
         within_opt("pixels_per_unit", s.pixels_per_unit, bounds::PIXELS_PER_UNIT)?;
         if let (Some(p), Fit::PerFrame) = (s.pixels_per_unit, s.fit) {

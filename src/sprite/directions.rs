@@ -6,7 +6,9 @@
 //! in the south: `S` faces the viewer (down the screen), `W` faces screen-left, `N` away, `E`
 //! screen-right. The 16 points in turning order are `S, SSW, SW, WSW, W, ... SSE`; fewer
 //! directions take every 2nd, 4th, 8th of them (8: `S, SW, W, NW, N, NE, E, SE`; 4: `S, W, N,
-//! E`; 2: `S, N`; 1: `S`).
+//! E`; 2: `S, N`; 1: `S`). Other counts are named by their angle in whole or fractional
+//! degrees, the point written `_` (names go into file names): 6 gives `0, 60, 120, 180, 240,
+//! 300`, 32 gives `0, 11_25, 22_5, ...`.
 //!
 //! Names a user gives instead (`--direction-names`) end up in frame names, animation names,
 //! JSON keys and file names, so they are short ASCII words: letters, digits, `-` and `_`, at
@@ -37,12 +39,12 @@ impl Default for Directions {
 
 impl Directions {
     /// `count` directions named by compass (see the module notes); a count that does not
-    /// divide 16 is named by index (`0`, `1`, ...). At least one direction.
+    /// divide 16 is named by its angles. At least one direction.
     pub fn compass(count: u32) -> Directions {
         let count = count.max(1);
         let names = match 16u32.checked_rem(count) {
             Some(0) => (0..count).map(|d| COMPASS_16[(d * (16 / count)) as usize].to_string()).collect(),
-            _ => (0..count).map(|d| d.to_string()).collect(),
+            _ => (0..count).map(|d| degree_name(360.0 * f64::from(d) / f64::from(count))).collect(),
         };
         Directions { names }
     }
@@ -105,6 +107,15 @@ impl Directions {
     }
 }
 
+/// An angle as a direction name: degrees to two decimals, without trailing zeros, the point
+/// written `_` (`60`, `11_25`, `51_43`). Two directions of a job up to 64 are at least 5.6°
+/// apart, so their names differ.
+fn degree_name(degrees: f64) -> String {
+    let text = format!("{degrees:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    text.replace('.', "_")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,7 +131,18 @@ mod tests {
         assert_eq!(names(&Directions::compass(4)), ["S", "W", "N", "E"]);
         assert_eq!(names(&Directions::compass(8)), ["S", "SW", "W", "NW", "N", "NE", "E", "SE"]);
         assert_eq!(Directions::compass(16).names(), COMPASS_16);
-        assert_eq!(names(&Directions::compass(3)), ["0", "1", "2"]);
+        assert_eq!(names(&Directions::compass(3)), ["0", "120", "240"]);
+        assert_eq!(names(&Directions::compass(6)), ["0", "60", "120", "180", "240", "300"]);
+        let vehicle = Directions::compass(32);
+        assert_eq!(names(&vehicle)[..4], ["0", "11_25", "22_5", "33_75"]);
+        assert_eq!(vehicle.angle(1), 11.25);
+        let seven = Directions::compass(7);
+        assert_eq!(names(&seven)[1], "51_43");
+        // Every count's names are unique and valid as user-given names would be.
+        for count in 1..=64 {
+            let d = Directions::compass(count);
+            assert_eq!(Directions::named(d.names().to_vec()).as_ref(), Ok(&d), "{count} directions");
+        }
         let eight = Directions::compass(8);
         assert_eq!((eight.angle(1), eight.angle(6), eight.index_of("ne")), (45.0, 270.0, Some(5)));
         assert_eq!(eight.to_json()[2], json!({"index": 2, "name": "W", "angle": 90.0}));

@@ -211,3 +211,66 @@ fn direction_names_that_would_break_files_or_keys_are_refused() {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+#[test]
+fn any_count_of_directions_is_evenly_spaced_and_named_by_angle() {
+    let dir = scratch("any_count");
+    let model = nosed_block(&dir);
+    let model = model.to_str().unwrap();
+    // The same fixed scale and pivot in both jobs, so a shared angle renders the same cell.
+    let sheet_of = |count: &str| {
+        let out = dir.join(format!("d{count}.png"));
+        let args = [
+            "sheet",
+            model,
+            "--directions",
+            count,
+            "--size",
+            "48",
+            "--ortho",
+            "--pixels-per-unit",
+            "12",
+            "--ssaa",
+            "1",
+        ];
+        let o = spritebake(&dir, &[&args[..], &["-o", out.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{count}: {}", printed(&o));
+        WrittenSheet::read(&out)
+    };
+    let (six, twelve, thirty_two) = (sheet_of("6"), sheet_of("12"), sheet_of("32"));
+    let table = |sheet: &WrittenSheet| -> Vec<(String, f64)> {
+        let directions = sheet.json["meta"]["directions"].as_array().unwrap();
+        directions.iter().map(|d| (d["name"].as_str().unwrap().to_string(), d["angle"].as_f64().unwrap())).collect()
+    };
+    let expected: Vec<(String, f64)> = (0..6).map(|d| ((d * 60).to_string(), f64::from(d * 60))).collect();
+    assert_eq!(table(&six), expected);
+    let vehicle = table(&thirty_two);
+    assert_eq!(vehicle.len(), 32);
+    assert_eq!(vehicle[1], ("11_25".to_string(), 11.25));
+    assert_eq!(vehicle[31], ("348_75".to_string(), 348.75));
+    // Direction d of 6 is direction 2d of 12: the same angle, the same pixels.
+    for d in 0..6 {
+        let name = (d * 60).to_string();
+        let (a, b) = (six.frame(&format!("rest_{name}_000")), twelve.frame(&format!("rest_{name}_000")));
+        assert_eq!(a.rgba, b.rgba, "{name} degrees");
+    }
+    // 60 degrees turns the nose to screen-left, 300 to screen-right, 180 hides it.
+    let nose = |name: &str| {
+        let cell = six.frame(&format!("rest_{name}_000"));
+        (mean_x(&cell, red).0 - mean_x(&cell, grey).0, mean_x(&cell, red).1)
+    };
+    assert!(nose("60").0 < -2.0 && nose("300").0 > 2.0, "{:?} {:?}", nose("60"), nose("300"));
+    assert_eq!(nose("180").1, 0);
+    // The GIF of one of them, by its angle; past 64 is refused.
+    let gif = dir.join("d6.gif");
+    let o = spritebake(
+        &dir,
+        &["gif", model, "--directions", "6", "--direction", "120", "--size", "32", "-o", gif.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", printed(&o));
+    assert_refused(
+        &spritebake(&dir, &["sheet", model, "--directions", "65", "-o", "x.png"]),
+        &["must be from 1 to 64"],
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -121,7 +121,8 @@ pub enum GifPaletteName {
 #[serde(default, deny_unknown_fields)]
 pub struct GifSpec {
     /// Which direction of --directions to show: its index, from 0 to directions - 1, or its
-    /// name (`SW`, or one of --direction-names).
+    /// name (`SW`, one of --direction-names, or an angle such as `120` of 6 directions: a
+    /// number past the last index is taken as a name).
     #[cfg_attr(feature = "cli", arg(long, value_name = "INDEX|NAME", default_value_t = DirectionRef::Index(0)))]
     pub direction: DirectionRef,
     /// Floyd–Steinberg dithering.

@@ -99,10 +99,11 @@ pub enum Fit {
 #[cfg_attr(feature = "cli", derive(Args))]
 #[serde(default, deny_unknown_fields)]
 pub struct SpriteSpec {
-    /// Directions: the model turned in steps of 360/N degrees, N one of 1, 2, 4, 8 or 16.
-    /// Direction 0 faces the camera; they are named by compass, screen-relative (S faces the
-    /// viewer, W screen-left): S, SW, W, NW, N, NE, E, SE for 8.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = SpriteSpec::default().directions))]
+    /// Directions: the model turned in steps of 360/N degrees, N from 1 to 64. Direction 0
+    /// faces the camera; 1, 2, 4, 8 and 16 are named by compass, screen-relative (S faces the
+    /// viewer, W screen-left): S, SW, W, NW, N, NE, E, SE for 8; other counts by their angle
+    /// in degrees (6: 0, 60, 120, 180, 240, 300; a fraction's point is `_`: 32 has 11_25).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = SpriteSpec::default().directions, value_parser = bounds::DIRECTIONS.parser()))]
     pub directions: u32,
     /// Names for the directions instead of the compass, one per direction in turning order,
     /// comma-separated (`front,left,back,right`): ASCII letters, digits, '-' and '_', at most
