@@ -5,7 +5,8 @@
 //! An animation that fits an empty page (all its lines) is never split: when it does not fit
 //! below the previous row it starts the next page. Only a row taller than a whole page
 //! continues on the next page, at a line break, so its frames read page after page are the
-//! animation in order.
+//! animation in order; such a row starts right below the previous one, so pages are filled
+//! before new ones start.
 
 use super::item::{Item, Spot};
 
@@ -40,9 +41,11 @@ pub(super) fn place(items: &[Item], (width, height): (u32, u32), pad: u32) -> Ve
     for row in items.chunk_by(|a, b| a.row == b.row) {
         let lines = lines_of(row, width, pad);
         let row_height: u64 = lines.iter().map(|l| u64::from(l.height) + u64::from(pad)).sum();
-        // A row starts a new page rather than split, unless it is taller than a page (then
-        // only starting at the top of a page would not help).
-        if y > u64::from(pad) && !fits(y, row_height - u64::from(pad)) {
+        // A row starts a new page rather than split, unless it is taller than a page: it
+        // splits wherever it starts, so it fills the page it is on first instead of leaving
+        // the rest of that page empty (one page of 3 frames after every long animation).
+        let splits_anyway = !fits(u64::from(pad), row_height - u64::from(pad));
+        if y > u64::from(pad) && !splits_anyway && !fits(y, row_height - u64::from(pad)) {
             (page, y) = (page + 1, u64::from(pad));
         }
         for line in lines {
