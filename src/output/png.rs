@@ -12,7 +12,9 @@ use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::raster::Image;
 
-/// Encodes an image as an 8-bit RGBA PNG.
+/// Encodes an image as a PNG: indexed (PNG-8, with its alpha in `tRNS`) when it has at most
+/// 256 colours, as a palette look's outputs do, else 8-bit RGBA. Either way the file decodes
+/// to exactly the image's pixels.
 ///
 /// # Errors
 /// Only if the encoder fails, which for a well-formed [`Image`] does not happen.
@@ -21,7 +23,7 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>> {
 }
 
 /// Encodes `width`×`height` RGBA8 texels (rows top to bottom, as stored, e.g. a texture's
-/// straight alpha) as an 8-bit RGBA PNG.
+/// straight alpha) as a PNG, indexed where that holds every colour (see [`encode_png`]).
 ///
 /// # Errors
 /// `rgba` does not hold `width * height` texels, or the encoder fails.
@@ -33,6 +35,9 @@ pub fn encode_rgba_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> 
             path: "<png>".into(),
             message: format!("{width}x{height} RGBA8 needs {expected} bytes, not {}", rgba.len()),
         });
+    }
+    if let Some(indexed) = Indexed::of(rgba) {
+        return indexed.encode(width, height);
     }
     if rgba.len() >= PARALLEL_MIN_BYTES {
         // `None`: an fdeflate whose streams the parallel encoder cannot splice.
@@ -57,6 +62,100 @@ fn encode_serial(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
         .write_image(rgba, width, height, image::ExtendedColorType::Rgba8)
         .map_err(|e| Error::Image { path: "<png>".into(), message: e.to_string() })?;
     Ok(bytes)
+}
+
+/// An image of at most 256 colours as a palette and one index a pixel.
+struct Indexed {
+    /// The colours as RGBA, the translucent ones first (so `tRNS` stops at the last of them).
+    colors: Vec<[u8; 4]>,
+    indices: Vec<u8>,
+}
+
+impl Indexed {
+    /// The image's palette and indices, or `None` past 256 colours (found early in a typical
+    /// render, whose anti-aliased edges hold hundreds).
+    fn of(rgba: &[u8]) -> Option<Indexed> {
+        let mut table = ColorTable::default();
+        let mut indices = Vec::with_capacity(rgba.len() / 4);
+        let mut last: Option<(u32, u8)> = None;
+        for pixel in rgba.chunks_exact(4) {
+            let color = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
+            // Runs of one colour are the rule in sprites: one compare each.
+            let index = match last {
+                Some((c, i)) if c == color => i,
+                _ => table.index_of(color)?,
+            };
+            last = Some((color, index));
+            indices.push(index);
+        }
+        // Translucent colours first, each side in order of first appearance.
+        let mut order: Vec<usize> = (0..table.colors.len()).collect();
+        order.sort_by_key(|&i| table.colors[i][3] == 255);
+        let mut remap = [0u8; 256];
+        for (new, &old) in order.iter().enumerate() {
+            remap[old] = new as u8;
+        }
+        for index in &mut indices {
+            *index = remap[*index as usize];
+        }
+        Some(Indexed { colors: order.iter().map(|&i| table.colors[i]).collect(), indices })
+    }
+
+    fn encode(&self, width: u32, height: u32) -> Result<Vec<u8>> {
+        let fail = |e: png::EncodingError| Error::Image { path: "<png>".into(), message: e.to_string() };
+        let palette: Vec<u8> = self.colors.iter().flat_map(|c| [c[0], c[1], c[2]]).collect();
+        let translucent = self.colors.iter().take_while(|c| c[3] < 255).count();
+        let alpha: Vec<u8> = self.colors[..translucent].iter().map(|c| c[3]).collect();
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, width, height);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(palette);
+        if !alpha.is_empty() {
+            encoder.set_trns(alpha);
+        }
+        // As the RGBA files: fast deflate; palette indices compress best unfiltered.
+        encoder.set_compression(png::Compression::Fast);
+        encoder.set_filter(png::Filter::NoFilter);
+        let mut writer = encoder.write_header().map_err(fail)?;
+        writer.write_image_data(&self.indices).map_err(fail)?;
+        writer.finish().map_err(fail)?;
+        Ok(bytes)
+    }
+}
+
+/// Up to 256 colours, found by open addressing over 512 slots.
+struct ColorTable {
+    /// Per slot, a colour's index + 1 (0: empty).
+    slots: [u16; 512],
+    colors: Vec<[u8; 4]>,
+}
+
+impl Default for ColorTable {
+    fn default() -> Self {
+        ColorTable { slots: [0; 512], colors: Vec::with_capacity(256) }
+    }
+}
+
+impl ColorTable {
+    /// The colour's index, added if new; `None` when it would be the 257th.
+    fn index_of(&mut self, color: u32) -> Option<u8> {
+        let mut slot = (color.wrapping_mul(0x9E37_79B1) >> 23) as usize;
+        loop {
+            match self.slots[slot] {
+                0 => {
+                    if self.colors.len() == 256 {
+                        return None;
+                    }
+                    self.colors.push(color.to_le_bytes());
+                    self.slots[slot] = self.colors.len() as u16;
+                    return Some((self.colors.len() - 1) as u8);
+                }
+                n if self.colors[usize::from(n) - 1] == color.to_le_bytes() => return Some((n - 1) as u8),
+                _ => slot = (slot + 1) % self.slots.len(),
+            }
+        }
+    }
 }
 
 /// Writes an image as a PNG file, atomically.
@@ -128,4 +227,48 @@ pub fn decode_png_within(bytes: &[u8], path: &Path, budget: &MemoryBudget) -> Re
     let (width, height) = decoded.dimensions();
     Image::from_rgba(width, height, decoded.into_raw())
         .ok_or_else(|| Error::Image { path: path.to_path_buf(), message: "inconsistent PNG size".into() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The colour type byte of a PNG's header.
+    fn color_type(png: &[u8]) -> u8 {
+        png[25]
+    }
+
+    fn decoded(png: &[u8]) -> Image {
+        decode_png_within(png, Path::new("t.png"), &MemoryBudget::new(1 << 30)).unwrap()
+    }
+
+    #[test]
+    fn an_image_of_few_colours_is_indexed_and_decodes_to_the_same_pixels() {
+        // 16 colours, translucent and transparent ones among them, in runs and scattered.
+        let (w, h) = (97, 61);
+        let colors: Vec<[u8; 4]> = (0..16u8)
+            .map(|i| [i * 16, 255 - i * 9, i.wrapping_mul(37), [0, 128, 255, 255][usize::from(i % 4)]])
+            .collect();
+        let rgba: Vec<u8> = (0..w * h).flat_map(|p| colors[(p / 7 + p % 5) % 16]).collect();
+        let image = Image::from_rgba(w as u32, h as u32, rgba.clone()).unwrap();
+        let png = encode_png(&image).unwrap();
+        assert_eq!(color_type(&png), 3, "indexed");
+        assert_eq!(decoded(&png).rgba, rgba);
+        // Smaller than the same pixels as RGBA.
+        let rgba_png = encode_serial(w as u32, h as u32, &rgba).unwrap();
+        assert!(png.len() < rgba_png.len(), "{} against {} bytes", png.len(), rgba_png.len());
+    }
+
+    #[test]
+    fn exactly_256_colours_are_indexed_and_257_are_not() {
+        let image = |n: u32| {
+            let rgba: Vec<u8> = (0..n * 3).flat_map(|p| [(p % n) as u8, ((p % n) >> 8) as u8, 7, 255]).collect();
+            Image::from_rgba(n, 3, rgba).unwrap()
+        };
+        for (n, kind) in [(256, 3), (257, 6)] {
+            let png = encode_png(&image(n)).unwrap();
+            assert_eq!(color_type(&png), kind, "{n} colours");
+            assert_eq!(decoded(&png).rgba, image(n).rgba, "{n} colours");
+        }
+    }
 }

@@ -77,6 +77,33 @@ fn one_palette_of_at_most_16_colours_for_the_whole_sheet() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn a_palette_sheet_is_written_as_png_8_with_the_same_pixels() {
+    let dir = scratch("png8");
+    let (png, _) = sheet(&dir, &["--palette", "16"]);
+    // The colour type of the header: 3 is indexed.
+    assert_eq!(png[25], 3, "a sheet of at most 16 colours and transparency is indexed");
+    // The same pixels as RGBA: what the file decodes to, encoded again without a palette.
+    let pixels = decode(&png);
+    let mut rgba = Vec::new();
+    let encoder = image::codecs::png::PngEncoder::new(&mut rgba);
+    image::ImageEncoder::write_image(
+        encoder,
+        pixels.as_raw(),
+        pixels.width(),
+        pixels.height(),
+        image::ExtendedColorType::Rgba8,
+    )
+    .unwrap();
+    assert_eq!(decode(&rgba).as_raw(), pixels.as_raw());
+    eprintln!("16-colour sheet: PNG-8 {} bytes, RGBA {} bytes", png.len(), rgba.len());
+    assert!(png.len() * 3 < rgba.len() * 2, "PNG-8 {} bytes against RGBA {}", png.len(), rgba.len());
+    // Without a palette, the anti-aliased sheet keeps RGBA.
+    let (png, _) = sheet(&dir, &[]);
+    assert_eq!(png[25], 6);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 const FIVE: [[u8; 3]; 5] = [[20, 12, 28], [68, 36, 52], [133, 76, 48], [208, 70, 72], [222, 238, 214]];
 
 #[test]
