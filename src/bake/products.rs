@@ -83,6 +83,16 @@ pub enum Baked {
 }
 
 impl Product {
+    /// The product's name as commands and manifests say it (`sheet`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Product::Render => "render",
+            Product::Sheet => "sheet",
+            Product::Gif => "gif",
+            Product::Frames => "frames",
+        }
+    }
+
     /// Every file the product may write for `output` (a file, or a frame pattern), with its
     /// format, for the caller to check against its inputs before anything renders. A sheet's
     /// page count depends on its trimmed frames, known only once rendered: its plan lists the

@@ -450,3 +450,36 @@ fn every_model_extension_is_named_where_a_user_looks_for_it() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn off_a_terminal_a_long_job_prints_a_line_at_every_tenth() {
+    let dir = scratch("progress");
+    let (mesh, anim) = (crate::common::robot("robot.md5mesh"), crate::common::robot("walk.md5anim"));
+    let out = dir.join("w.png");
+    let sheet = |frames: &str, quiet: bool| {
+        let mut args = vec!["sheet", &mesh, "--anim", &anim, "--directions", "16", "--frames", frames, "--size", "24"];
+        args.extend(["--ssaa", "1", "-o", out.to_str().unwrap()]);
+        if quiet {
+            args.push("--quiet");
+        }
+        let o = spritebake(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stderr(&o)
+    };
+    // 192 frames, stderr a pipe as in a CI log.
+    let said = sheet("12", false);
+    let prefix = format!("sheet {}: ", out.display());
+    let counts: Vec<u64> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .map(|rest| rest.split('/').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(counts.len() >= 9 && counts.windows(2).all(|w| w[0] < w[1]), "{said}");
+    assert!(said.lines().all(|l| !l.contains("/192 frames") || l.ends_with(" s")), "{said}");
+    // The summary line still ends the run.
+    assert!(said.trim_end().lines().last().is_some_and(|l| l.contains(": 192 frames")), "{said}");
+    // Quiet, or too short to need it: no lines.
+    assert!(!sheet("12", true).contains("frames,"), "--quiet");
+    assert!(!sheet("4", false).contains("/64 frames"), "a job of 64 frames");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,7 +1,5 @@
 //! Small steps shared by the commands.
 
-use std::io::IsTerminal;
-
 use anyhow::{Context, Result};
 use spritebake::bake::products::sheet_leftovers;
 use spritebake::bake::{self, Loaded, Product, pipeline};
@@ -9,6 +7,7 @@ use spritebake::output::Transaction;
 use spritebake::spec::{BakeSpec, Resolved};
 
 use crate::args::RunArgs;
+use crate::progress::Progress;
 
 /// Sizes rayon's global pool (once, before any parallel work).
 pub fn set_threads(threads: Option<usize>) -> Result<()> {
@@ -40,26 +39,17 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
     set_threads(run.threads)?;
     let (resolved, loaded) = resolve_and_load(spec)?;
     product.plan(output, &loaded, &resolved)?.check(&loaded.inputs)?;
-    let show_bar = !run.quiet && std::io::stderr().is_terminal() && product != Product::Render;
-    let bar = show_bar.then(|| product.image_count(&loaded, &resolved)).transpose()?.map(|count| {
-        let bar = indicatif::ProgressBar::new(count as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} frames {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
+    let total = match product {
+        Product::Render => 0,
+        _ => product.image_count(&loaded, &resolved)? as u64,
     };
+    let label = format!("{} {}", product.name(), spritebake::terminal::escape_control(output));
+    let progress = Progress::new(&label, total, run.quiet);
+    let tick = || progress.tick();
     // The finished images get a budget of their own, besides the model's.
     let mut transaction = Transaction::new();
     let written = pipeline::write(product, &loaded, &resolved, output, &spec.limits.budget(), &tick, &mut transaction)?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    progress.finish();
     transaction.commit()?;
     if !run.quiet && product != Product::Render {
         eprintln!("{}", spritebake::terminal::escape_control(&written.summary));

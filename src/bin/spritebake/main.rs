@@ -6,6 +6,7 @@ mod args;
 mod commands;
 mod common;
 mod orbit;
+mod progress;
 
 use std::process::ExitCode;
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::context::{ReportContext, bless_command};
 use super::markup::escape;
-use super::status::{counts, kind_name, needs_review, rank, status};
+use super::status::{counts, needs_review, rank, status};
 use crate::bake::Product;
 use crate::check::{CaseDetail, CaseResult, FrameResult, Outcome, Tolerance};
 use crate::error::Result;
@@ -203,7 +203,7 @@ fn case_section(body: &mut String, context: &ReportContext, index: usize, r: &Ca
     let s = status(&r.outcome);
     let detail = r.detail.as_deref();
     let frames = detail.map_or(0, |d| d.frames.len());
-    let kind = detail.map(|d| kind_name(d.kind));
+    let kind = detail.map(|d| d.kind.name());
     let _ = write!(
         body,
         "<section class=\"case {s}\" id=\"case-{index}\" data-name=\"{}\" data-status=\"{s}\">\n<h2><span class=\"badge {s}\">{s}</span> <span class=\"name\">{}</span> <small>{}{:.2} s</small></h2>\n",

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::context::{ReportContext, bless_command};
 use super::html::frame_files;
-use super::status::{counts, kind_name, needs_review, status};
+use super::status::{counts, needs_review, status};
 use crate::bake::Product;
 use crate::check::{CaseResult, FrameNumbers, Outcome};
 
@@ -52,7 +52,7 @@ pub fn json_report(context: &ReportContext, results: &[CaseResult], html_dir: Op
                 case["bless_command"] = json!(bless_command(context, &r.name));
             }
             if let Some(d) = &r.detail {
-                case["kind"] = json!(kind_name(d.kind));
+                case["kind"] = json!(d.kind.name());
                 case["tolerance"] = json!({
                     "threshold": d.tolerance.threshold,
                     "max_pixels": d.tolerance.max_pixels,

@@ -1,7 +1,6 @@
 //! How every report names and orders a case's result: its status word, its rank (failing
 //! first), whether it needs review, its kind, and the run's counts by status.
 
-use crate::bake::Product;
 use crate::check::{CaseResult, Outcome};
 
 /// A case's status word in the reports.
@@ -53,13 +52,4 @@ pub(super) fn counts(results: &[CaseResult]) -> Counts {
         } += 1;
     }
     c
-}
-
-pub(super) fn kind_name(kind: Product) -> &'static str {
-    match kind {
-        Product::Render => "render",
-        Product::Sheet => "sheet",
-        Product::Gif => "gif",
-        Product::Frames => "frames",
-    }
 }
