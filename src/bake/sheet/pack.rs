@@ -233,22 +233,6 @@ mod tests {
     }
 
     #[test]
-    fn a_row_taller_than_a_page_fills_the_page_it_starts_on() {
-        let l = Layout { max_size: (9, 14), ..layout(9, Packing::Rows) };
-        // Two frames per line, three lines per page. Row 0: one line; row 1: seven frames, four
-        // lines (taller than a page: it splits anyway), so it starts below row 0 instead of
-        // on a page of its own; row 2: two lines, which do not fit below row 1's last line.
-        let mut sizes = vec![(3, 3, 0); 2];
-        sizes.extend([(3, 3, 1); 7]);
-        sizes.extend([(3, 3, 2); 3]);
-        let spots = place(&items(&sizes), &l).unwrap();
-        let at: Vec<(usize, u32)> = spots.iter().map(|s| (s.page, s.y)).collect();
-        assert_eq!(at[..2], [(0, 1), (0, 1)]);
-        assert_eq!(at[2..9], [(0, 5), (0, 5), (0, 9), (0, 9), (1, 1), (1, 1), (1, 5)], "row 1 starts on page 0");
-        assert_eq!(at[9..], [(2, 1), (2, 1), (2, 5)], "row 2 stays whole");
-    }
-
-    #[test]
     fn tight_pages_hold_every_frame_without_overlaps() {
         let l = layout(64, Packing::Tight);
         let sizes: Vec<(u32, u32, usize)> = (0..40).map(|i| (5 + (i * 7) % 13, 4 + (i * 5) % 11, i as usize)).collect();
@@ -375,8 +359,8 @@ mod tests {
         // Page 13x14, padding 1: three 3x3 frames a line, three lines a page.
         let l = Layout { max_size: (13, 14), ..layout(13, Packing::Rows) };
         // Row 0 takes two lines; row 1 (two lines) fits an empty page, not the one line left:
-        // a new page. Row 2 (four lines) is taller than a page: it starts a page and continues
-        // on the next at a line break.
+        // a new page. Row 2 (four lines) is taller than a page and splits wherever it starts:
+        // it fills the line row 1 left on its page and continues on the next at a line break.
         let mut sizes = vec![(3, 3, 0); 4];
         sizes.extend([(3, 3, 1); 6]);
         sizes.extend([(3, 3, 2); 12]);
@@ -385,7 +369,7 @@ mod tests {
         let pages = pages_by_row(&it, &spots);
         assert_eq!(pages[0], [0; 4]);
         assert_eq!(pages[1], [1; 6]);
-        assert_eq!(pages[2], [2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3]);
+        assert_eq!(pages[2], [1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
         assert_animations_whole(&it, &spots, &l);
     }
 
