@@ -162,7 +162,8 @@ pub struct PerceptualReport {
     pub alpha_pixels: usize,
     /// Pixels that differ in either way: the number held against the tolerance.
     pub differing_pixels: usize,
-    /// Perceptibly different pixels classified as anti-aliasing (ignored with `ignore_aa`).
+    /// Pixels that differ (in colour or alpha) classified as anti-aliasing (ignored, colour and
+    /// alpha alike, with `ignore_aa`).
     pub aa_pixels: usize,
     /// Total pixels.
     pub total_pixels: usize,
@@ -209,12 +210,22 @@ pub fn compare_perceptual(
         let (x, y) = (i as i64 % w, i as i64 / w);
         let alpha = actual.rgba[i * 4 + 3].abs_diff(expected.rgba[i * 4 + 3]) > options.alpha_threshold;
         let color = color_delta(actual, expected, x, y, false).abs() > max_delta;
-        let aa = color && (antialiased(actual, expected, x, y) || antialiased(expected, actual, x, y));
+        // A silhouette's edge differs in coverage, so in alpha as much as in colour: either
+        // kind of difference at an anti-aliased pixel is anti-aliasing. Besides pixelmatch's
+        // test (made for opaque images: an edge pixel beside transparent ones fails it), a
+        // pixel partly covered in either image is one.
+        let partly = |image: &Image| (1..255).contains(&image.rgba[i * 4 + 3]);
+        let aa = (color || alpha)
+            && (partly(actual)
+                || partly(expected)
+                || antialiased(actual, expected, x, y)
+                || antialiased(expected, actual, x, y));
         r.alpha_pixels += usize::from(alpha);
         r.aa_pixels += usize::from(aa);
-        let counted_color = color && !(aa && options.ignore_aa);
+        let ignored = aa && options.ignore_aa;
+        let (counted_color, counted_alpha) = (color && !ignored, alpha && !ignored);
         r.color_pixels += usize::from(counted_color);
-        *m = if counted_color || alpha {
+        *m = if counted_color || counted_alpha {
             1
         } else if aa {
             2

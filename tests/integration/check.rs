@@ -417,3 +417,30 @@ fn in_github_actions_a_failing_case_is_an_annotation_on_its_line_and_the_job_sum
     assert!(!text(&check(&[p(&m)])).contains("::error"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn ignore_aa_ignores_anti_aliased_alpha_too_but_not_a_moved_limb() {
+    let dir = scratch("ignore_aa");
+    let (mesh, anim) = (crate::common::robot("robot.md5mesh"), crate::common::robot("walk.md5anim"));
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["render", mesh.as_str(), "--anim", anim.as_str(), "--size", "128", "-o", p(&out)];
+        args.extend(extra);
+        assert!(run(&args).status.success());
+        out
+    };
+    let (four, three) = (render("s4.png", &["--ssaa", "4"]), render("s3.png", &["--ssaa", "3"]));
+    let moved = render("moved.png", &["--ssaa", "4", "--frame", "6"]);
+    // The edges differ in coverage: in alpha as much as in colour.
+    let strict = run(&["compare", p(&four), p(&three)]);
+    assert_eq!(strict.status.code(), Some(1), "{}", text(&strict));
+    let lenient = run(&["compare", p(&four), p(&three), "--ignore-aa"]);
+    assert_eq!(lenient.status.code(), Some(0), "{}", text(&lenient));
+    assert!(text(&lenient).starts_with("0 of 16384 pixels differ"), "{}", text(&lenient));
+    // Six frames later the limbs are elsewhere: that is no anti-aliasing.
+    let real = run(&["compare", p(&four), p(&moved), "--ignore-aa"]);
+    assert_eq!(real.status.code(), Some(1), "{}", text(&real));
+    let differing: usize = text(&real).split(' ').next().unwrap().parse().unwrap();
+    assert!(differing > 300, "{}", text(&real));
+    std::fs::remove_dir_all(dir).unwrap();
+}
