@@ -169,8 +169,8 @@ fn alpha_byte(a: f32) -> u8 {
 }
 
 /// Normal-map bytes: the averaged normal renormalised (the average of unit normals is shorter
-/// than one), encoded `n · 0.5 + 0.5` per channel in view space (x right, y up, z towards the
-/// viewer), alpha as the colour's. Uncovered pixels are the flat normal with alpha 0, so an
+/// than one) and held to the hemisphere facing the viewer (z ≥ 0), encoded `n · 0.5 + 0.5` per
+/// channel in view space (x right, y up, z towards the viewer), alpha as the colour's. Uncovered pixels are the flat normal with alpha 0, so an
 /// engine filtering across a sprite's edge blends towards "facing the viewer", not towards an
 /// arbitrary direction. No background: a map has none.
 #[derive(Debug, Clone, Copy, Default)]
@@ -187,9 +187,17 @@ impl Resolve for NormalResolver {
     #[inline(always)]
     fn encode_lanes<const L: usize>(&self, colors: &[[f32; 4]; L]) -> [[u8; 4]; L] {
         colors.map(|[x, y, z, a]| {
+            // Interpolated normals at a silhouette can turn away from the viewer; a 2D light
+            // has no back side, so the normal is held to the hemisphere that faces the viewer
+            // (blue ≥ 128), as SpriteIlluminator's maps are.
+            let z = z.max(0.0);
             let len2 = x * x + y * y + z * z;
-            if !(a > 0.0 && len2 > 0.0 && len2.is_finite()) {
+            if !(a > 0.0 && len2.is_finite()) {
                 return NormalResolver::EMPTY;
+            }
+            if len2 == 0.0 {
+                // Edge-on with no direction in the plane: the flat normal.
+                return [128, 128, 255, alpha_byte(a)];
             }
             // Dividing by the length also undoes the premultiplication by alpha.
             let scale = 0.5 / len2.sqrt();

@@ -442,3 +442,27 @@ fn golden_robot_walk_normal_map_sheet() {
     assert!(maps.depth.is_none());
     common::golden::assert_golden(&normals, Tolerance { channel: 2, max_pixels: 20 });
 }
+
+#[test]
+fn normal_maps_face_the_viewer_even_where_interpolated_normals_turn_away() {
+    let dir = scratch("hemisphere");
+    // The ogro's smooth normals turn away from the viewer along its silhouette; the example
+    // robot stands in where the corpus is absent.
+    let ogro = common::corpus("md2/ogro").map(|d| d.join("ogro.md2").display().to_string());
+    let (model, anim) = match &ogro {
+        Some(ogro) => (ogro.clone(), String::from("stand")),
+        None => (robot("robot.md5mesh"), robot("walk.md5anim")),
+    };
+    run_ok(
+        &dir,
+        &["sheet", &model, "--anim", &anim, "--directions", "8", "--size", "96", "--maps", "normal", "-o", "s.png"],
+    );
+    let map = png(&dir, "s_n.png");
+    let opaque: Vec<&[u8]> = map.rgba.chunks_exact(4).filter(|p| p[3] > 0).collect();
+    assert!(opaque.len() > 10_000, "{} covered pixels", opaque.len());
+    let away = opaque.iter().filter(|p| p[2] < 128).count();
+    assert_eq!(away, 0, "{away} of {} normals face away from the viewer", opaque.len());
+    // Edge-on normals (blue 128) exist where the mesh turns away: the silhouette is kept.
+    assert!(opaque.iter().any(|p| p[2] < 140), "no normal near edge-on");
+    std::fs::remove_dir_all(dir).unwrap();
+}
