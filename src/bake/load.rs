@@ -129,8 +129,14 @@ pub fn add_all_clip(model: &mut Model) -> Result<()> {
         }
     }
     let Some(fps) = fps else {
+        // Its clips are frame sequences (MD2, MD5, FBX takes...): they play one at a time.
+        let names: Vec<&str> = model.clips.iter().map(|c| c.name.as_str()).collect();
+        let clips = match names.len() {
+            0 => String::from("this model has no clips"),
+            _ => format!("this model's clips play one at a time: {}", names.join(", ")),
+        };
         return Err(Error::Invalid(format!(
-            "clip '{ALL_CLIPS}' plays every glTF animation together, but this model has no glTF animations"
+            "clip '{ALL_CLIPS}' plays every keyed (glTF-style) animation together, but {clips}; name one or several with --anim"
         )));
     };
     model.clips.push(Clip {

@@ -104,6 +104,14 @@ impl Product {
     /// sheet frame larger than a page; maps asked of a GIF ([`Product::maps`]).
     pub fn plan(self, output: &str, loaded: &Loaded, resolved: &Resolved) -> Result<OutputPlan> {
         let maps = self.maps(resolved)?;
+        if self == Product::Sheet {
+            // `-o walk.json`: the image and its data would be one file.
+            let data = resolved.json_format.files(Path::new(output));
+            if data.iter().any(|(path, _)| path == Path::new(output)) {
+                let expected = "names the sheet image (.png); its data file is written beside it, named after it";
+                return Err(Error::bad_option("output", output, expected));
+            }
+        }
         let mut plan = self.fixed_plan(output, resolved.json_format, maps).unwrap_or_default();
         match self {
             Product::Render | Product::Gif => {}
@@ -126,6 +134,14 @@ impl Product {
             Product::Frames => {
                 let job = loaded.job(resolved)?;
                 let rows = job.row_names();
+                if let Some(missing) = FramePattern::parse(output)?.missing_for(rows.len(), job.directions.count()) {
+                    let (clips, directions) = (rows.len(), job.directions.count());
+                    let expected = format!(
+                        "the pattern needs {missing}: the job has {clips} clip(s) in {directions} direction(s), \
+                         and every frame needs a file of its own"
+                    );
+                    return Err(Error::bad_option("output", output, expected));
+                }
                 // The colour frames, then each map's frames, then the data file.
                 for output in companions(output, maps) {
                     let pattern = FramePattern::parse(&output)?;
@@ -178,10 +194,11 @@ impl Product {
     pub fn maps(self, resolved: &Resolved) -> Result<&[MapKind]> {
         let maps = resolved.look.maps.as_slice();
         if self == Product::Gif && !maps.is_empty() {
+            let names: Vec<&str> = maps.iter().map(|&m| crate::spec::map_name(m)).collect();
             return Err(Error::bad_option(
                 "maps",
-                crate::spec::shown_maps(maps),
-                "are for sheet, frames and render (a GIF has no companion images: bake a sheet or frames for lighting)",
+                names.join(","),
+                "a GIF has no maps: the sheet, frames and render commands make the maps of 2D lighting",
             ));
         }
         Ok(maps)

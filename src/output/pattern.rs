@@ -82,6 +82,20 @@ impl FramePattern {
         Ok(FramePattern { pieces })
     }
 
+    /// What the pattern lacks to give each frame of a job with `rows` clips and `directions`
+    /// directions a file of its own: `{clip}` for several clips, `{dir}` or `{dirname}` for
+    /// several directions (`{frame}` is always there). `None` when it has what it needs.
+    pub fn missing_for(&self, rows: usize, directions: u32) -> Option<&'static str> {
+        let has = |f: fn(&Piece) -> bool| self.pieces.iter().any(f);
+        if directions > 1 && !has(|p| matches!(p, Piece::Dir(_) | Piece::DirName)) {
+            return Some("{dir} or {dirname}");
+        }
+        if rows > 1 && !has(|p| matches!(p, Piece::Clip)) {
+            return Some("{clip}");
+        }
+        None
+    }
+
     /// The path of one frame: row `clip`, direction `dir` named `dir_name`, frame `frame`;
     /// the names are sanitized (see [`sanitize_component`]).
     pub fn path(&self, clip: &str, dir: u32, dir_name: &str, frame: usize) -> PathBuf {

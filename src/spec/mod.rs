@@ -30,8 +30,8 @@ pub use groups::{
     ShadingRateName, SpriteSpec, ViewPreset, ViewSpec,
 };
 pub use resolved::Resolved;
-pub(crate) use resolved::shown_maps;
 #[doc(hidden)]
 pub use resolved::{Look, is_animation_file};
+pub(crate) use resolved::{map_name, shown_maps};
 pub(crate) use values::hex_byte;
 pub use values::{BodySpec, Color, DirectionRef, Ground, LightDirection, PageSize, Size, SizeSpec, TextureSpec};

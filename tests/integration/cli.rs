@@ -483,3 +483,48 @@ fn off_a_terminal_a_long_job_prints_a_line_at_every_tenth() {
     assert!(!sheet("4", false).contains("/64 frames"), "a job of 64 frames");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn messages_say_what_to_do_instead() {
+    let dir = scratch("messages");
+    let (mesh, anim) = (crate::common::robot("robot.md5mesh"), crate::common::robot("walk.md5anim"));
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let refused = |args: &[&str], words: &[&str]| {
+        let o = spritebake(args);
+        let said = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {said}");
+        assert_eq!(said.trim_end().lines().count(), 1, "{args:?}: {said}");
+        for w in words {
+            assert!(said.contains(w), "{args:?}: '{w}' not in {said}");
+        }
+        assert!(!said.contains("same file"), "{said}");
+    };
+    // -o naming the data file instead of the sheet image.
+    refused(
+        &["sheet", &mesh, "--anim", &anim, "-o", &at("walk.json")],
+        &["names the sheet image (.png)", "written beside it"],
+    );
+    refused(
+        &["sheet", &mesh, "--anim", &anim, "--json-format", "godot", "-o", &at("w.tres")],
+        &["names the sheet image (.png)"],
+    );
+    // A frames pattern that would write every direction to one file.
+    let pattern = at("f_{frame}.png");
+    refused(
+        &["frames", &mesh, "--anim", &anim, "--directions", "4", "-o", &pattern],
+        &["needs {dir} or {dirname}", "4 direction"],
+    );
+    // Maps asked of a GIF: said in flag words, and its help does not offer them.
+    refused(
+        &["gif", &mesh, "--maps", "normal", "-o", &at("w.gif")],
+        &["--maps normal:", "a GIF has no maps", "sheet, frames"],
+    );
+    let help = String::from_utf8(spritebake(&["gif", "--help"]).stdout).unwrap();
+    assert!(!help.contains("--maps") && !help.contains("--normal-y"), "{help}");
+    assert!(String::from_utf8(spritebake(&["sheet", "--help"]).stdout).unwrap().contains("--maps"));
+    // `--anim all` on a model whose clips are frame sequences: its clips, by name.
+    let o = spritebake(&["sheet", &mesh, "--anim", &anim, "--clip", "all", "-o", &at("a.png")]);
+    let said = stderr(&o);
+    assert!(said.contains("play one at a time: walk") && !said.contains("glTF animations"), "{said}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

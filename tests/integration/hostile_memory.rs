@@ -557,7 +557,7 @@ fn keyed_clip_lengths_are_bounded() {
     std::fs::write(dir.join("hour.gltf"), gltf_keyed(3599.0)).unwrap();
     let out = dir.join("out");
     std::fs::create_dir(&out).unwrap();
-    for (command, output) in [("gif", "a.gif"), ("sheet", "a.png"), ("frames", "f_{frame}.png")] {
+    for (command, output) in [("gif", "a.gif"), ("sheet", "a.png"), ("frames", "f_{dir}_{frame}.png")] {
         // A key time of 1e38 s made every multi-frame command panic ("capacity overflow").
         let o = run_limited(&[command, s(&dir.join("forever.gltf")), "-o", s(&out.join(output))]);
         assert_refused(&o, &["forever.gltf", "key time 1e38 s", "3600 s (1 hour)"]);

@@ -348,11 +348,11 @@ fn outputs_never_collide() {
     let out = dir.join("out");
     // The sheet's PNG given a .json name: the JSON would be written over it.
     let o = run(&["sheet", s(&mesh), "--anim", s(&anim), "--size", "8", "-o", s(&out.join("walk.json"))]);
-    assert_refused(&o, &["walk.json and ", "walk.json are the same file"]);
+    assert_refused(&o, &["walk.json", "names the sheet image (.png)"]);
     // A frames pattern without {dir} for 8 directions: 8 frames per file name.
     let pattern = format!("{}/{{clip}}_{{frame:03}}.png", s(&out));
     let o = run(&["frames", s(&mesh), "--anim", s(&anim), "--directions", "8", "--size", "8", "-o", &pattern]);
-    assert_refused(&o, &["walk_000.png and ", "walk_000.png are the same file"]);
+    assert_refused(&o, &["the pattern needs {dir} or {dirname}", "8 direction"]);
     // (Two thumbnails never share a name: `thumbnail` tells them apart, tests/thumbnail.rs.)
     // A PNG written into a .jpg.
     let o = run(&["render", s(&mesh), "--size", "8", "-o", s(&out.join("x.jpg"))]);
