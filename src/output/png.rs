@@ -75,18 +75,16 @@ impl Indexed {
     /// The image's palette and indices, or `None` past 256 colours (found early in a typical
     /// render, whose anti-aliased edges hold hundreds).
     fn of(rgba: &[u8]) -> Option<Indexed> {
+        let colors = || rgba.chunks_exact(4).map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+        // First the colours alone: an image of more gives up early, before any index is kept.
         let mut table = ColorTable::default();
-        let mut indices = Vec::with_capacity(rgba.len() / 4);
-        let mut last: Option<(u32, u8)> = None;
-        for pixel in rgba.chunks_exact(4) {
-            let color = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
+        let mut last = None;
+        for color in colors() {
             // Runs of one colour are the rule in sprites: one compare each.
-            let index = match last {
-                Some((c, i)) if c == color => i,
-                _ => table.index_of(color)?,
-            };
-            last = Some((color, index));
-            indices.push(index);
+            if last != Some(color) {
+                table.index_of(color)?;
+                last = Some(color);
+            }
         }
         // Translucent colours first, each side in order of first appearance.
         let mut order: Vec<usize> = (0..table.colors.len()).collect();
@@ -95,8 +93,15 @@ impl Indexed {
         for (new, &old) in order.iter().enumerate() {
             remap[old] = new as u8;
         }
-        for index in &mut indices {
-            *index = remap[*index as usize];
+        let mut indices = Vec::with_capacity(rgba.len() / 4);
+        let mut last: Option<(u32, u8)> = None;
+        for color in colors() {
+            let index = match last {
+                Some((c, i)) if c == color => i,
+                _ => remap[usize::from(table.index_of(color)?)],
+            };
+            last = Some((color, index));
+            indices.push(index);
         }
         Some(Indexed { colors: order.iter().map(|&i| table.colors[i]).collect(), indices })
     }
