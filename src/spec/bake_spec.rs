@@ -95,6 +95,7 @@ pub(crate) fn show(value: &toml::Value) -> String {
 struct Group {
     keys: fn() -> &'static [&'static str],
     read: fn(&BakeSpec, toml::Table, &mut BakeSpec) -> Result<(), toml::de::Error>,
+    write: fn(&BakeSpec) -> Option<toml::Table>,
 }
 
 macro_rules! groups {
@@ -110,6 +111,10 @@ macro_rules! groups {
                     table.extend(part);
                     spec.$field = toml::Value::Table(table).try_into()?;
                     Ok(())
+                },
+                write: |spec| match toml::Value::try_from(&spec.$field) {
+                    Ok(toml::Value::Table(t)) => Some(t),
+                    _ => None,
                 },
             },
         )*];
@@ -145,6 +150,12 @@ impl BakeSpec {
     /// snake_case (`pixel_art` is `--pixel-art`; `model` is the positional MODEL).
     pub fn keys() -> Vec<&'static str> {
         GROUPS.iter().flat_map(|g| (g.keys)().iter().copied()).collect()
+    }
+
+    /// The spec as a table of its keys, as [`BakeSpec::from_table`] reads them back: every
+    /// key with a value (an unset optional key is left out).
+    pub fn to_table(&self) -> toml::Table {
+        GROUPS.iter().filter_map(|g| (g.write)(self)).flatten().collect()
     }
 
     /// Reads a spec from a TOML table (a manifest case, a project entry with its defaults
@@ -256,5 +267,7 @@ mod tests {
         spec.model.up = Some(Axis::PosZ);
         let empty = toml::Table::new();
         assert_eq!(BakeSpec::from_table_over(&spec, &empty, &[]).unwrap(), spec);
+        assert_eq!(BakeSpec::from_table(&spec.to_table(), &[]).unwrap(), spec);
+        assert_eq!(spec.to_table().get("palette"), Some(&toml::Value::Integer(8)));
     }
 }

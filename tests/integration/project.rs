@@ -393,6 +393,64 @@ fn a_dry_run_lists_the_entries_and_writes_nothing() {
 }
 
 #[test]
+fn entries_named_after_the_project_are_the_only_ones_baked() {
+    let dir = project("named", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let out = dir.join("out");
+    let baked = files_under(&out);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+
+    // One entry by name, forced: only its file is written, and every other record is kept.
+    let o = bake(&dir, &["spritebake.toml", "tower-side", "--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["tower-side"]), "{}", printed(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("1 built, 0 up to date, 0 failed"), "{}", printed(&o));
+    for (name, (bytes, mtime)) in files_under(&out) {
+        let unchanged = baked[&name] == (bytes, mtime);
+        assert_eq!(unchanged, name != "tower-side.png", "{name}");
+    }
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    assert_eq!(entries_with(&o, "up to date"), set(&ENTRIES), "{}", printed(&o));
+
+    // Two entries' settings changed; a glob picks one of them, the other stays to rebuild.
+    let edited = std::fs::read_to_string(dir.join("spritebake.toml")).unwrap();
+    let edited =
+        edited.replace("yaw = 90", "yaw = 80").replace("clip = \"walk\"\nframes = 4", "clip = \"walk\"\nframes = 5");
+    std::fs::write(dir.join("spritebake.toml"), edited).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "tower-*", "robot-md2-frames"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "built"), set(&["tower-side"]), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "up to date"), set(&["tower-thumb", "robot-md2-frames"]), "{}", printed(&o));
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    assert_eq!(entries_with(&o, "would build"), set(&["robot-md2-gif"]), "{}", printed(&o));
+
+    // A name no entry has is refused with the closest names, before anything is baked.
+    let o = bake(&dir, &["spritebake.toml", "robot-md2-gf"]);
+    assert_eq!(o.status.code(), Some(2), "{}", printed(&o));
+    assert!(printed(&o).contains("no entry named 'robot-md2-gf'; did you mean 'robot-md2-gif'?"), "{}", printed(&o));
+    let o = bake(&dir, &["spritebake.toml", "dragon-*"]);
+    assert!(printed(&o).contains("no entry named 'dragon-*'"), "{}", printed(&o));
+}
+
+#[test]
+fn a_dry_run_names_each_changed_setting_with_both_values() {
+    let dir = project("dry-run-why", PROJECT);
+    assert_eq!(bake(&dir, &["spritebake.toml", "-q"]).status.code(), Some(0));
+    let edited = std::fs::read_to_string(dir.join("spritebake.toml")).unwrap();
+    let edited = edited.replace("yaw = 90", "yaw = 80\nssaa = 2").replace("out/tower-side.png", "out/side.png");
+    std::fs::write(dir.join("spritebake.toml"), edited).unwrap();
+    std::fs::remove_file(dir.join("out/thumbs/tower.png")).unwrap();
+    let o = bake(&dir, &["spritebake.toml", "--dry-run"]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("tower-side: would build (settings changed: output out/tower-side.png → out/side.png, ssaa 1 → 2, yaw 90 → 80)"),
+        "{}",
+        printed(&o)
+    );
+    assert!(stdout.contains("tower-thumb: would build (out/thumbs/tower.png is missing)"), "{}", printed(&o));
+}
+
+#[test]
 fn mistakes_in_a_project_file_name_the_entry_its_line_and_the_key() {
     let dir = project("mistakes", "");
     for (text, words) in [

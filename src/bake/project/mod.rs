@@ -87,7 +87,7 @@ mod cover;
 mod entry;
 mod state;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
@@ -110,8 +110,8 @@ use crate::spec::{BakeSpec, Resolved};
 use clash::{Role, Uses};
 use cover::Names;
 use state::{
-    Hashes, Record, State, VERSION, Written, append_record, hash_bytes, hash_file, is_state_name, journal_path,
-    lock_state, plain, read_state, settings_hash, size_of, state_files,
+    Hashes, Record, State, VERSION, Written, append_record, changed_settings, hash_bytes, hash_file, is_state_name,
+    journal_path, lock_state, plain, read_state, settings_hash, settings_keys, size_of, state_files,
 };
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
@@ -142,6 +142,9 @@ pub struct RunOptions {
     /// Bake only entries `i` with `i % count == index` (0-based index), `i` the entry's number
     /// in file order; the state file gets a name of its own ([`Project::state_path`]).
     pub shard: Option<(usize, usize)>,
+    /// Bake only the entries of these names (of the shard, with one); `None`: every entry.
+    /// The others' records in the state file are kept as they are.
+    pub only: Option<BTreeSet<String>>,
     /// Files the caller writes after the run (a JSON summary): checked with the outputs.
     pub extra_outputs: Vec<PathBuf>,
 }
@@ -271,10 +274,11 @@ struct Notes {
     removed: Vec<PathBuf>,
 }
 
-/// The entries of other shards, planned (each [`Step::Planned`], or [`Step::Failed`] when its
-/// model does not load) but never baked: a shard that builds anything checks the whole
-/// project's outputs and inputs, as a run without shards does, so that it refuses what that
-/// run refuses and its clean-up leaves every file another shard's entry writes or reads.
+/// The entries a run does not bake (another shard's, or left out by name): planned (each
+/// [`Step::Planned`], or [`Step::Failed`] when its model does not load) or as recorded
+/// ([`Step::Fresh`]), never baked. A run that builds anything checks the whole project's
+/// outputs and inputs, as a run of every entry does, so that it refuses what that run refuses
+/// and its clean-up leaves every file another entry writes or reads.
 #[derive(Default)]
 struct Elsewhere<'e> {
     entries: Vec<&'e Entry>,
@@ -616,8 +620,11 @@ impl Project {
         current: Option<&Record>,
         hashes: &Hashes,
     ) -> Result<Record, String> {
-        record.ok_or("new")?;
-        let record = current.ok_or("settings changed")?;
+        let last = record.ok_or("new")?;
+        let record = current.ok_or_else(|| match changed_settings(&last.keys, &settings_keys(entry)) {
+            Some(changes) => format!("settings changed: {changes}"),
+            None => "settings changed".to_string(),
+        })?;
         // Sizes first: they need no read.
         for (path, written) in &record.outputs {
             match size_of(&self.scope, &self.recorded(path)) {
@@ -671,12 +678,26 @@ impl Project {
         }
     }
 
-    /// Step 3 for the entries a shard does not bake, `selected` being those it bakes (none
-    /// without a shard): see [`Elsewhere`]. Their images are not counted in the progress.
-    fn plan_elsewhere<'p>(&'p self, selected: &[&Entry], at_once: usize) -> Elsewhere<'p> {
+    /// Step 3 for the entries a run does not bake, `selected` being those it bakes: see
+    /// [`Elsewhere`]. An entry of the shard (`in_shard`) left out by name stands for what its
+    /// record in `state` says it writes and reads, unloaded; the others (another shard's, or
+    /// one without a record) are planned. Their images are not counted in the progress.
+    fn plan_elsewhere<'p>(
+        &'p self,
+        selected: &[&Entry],
+        in_shard: &[&Entry],
+        state: &State,
+        at_once: usize,
+    ) -> Elsewhere<'p> {
         let ours: HashSet<usize> = selected.iter().map(|e| e.index).collect();
+        let shard: HashSet<usize> = in_shard.iter().map(|e| e.index).collect();
         let entries: Vec<&Entry> = self.entries.iter().filter(|e| !ours.contains(&e.index)).collect();
-        let steps = entries.iter().map(|_| Step::Stale("another shard's".into())).collect();
+        let recorded = |e: &Entry| state.entries.get(&e.name).filter(|_| shard.contains(&e.index)).cloned();
+        let step = |e: &&Entry| match recorded(e) {
+            Some(record) => Step::Fresh(record),
+            None => Step::Stale("not baked in this run".into()),
+        };
+        let steps = entries.iter().map(step).collect();
         let quiet = |_: Event| {};
         let stale = |s: &Step| matches!(s, Step::Stale(_));
         let steps = in_batches(&entries, steps, at_once, stale, |entry, step| self.planned(entry, step, &quiet));
@@ -716,6 +737,7 @@ impl Project {
         pipeline::write(product, &loaded, resolved, &entry.output, &budget, &rendered, &mut staged)?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
+            keys: settings_keys(entry),
             inputs: self
                 .stored_inputs(&resolved.spec, &loaded.inputs)
                 .into_iter()
@@ -978,7 +1000,9 @@ impl Project {
         };
         let (mut state, mut warnings) = read_state(&state_path);
         warnings.splice(0..0, lock_warnings);
-        let selected = self.selected(options.shard);
+        let in_shard = self.selected(options.shard);
+        let chosen = |e: &&Entry| options.only.as_ref().is_none_or(|names| names.contains(&e.name));
+        let selected: Vec<&Entry> = in_shard.iter().copied().filter(chosen).collect();
         let hashes = Hashes::default();
         // Each step, and why the entry's record is not believed (see `cover.rs`).
         let judged: Vec<(Step, Option<String>)> = selected
@@ -1017,7 +1041,7 @@ impl Project {
             // Planning (loading, not rendering) every other shard's entry costs a shard that
             // builds nothing too much to pay for nothing: it writes and removes nothing.
             let elsewhere = match steps.iter().any(stale) {
-                true => self.plan_elsewhere(&selected, at_once),
+                true => self.plan_elsewhere(&selected, &in_shard, &state, at_once),
                 false => Elsewhere::default(),
             };
             steps = in_batches(&selected, steps, at_once, stale, plan);
@@ -1061,25 +1085,30 @@ impl Project {
                 }
                 other => other,
             });
-            warnings.extend(self.write_state(&state_path, &journal, &state, &selected, &steps));
+            // The shard's entries left out by name keep their records.
+            let unchosen = in_shard.iter().filter(|e| !chosen(e));
+            let kept = unchosen.filter_map(|e| Some((e.name.clone(), state.entries.get(&e.name)?.clone())));
+            let kept: Vec<(String, Record)> = kept.collect();
+            warnings.extend(self.write_state(&state_path, &journal, &state, kept, &selected, &steps));
         }
         let entries =
             selected.iter().zip(steps).map(|(entry, step)| self.report(entry, step, options.dry_run)).collect();
         Ok(Report { entries, state: state_path, warnings })
     }
 
-    /// Step 5: the records of every entry built or up to date, written atomically when they
-    /// differ from what was read or a journal holds records, and the journal removed; a
-    /// warning when that fails.
+    /// Step 5: the records of every entry built or up to date and the `kept` ones, written
+    /// atomically when they differ from what was read or a journal holds records, and the
+    /// journal removed; a warning when that fails.
     fn write_state(
         &self,
         path: &Path,
         journal: &Path,
         old: &State,
+        kept: Vec<(String, Record)>,
         entries: &[&Entry],
         steps: &[Step],
     ) -> Option<String> {
-        let mut state = State { spritebake: VERSION.into(), entries: BTreeMap::new() };
+        let mut state = State { spritebake: VERSION.into(), entries: kept.into_iter().collect() };
         for (entry, step) in entries.iter().zip(steps) {
             match step {
                 Step::Fresh(record) | Step::Built { record, .. } => {

@@ -43,6 +43,10 @@ pub(super) const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub(super) struct Record {
     /// Hash of the spritebake version, the entry's kind, output and spec.
     pub(super) settings: String,
+    /// The same settings key by key ([`settings_keys`]), to say which changed; never trusted
+    /// to tell whether they did (the hash does). Empty in a record of an older run.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) keys: BTreeMap<String, String>,
     /// Every file the bake read (relative to the project's folder when inside it) and the hash
     /// of its content (`null`: missing or not readable).
     pub(super) inputs: BTreeMap<String, Option<String>>,
@@ -315,6 +319,43 @@ pub(super) fn settings_hash(entry: &Entry) -> Option<String> {
     Some(hash_bytes(text.as_bytes()))
 }
 
+/// An entry's settings key by key as the project file writes them (`size` = `128`), with
+/// `spritebake` (the version), `kind` and `output`: what [`settings_hash`] hashes.
+pub(super) fn settings_keys(entry: &Entry) -> BTreeMap<String, String> {
+    let shown = |v: &toml::Value| match v {
+        toml::Value::String(s) => s.clone(),
+        other => crate::spec::show(other),
+    };
+    let spec = entry.spec.to_table().into_iter().map(|(key, value)| (key, shown(&value)));
+    let own = [("spritebake", VERSION), ("kind", entry.kind.table()), ("output", &entry.output)];
+    own.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).chain(spec).collect()
+}
+
+/// Which settings changed from `old` to `new` ([`settings_keys`]): `size 128 → 120, ssaa 2 →
+/// 4`, the first few in key order and how many more; `None` when `old` has none (a record of
+/// an older run) or none differs.
+pub(super) fn changed_settings(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> Option<String> {
+    const SHOWN: usize = 4;
+    if old.is_empty() {
+        return None;
+    }
+    let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let unset = "(unset)".to_string();
+    let changes: Vec<String> = keys
+        .into_iter()
+        .filter_map(|key| {
+            let (was, is) = (old.get(key).unwrap_or(&unset), new.get(key).unwrap_or(&unset));
+            (was != is).then(|| format!("{key} {was} → {is}"))
+        })
+        .collect();
+    let more = match changes.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    (!changes.is_empty())
+        .then(|| format!("{}{more}", changes.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,9 +363,26 @@ mod tests {
     fn record(output: &str) -> Record {
         Record {
             settings: "s".into(),
+            keys: BTreeMap::new(),
             inputs: BTreeMap::from([("m.obj".into(), Some("h".into()))]),
             outputs: BTreeMap::from([(output.into(), Written { bytes: 1, hash: "o".into() })]),
         }
+    }
+
+    #[test]
+    fn changed_settings_name_each_key_with_both_values() {
+        let keys = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let old = keys(&[("size", "128"), ("ssaa", "2"), ("anim", "[\"walk\"]")]);
+        let new = keys(&[("size", "120"), ("ssaa", "2"), ("palette", "16")]);
+        assert_eq!(
+            changed_settings(&old, &new).as_deref(),
+            Some("anim [\"walk\"] → (unset), palette (unset) → 16, size 128 → 120")
+        );
+        assert_eq!(changed_settings(&old, &old), None);
+        assert_eq!(changed_settings(&BTreeMap::new(), &new), None, "an older run's record names no keys");
+        let many: BTreeMap<String, String> = (0..7).map(|i| (format!("k{i}"), "1".to_string())).collect();
+        let shown = changed_settings(&many, &BTreeMap::new()).unwrap();
+        assert!(shown.ends_with("k3 1 → (unset) and 3 more"), "{shown}");
     }
 
     #[test]

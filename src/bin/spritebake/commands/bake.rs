@@ -1,5 +1,6 @@
 //! `spritebake bake`: bake every entry of a project file that changed.
 
+use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use spritebake::bake::project::{Event, Project, Report, RunOptions, Status};
+use spritebake::model::UnknownName;
 use spritebake::terminal::escape_control;
 
 use crate::args::{RunArgs, parse_shard};
@@ -18,6 +20,10 @@ pub struct BakeArgs {
     /// The project file (TOML): [defaults] and [[sheet]], [[gif]], [[frames]], [[thumbnail]],
     /// [[render]] entries.
     pub project: PathBuf,
+    /// Bake only these entries (names, or glob patterns such as 'robot-*'); the others and
+    /// their records are left as they are.
+    #[arg(value_name = "ENTRY")]
+    pub entries: Vec<String>,
     /// Rebuild every entry, whatever changed.
     #[arg(long)]
     pub force: bool,
@@ -55,6 +61,7 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode> {
         force: args.force,
         dry_run: args.dry_run,
         shard,
+        only: chosen(&project, &args.entries)?,
         extra_outputs: json_file.iter().cloned().collect(),
     };
     let show_bar = !args.run.quiet && !args.dry_run && std::io::stderr().is_terminal();
@@ -87,6 +94,29 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode> {
         }
     }
     Ok(if report.count(Status::Failed) > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The names of the entries `patterns` (names or glob patterns) match; `None` without
+/// patterns (every entry).
+///
+/// # Errors
+/// A pattern that is not a glob, or one that matches no entry (naming the closest names).
+fn chosen(project: &Project, patterns: &[String]) -> Result<Option<BTreeSet<String>>> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let names = || project.entries.iter().map(|e| e.name.as_str());
+    let mut chosen = BTreeSet::new();
+    for pattern in patterns {
+        let glob = glob::Pattern::new(pattern).with_context(|| format!("entry pattern '{pattern}'"))?;
+        let matched: Vec<&str> = names().filter(|name| glob.matches(name)).collect();
+        if matched.is_empty() {
+            let context = format!("{} names {} entries", project.path.display(), project.entries.len());
+            return Err(UnknownName::new("entry", pattern, names(), context).into());
+        }
+        chosen.extend(matched.into_iter().map(str::to_string));
+    }
+    Ok(Some(chosen))
 }
 
 /// One line per entry and the totals (on standard error when standard output carries the
