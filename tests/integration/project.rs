@@ -451,6 +451,29 @@ fn a_dry_run_names_each_changed_setting_with_both_values() {
 }
 
 #[test]
+fn off_a_terminal_a_bake_prints_progress_lines_unless_quiet() {
+    let sheet = |name: &str, model: &str| {
+        format!(
+            "[[sheet]]\nname = \"{name}\"\nmodel = \"assets/robot/{model}\"\nanim = [\"assets/robot/walk.{}\"]\n\
+             directions = 16\nframes = 8\nsize = 24\nssaa = 1\noutput = \"out/{name}.png\"\n",
+            if model.ends_with("smd") { "smd" } else { "md5anim" }
+        )
+    };
+    let text = format!("{}{}", sheet("md5", "robot.md5mesh"), sheet("smd", "robot.smd"));
+    let dir = project("progress", &text);
+    // Standard error is a pipe, as in a CI log: 256 images.
+    let o = bake(&dir, &["spritebake.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    let said = String::from_utf8_lossy(&o.stderr).into_owned();
+    let lines: Vec<&str> = said.lines().filter(|l| l.starts_with("bake spritebake.toml: ")).collect();
+    assert!(lines.len() >= 5, "{said}");
+    assert!(lines.iter().all(|l| l.contains("/256 images, ") && l.ends_with(" s")), "{said}");
+    let o = bake(&dir, &["spritebake.toml", "--force", "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("images,"), "{}", printed(&o));
+}
+
+#[test]
 fn mistakes_in_a_project_file_name_the_entry_its_line_and_the_key() {
     let dir = project("mistakes", "");
     for (text, words) in [

@@ -1,7 +1,7 @@
 //! `spritebake bake`: bake every entry of a project file that changed.
 
 use std::collections::BTreeSet;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,6 +13,7 @@ use spritebake::terminal::escape_control;
 
 use crate::args::{RunArgs, parse_shard};
 use crate::common::set_threads;
+use crate::progress::Progress;
 
 /// `spritebake bake`.
 #[derive(Debug, Args)]
@@ -64,27 +65,15 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode> {
         only: chosen(&project, &args.entries)?,
         extra_outputs: json_file.iter().cloned().collect(),
     };
-    let show_bar = !args.run.quiet && !args.dry_run && std::io::stderr().is_terminal();
-    let bar = show_bar.then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} images {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    let events = |event: Event| {
-        if let Some(bar) = &bar {
-            match event {
-                Event::Planned(images) => bar.inc_length(images as u64),
-                Event::Rendered => bar.inc(1),
-            }
-        }
+    // The total grows as entries are planned; a dry run renders nothing.
+    let label = format!("bake {}", spritebake::terminal::escape_control(&args.project.display().to_string()));
+    let progress = Progress::counting(&label, "images", 0, args.run.quiet || args.dry_run);
+    let events = |event: Event| match event {
+        Event::Planned(images) => progress.grow(images as u64),
+        Event::Rendered => progress.tick(),
     };
     let report = project.run(&options, &events)?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     print_report(&report, args.run.quiet, to_stdout)?;
     if args.json.is_some() {
         let json = serde_json::to_string_pretty(&summary(&project, &report)).context("encoding the JSON summary")?;
