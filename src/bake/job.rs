@@ -280,8 +280,18 @@ impl<'a> Job<'a> {
         for motion in self.motions() {
             let frames = self.motion_count(&motion);
             if frames > bounds::FRAMES.max {
-                let what = format!("the frame count of '{}' (frames a row)", motion.name());
-                return Err(over(what, frames, bounds::FRAMES.max, "sample the clip with `frames` or `sample_fps`"));
+                // The cause is the clip's length and rate, not an option the user gave.
+                let what = match motion {
+                    Motion::Clip(clip) => format!(
+                        "the frame count of clip '{}' ({} s long at {} fps, every frame in its row)",
+                        clip.name,
+                        clip.duration(),
+                        clip.fps
+                    ),
+                    _ => format!("the frame count of '{}' (frames a row)", motion.name()),
+                };
+                let remedy = "sample the clip with `frames` (e.g. 16 frames a row) or `sample_fps`";
+                return Err(over(what, frames, bounds::FRAMES.max, remedy));
             }
         }
         let cells = self.cell_count();
