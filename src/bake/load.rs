@@ -68,6 +68,7 @@ pub fn load_within(resolved: &Resolved, body: &MemoryBudget, attachments: &Memor
     let props = rig::load_attachments(controls, &resolved.model, &model, &resolved.load, attachments)?;
     let mut warnings: Vec<String> =
         model.warnings.iter().chain(props.iter().flat_map(|p| &p.warnings)).cloned().collect();
+    warnings.extend(facing_hint(&model, resolved.load.facing.is_some()));
     if resolved.clip.is_none() {
         warnings.extend(split_motion_hint(&model));
         if controls.transitions.is_empty() {
@@ -177,6 +178,24 @@ fn split_motion_hint(model: &Model) -> Option<String> {
             model.name
         )
     })
+}
+
+/// A warning when the model's rest pose shows it facing another way than it is rendered
+/// ([`Model::seeming_front`]; `declared`: the front was given with `facing`): the `S`
+/// direction would show its back or side, and every direction's name would be wrong.
+fn facing_hint(model: &Model, declared: bool) -> Option<String> {
+    let sign = model.seeming_front()?;
+    let front = model.orientation.forward;
+    if sign.axis == front {
+        return None;
+    }
+    let whose = if declared { "as `--facing` says" } else { "its format's convention" };
+    let shows = if sign.axis == -front { "back" } else { "side" };
+    Some(format!(
+        "{}: {} show it facing {} in its file, but it is rendered facing {front} ({whose}), so the S \
+         direction shows its {shows}; `--facing {}` turns it round",
+        model.name, sign.evidence, sign.axis, sign.axis
+    ))
 }
 
 /// The clips a command plays when none is named, in the file's order, and those it leaves

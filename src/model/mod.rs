@@ -13,6 +13,7 @@
 
 mod aabb;
 mod clip;
+mod front;
 mod keyed;
 mod material;
 mod mesh;
@@ -25,6 +26,7 @@ mod tag;
 pub use crate::error::UnknownName;
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget, unique_clip_name};
+pub use front::FrontSign;
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, MinFilter, Texture, TextureSource, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
@@ -65,6 +67,14 @@ pub struct Model {
 }
 
 impl Model {
+    /// Which way the model seems to face in its file's axes, when its rest pose shows it
+    /// clearly (its toes, or a four-legged rig's head and tail; see `front.rs`); `None`
+    /// otherwise, never a guess.
+    pub fn seeming_front(&self) -> Option<FrontSign> {
+        let height = self.rest_bounds().size().max_element();
+        front::seeming_front(self.skeleton.as_ref()?, self.orientation, height)
+    }
+
     /// Renames every clip whose name an earlier clip has to the first `name_1`, `name_2` ...
     /// no clip has ([`unique_clip_name`]), and says so in one warning per clip renamed: two
     /// clips of one name (glTF animations, FBX stacks) would merge into one animation in a

@@ -18,6 +18,9 @@ pub enum Axis {
 }
 
 impl Axis {
+    /// Every axis.
+    pub const ALL: [Axis; 6] = [Axis::PosX, Axis::NegX, Axis::PosY, Axis::NegY, Axis::PosZ, Axis::NegZ];
+
     /// Parses `+x`, `-y`, `z` (sign optional, case-insensitive).
     pub fn parse(s: &str) -> Option<Axis> {
         match s.trim().to_ascii_lowercase().as_str() {

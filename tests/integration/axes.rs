@@ -124,3 +124,81 @@ fn a_front_along_the_up_axis_is_refused_before_rendering() {
     assert!(o.status.success(), "{}", printed(&o));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A two-legged SMD (Z up, facing -Y by the format's convention) whose toes point along
+/// `toe_y` (−1: forward, as the convention says; +1: the model is turned round).
+fn smd_biped(toe_y: i32) -> String {
+    let mut smd = String::from("version 1\nnodes\n0 \"pelvis\" -1\n1 \"foot_L\" 0\n2 \"toe_L\" 1\n");
+    smd.push_str("3 \"foot_R\" 0\n4 \"toe_R\" 3\nend\nskeleton\ntime 0\n0 0 0 40 0 0 0\n");
+    smd.push_str(&format!(
+        "1 5 0 -35 0 0 0\n2 0 {} -3 0 0 0\n3 -5 0 -35 0 0 0\n4 0 {} -3 0 0 0\nend\n",
+        6 * toe_y,
+        6 * toe_y
+    ));
+    smd.push_str("triangles\n");
+    let corners = [(0, [-8, 0, 0]), (0, [8, 0, 0]), (0, [0, 0, 30]), (1, [0, 0, 0]), (2, [0, 0, 0]), (4, [0, 0, 0])];
+    for (i, (bone, [x, y, z])) in corners.into_iter().enumerate() {
+        if i % 3 == 0 {
+            smd.push_str("body.bmp\n");
+        }
+        smd.push_str(&format!("{bone} {x} {y} {z} 0 -1 0 0 0\n"));
+    }
+    smd.push_str("end\n");
+    smd
+}
+
+#[test]
+fn a_model_turned_round_is_named_by_info_and_warned_about_once_by_render() {
+    let dir = scratch_in("axes", "turned");
+    let out = dir.join("t.png");
+    let (right, turned) = (dir.join("right.smd"), dir.join("turned.smd"));
+    std::fs::write(&right, smd_biped(-1)).unwrap();
+    std::fs::write(&turned, smd_biped(1)).unwrap();
+    let info = |model: &Path| printed(&spritebake(&["info", model.to_str().unwrap()]));
+    assert!(info(&right).contains("facing: -y (its toes agree)\n"), "{}", info(&right));
+    assert!(info(&turned).contains("facing: -y, but its toes show +y: try --facing +y\n"), "{}", info(&turned));
+    let render = |model: &Path, flags: &[&str]| {
+        let mut args = vec!["render", model.to_str().unwrap(), "--size", "16", "-o", out.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let o = spritebake(&args);
+        assert!(o.status.success(), "{}", printed(&o));
+        String::from_utf8_lossy(&o.stderr).matches("its toes show it facing").count()
+    };
+    assert_eq!(render(&right, &[]), 0);
+    assert_eq!(render(&turned, &[]), 1);
+    let said = printed(&spritebake(&["render", turned.to_str().unwrap(), "--size", "16", "-o", out.to_str().unwrap()]));
+    assert!(
+        said.contains(
+            "turned: its toes show it facing +y in its file, but it is rendered facing -y (its format's \
+             convention), so the S direction shows its back; `--facing +y` turns it round"
+        ),
+        "{said}"
+    );
+    // Declared the way it faces: no hint; declared wrong: the hint says so.
+    assert_eq!(render(&turned, &["--facing", "+y"]), 0);
+    assert_eq!(render(&right, &["--facing", "+x"]), 1);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_corpus_characters_raise_no_false_facing_hint() {
+    let Some(root) = crate::common::corpus("") else { return };
+    // Each rigged character with a sign, and what the sign says. bob_lamp is a Blender export
+    // that faces -y, against Doom 3's +x: its default render shows its side (seen, and the
+    // hint's `--facing -y` shows its front).
+    let expected = [
+        ("fbx/flair/Flair.fbx", "facing: +z (its toes agree)"),
+        ("gltf/fox/Fox.glb", "facing: +z (its head and tail agree)"),
+        ("smd/headcrab/headcrab.qc", "facing: -y (its toes agree)"),
+        ("smd/combine_soldier_lod4/combine_soldier_Soldier_reference_lod4.smd", "facing: -y (its toes agree)"),
+        ("md5/bob_lamp/boblampclean.md5mesh", "facing: +x, but its toes show -y: try --facing -y"),
+        // No named joints, or no skeleton: nothing to tell by, so nothing is said.
+        ("gltf/cesiumman/CesiumMan.glb", "facing: +z (nothing in the model to check it by)"),
+        ("md2/ogro/ogro.md2", "facing: +x (nothing in the model to check it by)"),
+        ("iqm/mrfixit/mrfixit.iqm", "facing: +x (nothing in the model to check it by)"),
+    ];
+    for (file, line) in expected {
+        let said = printed(&spritebake(&["info", root.join(file).to_str().unwrap()]));
+        assert!(said.lines().any(|l| l == line), "{file}: {line:?} not in {said}");
+    }
+}

@@ -193,6 +193,13 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             ),
         )?;
     }
+    let front = model.orientation.forward;
+    let facing = match model.seeming_front() {
+        Some(sign) if sign.axis == front => format!("facing: {front} ({} agree)", sign.evidence),
+        Some(sign) => format!("facing: {front}, but {} show {}: try --facing {}", sign.evidence, sign.axis, sign.axis),
+        None => format!("facing: {front} (nothing in the model to check it by)"),
+    };
+    line(&mut stdout, facing)?;
     if let Some((y, pose)) = spritebake::bake::reference_ground(&model) {
         // What `--ground auto` stands a sheet on, in world units (y up).
         line(&mut stdout, format!("ground: {y:.4} (the lowest point of {pose}; --ground auto)"))?;
