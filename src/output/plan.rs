@@ -46,6 +46,8 @@ pub enum OutputFormat {
     GodotResource,
     /// A Godot text scene (`.tscn`).
     GodotScene,
+    /// A libGDX texture atlas (`.atlas`).
+    LibgdxAtlas,
     /// An HTML page (`.html` or `.htm`).
     Html,
     /// A copy of another file, keeping that file's own name and extension.
@@ -64,6 +66,7 @@ impl OutputFormat {
             OutputFormat::Xml => &["xml"],
             OutputFormat::GodotResource => &["tres"],
             OutputFormat::GodotScene => &["tscn"],
+            OutputFormat::LibgdxAtlas => &["atlas"],
             OutputFormat::Html => &["html", "htm"],
             OutputFormat::Copy => &[],
         }
@@ -80,6 +83,7 @@ impl OutputFormat {
             OutputFormat::Xml => "XML",
             OutputFormat::GodotResource => "a Godot resource",
             OutputFormat::GodotScene => "a Godot scene",
+            OutputFormat::LibgdxAtlas => "a libGDX atlas",
             OutputFormat::Html => "HTML",
             OutputFormat::Copy => "a copy",
         }

@@ -129,6 +129,7 @@ impl From<JsonFormatName> for JsonFormat {
             JsonFormatName::PhaserMultiatlas => JsonFormat::PhaserMultiatlas,
             JsonFormatName::Godot => JsonFormat::Godot,
             JsonFormatName::Godot3 => JsonFormat::Godot3,
+            JsonFormatName::Libgdx => JsonFormat::Libgdx,
         }
     }
 }

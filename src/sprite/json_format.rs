@@ -23,17 +23,21 @@ pub enum JsonFormat {
     /// A Godot 3 `SpriteFrames` resource (`NAME.tres`, format 2) and a scene of an
     /// `AnimatedSprite` playing it (`NAME.tscn`).
     Godot3,
+    /// libGDX's texture atlas (`NAME.atlas`), which Spine's runtimes read too: every page, a
+    /// region per frame named after its animation and numbered in it.
+    Libgdx,
 }
 
 impl JsonFormat {
     /// Every format, in the order `--json-format` lists them.
-    pub const ALL: [JsonFormat; 6] = [
+    pub const ALL: [JsonFormat; 7] = [
         JsonFormat::TexturePacker,
         JsonFormat::Aseprite,
         JsonFormat::Phaser,
         JsonFormat::PhaserMultiatlas,
         JsonFormat::Godot,
         JsonFormat::Godot3,
+        JsonFormat::Libgdx,
     ];
 
     /// The frame-name format used when none is given: frame numbers for Aseprite (what
@@ -52,7 +56,7 @@ impl JsonFormat {
             JsonFormat::TexturePacker | JsonFormat::Aseprite | JsonFormat::Phaser => {
                 vec![(png.with_extension("json"), OutputFormat::Json)]
             }
-            JsonFormat::PhaserMultiatlas | JsonFormat::Godot | JsonFormat::Godot3 => Vec::new(),
+            JsonFormat::PhaserMultiatlas | JsonFormat::Godot | JsonFormat::Godot3 | JsonFormat::Libgdx => Vec::new(),
         }
     }
 
@@ -69,6 +73,7 @@ impl JsonFormat {
                 (png.with_extension("tres"), OutputFormat::GodotResource),
                 (png.with_extension("tscn"), OutputFormat::GodotScene),
             ],
+            JsonFormat::Libgdx => vec![(png.with_extension("atlas"), OutputFormat::LibgdxAtlas)],
         }
     }
 

@@ -13,6 +13,14 @@ use crate::common::robot;
 /// `spritebake sheet` of the robot's walk in `dir` with `args` (at 24 px): the JSON's path
 /// and contents.
 fn robot_sheet(dir: &Path, name: &str, args: &[&str]) -> (PathBuf, serde_json::Value) {
+    let json = bake_robot_sheet(dir, name, args).with_extension("json");
+    let value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    (json, value)
+}
+
+/// `spritebake sheet` of the robot's walk as `dir/NAME.png` with `args` (at 24 px): the PNG's
+/// path.
+fn bake_robot_sheet(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     let png = dir.join(format!("{name}.png"));
     let (mesh, anim) = (robot("robot.md5mesh"), robot("walk.md5anim"));
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_spritebake"))
@@ -22,9 +30,7 @@ fn robot_sheet(dir: &Path, name: &str, args: &[&str]) -> (PathBuf, serde_json::V
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", printed(&o));
-    let json = png.with_extension("json");
-    let value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    (json, value)
+    png
 }
 
 #[test]
@@ -359,5 +365,65 @@ fn a_one_page_phaser_multiatlas_is_one_texture_that_phaser_loads_whole() {
     assert_eq!((built["sources"].as_u64(), built["textureFrames"].as_u64()), (Some(1), Some(64)));
     assert_eq!(built["missing"], 0, "{built}");
     assert_eq!(built["anims"].as_array().unwrap().len(), 4);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn spines_atlas_reader_reads_every_region_of_a_multipage_libgdx_atlas() {
+    use std::collections::BTreeMap;
+    let Some(spine) = engines::spine() else { return };
+    let dir = scratch_in("engines", "libgdx");
+    // Trimmed, a transition that plays once, small pages so that the sheet spans several.
+    let args = ["--directions", "4", "--trim", "--transition", "walk->walk:0.3", "--max-size", "64"];
+    let first = bake_robot_sheet(&dir, "tp", &[&args[..], &["--json-format", "texturepacker"]].concat());
+    let first = first.with_file_name("tp-0.json");
+    bake_robot_sheet(&dir, "gdx", &[&args[..], &["--json-format", "libgdx"]].concat());
+    // The TexturePacker JSON of the same bake, page after page: each frame's page, rectangle,
+    // trim and duration, by (animation, number in it) from its default name (`walk_S_003`).
+    let mut pages = vec![read_json(&first)];
+    let related = pages[0]["meta"]["related_multi_packs"].as_array().cloned().unwrap_or_default();
+    pages.extend(related.iter().map(|name| read_json(&dir.join(name.as_str().unwrap()))));
+    assert!(pages.len() >= 3, "{} pages", pages.len());
+    let mut expected = BTreeMap::new();
+    for (i, page) in pages.iter().enumerate() {
+        let image = page["meta"]["image"].as_str().unwrap().replacen("tp", "gdx", 1);
+        for (name, f) in page["frames"].as_object().unwrap() {
+            let (tag, number) = name.rsplit_once('_').unwrap();
+            let (frame, trim, source) = (&f["frame"], &f["spriteSourceSize"], &f["sourceSize"]);
+            let n = |v: &serde_json::Value, k: &str| v[k].as_i64().unwrap();
+            let region = serde_json::json!({
+                "name": tag, "page": image, "x": n(frame, "x"), "y": n(frame, "y"),
+                "width": n(frame, "w"), "height": n(frame, "h"),
+                // libGDX measures from the bottom: the transparent rows trimmed below.
+                "offsetX": n(trim, "x"), "offsetY": n(source, "h") - n(trim, "y") - n(trim, "h"),
+                "originalWidth": n(source, "w"), "originalHeight": n(source, "h"),
+                "index": number.parse::<i64>().unwrap(), "degrees": 0, "duration": f["duration"],
+            });
+            expected.insert((tag.to_string(), number.parse::<usize>().unwrap()), (i, region));
+        }
+    }
+    let (ok, read) = spine.check_own("libgdx_atlas.mjs", &dir.join("gdx.atlas"));
+    assert!(ok, "spine-core: {read}");
+    let read_pages = read["pages"].as_array().unwrap();
+    assert_eq!(read_pages.len(), pages.len());
+    for (page, tp) in read_pages.iter().zip(&pages) {
+        assert_eq!(page["name"].as_str().unwrap(), tp["meta"]["image"].as_str().unwrap().replacen("tp", "gdx", 1));
+        assert_eq!((&page["width"], &page["height"]), (&tp["meta"]["size"]["w"], &tp["meta"]["size"]["h"]));
+        assert!(dir.join(page["name"].as_str().unwrap()).is_file(), "{page}");
+    }
+    let regions = read["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), expected.len());
+    let mut trimmed = 0;
+    for region in regions {
+        let key = (region["name"].as_str().unwrap().to_string(), region["index"].as_u64().unwrap() as usize);
+        let (_, want) = &expected[&key];
+        let mut got = region.clone();
+        let values = got.as_object_mut().unwrap().remove("values").unwrap();
+        got["duration"] = values["duration"][0].clone();
+        assert_eq!(&got, want, "{key:?}");
+        assert_eq!(values["pivot"].as_array().map(Vec::len), Some(2), "{region}");
+        trimmed += usize::from(got["width"] != got["originalWidth"]);
+    }
+    assert!(trimmed > 0, "no trimmed frame was tested");
     std::fs::remove_dir_all(dir).unwrap();
 }

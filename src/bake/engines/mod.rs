@@ -26,6 +26,7 @@
 mod aseprite;
 mod atlas;
 mod godot;
+mod libgdx;
 mod multiatlas;
 mod phaser;
 mod texturepacker;
@@ -142,6 +143,7 @@ pub fn sheet_data_files(
             }
             JsonFormat::Godot => godot(godot::Version::Godot4),
             JsonFormat::Godot3 => godot(godot::Version::Godot3),
+            JsonFormat::Libgdx => vec![libgdx::to_atlas(&atlas).into_bytes()],
             JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
         })
     };

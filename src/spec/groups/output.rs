@@ -29,6 +29,8 @@ pub enum JsonFormatName {
     Godot,
     /// A Godot 3 SpriteFrames resource: NAME.tres.
     Godot3,
+    /// libGDX's texture atlas, which Spine's runtimes read too: NAME.atlas.
+    Libgdx,
 }
 
 /// How frames are placed on sheet pages.

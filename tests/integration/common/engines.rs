@@ -79,29 +79,40 @@ pub struct NodeEngines {
 pub fn node() -> Option<&'static NodeEngines> {
     static ENGINES: OnceLock<Option<NodeEngines>> = OnceLock::new();
     ENGINES
-        .get_or_init(install_node_engines)
+        .get_or_init(|| install_node_packages(&tools_root(), &["phaser", "pixi.js"], "engines"))
         .as_ref()
         .or_else(|| missing("node, npm or ../shared/tools/engines is absent"))
 }
 
-/// Copies the scripts to `target/tmp/engines` and runs `npm install` there when the packages
-/// are not installed yet. The copy is made in a fresh folder and renamed into place, so two
-/// test processes never see half an install.
-fn install_node_engines() -> Option<NodeEngines> {
-    let tools = tools_root();
+/// Spine's runtime core (`@esotericsoftware/spine-core`, whose `TextureAtlas` reads libGDX's
+/// atlas format), from the repository's own `tests/engines/package.json`; `None` (skip)
+/// without node or npm.
+pub fn spine() -> Option<&'static NodeEngines> {
+    static SPINE: OnceLock<Option<NodeEngines>> = OnceLock::new();
+    let own = own_script("");
+    SPINE
+        .get_or_init(|| install_node_packages(&own, &["@esotericsoftware/spine-core"], "engines-own"))
+        .as_ref()
+        .or_else(|| missing("node or npm is absent"))
+}
+
+/// Copies the scripts of `source` (a folder with a `package.json`) to `target/tmp/NAME` and
+/// runs `npm install` there when `packages` are not installed yet. The copy is made in a
+/// fresh folder and renamed into place, so two test processes never see half an install.
+fn install_node_packages(source: &Path, packages: &[&str], name: &str) -> Option<NodeEngines> {
     let (node, npm) = (on_path("node")?, on_path("npm")?);
-    if !tools.join("package.json").is_file() {
+    if !source.join("package.json").is_file() {
         return None;
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("engines");
-    let installed = |d: &Path| ["phaser", "pixi.js"].iter().all(|p| d.join("node_modules").join(p).is_dir());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let installed = |d: &Path| packages.iter().all(|p| d.join("node_modules").join(p).is_dir());
     if !installed(&dir) {
-        let staging = dir.with_file_name(format!("engines-{}", std::process::id()));
+        let staging = dir.with_file_name(format!("{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&staging);
-        copy_dir(&tools, &staging);
+        copy_dir(source, &staging);
         let mut install = Command::new(npm);
         install.current_dir(&staging).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]);
-        let o = run(install, "npm install in the engines folder");
+        let o = run(install, &format!("npm install in {}", source.display()));
         assert!(o.status.success(), "npm install failed: {}", String::from_utf8_lossy(&o.stderr));
         if std::fs::rename(&staging, &dir).is_err() {
             // Another process installed it first: use theirs.
@@ -130,6 +141,17 @@ impl NodeEngines {
     /// and returns the JSON it prints last, with whether it exited 0.
     pub fn check(&self, script: &str, json: &Path) -> (bool, Value) {
         self.run_script(&self.dir.join(script), &[json.as_os_str()])
+    }
+
+    /// Runs the repository's script `tests/engines/NAME` on `arg` from the install (an ES
+    /// module's imports resolve against the folder it is in), copied there afresh so that an
+    /// edit of it is what runs: the JSON it prints last, with whether it exited 0.
+    pub fn check_own(&self, name: &str, arg: &Path) -> (bool, Value) {
+        let copy = self.dir.join(format!("{}-{}", std::process::id(), name));
+        std::fs::copy(own_script(name), &copy).unwrap_or_else(|e| panic!("copying {name}: {e}"));
+        let result = self.run_script(&copy, &[arg.as_os_str()]);
+        let _ = std::fs::remove_file(copy);
+        result
     }
 
     /// Runs a script at any path with `args`, in the engines folder (scripts there find the

@@ -1,0 +1,63 @@
+//! libGDX's texture atlas (`NAME.atlas`), the text format read by libGDX's `TextureAtlas`
+//! (1.9.12 and later) and by every Spine runtime's: one block per page — its image's file name,
+//! then `size`, `format`, `filter` and `repeat` — holding one region per frame:
+//!
+//! ```text
+//! walk.png
+//! size:512,256
+//! format:RGBA8888
+//! filter:Linear,Linear
+//! repeat:none
+//! walk_S
+//! bounds:0,0,64,64
+//! offsets:3,0,70,72
+//! index:0
+//! duration:83
+//! pivot:35,4
+//! ```
+//!
+//! A region is named after its animation (clip and direction) and numbered by `index` in the
+//! animation's order, so `atlas.findRegions("walk_S")` returns an animation's frames in order.
+//! A trimmed frame has `offsets`: where the kept rectangle sits in the untrimmed frame and that
+//! frame's size, measured from its bottom-left as libGDX's y-up coordinates are (`offsetY`
+//! is the transparent rows cut below it). Two values libGDX keeps for the game
+//! (`region.findValue`): `duration` in whole milliseconds ([`super::Frame::duration_ms`]) and
+//! `pivot` in whole pixels from the untrimmed frame's bottom-left. Blocks are separated by an
+//! empty line; frames are never rotated.
+
+use std::fmt::Write as _;
+
+use super::Atlas;
+
+/// The atlas text of every page of `atlas`.
+pub(super) fn to_atlas(atlas: &Atlas) -> String {
+    // Each frame's animation and its number in it.
+    let mut numbered: Vec<(usize, &str, usize)> = atlas
+        .tags
+        .iter()
+        .flat_map(|tag| tag.frames.clone().enumerate().map(move |(index, frame)| (frame, tag.name.as_str(), index)))
+        .collect();
+    numbered.sort_by_key(|&(frame, _, _)| frame);
+    let (frame_w, frame_h) = atlas.frame_size;
+    let mut text = String::new();
+    for (page_index, page) in atlas.pages.iter().enumerate() {
+        if page_index > 0 {
+            text.push('\n');
+        }
+        let (w, h) = page.size;
+        let _ = write!(text, "{}\nsize:{w},{h}\nformat:RGBA8888\nfilter:Linear,Linear\nrepeat:none\n", page.image);
+        let on_page = numbered.iter().filter_map(|&(i, tag, index)| Some((atlas.frames.get(i)?, tag, index)));
+        for (frame, tag, index) in on_page.filter(|(f, _, _)| f.page == page_index) {
+            let p = frame.placement;
+            let _ = writeln!(text, "{tag}\nbounds:{},{},{},{}", p.x, p.y, p.w, p.h);
+            if (p.w, p.h, p.source_x, p.source_y) != (frame_w, frame_h, 0, 0) {
+                let below = frame_h.saturating_sub(p.source_y + p.h);
+                let _ = writeln!(text, "offsets:{},{below},{frame_w},{frame_h}", p.source_x);
+            }
+            let pivot_x = (p.pivot.0 * frame_w as f32).round() as i64;
+            let pivot_y = ((1.0 - p.pivot.1) * frame_h as f32).round() as i64;
+            let _ = writeln!(text, "index:{index}\nduration:{}\npivot:{pivot_x},{pivot_y}", frame.duration_ms);
+        }
+    }
+    text
+}
