@@ -563,3 +563,36 @@ fn a_phaser_multiatlas_over_pages_is_one_json_naming_every_page_in_sheets_checks
     assert_eq!(summary["entries"][0]["status"], "up-to-date", "{summary}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn rows_packing_fills_pages_with_whole_animations_of_a_many_clip_character() {
+    let Some(fox) = crate::common::corpus("gltf/fox") else { return };
+    let dir = scratch_in("sheet-pages", "fox-rows");
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .arg("sheet")
+        .arg(fox.join("Fox.glb"))
+        .args(["--anim", "Survey,Walk,Run", "--directions", "16", "--size", "192", "--max-size", "2048"])
+        .args(["--ssaa", "1", "--quiet", "-o", "s.png"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", printed(&o));
+    let pages = pages(&dir);
+    // 2,544 frames of 194 px, 100 a page: rows of 103, 22 and 35 frames leave a part-line
+    // each; strictly in job order they took 31 pages.
+    assert_eq!(names(&pages).len(), 2544);
+    assert!(pages.len() <= 30, "{} pages", pages.len());
+    // Every animation that fits a page (Walk's and Run's) is on one page; Survey's, of 11
+    // lines, continue page after page.
+    let mut on_pages: std::collections::BTreeMap<String, usize> = Default::default();
+    for page in &pages {
+        for name in page.json["animations"].as_object().unwrap().keys() {
+            *on_pages.entry(name.clone()).or_default() += 1;
+        }
+    }
+    assert_eq!(on_pages.len(), 48);
+    for (name, count) in &on_pages {
+        assert!(name.starts_with("Survey_") || *count == 1, "{name} is split over {count} pages");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -374,6 +374,28 @@ mod tests {
     }
 
     #[test]
+    fn rows_fill_each_page_with_the_animations_that_fill_it_most() {
+        // Page 13 wide, 10 lines of 3x3 frames (padding 1: 41 high): four walks of three lines
+        // then two runs of four. In job order they take three pages (3 walks, 1 walk and a
+        // run, a run); filled, two: a walk, a walk and a run on each, in job order.
+        let l = Layout { max_size: (13, 41), ..layout(13, Packing::Rows) };
+        let mut sizes = Vec::new();
+        for row in 0..6 {
+            let frames = if row < 4 { 9 } else { 12 };
+            sizes.extend(std::iter::repeat_n((3, 3, row), frames));
+        }
+        let it = items(&sizes);
+        let spots = place(&it, &l).unwrap();
+        let pages: Vec<usize> = pages_by_row(&it, &spots).iter().map(|p| p[0]).collect();
+        assert_eq!(pages, [0, 0, 1, 1, 0, 1]);
+        assert_animations_whole(&it, &spots, &l);
+        // On each page the rows go down in job order: walk, walk, run.
+        let top = |row: usize| spots[it.iter().position(|i| i.row == row).unwrap()].y;
+        assert!(top(0) < top(1) && top(1) < top(4) && top(2) < top(3) && top(3) < top(5));
+        assert_eq!(top(4), 1 + 6 * 4, "the run goes right below the two walks");
+    }
+
+    #[test]
     fn no_animation_that_fits_a_page_is_split_and_no_arrangement_passes_the_planned_page_count() {
         let frame = (7, 9);
         for packing in [Packing::Rows, Packing::Tight] {
