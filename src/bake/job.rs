@@ -88,6 +88,8 @@ pub struct JobInfo {
     pub directions: Directions,
     /// The fixed scale, pixels per model unit, if the job has one.
     pub pixels_per_unit: Option<f32>,
+    /// Whether the images' colour is premultiplied by alpha (the look's `alpha`).
+    pub premultiplied: bool,
 }
 
 /// One rendered cell.
@@ -125,7 +127,12 @@ impl<'a> Job<'a> {
 
     /// Names, directions and scale, for the sheet's JSON.
     pub fn info(&self) -> JobInfo {
-        JobInfo { rows: self.row_names(), directions: self.directions.clone(), pixels_per_unit: self.pixels_per_unit }
+        JobInfo {
+            rows: self.row_names(),
+            directions: self.directions.clone(),
+            pixels_per_unit: self.pixels_per_unit,
+            premultiplied: self.look.alpha == crate::spec::AlphaName::Premultiplied,
+        }
     }
 
     /// What each row plays: the clips, then the transitions.

@@ -9,11 +9,12 @@ use super::maps::{self, Maps, SurfaceMaps};
 use super::palette::{self, Palette};
 use super::pixel_art::pixelate;
 use crate::raster::Image;
-use crate::spec::Look;
+use crate::spec::{AlphaName, Look};
 
 /// Applies a [`Look`] to a freshly rendered image (rendered `pixel_art` times larger when pixel
 /// art is on): skeleton overlay, pixel-art downscale, outline, in that order; `maps` (the
-/// image's surface maps, if any) follow the downscale and the outline. The palette is not
+/// image's surface maps, if any) follow the downscale and the outline; then, with premultiplied
+/// alpha, the colour is multiplied by it (the maps never are). The palette is not
 /// applied here: it is one for every image of an output ([`super::palette::apply`], after all
 /// of them are finished). `pivot`
 /// is a pixel of the render, returned in the finished image's pixels; `joints` gives the
@@ -40,14 +41,28 @@ pub fn finish(
         maps.outline(&image, &outlined);
         image = outlined;
     }
+    if look.alpha == AlphaName::Premultiplied {
+        premultiply(&mut image);
+    }
     (image, pivot)
 }
 
+/// Multiplies each pixel's colour by its alpha, rounded to the nearest level.
+pub fn premultiply(image: &mut Image) {
+    for pixel in image.rgba.chunks_exact_mut(4) {
+        let alpha = u32::from(pixel[3]);
+        for channel in &mut pixel[..3] {
+            *channel = ((u32::from(*channel) * alpha + 127) / 255) as u8;
+        }
+    }
+}
+
 /// Whether [`finish`] and [`finish_output`] leave every image of `look` as it was rendered (no
-/// skeleton overlay, pixel-art scaling, outline or palette), so that it can be rendered
-/// straight where it goes.
+/// skeleton overlay, pixel-art scaling, outline, premultiplied alpha or palette), so that it
+/// can be rendered straight where it goes.
 pub fn keeps_render(look: &Look) -> bool {
-    !look.skeleton && look.pixel_art.is_none() && look.outline == 0 && !palette::wanted(look)
+    let straight = look.alpha == AlphaName::Straight;
+    !look.skeleton && look.pixel_art.is_none() && look.outline == 0 && straight && !palette::wanted(look)
 }
 
 /// What is done once every image of an output is finished, because they share it: one palette

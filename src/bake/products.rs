@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::output::gif::encode_gif;
 use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
 use crate::raster::{Camera, Image, RenderOptions, Renderer};
-use crate::spec::Resolved;
+use crate::spec::{AlphaName, Resolved};
 
 use super::engines::{self, FrameNames, JsonFormat, check_pages, file_name, page_path, sheet_data_files};
 use super::{Cell, Directions, JobInfo, Packed, Sheet, frames_data, framing, pack, page_bound};
@@ -189,9 +189,14 @@ impl Product {
     /// The maps the product writes for `resolved`: the look's.
     ///
     /// # Errors
-    /// [`Error::BadOption`] for maps asked of a GIF: maps are companion images of a sheet,
-    /// frames or a render.
+    /// [`Error::BadOption`] for maps or premultiplied alpha asked of a GIF: maps are
+    /// companion images of a sheet, frames or a render, and a GIF's pixels are opaque or
+    /// transparent.
     pub fn maps(self, resolved: &Resolved) -> Result<&[MapKind]> {
+        if self == Product::Gif && resolved.look.alpha == AlphaName::Premultiplied {
+            let expected = "a GIF's pixels are opaque or transparent, with no alpha to premultiply";
+            return Err(Error::bad_option("alpha", "premultiplied", expected));
+        }
         let maps = resolved.look.maps.as_slice();
         if self == Product::Gif && !maps.is_empty() {
             let names: Vec<&str> = maps.iter().map(|&m| crate::spec::map_name(m)).collect();

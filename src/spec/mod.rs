@@ -25,8 +25,8 @@ pub(crate) use bake_spec::show;
 pub use controls::MAX_FADE_SECONDS;
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, Offset, TransitionSpec};
 pub use groups::{
-    AnimSpec, FilterName, Fit, GifPaletteName, GifSpec, JsonFormatName, LayoutSpec, LimitOverrides, LimitsSpec,
-    LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName,
+    AlphaName, AnimSpec, FilterName, Fit, GifPaletteName, GifSpec, JsonFormatName, LayoutSpec, LimitOverrides,
+    LimitsSpec, LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName,
     ShadingRateName, SpriteSpec, ViewPreset, ViewSpec,
 };
 pub use resolved::Resolved;

@@ -136,6 +136,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
         rows: vec![tag(0)],
         directions: spritebake::bake::Directions::compass(16),
         pixels_per_unit: Some(0.1),
+        premultiplied: true,
     };
     let pages = vec![spritebake::bake::Page { size: (2000, 1), placements }];
     let sheet = Sheet { pages, frame_size: (2, 2), duplicates: 0, job, pivot: glam::Vec2::new(1.0, 2.0) };

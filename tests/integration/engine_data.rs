@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use spritebake::output::read_png;
 
 use crate::common::cli::{assert_refused, names_in, printed, scratch_in};
 use crate::common::robot;
@@ -309,4 +310,43 @@ fn a_godot4_resource_pairs_each_page_with_its_normal_map_in_a_canvas_texture() {
     let text = std::fs::read_to_string(plain.with_extension("tres")).unwrap();
     assert!(!text.contains("CanvasTexture"), "{text}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn premultiplied_alpha_is_each_straight_pixel_times_its_alpha_and_libgdx_says_so() {
+    let dir = scratch_in("engine-data", "premultiplied");
+    // An outline's soft outer edge gives the partly covered pixels (`--ssaa 1` has none).
+    let libgdx = ["--json-format", "libgdx", "--maps", "normal", "--outline", "2", "--outline-color", "#ff8040"];
+    let straight = baked(&dir, "straight", &[ROBOT, &libgdx[..]].concat());
+    let premultiplied = baked(&dir, "pm", &[ROBOT, &libgdx[..], &["--alpha", "premultiplied"]].concat());
+    let (a, b) = (read_png(&straight).unwrap(), read_png(&premultiplied).unwrap());
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    let mut partly = 0;
+    for (s, p) in a.rgba.chunks_exact(4).zip(b.rgba.chunks_exact(4)) {
+        let alpha = u32::from(s[3]);
+        let times = |c: u8| ((u32::from(c) * alpha + 127) / 255) as u8;
+        assert_eq!(p, [times(s[0]), times(s[1]), times(s[2]), s[3]], "straight {s:?}");
+        partly += usize::from(alpha > 0 && alpha < 255 && p[..3] != s[..3]);
+    }
+    assert!(partly > 100, "{partly} edge pixels changed");
+    // The atlas tells libGDX and Spine; the normal map is never premultiplied.
+    let atlas = |png: &PathBuf| std::fs::read_to_string(png.with_extension("atlas")).unwrap();
+    assert!(atlas(&premultiplied).contains("\npma:true\n") && !atlas(&straight).contains("pma"));
+    let normal = |png: &PathBuf| std::fs::read(png.with_file_name(format!("{}_n.png", file_stem(png)))).unwrap();
+    assert_eq!(normal(&straight), normal(&premultiplied));
+    // A GIF has no alpha to premultiply.
+    let (mesh, anim) = (robot("robot.md5mesh"), robot("walk.md5anim"));
+    let gif = dir.join("w.gif");
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["gif", &mesh, "--anim", &anim, "--alpha", "premultiplied", "-o"])
+        .arg(&gif)
+        .output()
+        .unwrap();
+    assert_refused(&o, &["--alpha premultiplied", "no alpha to premultiply"]);
+    assert!(!gif.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn file_stem(path: &Path) -> String {
+    path.file_stem().unwrap().to_string_lossy().into_owned()
 }

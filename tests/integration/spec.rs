@@ -172,8 +172,8 @@ fn flags_and_keys_are_one_set() {
             job.iter().chain(&own).flat_map(|g| &groups[*g]).filter(|k| *k != "model").cloned().collect();
         expected.extend(run.map(String::from));
         if command == "gif" {
-            // A GIF refuses maps, and its help does not offer them.
-            expected.retain(|k| k != "maps" && k != "normal_y");
+            // A GIF refuses maps and premultiplied alpha, and its help does not offer them.
+            expected.retain(|k| k != "maps" && k != "normal_y" && k != "alpha");
         }
         assert_eq!(flags[command], expected, "{command}'s flags");
     }
@@ -256,6 +256,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("skeleton", "true", ""),
     ("maps", "[\"normal\", \"depth\"]", ""),
     ("normal_y", "\"down\"", "maps = \"normal\""),
+    ("alpha", "\"premultiplied\"", ""),
     ("padding", "4", ""),
     ("extrude", "1", ""),
     ("trim", "true", ""),

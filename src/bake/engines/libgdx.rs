@@ -23,14 +23,16 @@
 //! is the transparent rows cut below it). Two values libGDX keeps for the game
 //! (`region.findValue`): `duration` in whole milliseconds ([`super::Frame::duration_ms`]) and
 //! `pivot` in whole pixels from the untrimmed frame's bottom-left. Blocks are separated by an
-//! empty line; frames are never rotated.
+//! empty line; frames are never rotated. Pages of premultiplied colour (`--alpha
+//! premultiplied`) say `pma:true`.
 
 use std::fmt::Write as _;
 
 use super::Atlas;
 
-/// The atlas text of every page of `atlas`.
-pub(super) fn to_atlas(atlas: &Atlas) -> String {
+/// The atlas text of every page of `atlas`; `premultiplied`: the pages' colour is
+/// premultiplied by alpha (`pma:true`, so libGDX and Spine blend them as such).
+pub(super) fn to_atlas(atlas: &Atlas, premultiplied: bool) -> String {
     // Each frame's animation and its number in it.
     let mut numbered: Vec<(usize, &str, usize)> = atlas
         .tags
@@ -46,6 +48,9 @@ pub(super) fn to_atlas(atlas: &Atlas) -> String {
         }
         let (w, h) = page.size;
         let _ = write!(text, "{}\nsize:{w},{h}\nformat:RGBA8888\nfilter:Linear,Linear\nrepeat:none\n", page.image);
+        if premultiplied {
+            text.push_str("pma:true\n");
+        }
         let on_page = numbered.iter().filter_map(|&(i, tag, index)| Some((atlas.frames.get(i)?, tag, index)));
         for (frame, tag, index) in on_page.filter(|(f, _, _)| f.page == page_index) {
             let p = frame.placement;

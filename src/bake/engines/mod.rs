@@ -143,7 +143,7 @@ pub fn sheet_data_files(
             }
             JsonFormat::Godot => godot(godot::Version::Godot4),
             JsonFormat::Godot3 => godot(godot::Version::Godot3),
-            JsonFormat::Libgdx => vec![libgdx::to_atlas(&atlas).into_bytes()],
+            JsonFormat::Libgdx => vec![libgdx::to_atlas(&atlas, sheet.job.premultiplied).into_bytes()],
             JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
         })
     };

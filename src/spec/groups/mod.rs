@@ -9,6 +9,6 @@ mod rendering;
 pub use input::{AnimSpec, LimitOverrides, LimitsSpec, ModelSpec, MomentSpec};
 pub use output::{GifPaletteName, GifSpec, JsonFormatName, LayoutSpec, PackName};
 pub use rendering::{
-    FilterName, Fit, LookSpec, MapKind, NormalY, PixelArtFilter, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
-    ViewPreset, ViewSpec,
+    AlphaName, FilterName, Fit, LookSpec, MapKind, NormalY, PixelArtFilter, RenderSpec, ShadingName, ShadingRateName,
+    SpriteSpec, ViewPreset, ViewSpec,
 };

@@ -274,6 +274,19 @@ pub enum NormalY {
     Down,
 }
 
+/// How a PNG's colour relates to its alpha.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum AlphaName {
+    /// Colour as it is, alpha beside it (PNG's own meaning; the default).
+    #[default]
+    Straight,
+    /// Colour multiplied by alpha, rounded, as engines that blend premultiplied textures load
+    /// them without a pass of their own (libGDX's `pma`, Spine, Pixi's `premultiplied-alpha`).
+    Premultiplied,
+}
+
 /// How pixel art turns each SCALE×SCALE block of its large render into one pixel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -333,6 +346,11 @@ pub struct LookSpec {
     /// Godot 3's 2D lights. Needs `--maps normal`.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = LookSpec::default().normal_y))]
     pub normal_y: NormalY,
+    /// The colour images' alpha: `straight` (PNG's own) or `premultiplied` (colour times
+    /// alpha, for engines that blend premultiplied textures; a libGDX atlas says `pma:true`).
+    /// Not for GIF, whose pixels are opaque or transparent. Maps are never premultiplied.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = LookSpec::default().alpha))]
+    pub alpha: AlphaName,
 }
 
 impl Default for LookSpec {
@@ -348,6 +366,7 @@ impl Default for LookSpec {
             skeleton: false,
             maps: Vec::new(),
             normal_y: NormalY::default(),
+            alpha: AlphaName::default(),
         }
     }
 }
