@@ -5,7 +5,9 @@
 //! input: a validation pass that names the line of the first bad number or out-of-range face
 //! index (tobj reports only "face vertex index out of bounds"), decoding of UTF-16 and Latin-1
 //! files, and the conversion to [`Model`]: one mesh per tobj model (tobj splits at `usemtl`),
-//! uv flipped to the top-left convention, missing normals computed from the faces.
+//! uv flipped to the top-left convention, missing normals computed from the faces. Polylines
+//! (`l`) and points (`p`) are not drawn: they are left out before tobj reads the file and
+//! counted in a warning.
 //!
 //! Rejected alternative: our own OBJ parser. tobj is well fuzzed and handles the format's many
 //! corners (negative indices, `\` line continuations, quads, groups); we only wrap it.
@@ -325,11 +327,29 @@ fn check_corners(corners: &[&str], counts: [i64; 3], n: usize) -> Result<(), For
     Ok(())
 }
 
+/// Replaces the last line of `cleaned`, `line`, with an empty one: tobj then never sees it, and
+/// the lines after it keep their numbers.
+fn blank_last_line(cleaned: &mut String, line: &str) {
+    cleaned.truncate(cleaned.len() - line.len() - 1);
+    cleaned.push('\n');
+}
+
+/// The warning for `lines` polyline (`l`) and `points` point (`p`) elements left out, if any.
+fn skipped_elements(lines: usize, points: usize) -> Option<String> {
+    (lines + points > 0)
+        .then(|| format!("{lines} line (`l`) and {points} point (`p`) elements skipped: only faces are drawn"))
+}
+
 /// Checks what tobj cannot locate: numbers must be finite and face indices in range (counting
 /// relative indices from the current element). Returns the text with faces of fewer than three
-/// vertices blanked out (tobj rejects the whole file for them) and a warning for each.
+/// vertices blanked out (tobj rejects the whole file for them), a warning for each, and with
+/// `l` elements blanked out, counted with the `p` elements in one warning: tobj turns a two-vertex `l` into a
+/// degenerate triangle whose corners have no texture coordinates, which costs the whole group
+/// its UVs (it keeps a mesh's UVs only when every vertex has one), and a three-vertex `l` into
+/// a drawn triangle.
 fn validate(text: &str) -> Result<(String, Vec<String>), FormatError> {
     let (mut v, mut vt, mut vn) = (0i64, 0i64, 0i64);
+    let (mut lines, mut points) = (0usize, 0usize);
     let mut warnings = Vec::new();
     let mut cleaned = String::with_capacity(text.len());
     for (i, line) in text.lines().enumerate() {
@@ -371,17 +391,21 @@ fn validate(text: &str) -> Result<(String, Vec<String>), FormatError> {
             let corners: Vec<&str> = words.collect();
             if corners.len() < 3 {
                 warnings.push(format!("line {n}: face with {} vertices skipped", corners.len()));
-                cleaned.truncate(cleaned.len() - line.len() - 1);
-                cleaned.push('\n');
+                blank_last_line(&mut cleaned, line);
                 continue;
             }
             check_corners(&corners, [v, vt, vn], n)?;
         } else if keyword == "l" {
-            // Lines are not drawn, but tobj checks their indices only when the object ends,
-            // lines later: check them here, where the line is known.
+            // Not drawn, but an index out of range is as malformed here as in a face.
             check_corners(&words.collect::<Vec<_>>(), [v, vt, vn], n)?;
+            blank_last_line(&mut cleaned, line);
+            lines += 1;
+        } else if keyword == "p" {
+            // tobj ignores points already; counted for the warning.
+            points += 1;
         }
     }
+    warnings.extend(skipped_elements(lines, points));
     Ok((cleaned, warnings))
 }
 
@@ -440,6 +464,19 @@ mod tests {
         // The last line without a newline.
         let e = parse(format!("{base}f 1 2 3\nvt 0.5").as_bytes(), &mut no_mtl).unwrap_err();
         assert!(e.to_string().starts_with("OBJ line 5:"), "{e}");
+    }
+
+    #[test]
+    fn polylines_and_points_are_skipped_and_the_faces_keep_their_uvs() {
+        let src = b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+                    f 1/1 2/2 3/3 4/4\nl 1 3\nl 1 2 3\np 4\n";
+        let model = parse(src, &mut no_mtl).unwrap();
+        // The quad alone: no degenerate triangle for `l 1 3`, no drawn one for `l 1 2 3`.
+        assert_eq!(model.triangle_count(), 2);
+        let mesh = &model.meshes[0];
+        let corner = mesh.positions.iter().position(|p| *p == Vec3::new(1.0, 1.0, 0.0)).unwrap();
+        assert_eq!(mesh.uvs[corner], Vec2::new(1.0, 0.0));
+        assert_eq!(model.warnings, ["2 line (`l`) and 1 point (`p`) elements skipped: only faces are drawn"]);
     }
 
     #[test]

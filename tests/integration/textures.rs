@@ -283,6 +283,29 @@ fn an_obj_map_d_cuts_the_texture_out_without_a_fringe() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn an_obj_polyline_leaves_its_groups_texture_coordinates_alone() {
+    let dir = scratch_in("textures", "polyline");
+    // Left half red, right half blue: drawn with its UVs, the quad shows both; without them,
+    // one colour all over.
+    let rgba = [[255, 0, 0, 255], [0, 0, 255, 255]].concat();
+    spritebake::output::write_png(&dir.join("halves.png"), &spritebake::raster::Image { width: 2, height: 1, rgba })
+        .unwrap();
+    std::fs::write(dir.join("quad.mtl"), "newmtl paint\nKd 1 1 1\nmap_Kd halves.png\n").unwrap();
+    let obj = "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+               usemtl paint\nf 1/1 2/2 3/3 4/4\nl 1 3\np 2\n";
+    std::fs::write(dir.join("quad.obj"), obj).unwrap();
+    let model = load(&dir.join("quad.obj"), &LoadOptions::default());
+    let skipped = "1 line (`l`) and 1 point (`p`) elements skipped";
+    assert!(model.warnings.iter().any(|w| w.contains(skipped)), "{:?}", model.warnings);
+    let image = crate::common::render_model_unlit(&model, 32);
+    let drawn: Vec<&[u8]> = image.rgba.chunks_exact(4).filter(|p| p[3] == 255).collect();
+    let red = drawn.iter().filter(|p| p[0] > 200 && p[2] < 50).count();
+    let blue = drawn.iter().filter(|p| p[2] > 200 && p[0] < 50).count();
+    assert!(red > 100 && blue > 100 && red + blue == drawn.len(), "{red} red, {blue} blue of {}", drawn.len());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A 4×4 8-bit paletted BMP: its left half palette entry 0 (red), its right half entry 255
 /// (blue, GoldSrc's mask colour).
 fn masked_bmp(path: &Path) {
