@@ -74,7 +74,8 @@ impl Texture {
 /// How a material's alpha is used.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum AlphaMode {
-    /// Alpha ignored: every covered pixel is opaque.
+    /// Alpha ignored: every covered pixel is opaque, and the texture's colour is its stored
+    /// RGB wherever its alpha is (as GL and Blender draw an opaque material).
     #[default]
     Opaque,
     /// Fragments with alpha below the cutoff are discarded, the rest are opaque.

@@ -84,7 +84,7 @@ pub use texture::Filter;
 pub use texture::MipChain;
 
 use crate::error::{Error, Result};
-use crate::model::{Material, MinFilter, Texture};
+use crate::model::{AlphaMode, Material, MinFilter, Texture};
 use buffers::TileRect;
 use context::DrawContext;
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
@@ -134,14 +134,29 @@ struct FrameBuffers {
     bins: Vec<Vec<u32>>,
 }
 
-/// A texture's address and its wrap mode.
-type TextureKey = (usize, bool);
+/// A texture's address and how it is sampled.
+type TextureKey = (usize, Sampling);
 /// The texture, held weakly (a `Weak` keeps the allocation, so the address stays unique while
 /// the entry exists, but not the texels), and its mip chain.
 type PreparedTexture = (Weak<Texture>, Arc<MipChain>);
 
-fn texture_key(texture: &Arc<Texture>, wrap: bool) -> TextureKey {
-    (Arc::as_ptr(texture) as usize, wrap)
+fn texture_key(texture: &Arc<Texture>, sampling: Sampling) -> TextureKey {
+    (Arc::as_ptr(texture) as usize, sampling)
+}
+
+/// How a material samples its texture: one mip chain for each way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Sampling {
+    /// Repeated outside 0..1, else clamped.
+    wrap: bool,
+    /// With the texture's alpha; an opaque material samples its colour without it.
+    alpha: bool,
+}
+
+impl Sampling {
+    fn of(material: &Material) -> Sampling {
+        Sampling { wrap: material.wrap, alpha: material.alpha_mode != AlphaMode::Opaque }
+    }
 }
 
 impl Renderer {
@@ -400,7 +415,7 @@ impl Renderer {
 
     fn draw_material(&self, material: &Material) -> DrawMaterial {
         let [r, g, b, a] = material.base_color;
-        let texture = material.texture.as_ref().map(|t| self.mip_chain(t, material.wrap));
+        let texture = material.texture.as_ref().map(|t| self.mip_chain(t, Sampling::of(material)));
         let texture_size = texture.as_ref().map(|t| t.size()).unwrap_or(Vec2::ONE);
         DrawMaterial {
             base: [r * a, g * a, b * a, a],
@@ -421,23 +436,26 @@ impl Renderer {
     /// a chain not yet cached makes the same chain at once.
     pub fn prepare_textures(&self, materials: &[Material]) {
         let mut keys = std::collections::HashSet::new();
-        let wanted: Vec<(&Arc<Texture>, bool)> = materials
+        let wanted: Vec<(&Arc<Texture>, Sampling)> = materials
             .iter()
-            .filter_map(|m| m.texture.as_ref().map(|t| (t, m.wrap)))
-            .filter(|&(t, wrap)| keys.insert(texture_key(t, wrap)))
+            .filter_map(|m| m.texture.as_ref().map(|t| (t, Sampling::of(m))))
+            .filter(|&(t, sampling)| keys.insert(texture_key(t, sampling)))
             .collect();
-        wanted.into_par_iter().for_each(|(texture, wrap)| drop(self.mip_chain(texture, wrap)));
+        wanted.into_par_iter().for_each(|(texture, sampling)| drop(self.mip_chain(texture, sampling)));
     }
 
-    fn mip_chain(&self, texture: &Arc<Texture>, wrap: bool) -> Arc<MipChain> {
-        let key = texture_key(texture, wrap);
+    fn mip_chain(&self, texture: &Arc<Texture>, sampling: Sampling) -> Arc<MipChain> {
+        let key = texture_key(texture, sampling);
         if let Some((_, chain)) = self.live_textures().get(&key) {
             return chain.clone();
         }
         // Made without the lock: making a chain runs on the pool, where a thread waiting for
         // its parts may take up another draw that needs the cache. Two draws that race make
         // the same chain; the first one in is kept.
-        let chain = Arc::new(MipChain::new(texture, wrap));
+        let chain = Arc::new(match sampling.alpha {
+            true => MipChain::new(texture, sampling.wrap),
+            false => MipChain::without_alpha(texture, sampling.wrap),
+        });
         self.live_textures().entry(key).or_insert((Arc::downgrade(texture), chain)).1.clone()
     }
 
@@ -512,9 +530,10 @@ mod tests {
         let renderer = Renderer::new();
         let texture = |n: u32| Arc::new(Texture::new(n, n, vec![255; (n * n * 4) as usize], true).unwrap());
         let (a, b) = (texture(64), texture(32));
-        let first = renderer.mip_chain(&a, true);
-        assert!(Arc::ptr_eq(&first, &renderer.mip_chain(&a, true)), "a second use reuses the chain");
-        renderer.mip_chain(&b, false);
+        let (wrap, clamp) = (Sampling { wrap: true, alpha: true }, Sampling { wrap: false, alpha: true });
+        let first = renderer.mip_chain(&a, wrap);
+        assert!(Arc::ptr_eq(&first, &renderer.mip_chain(&a, wrap)), "a second use reuses the chain");
+        renderer.mip_chain(&b, clamp);
         let chain_bytes = |n: u32| Texture::prepared_bytes(n, n) - u64::from(n * n * 4);
         assert_eq!(renderer.cached_texture_bytes(), chain_bytes(64) + chain_bytes(32));
         drop((a, first));
@@ -534,11 +553,11 @@ mod tests {
         renderer.prepare_textures(&[material(true), material(true), material(false)]);
         let chain_bytes = Texture::prepared_bytes(300, 300) - 300 * 300 * 4;
         assert_eq!(renderer.cached_texture_bytes(), 2 * chain_bytes);
-        let ahead = renderer.mip_chain(&texture, true);
+        let ahead = renderer.mip_chain(&texture, Sampling { wrap: true, alpha: false });
         assert_eq!(renderer.cached_texture_bytes(), 2 * chain_bytes, "a draw makes no chain of its own");
         // Made on the pool, texel by texel: the chain a single thread makes.
         let alone = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let serial = alone.install(|| MipChain::new(&texture, true));
+        let serial = alone.install(|| MipChain::without_alpha(&texture, true));
         assert_eq!(format!("{:?}", *ahead), format!("{serial:?}"));
     }
 }

@@ -107,6 +107,17 @@ pub struct MipChain {
 impl MipChain {
     /// Prepares `texture`; `wrap` repeats it outside 0..1, otherwise edges are clamped.
     pub fn new(texture: &Texture, wrap: bool) -> MipChain {
+        MipChain::build(texture, wrap, true)
+    }
+
+    /// As [`MipChain::new`], every texel taken as opaque: what an opaque material samples. A
+    /// texel stored with alpha 0 shows its stored colour, as GL and Blender draw an opaque
+    /// material, not the black its premultiplied colour would be.
+    pub fn without_alpha(texture: &Texture, wrap: bool) -> MipChain {
+        MipChain::build(texture, wrap, false)
+    }
+
+    fn build(texture: &Texture, wrap: bool, with_alpha: bool) -> MipChain {
         let (w, h) = (texture.width.max(1) as usize, texture.height.max(1) as usize);
         // Texel by texel, so the same on any pool: a skin of a few megapixels takes
         // milliseconds a job's first draws would otherwise wait for (see
@@ -116,7 +127,7 @@ impl MipChain {
             .with_min_len(TEXELS_PER_TASK)
             .map(|i| {
                 let p = texture.rgba.get(i * 4..i * 4 + 4).unwrap_or(&[255, 0, 255, 255]);
-                let a = p[3] as f32 / 255.0;
+                let a = if with_alpha { p[3] as f32 / 255.0 } else { 1.0 };
                 let lin = |b: u8| if texture.srgb { srgb_to_linear(b) } else { b as f32 / 255.0 };
                 Vec4::new(lin(p[0]) * a, lin(p[1]) * a, lin(p[2]) * a, a)
             })

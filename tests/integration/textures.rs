@@ -306,6 +306,37 @@ fn an_obj_polyline_leaves_its_groups_texture_coordinates_alone() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn an_opaque_material_shows_the_stored_colour_where_its_texture_is_transparent() {
+    let dir = scratch_in("textures", "opaque-alpha");
+    // Left texel red with alpha 0, right texel blue and opaque.
+    let rgba = [[255, 0, 0, 0], [0, 0, 255, 255]].concat();
+    spritebake::output::write_png(&dir.join("halves.png"), &spritebake::raster::Image { width: 2, height: 1, rgba })
+        .unwrap();
+    let obj = "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+               usemtl paint\nf 1/1 2/2 3/3 4/4\n";
+    std::fs::write(dir.join("quad.obj"), obj).unwrap();
+    // Each drawn pixel's colour: (red, blue) counts, and how many are transparent.
+    let render = |mtl: &str| {
+        std::fs::write(dir.join("quad.mtl"), mtl).unwrap();
+        let model = load(&dir.join("quad.obj"), &LoadOptions::default());
+        let image = crate::common::render_model_unlit(&model, 32);
+        let pixels: Vec<&[u8]> = image.rgba.chunks_exact(4).collect();
+        let count = |f: &dyn Fn(&[u8]) -> bool| pixels.iter().filter(|p| f(p)).count();
+        let red = count(&|p| p[3] == 255 && p[0] > 200 && p[1] < 50 && p[2] < 50);
+        let blue = count(&|p| p[3] == 255 && p[2] > 200 && p[0] < 50);
+        let black = count(&|p| p[3] == 255 && p[..3].iter().all(|&c| c < 50));
+        (red, blue, black)
+    };
+    // Opaque: the stored red, as Blender and GL show it, not premultiplied black.
+    let (red, blue, black) = render("newmtl paint\nKd 1 1 1\nmap_Kd halves.png\n");
+    assert!(red > 100 && blue > 100 && black == 0, "{red} red, {blue} blue, {black} black");
+    // Blended, the texture's alpha still cuts: no red, and nothing black either.
+    let (red, blue, black) = render("newmtl paint\nKd 1 1 1\nd 0.99\nmap_Kd halves.png\n");
+    assert!(red == 0 && black == 0, "{red} red, {blue} blue, {black} black");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A 4×4 8-bit paletted BMP: its left half palette entry 0 (red), its right half entry 255
 /// (blue, GoldSrc's mask colour).
 fn masked_bmp(path: &Path) {
