@@ -73,6 +73,16 @@ pub fn is_animation_cfg(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("animation.cfg"))
 }
 
+/// What the `animation.cfg` at `path` is when no Quake 3 player stands beside it, its folder
+/// lacking one of the `lower.md3`, `upper.md3` and `head.md3` that [`load`] joins (Tremulous
+/// and Unvanquished models, MD5 ones among them, carry an `animation.cfg` of another layout);
+/// `None` beside a player's three parts.
+pub fn not_a_player(path: &Path) -> Option<&'static str> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let has_parts = ["lower", "upper", "head"].iter().all(|part| dir.join(format!("{part}.md3")).is_file());
+    (!has_parts).then_some("animation.cfg of no Quake 3 player (no lower.md3, upper.md3 and head.md3 beside it)")
+}
+
 /// One line of `animation.cfg`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Animation {

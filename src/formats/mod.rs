@@ -104,13 +104,16 @@ pub struct LoadOptions {
 }
 
 /// What `path` is when it holds part of a model and no model of its own — a sequence
-/// (animation-only) SMD ([`smd::is_sequence`]), a Half-Life sequence group (`IDSQ`) or a
-/// Half-Life texture file (`NAMET.mdl`: a studio model without body parts) — said in a few
-/// words, read as [`load`] reads a model file; `None` for any other file and for one that
+/// (animation-only) SMD ([`smd::is_sequence`]), a Half-Life sequence group (`IDSQ`), a
+/// Half-Life texture file (`NAMET.mdl`: a studio model without body parts) or an
+/// `animation.cfg` with no Quake 3 player beside it ([`md3_player::not_a_player`]) — said in a
+/// few words, read as [`load`] reads a model file; `None` for any other file and for one that
 /// cannot be read (loading it then says why).
 pub fn model_part(path: &Path, limits: &Limits) -> Option<&'static str> {
-    if !matches!(Format::from_extension(path), Some(Format::Smd | Format::Mdl)) {
-        return None;
+    match Format::from_extension(path) {
+        Some(Format::Md3Player) => return md3_player::not_a_player(path),
+        Some(Format::Smd | Format::Mdl) => {}
+        _ => return None,
     }
     let mut reader = confine::Reader::new(limits.max_file_bytes);
     let (_, bytes) = reader.read_user(path, Keep::Bytes).ok()?;

@@ -292,3 +292,68 @@ fn a_thumbnail_never_replaces_a_file_another_model_of_the_batch_reads() {
     assert!(y.join("b.png").is_file());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn texture_roots_let_every_model_reach_the_textures_of_its_tree() {
+    // A game tree whose models name textures from its base folder, as a Doom 3 tree does.
+    let dir = scratch("texture-root");
+    let tree = dir.join("tree");
+    let red = spritebake::Image { width: 2, height: 2, rgba: [255, 0, 0, 255].repeat(4) };
+    std::fs::create_dir_all(tree.join("textures")).unwrap();
+    spritebake::output::write_png(&tree.join("textures/red.png"), &red).unwrap();
+    let models = tree.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::write(models.join("crate.mtl"), "newmtl paint\nmap_Kd ../textures/red.png\n").unwrap();
+    triangle(&models.join("crate.obj"), "mtllib crate.mtl\nusemtl paint\n");
+    let render = |out: &Path, roots: &[&str]| {
+        let mut args = vec!["thumbnail", "--size", "16", "--shading", "unlit", s(&models), "-o", s(out)];
+        args.extend(roots);
+        run(&args)
+    };
+    // Without the root the texture is refused: a warning, and the missing-texture checker.
+    let o = render(&dir.join("confined"), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(stderr(&o).contains("red.png"), "{}", printed(&o));
+    // With it, no warning and the model is red.
+    let out = dir.join("rooted");
+    let o = render(&out, &["--texture-root", s(&tree)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert_eq!(stderr(&o), "");
+    let expected =
+        format!("ok    {} -> {}\n1 thumbnails, 0 failed\n", s(&models.join("crate.obj")), s(&out.join("crate.png")));
+    assert_eq!(stdout(&o), expected);
+    let image = spritebake::output::read_png(&out.join("crate.png")).unwrap();
+    let opaque: Vec<&[u8]> = image.rgba.chunks_exact(4).filter(|p| p[3] == 255).collect();
+    assert!(!opaque.is_empty() && opaque.iter().all(|p| p[0] > 200 && p[1] < 30 && p[2] < 30), "not red");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_animation_cfg_of_no_quake3_player_is_skipped_with_a_note() {
+    // An Unvanquished-style MD5 player folder: its cfg names clips, not Quake 3's 25 lines.
+    let dir = scratch("foreign-cfg");
+    let models = dir.join("models");
+    triangle(&models.join("body.obj"), "");
+    std::fs::write(models.join("animation.cfg"), "// animation config file\nskeletal\n\nidle 0 30 30 15\n").unwrap();
+    let out = dir.join("out");
+    let o = thumbnail(&out, &[s(&models)]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    let note =
+        "skipped 1 animation.cfg files of no Quake 3 player (without lower.md3, upper.md3 and head.md3 beside them)";
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "ok    {} -> {}\n{note}\n1 thumbnails, 0 failed\n",
+            s(&models.join("body.obj")),
+            s(&out.join("body.png"))
+        )
+    );
+    // Beside a player's three parts the cfg is the player's: its errors are its own.
+    for part in ["lower", "upper", "head"] {
+        std::fs::write(models.join(format!("{part}.md3")), "not an MD3").unwrap();
+    }
+    let o = thumbnail(&dir.join("out2"), &[s(&models)]);
+    assert_eq!(o.status.code(), Some(1), "{}", printed(&o));
+    assert!(stdout(&o).contains(&format!("FAIL  {}: ", s(&models.join("animation.cfg")))), "{}", printed(&o));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
+use spritebake::formats::Format;
 use spritebake::model::Axis;
 use spritebake::output::{OutputFormat, OutputPlan};
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, RenderSpec, ViewSpec};
@@ -30,8 +31,9 @@ fn models_help() -> String {
          folders are not followed, and model files that are symbolic links leading out of the folder \
          are refused unread) or quoted glob patterns ('models/*.obj', 'assets/**/*.md2'). In folders \
          and patterns, a model a .qc or .def script describes is rendered through the script only, \
-         and parts of models (sequence SMDs, Half-Life sequence group and texture files) are skipped.",
-        spritebake::formats::Format::extension_list()
+         and parts of models (sequence SMDs, Half-Life sequence group and texture files) and \
+         animation.cfg files with no Quake 3 player beside them are skipped.",
+        Format::extension_list()
     )
 }
 
@@ -75,6 +77,11 @@ pub struct ThumbnailArgs {
     /// Every model's up axis in its file, as `render --up` (default: each format's).
     #[arg(long, allow_hyphen_values = true)]
     pub up: Option<Axis>,
+    /// A folder outside each model's own that paths written in the models (textures, material
+    /// libraries, buffers) may lead into, as `render --texture-root` (repeatable): the base
+    /// folder of a Doom 3 tree, whose `.def` files name meshes and textures from it.
+    #[arg(long, value_name = "DIR")]
+    pub texture_root: Vec<PathBuf>,
     /// Clips, attachments, bone overrides, blend, transition (applied to every model; the
     /// default pose is each model's first clip that moves).
     #[command(flatten)]
@@ -114,7 +121,12 @@ impl ThumbnailArgs {
         }
         table.retain(|key, _| given.value_source(key) == Some(ValueSource::CommandLine));
         let base = BakeSpec::from_table_over(&BakeSpec::thumbnail(), &table, &[])?;
-        let model = ModelSpec { facing: self.facing, up: self.up, ..base.model.clone() };
+        let model = ModelSpec {
+            facing: self.facing,
+            up: self.up,
+            texture_root: self.texture_root.clone(),
+            ..base.model.clone()
+        };
         Ok(BakeSpec { model, anim: self.anim.clone(), limits: self.limits.clone(), ..base })
     }
 }
@@ -383,13 +395,26 @@ fn report(args: &ThumbnailArgs, jobs: &[Job], fates: &[Fate], unreadable: &[Unre
             (None, reason) => print(&mut stdout, format!("FAIL  {model}: {}", reason.as_deref().unwrap_or("")))?,
         }
     }
-    let parts = fates.iter().filter(|f| matches!(f, Fate::Ran(Ran { outcome: Outcome::Part(_), .. }))).count();
+    let is_part = |f: &Fate| matches!(f, Fate::Ran(Ran { outcome: Outcome::Part(_), .. }));
+    let parts = fates.iter().filter(|f| is_part(f)).count();
     let read_by_scripts = skipped.len() - parts;
-    if !args.run.quiet && !skipped.is_empty() {
+    // The cfgs of other games are said on a line of their own: they are no parts of the
+    // models beside them, as the studio files are.
+    let is_config = |job: &Job| Format::from_extension(&job.found.path) == Some(Format::Md3Player);
+    let configs = jobs.iter().zip(fates).filter(|(job, fate)| is_part(fate) && is_config(job)).count();
+    let parts = parts - configs;
+    if !args.run.quiet && parts + read_by_scripts > 0 {
         writeln!(
             stdout,
             "skipped {parts} parts of models (sequence SMDs, Half-Life sequence groups and texture files: no \
              triangles of their own) and {read_by_scripts} files a .qc or .def script of the batch reads"
+        )?;
+    }
+    if !args.run.quiet && configs > 0 {
+        writeln!(
+            stdout,
+            "skipped {configs} animation.cfg files of no Quake 3 player (without lower.md3, upper.md3 and \
+             head.md3 beside them)"
         )?;
     }
     let failed = records.iter().filter(|r| r.status == Status::Failed).count();
