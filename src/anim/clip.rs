@@ -4,11 +4,39 @@
 use glam::{Affine3A, Vec3};
 
 use super::skin::posed_from;
-use super::{FrameTime, PoseOptions, frame_pair, keyed, travel};
+use super::{FrameTime, Motion, PoseOptions, frame_pair, keyed, travel};
 use crate::model::{Clip, ClipFrames, JointPose, Mesh, Model, PosedMesh, Skeleton};
 
-/// Poses `model` at `time` of `clip` (rest pose when `clip` is `None`).
+/// Poses `model` at `time` of `clip` (rest pose when `clip` is `None`), each cycling material
+/// showing its turn at that time.
 pub fn pose<'a>(model: &'a Model, clip: Option<&Clip>, time: FrameTime, options: &PoseOptions) -> PosedMesh<'a> {
+    let mut posed = pose_shape(model, clip, time, options);
+    show_turns(model, &mut posed, clip.map_or(Motion::Rest, Motion::Clip).seconds(time));
+    posed
+}
+
+/// Shows, on every part drawn with a material of one of `model`'s cycles (a Quake 1 skin
+/// group), the cycle's turn `seconds` into the animation.
+pub(super) fn show_turns<'a>(model: &'a Model, posed: &mut PosedMesh<'a>, seconds: f32) {
+    for cycle in &model.material_cycles {
+        let (Some(named), Some(turn)) = (model.materials.get(cycle.material), model.materials.get(cycle.at(seconds)))
+        else {
+            continue;
+        };
+        // By address: an attachment's parts carry materials of their own model.
+        for part in posed.parts.iter_mut().filter(|p| std::ptr::eq(p.material, named)) {
+            part.material = turn;
+        }
+    }
+}
+
+/// [`pose`]'s vertices, every part with the material its mesh names.
+pub(super) fn pose_shape<'a>(
+    model: &'a Model,
+    clip: Option<&Clip>,
+    time: FrameTime,
+    options: &PoseOptions,
+) -> PosedMesh<'a> {
     let Some(clip) = clip else { return rest_pose(model) };
     match &clip.frames {
         ClipFrames::Skeletal(_) => {

@@ -9,7 +9,7 @@ use glam::{Affine3A, Mat3, Vec3};
 
 use super::{
     Animation, Attachment, Blend, FrameTime, Layers, Motion, Mount, Transition, apply_overrides, blend_poses,
-    frame_pair, keyed, local_poses, pose, rest_pose, shares_key_shapes, to_body_axes,
+    frame_pair, keyed, local_poses, pose_shape, rest_pose, shares_key_shapes, show_turns, to_body_axes,
 };
 use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, Skeleton, Tag};
 
@@ -29,6 +29,7 @@ pub fn animate<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime)
     } else {
         keyed::skin_animated(model, animation, time, &joints)
     };
+    show_turns(model, &mut posed, animation.motion.seconds(time));
     for attachment in &layers.attachments {
         posed.parts.extend(pose_attachment(model, animation, attachment, time, &joints).parts);
     }
@@ -42,7 +43,7 @@ fn is_morph(clip: &Clip) -> bool {
 /// Morph models: pose each clip involved and mix the vertices.
 fn morph_animated<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
     let options = &animation.options;
-    animation.mixed(time, |clip, t| pose(model, clip, t, options), mix_posed)
+    animation.mixed(time, |clip, t| pose_shape(model, clip, t, options), mix_posed)
 }
 
 /// Lerps `a`'s positions and normals towards `b`'s (same model, same parts); exact at 0 and 1.

@@ -20,6 +20,8 @@
 //!   overrides; then the hierarchy is built and the mesh skinned; then attachments are posed
 //!   against the finished joints. See `blend.rs`, `overrides.rs` and `attach.rs` for each.
 //!   [`pose`] is the plain case (one clip, no layers) and gives the same result as [`animate`].
+//! * **Cycling materials** ([`crate::model::MaterialCycle`], a Quake 1 skin group): both show
+//!   each cycle's turn at the motion's time in seconds.
 
 mod animation;
 mod attach;
@@ -42,6 +44,7 @@ pub use blend::{Blend, Motion, Transition};
 #[doc(hidden)]
 pub use clip::{joint_transforms, local_poses};
 pub use clip::{pose, rest_pose};
+use clip::{pose_shape, show_turns};
 #[doc(hidden)]
 pub use compose::animated_local_poses;
 pub use compose::{animate, animated_joint_transforms};

@@ -4,7 +4,7 @@
 //! Layout, one section after the other (no offsets): an 84-byte header (scale, translate,
 //! bounding radius, eye position, skin count and size, vertex, triangle and frame counts,
 //! sync type, flags, size), the skins (each a single skin or a group of skins with their
-//! intervals; a group shows its first), texture coordinates (`onseam, s, t`), triangles
+//! intervals), texture coordinates (`onseam, s, t`), triangles
 //! (`facesfront` and three vertex indices), and frames (a simple frame, or a group of frames
 //! with their intervals; a group's frames count as frames). A frame vertex is 3 bytes of
 //! position, byte · scale + translate with the header's scale and translate, and an index into
@@ -17,6 +17,11 @@
 //! and assimp, a texel's centre is sampled: `u = (s + 0.5) / skinwidth`. Triangles are clockwise
 //! from the front as in MD2 and are reversed. Palette index 255 is drawn opaque (only
 //! fullbright tricks make it transparent).
+//!
+//! Skins: the first, or the one `--skin N` picks (counted from 0). A group's images take turns
+//! as Quake's software renderer plays them ([`MaterialCycle`]): its intervals are the times, in
+//! seconds, at which each image ends, and a group whose interval is not above 0 is refused as
+//! Quake refuses it. (GLQuake plays up to four of a group's images at 10 a second instead.)
 //!
 //! Half-Life's studio models share the `.mdl` extension (`IDST`, version 10, and `IDSQ`
 //! sequence groups): loading tells them apart by their magic and reads them with
@@ -33,7 +38,7 @@ use glam::Vec2;
 use super::binary::Bytes;
 use super::md2::{MAX_FRAMES, MAX_SKINS, MAX_TRIANGLES, MAX_VERTICES, morph_model, unpack_frame};
 use crate::budget::{MemoryBudget, bytes_for};
-use crate::model::{Material, Model, Texture, TextureStatus};
+use crate::model::{Material, MaterialCycle, Model, Texture, TextureStatus};
 
 const FORMAT: &str = "MDL";
 const HEADER_BYTES: usize = 84;
@@ -44,22 +49,24 @@ const MAX_SKIN_SIDE: usize = super::textures::MAX_TEXTURE_SIDE as usize;
 /// The Quake palette (`gfx/palette.lmp`): 256 RGB colours.
 static PALETTE: &[u8; 768] = include_bytes!("quake_palette.lmp");
 
-/// Parses a Quake 1 MDL file within the default memory budget.
+/// Parses a Quake 1 MDL file, showing its first skin, within the default memory budget.
 ///
 /// # Errors
 /// A malformed file: wrong magic (a Half-Life `IDST` model says so) or version, counts outside
 /// their limits, sections past the end of the file, vertex indices out of range, non-finite
-/// numbers; the message names the byte offset. Frames or skin over the budget.
+/// numbers, a skin group's interval not above 0; the message names the byte offset. Frames or
+/// skin over the budget.
 pub fn parse(bytes: &[u8]) -> crate::Result<Model> {
-    parse_within(bytes, &MemoryBudget::default())
+    parse_within(bytes, None, &MemoryBudget::default())
 }
 
-/// As [`parse`], charging the morph frames and the decoded skin to `budget` before they are
-/// allocated.
+/// As [`parse`], showing skin `skin` (counted from 0; the first when `None`), charging the
+/// morph frames and the decoded skin images to `budget` before they are allocated.
 ///
 /// # Errors
-/// As [`parse`]; [`crate::Error::Budget`] over the budget.
-pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model> {
+/// As [`parse`]; [`crate::Error::BadOption`] for a `skin` the model does not have, naming how
+/// many it has; [`crate::Error::Budget`] over the budget.
+pub fn parse_within(bytes: &[u8], skin: Option<usize>, budget: &MemoryBudget) -> crate::Result<Model> {
     let r = Bytes::new(FORMAT, bytes);
     let magic = r.bytes(0, 4)?;
     if magic == b"IDST" || magic == b"IDSQ" {
@@ -84,13 +91,13 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
     // Each section must fit before it is read; skins first.
     let texels = skin_w * skin_h;
     let mut at = HEADER_BYTES;
-    let mut first_skin = None;
+    let mut skins = Vec::with_capacity(num_skins);
     for s in 0..num_skins {
         let kind = r.i32(at)?;
         let group = if kind == 0 { 1 } else { r.count(at + 4, 1, MAX_GROUP, "skin group")? };
         let images = if kind == 0 { at + 4 } else { at + 8 + 4 * group };
         r.fits(at, images, group, texels, &format!("skin {s} image"))?;
-        first_skin.get_or_insert(images);
+        skins.push(Skin { number: s, images, count: group, intervals: (kind != 0).then_some(at + 8) });
         at = images + group * texels;
     }
     let ofs_st = at;
@@ -157,19 +164,91 @@ pub fn parse_within(bytes: &[u8], budget: &MemoryBudget) -> crate::Result<Model>
         morph_frames.push(unpack_frame(name, verts, pairs.iter().map(|&(v, _)| v), scale, translate));
     }
 
-    let mut material = Material::named("skin");
-    if let Some(images) = first_skin {
-        budget.charge(Texture::prepared_bytes(skin_w as u32, skin_h as u32), || {
-            format!("skin of {skin_w}x{skin_h} texels")
-        })?;
-        let mut rgba = Vec::with_capacity(4 * texels);
-        for &index in r.bytes(images, texels)? {
+    let shown = match (skin, skins.is_empty()) {
+        (None, true) => None,
+        (chosen, _) => Some(chosen_skin(&skins, chosen.unwrap_or(0))?),
+    };
+    let Some(skin) = shown else {
+        return Ok(morph_model("mdl", Material::named("skin"), uvs, indices, morph_frames));
+    };
+    let mut materials = skin_materials(&r, skin, (skin_w, skin_h), budget)?.into_iter();
+    let first = materials.next().unwrap_or_else(|| Material::named("skin"));
+    let mut model = morph_model("mdl", first, uvs, indices, morph_frames);
+    model.materials.extend(materials);
+    model.material_cycles.extend(skin_cycle(&r, skin)?);
+    Ok(model)
+}
+
+/// One skin of the file: a single image, or a group of images with their intervals.
+struct Skin {
+    /// Its place among the file's skins, from 0.
+    number: usize,
+    /// Offset of its first image; the others follow.
+    images: usize,
+    /// How many images: 1 for a single skin.
+    count: usize,
+    /// A group's intervals (one `f32` an image), by offset.
+    intervals: Option<usize>,
+}
+
+/// Skin `number` of `skins`.
+///
+/// # Errors
+/// [`crate::Error::BadOption`] naming how many skins the model has when it has no such skin.
+fn chosen_skin(skins: &[Skin], number: usize) -> crate::Result<&Skin> {
+    skins.get(number).ok_or_else(|| {
+        let expected = match skins.len() {
+            0 => "a skin of this model, which has none".to_string(),
+            1 => "a skin of this model, which has 1 skin: 0".to_string(),
+            n => format!("a skin of this model, which has {n} skins: 0 to {}", n - 1),
+        };
+        crate::Error::bad_option("skin", number, expected)
+    })
+}
+
+/// The materials of `skin`, one an image, each image charged to `budget` before it is decoded
+/// through the Quake palette.
+fn skin_materials(
+    r: &Bytes,
+    skin: &Skin,
+    (w, h): (usize, usize),
+    budget: &MemoryBudget,
+) -> crate::Result<Vec<Material>> {
+    let mut materials = Vec::with_capacity(skin.count);
+    for image in 0..skin.count {
+        budget.charge(Texture::prepared_bytes(w as u32, h as u32), || format!("skin of {w}x{h} texels"))?;
+        let mut rgba = Vec::with_capacity(4 * w * h);
+        for &index in r.bytes(skin.images + image * w * h, w * h)? {
             let colour = PALETTE.get(3 * index as usize..3 * index as usize + 3).unwrap_or(&[0, 0, 0]);
             rgba.extend_from_slice(colour);
             rgba.push(255);
         }
-        material.texture = Texture::new(skin_w as u32, skin_h as u32, rgba, true).map(Arc::new);
-        material.texture_status = TextureStatus::Embedded("skin 0".into());
+        let mut material = Material::named("skin");
+        material.texture = Texture::new(w as u32, h as u32, rgba, true).map(Arc::new);
+        material.texture_status = TextureStatus::Embedded(match image {
+            0 => format!("skin {}", skin.number),
+            i => format!("skin {}, image {i} of its group", skin.number),
+        });
+        materials.push(material);
     }
-    Ok(morph_model("mdl", material, uvs, indices, morph_frames))
+    Ok(materials)
+}
+
+/// The turns of a group of several images, as materials 0, 1, ... of the model.
+///
+/// # Errors
+/// An interval that is not above 0 (Quake's loader refuses the model), at its offset.
+fn skin_cycle(r: &Bytes, skin: &Skin) -> Result<Option<MaterialCycle>, super::FormatError> {
+    let Some(intervals) = skin.intervals.filter(|_| skin.count > 1) else { return Ok(None) };
+    let mut ends = Vec::with_capacity(skin.count);
+    for image in 0..skin.count {
+        let at = intervals + 4 * image;
+        let end = r.f32(at)?;
+        if end <= 0.0 {
+            let what = format!("skin {}: image {image} ends at {end} seconds, expected a time above 0", skin.number);
+            return Err(r.err(at, what));
+        }
+        ends.push(end);
+    }
+    Ok(Some(MaterialCycle { material: 0, turns: (0..skin.count).collect(), ends }))
 }

@@ -97,7 +97,8 @@ pub struct LoadOptions {
     /// `.def` files: the model declaration to load (by default the file's first).
     pub model_name: Option<String>,
     /// Quake 3 players: the skin (`lower_NAME.skin` ...; by default `default`); Half-Life
-    /// models: the number of the skin family (by default 0).
+    /// models: the number of the skin family (by default 0); Quake 1 models: the number of the
+    /// skin (by default 0).
     pub skin: Option<String>,
     /// Resource limits.
     pub limits: Limits,
@@ -162,16 +163,19 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     if let (Some(name), false) = (&options.model_name, format == Format::Def) {
         return Err(Error::bad_option("model_name", name, format!("applies to .def files, not {format:?}")));
     }
-    // A Quake 3 player's skin is a name; a Half-Life model's, the number of a skin family.
-    let family = match (&options.skin, format) {
-        (Some(skin), Format::Studio) => skin
-            .parse::<usize>()
-            .map_err(|_| Error::bad_option("skin", skin, "a skin family number for a Half-Life model (0, 1, ...)"))?,
+    // A Quake 3 player's skin is a name; a Half-Life model's, the number of a skin family; a
+    // Quake 1 model's, the number of a skin.
+    let number =
+        |skin: &str, expected: &str| skin.parse::<usize>().map_err(|_| Error::bad_option("skin", skin, expected));
+    let skin_number = match (&options.skin, format) {
+        (Some(skin), Format::Studio) => Some(number(skin, "a skin family number for a Half-Life model (0, 1, ...)")?),
+        (Some(skin), Format::Mdl) => Some(number(skin, "a skin number for a Quake 1 model (0, 1, ...)")?),
         (Some(skin), f) if f != Format::Md3Player => {
-            let expected = format!("applies to Quake 3 players' animation.cfg and Half-Life models, not {format:?}");
+            let expected =
+                format!("applies to Quake 3 players' animation.cfg, Quake 1 and Half-Life models, not {format:?}");
             return Err(Error::bad_option("skin", skin, expected));
         }
-        _ => 0,
+        _ => None,
     };
     let with_file = |e: FormatError| Error::Format(e.in_file(path));
     let parsing = (bytes.len() as u64).saturating_mul(format.parse_bytes_per_byte());
@@ -227,7 +231,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             }
         }
         Format::Md2 => md2::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
-        Format::Mdl => mdl::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
+        Format::Mdl => mdl::parse_within(&bytes, skin_number, budget).map_err(|e| in_file(e, path)),
         Format::Iqm => iqm::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Md3 => md3::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Md5Mesh => {
@@ -242,7 +246,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
             let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let limits = &options.limits;
             let mut load = |name: &str| load_named("file", name);
-            let choices = (options.bodies.as_slice(), family);
+            let choices = (options.bodies.as_slice(), skin_number.unwrap_or(0));
             studio::parse_within(&bytes, &stem, &mut load, choices, limits.max_texture_side, budget)
                 .map_err(|e| in_file(e, path))
         }

@@ -13,6 +13,7 @@
 
 mod aabb;
 mod clip;
+mod cycle;
 mod front;
 mod keyed;
 mod material;
@@ -26,6 +27,7 @@ mod tag;
 pub use crate::error::UnknownName;
 pub use aabb::Aabb;
 pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget, unique_clip_name};
+pub use cycle::MaterialCycle;
 pub use front::FrontSign;
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, MinFilter, Texture, TextureSource, TextureStatus};
@@ -44,6 +46,9 @@ pub struct Model {
     pub meshes: Vec<Mesh>,
     /// Materials indexed by [`Mesh::material`].
     pub materials: Vec<Material>,
+    /// Materials that take turns over time in place of the one a mesh names (a Quake 1 skin
+    /// group); posing shows the turn of its time.
+    pub material_cycles: Vec<MaterialCycle>,
     /// Up and forward axes of the source file.
     pub orientation: Orientation,
     /// Joint hierarchy for skeletal formats.

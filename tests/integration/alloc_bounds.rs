@@ -218,7 +218,7 @@ fn iqm_and_mdl_peaks_stay_within_what_is_charged() {
         let budget = MemoryBudget::new(u64::MAX);
         let peak = peak_during(|| match format {
             Format::Iqm => drop(iqm::parse_within(&bytes, &budget).unwrap()),
-            _ => drop(mdl::parse_within(&bytes, &budget).unwrap()),
+            _ => drop(mdl::parse_within(&bytes, None, &budget).unwrap()),
         }) as u64;
         let uncharged = peak.saturating_sub(budget.used()) as f64 / bytes.len() as f64;
         eprintln!(

@@ -3,7 +3,7 @@
 
 use glam::{Vec2, Vec3};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
-use spritebake::formats::mdl;
+use spritebake::formats::{LoadOptions, mdl};
 use spritebake::model::{Model, TextureStatus};
 
 use crate::common::{self, assimp};
@@ -105,6 +105,72 @@ fn hand_built_file_decodes_skin_seam_and_frame_groups() {
     assert_eq!(mesh.normals[0], Vec3::Z);
 }
 
+/// [`tiny`] written to a scratch file and loaded with `--skin` (`None`: without it).
+fn load_tiny(skin: Option<&str>) -> spritebake::Result<Model> {
+    let dir = crate::common::cli::scratch_in("formats_mdl", &format!("skin-{}", skin.unwrap_or("none")));
+    std::fs::write(dir.join("tiny.mdl"), tiny()).unwrap();
+    let options = LoadOptions { skin: skin.map(String::from), ..LoadOptions::default() };
+    let loaded = spritebake::formats::load(&dir.join("tiny.mdl"), &options);
+    std::fs::remove_dir_all(dir).unwrap();
+    loaded
+}
+
+/// The RGBA texels of the skin `model`'s mesh shows at `seconds` of its `run` clip.
+fn skin_at(model: &Model, seconds: f32) -> Vec<u8> {
+    let clip = model.clip("run");
+    let posed = pose(model, clip, FrameTime::Seconds(seconds), &PoseOptions::default());
+    posed.parts[0].material.texture.as_ref().unwrap().rgba.clone()
+}
+
+#[test]
+fn skins_are_chosen_by_number_and_a_group_plays_its_intervals() {
+    let first: Vec<u8> = SKIN.iter().flat_map(|&i| palette(i)).collect();
+    let (second, single) = (palette(1).repeat(8), palette(2).repeat(8));
+    // Skin 1 is the single skin, all index 2: that is what renders.
+    let model = load_tiny(Some("1")).unwrap();
+    assert_eq!(skin_at(&model, 0.0), single);
+    assert!(model.material_cycles.is_empty());
+    // The model lies flat: seen from above, unlit and nearest-filtered.
+    let view = spritebake::raster::OrbitView { pitch_degrees: 89.0, ..Default::default() };
+    let options = spritebake::raster::RenderOptions {
+        filter: spritebake::raster::Filter::Nearest,
+        ..crate::common::unlit(32, 32)
+    };
+    let request = spritebake::bake::FrameRequest::clip(None, FrameTime::Frame(0.0), PoseOptions::default());
+    let renderer = spritebake::raster::Renderer::new();
+    let image = spritebake::bake::render_frame(&renderer, &model, &request, &view, &options).unwrap();
+    let drawn: Vec<&[u8]> = image.rgba.chunks_exact(4).filter(|p| p[3] == 255).collect();
+    let near = |p: &[u8], c: [u8; 4]| (0..3).all(|k| p[k].abs_diff(c[k]) <= 2);
+    assert!(drawn.len() > 50 && drawn.iter().all(|p| near(p, palette(2))), "not skin 1's colour: {drawn:?}");
+    // Skin 0, the default, is the group: its first image until 0.1 s, its second until 0.2 s,
+    // then again, at whatever frame the clip shows.
+    let model = load_tiny(None).unwrap();
+    assert_eq!(model.material_cycles.len(), 1);
+    let shown: Vec<Vec<u8>> = [0.0, 0.05, 0.1, 0.15, 0.2, 0.35].map(|s| skin_at(&model, s)).into();
+    assert_eq!(shown, [&first, &first, &second, &second, &first, &second].map(|s| s.clone()));
+    assert_eq!(load_tiny(Some("0")).unwrap().material_cycles, model.material_cycles);
+    // A render of frame 1.5 of `run` (10 fps: 0.15 s) shows the second image.
+    let request =
+        spritebake::bake::FrameRequest::clip(model.clip("run"), FrameTime::Frame(1.5), PoseOptions::default());
+    assert_eq!(request.pose(&model).parts[0].material.texture.as_ref().unwrap().rgba, second);
+    // A skin past the last says how many there are.
+    let e = load_tiny(Some("2")).unwrap_err().to_string();
+    assert!(e.contains("`skin` = 2") && e.contains("which has 2 skins: 0 to 1"), "{e}");
+    let e = load_tiny(Some("red")).unwrap_err().to_string();
+    assert!(e.contains("a skin number for a Quake 1 model"), "{e}");
+}
+
+#[test]
+fn a_skin_group_interval_not_above_zero_is_refused_as_quake_refuses_it() {
+    for bad in [0.0f32, -0.1] {
+        let mut b = tiny();
+        b[SKINS + 12..SKINS + 16].copy_from_slice(&bad.to_le_bytes());
+        let e = mdl::parse(&b).unwrap_err().to_string();
+        let offset = format!("MDL byte offset {}:", SKINS + 12);
+        assert!(e.contains(&offset) && e.contains("image 1 ends at") && e.contains("above 0"), "{e}");
+    }
+}
+
 #[test]
 fn every_truncation_is_an_error() {
     let bytes = tiny();
@@ -169,6 +235,12 @@ fn corpus_tekmechbot_loads_its_frames_and_embedded_skin() {
     assert_eq!((texture.width, texture.height), (56, 36));
     assert!(matches!(model.materials[0].texture_status, TextureStatus::Embedded(_)));
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    // Its one skin is skin 0; there is no skin 1.
+    let skin = |n: &str| LoadOptions { skin: Some(n.into()), ..LoadOptions::default() };
+    let path = common::corpus("mdl/quake1/tekmechbot").unwrap().join("tekmechbot.MDL");
+    assert_eq!(spritebake::formats::load(&path, &skin("0")).unwrap().materials, model.materials);
+    let e = spritebake::formats::load(&path, &skin("1")).unwrap_err().to_string();
+    assert!(e.contains("which has 1 skin: 0"), "{e}");
     // The walk moves the legs.
     let (a, b) = (positions_at(&model, "mech", 0.0), positions_at(&model, "mech", 10.0));
     let moved = a.iter().zip(&b).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max);

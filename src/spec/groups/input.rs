@@ -66,7 +66,8 @@ pub struct ModelSpec {
     pub model_name: Option<String>,
     /// Quake 3 players (`animation.cfg`): the skin, read from `lower_NAME.skin`,
     /// `upper_NAME.skin` and `head_NAME.skin` (letters, digits, `-` and `_`; default: `default`).
-    /// Half-Life models (`.mdl`): the skin family, by number (default: 0).
+    /// Half-Life models (`.mdl`): the skin family, by number (default: 0). Quake 1 models
+    /// (`.mdl`): the skin, by number from 0 (default: 0); a skin group plays its images.
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME"))]
     pub skin: Option<String>,
 }
