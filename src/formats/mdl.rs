@@ -16,7 +16,9 @@
 //! back (`facesfront == 0`), so render vertices are unwelded by (vertex, shifted). Like GLQuake
 //! and assimp, a texel's centre is sampled: `u = (s + 0.5) / skinwidth`. Triangles are clockwise
 //! from the front as in MD2 and are reversed. Palette index 255 is drawn opaque (only
-//! fullbright tricks make it transparent).
+//! fullbright tricks make it transparent). Palette entries 224 to 255 are fullbright: Quake's
+//! colormap keeps them the same at every light level, so their texels glow ([`Texture::glow`])
+//! and keep their colour however dark the light.
 //!
 //! Skins: the first, or the one `--skin N` picks (counted from 0). A group's images take turns
 //! as Quake's software renderer plays them ([`MaterialCycle`]): its intervals are the times, in
@@ -206,8 +208,7 @@ fn chosen_skin(skins: &[Skin], number: usize) -> crate::Result<&Skin> {
     })
 }
 
-/// The materials of `skin`, one an image, each image charged to `budget` before it is decoded
-/// through the Quake palette.
+/// The materials of `skin`, one an image, each image charged to `budget` before it is decoded.
 fn skin_materials(
     r: &Bytes,
     skin: &Skin,
@@ -217,14 +218,10 @@ fn skin_materials(
     let mut materials = Vec::with_capacity(skin.count);
     for image in 0..skin.count {
         budget.charge(Texture::prepared_bytes(w as u32, h as u32), || format!("skin of {w}x{h} texels"))?;
-        let mut rgba = Vec::with_capacity(4 * w * h);
-        for &index in r.bytes(skin.images + image * w * h, w * h)? {
-            let colour = PALETTE.get(3 * index as usize..3 * index as usize + 3).unwrap_or(&[0, 0, 0]);
-            rgba.extend_from_slice(colour);
-            rgba.push(255);
-        }
+        let indices = r.bytes(skin.images + image * w * h, w * h)?;
+        let texture = skin_texture(indices, (w, h), budget)?;
         let mut material = Material::named("skin");
-        material.texture = Texture::new(w as u32, h as u32, rgba, true).map(Arc::new);
+        material.texture = texture.map(Arc::new);
         material.texture_status = TextureStatus::Embedded(match image {
             0 => format!("skin {}", skin.number),
             i => format!("skin {}, image {i} of its group", skin.number),
@@ -232,6 +229,29 @@ fn skin_materials(
         materials.push(material);
     }
     Ok(materials)
+}
+
+/// The first of Quake's fullbright palette entries: the colormap keeps the last 32 colours
+/// the same at every light level, so they glow.
+const FULLBRIGHT: u8 = 224;
+
+/// A skin image of `w`×`h` palette indices through the Quake palette, its fullbright texels
+/// marked to glow ([`Texture::glow`]); a skin with any is charged its glowing layer too.
+fn skin_texture(indices: &[u8], (w, h): (usize, usize), budget: &MemoryBudget) -> crate::Result<Option<Texture>> {
+    let mut rgba = Vec::with_capacity(4 * w * h);
+    for &index in indices {
+        let colour = PALETTE.get(3 * index as usize..3 * index as usize + 3).unwrap_or(&[0, 0, 0]);
+        rgba.extend_from_slice(colour);
+        rgba.push(255);
+    }
+    let Some(mut texture) = Texture::new(w as u32, h as u32, rgba, true) else { return Ok(None) };
+    if indices.iter().any(|&i| i >= FULLBRIGHT) {
+        // The mask and the renderer's chain of the glowing texels: less than another skin.
+        budget
+            .charge(Texture::prepared_bytes(w as u32, h as u32), || format!("fullbright texels of a {w}x{h} skin"))?;
+        texture.glow = Some(indices.iter().map(|&i| i >= FULLBRIGHT).collect());
+    }
+    Ok(Some(texture))
 }
 
 /// The turns of a group of several images, as materials 0, 1, ... of the model.

@@ -479,7 +479,7 @@ fn cut_out(base: Option<&Texture>, alpha: &Texture, (w, h): (u32, u32)) -> Textu
         };
         texel[3] = ((u32::from(texel[3]) * u32::from(cut) + 127) / 255) as u8;
     }
-    Texture { width: w, height: h, rgba, srgb: base.is_none_or(|t| t.srgb), mask_colour: None }
+    Texture { width: w, height: h, rgba, srgb: base.is_none_or(|t| t.srgb), mask_colour: None, glow: None }
 }
 
 /// Gives each GoldSrc masked material ([`Material::palette_mask`]) its texture with the

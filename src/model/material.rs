@@ -16,6 +16,9 @@ pub struct Texture {
     /// For an 8-bit paletted BMP, the colour of its last palette entry (index 255), which a
     /// GoldSrc masked texture draws transparent ([`Material::palette_mask`]); `None` otherwise.
     pub mask_colour: Option<[u8; 3]>,
+    /// Which texels glow, one flag a texel: they keep their colour whatever the light (Quake
+    /// 1's fullbright palette entries). `None` when none does.
+    pub glow: Option<Vec<bool>>,
 }
 
 impl Texture {
@@ -29,6 +32,7 @@ impl Texture {
             rgba,
             srgb,
             mask_colour: None,
+            glow: None,
         })
     }
 
@@ -38,7 +42,14 @@ impl Texture {
         for texel in rgba.chunks_exact_mut(4).filter(|t| t[..3] == colour) {
             texel[3] = 0;
         }
-        Texture { width: self.width, height: self.height, rgba, srgb: self.srgb, mask_colour: None }
+        Texture {
+            width: self.width,
+            height: self.height,
+            rgba,
+            srgb: self.srgb,
+            mask_colour: None,
+            glow: self.glow.clone(),
+        }
     }
 
     /// Bytes a `width`×`height` texture holds once decoded and prepared for rendering: the
@@ -67,7 +78,7 @@ impl Texture {
                 rgba.extend_from_slice(if on { &[255, 0, 255, 255] } else { &[0, 0, 0, 255] });
             }
         }
-        Texture { width: N, height: N, rgba, srgb: true, mask_colour: None }
+        Texture { width: N, height: N, rgba, srgb: true, mask_colour: None, glow: None }
     }
 }
 

@@ -137,8 +137,31 @@ struct FrameBuffers {
 /// A texture's address and how it is sampled.
 type TextureKey = (usize, Sampling);
 /// The texture, held weakly (a `Weak` keeps the allocation, so the address stays unique while
-/// the entry exists, but not the texels), and its mip chain.
-type PreparedTexture = (Weak<Texture>, Arc<MipChain>);
+/// the entry exists, but not the texels), and its mip chains.
+type PreparedTexture = (Weak<Texture>, Chains);
+
+/// A texture's mip chains: its colour, and the part of it that glows where it has one
+/// ([`MipChain::glow`]).
+#[derive(Debug, Clone)]
+struct Chains {
+    colour: Arc<MipChain>,
+    glow: Option<Arc<MipChain>>,
+}
+
+impl Chains {
+    fn new(texture: &Texture, sampling: Sampling) -> Chains {
+        let colour = match sampling.alpha {
+            true => MipChain::new(texture, sampling.wrap),
+            false => MipChain::without_alpha(texture, sampling.wrap),
+        };
+        let glow = MipChain::glow(texture, sampling.wrap, sampling.alpha).map(Arc::new);
+        Chains { colour: Arc::new(colour), glow }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.colour.bytes() + self.glow.as_ref().map_or(0, |g| g.bytes())
+    }
+}
 
 fn texture_key(texture: &Arc<Texture>, sampling: Sampling) -> TextureKey {
     (Arc::as_ptr(texture) as usize, sampling)
@@ -415,11 +438,13 @@ impl Renderer {
 
     fn draw_material(&self, material: &Material) -> DrawMaterial {
         let [r, g, b, a] = material.base_color;
-        let texture = material.texture.as_ref().map(|t| self.mip_chain(t, Sampling::of(material)));
+        let chains = material.texture.as_ref().map(|t| self.mip_chains(t, Sampling::of(material)));
+        let (texture, glow) = chains.map_or((None, None), |c| (Some(c.colour), c.glow));
         let texture_size = texture.as_ref().map(|t| t.size()).unwrap_or(Vec2::ONE);
         DrawMaterial {
             base: [r * a, g * a, b * a, a],
             texture,
+            glow,
             texture_size,
             alpha: material.alpha_mode,
             nearest: material.nearest,
@@ -441,22 +466,19 @@ impl Renderer {
             .filter_map(|m| m.texture.as_ref().map(|t| (t, Sampling::of(m))))
             .filter(|&(t, sampling)| keys.insert(texture_key(t, sampling)))
             .collect();
-        wanted.into_par_iter().for_each(|(texture, sampling)| drop(self.mip_chain(texture, sampling)));
+        wanted.into_par_iter().for_each(|(texture, sampling)| drop(self.mip_chains(texture, sampling)));
     }
 
-    fn mip_chain(&self, texture: &Arc<Texture>, sampling: Sampling) -> Arc<MipChain> {
+    fn mip_chains(&self, texture: &Arc<Texture>, sampling: Sampling) -> Chains {
         let key = texture_key(texture, sampling);
-        if let Some((_, chain)) = self.live_textures().get(&key) {
-            return chain.clone();
+        if let Some((_, chains)) = self.live_textures().get(&key) {
+            return chains.clone();
         }
         // Made without the lock: making a chain runs on the pool, where a thread waiting for
         // its parts may take up another draw that needs the cache. Two draws that race make
-        // the same chain; the first one in is kept.
-        let chain = Arc::new(match sampling.alpha {
-            true => MipChain::new(texture, sampling.wrap),
-            false => MipChain::without_alpha(texture, sampling.wrap),
-        });
-        self.live_textures().entry(key).or_insert((Arc::downgrade(texture), chain)).1.clone()
+        // the same chains; the first one in is kept.
+        let chains = Chains::new(texture, sampling);
+        self.live_textures().entry(key).or_insert((Arc::downgrade(texture), chains)).1.clone()
     }
 
     /// The locked texture cache, without the chains of textures no model holds any more.
@@ -468,7 +490,7 @@ impl Renderer {
 
     /// Bytes held by cached mip chains (of textures that are still alive).
     pub fn cached_texture_bytes(&self) -> u64 {
-        self.live_textures().values().map(|(_, chain)| chain.bytes()).sum()
+        self.live_textures().values().map(|(_, chains)| chains.bytes()).sum()
     }
 }
 
@@ -531,9 +553,9 @@ mod tests {
         let texture = |n: u32| Arc::new(Texture::new(n, n, vec![255; (n * n * 4) as usize], true).unwrap());
         let (a, b) = (texture(64), texture(32));
         let (wrap, clamp) = (Sampling { wrap: true, alpha: true }, Sampling { wrap: false, alpha: true });
-        let first = renderer.mip_chain(&a, wrap);
-        assert!(Arc::ptr_eq(&first, &renderer.mip_chain(&a, wrap)), "a second use reuses the chain");
-        renderer.mip_chain(&b, clamp);
+        let first = renderer.mip_chains(&a, wrap).colour;
+        assert!(Arc::ptr_eq(&first, &renderer.mip_chains(&a, wrap).colour), "a second use reuses the chain");
+        renderer.mip_chains(&b, clamp);
         let chain_bytes = |n: u32| Texture::prepared_bytes(n, n) - u64::from(n * n * 4);
         assert_eq!(renderer.cached_texture_bytes(), chain_bytes(64) + chain_bytes(32));
         drop((a, first));
@@ -553,7 +575,7 @@ mod tests {
         renderer.prepare_textures(&[material(true), material(true), material(false)]);
         let chain_bytes = Texture::prepared_bytes(300, 300) - 300 * 300 * 4;
         assert_eq!(renderer.cached_texture_bytes(), 2 * chain_bytes);
-        let ahead = renderer.mip_chain(&texture, Sampling { wrap: true, alpha: false });
+        let ahead = renderer.mip_chains(&texture, Sampling { wrap: true, alpha: false }).colour;
         assert_eq!(renderer.cached_texture_bytes(), 2 * chain_bytes, "a draw makes no chain of its own");
         // Made on the pool, texel by texel: the chain a single thread makes.
         let alone = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();

@@ -21,6 +21,8 @@ pub struct DrawMaterial {
     pub base: [f32; 4],
     /// The prepared texture, if any.
     pub texture: Option<Arc<MipChain>>,
+    /// The part of the texture that glows whatever the light ([`MipChain::glow`]), if any.
+    pub glow: Option<Arc<MipChain>>,
     /// Full-size texture dimensions in texels (for the level of detail).
     pub texture_size: Vec2,
     /// Alpha handling.
@@ -39,12 +41,23 @@ impl DrawMaterial {
         DrawMaterial {
             base,
             texture: None,
+            glow: None,
             texture_size: Vec2::ONE,
             alpha: AlphaMode::Opaque,
             nearest: false,
             minify: None,
         }
     }
+}
+
+/// The unlit colours of `L` fragments ([`Shader::surface`]) and the part of each that glows.
+#[derive(Clone, Copy)]
+pub struct Surfaces<const L: usize> {
+    /// Each fragment's colour, premultiplied; `None` where alpha testing discards it.
+    pub colors: [Option<[f32; 4]>; L],
+    /// Each fragment's glowing part of its colour, scaled as the colour is (Quake's fullbright
+    /// texels); `None` for a material without glow.
+    pub glow: Option<[[f32; 3]; L]>,
 }
 
 /// What the fragment stage writes for each fragment, before the resolve averages it.
@@ -193,42 +206,34 @@ impl Shader {
         f: &Fragments<1>,
         clip_z: impl FnOnce() -> [f32; 1],
     ) -> Option<[f32; 4]> {
-        let [surface] = self.surface(material, f, 1);
-        let [out] = self.finish(&[surface], f, clip_z);
-        surface.map(|_| out)
+        let surfaces = self.surface(material, f, 1);
+        let [out] = self.finish(&surfaces, f, clip_z);
+        surfaces.colors[0].map(|_| out)
     }
 
     /// The unlit colours of the first `count` of `L` fragments (material × texture, alpha mode
-    /// applied; the other lanes `None`); `None` where alpha testing discards a fragment.
-    /// [`Shader::shade`] is `surface`, then [`Shader::finish`]; spans run the two stages as
-    /// separate loops.
+    /// applied; the other lanes `None`); `None` where alpha testing discards a fragment; and
+    /// their glowing parts. [`Shader::shade`] is `surface`, then [`Shader::finish`]; spans run
+    /// the two stages as separate loops.
     #[inline(always)]
-    pub fn surface<const L: usize>(
-        &self,
-        material: &DrawMaterial,
-        f: &Fragments<L>,
-        count: usize,
-    ) -> [Option<[f32; 4]>; L] {
+    pub fn surface<const L: usize>(&self, material: &DrawMaterial, f: &Fragments<L>, count: usize) -> Surfaces<L> {
         let count = count.min(L);
         let mut colors = [material.base; L];
+        let mut glow = None;
         if let Some(tex) = &material.texture {
             let size = material.texture_size;
             let footprint_squared: [f32; L] = std::array::from_fn(|k| {
                 let (dx, dy) = (Vec2::new(f.du_dx[k], f.dv_dx[k]), Vec2::new(f.du_dy[k], f.dv_dy[k]));
                 (dx * size).length_squared().max((dy * size).length_squared())
             });
-            let (magnify, minify) = self.filters(material);
-            let texels = if magnify == minify {
-                tex.sample_lanes(minify, f.u, f.v, footprint_squared, count)
-            } else {
-                // A texel spanning at most one pixel is magnified.
-                let near = tex.sample_lanes(magnify, f.u, f.v, footprint_squared, count);
-                let far = tex.sample_lanes(minify, f.u, f.v, footprint_squared, count);
-                std::array::from_fn(|k| if footprint_squared[k] <= 1.0 { near[k] } else { far[k] })
-            };
+            let texels = self.sample(tex, material, f, footprint_squared, count);
             for (c, t) in colors.iter_mut().zip(&texels) {
                 *c = [c[0] * t[0], c[1] * t[1], c[2] * t[2], c[3] * t[3]];
             }
+            glow = material.glow.as_ref().map(|g| {
+                let b = material.base;
+                self.sample(g, material, f, footprint_squared, count).map(|t| [b[0] * t[0], b[1] * t[1], b[2] * t[2]])
+            });
         }
         let mut out = [None; L];
         for (o, &c) in out.iter_mut().zip(&colors).take(count) {
@@ -239,7 +244,34 @@ impl Shader {
                 AlphaMode::Blend | AlphaMode::Additive => Some(c),
             };
         }
-        out
+        // The glowing part follows its colour to straight alpha where the colour goes.
+        if let (Some(glow), false) = (&mut glow, material.alpha.is_blended()) {
+            for (g, c) in glow.iter_mut().zip(&colors) {
+                let scale = straight(c[3]);
+                *g = g.map(|x| x * scale);
+            }
+        }
+        Surfaces { colors: out, glow }
+    }
+
+    /// `chain` sampled at the first `count` of `L` fragments with `material`'s filters.
+    #[inline(always)]
+    fn sample<const L: usize>(
+        &self,
+        chain: &MipChain,
+        material: &DrawMaterial,
+        f: &Fragments<L>,
+        footprint_squared: [f32; L],
+        count: usize,
+    ) -> [[f32; 4]; L] {
+        let (magnify, minify) = self.filters(material);
+        if magnify == minify {
+            return chain.sample_lanes(minify, f.u, f.v, footprint_squared, count);
+        }
+        // A texel spanning at most one pixel is magnified.
+        let near = chain.sample_lanes(magnify, f.u, f.v, footprint_squared, count);
+        let far = chain.sample_lanes(minify, f.u, f.v, footprint_squared, count);
+        std::array::from_fn(|k| if footprint_squared[k] <= 1.0 { near[k] } else { far[k] })
     }
 
     /// What the draw writes for `L` fragments whose surfaces are `surfaces` (transparent
@@ -249,17 +281,26 @@ impl Shader {
     #[inline(always)]
     pub fn finish<const L: usize>(
         &self,
-        surfaces: &[Option<[f32; 4]>; L],
+        surfaces: &Surfaces<L>,
         f: &Fragments<L>,
         clip_z: impl FnOnce() -> [f32; L],
     ) -> [[f32; 4]; L] {
         if !matches!(self.output, FragmentOutput::Color) {
-            return self.finish_map(surfaces, f, clip_z);
+            return self.finish_map(&surfaces.colors, f, clip_z);
         }
         let light = self.light(f.nx, f.ny, f.nz, f.back_facing);
         let mut out = [[0.0; 4]; L];
-        for ((o, surface), light) in out.iter_mut().zip(surfaces).zip(light) {
-            *o = surface.map_or([0.0; 4], |c| lit(c, light));
+        match &surfaces.glow {
+            None => {
+                for ((o, surface), light) in out.iter_mut().zip(&surfaces.colors).zip(light) {
+                    *o = surface.map_or([0.0; 4], |c| lit(c, light));
+                }
+            }
+            Some(glow) => {
+                for (((o, surface), light), g) in out.iter_mut().zip(&surfaces.colors).zip(light).zip(glow) {
+                    *o = surface.map_or([0.0; 4], |c| lit_glowing(c, *g, light));
+                }
+            }
         }
         out
     }
@@ -349,6 +390,20 @@ fn unit_normals<const L: usize>(
 #[inline(always)]
 pub fn lit(c: [f32; 4], light: f32) -> [f32; 4] {
     [c[0] * light, c[1] * light, c[2] * light, c[3]]
+}
+
+/// A surface colour whose glowing part is `glow` under `light`: the rest lit, the glowing
+/// part as it is (exact at light 0 and 1).
+#[inline(always)]
+fn lit_glowing(c: [f32; 4], glow: [f32; 3], light: f32) -> [f32; 4] {
+    let dark = 1.0 - light;
+    [c[0] * light + glow[0] * dark, c[1] * light + glow[1] * dark, c[2] * light + glow[2] * dark, c[3]]
+}
+
+/// What [`opaque`] multiplies a colour of alpha `a` by.
+#[inline]
+fn straight(a: f32) -> f32 {
+    if a > 0.0 && a != 1.0 { 1.0 / a } else { 1.0 }
 }
 
 /// Drops a premultiplied colour's alpha to 1, keeping its straight colour.

@@ -107,17 +107,28 @@ pub struct MipChain {
 impl MipChain {
     /// Prepares `texture`; `wrap` repeats it outside 0..1, otherwise edges are clamped.
     pub fn new(texture: &Texture, wrap: bool) -> MipChain {
-        MipChain::build(texture, wrap, true)
+        MipChain::build(texture, wrap, true, None)
     }
 
     /// As [`MipChain::new`], every texel taken as opaque: what an opaque material samples. A
     /// texel stored with alpha 0 shows its stored colour, as GL and Blender draw an opaque
     /// material, not the black its premultiplied colour would be.
     pub fn without_alpha(texture: &Texture, wrap: bool) -> MipChain {
-        MipChain::build(texture, wrap, false)
+        MipChain::build(texture, wrap, false, None)
     }
 
-    fn build(texture: &Texture, wrap: bool, with_alpha: bool) -> MipChain {
+    /// The part of `texture` that glows ([`Texture::glow`]): as [`MipChain::new`] (or
+    /// [`MipChain::without_alpha`] where `with_alpha` is false), the colour of every texel
+    /// that does not glow black, its alpha kept, so that the two chains filter alike and this
+    /// one is the glowing share of the other's colour. `None` for a texture without glow.
+    pub fn glow(texture: &Texture, wrap: bool, with_alpha: bool) -> Option<MipChain> {
+        let glow = texture.glow.as_deref()?;
+        Some(MipChain::build(texture, wrap, with_alpha, Some(glow)))
+    }
+
+    /// The chain of `texture`, with its alpha or without; with `only`, the colour of every
+    /// texel it does not mark black.
+    fn build(texture: &Texture, wrap: bool, with_alpha: bool, only: Option<&[bool]>) -> MipChain {
         let (w, h) = (texture.width.max(1) as usize, texture.height.max(1) as usize);
         // Texel by texel, so the same on any pool: a skin of a few megapixels takes
         // milliseconds a job's first draws would otherwise wait for (see
@@ -128,7 +139,12 @@ impl MipChain {
             .map(|i| {
                 let p = texture.rgba.get(i * 4..i * 4 + 4).unwrap_or(&[255, 0, 255, 255]);
                 let a = if with_alpha { p[3] as f32 / 255.0 } else { 1.0 };
-                let lin = |b: u8| if texture.srgb { srgb_to_linear(b) } else { b as f32 / 255.0 };
+                let shown = only.is_none_or(|marked| marked.get(i).copied().unwrap_or(false));
+                let lin = |b: u8| match (shown, texture.srgb) {
+                    (false, _) => 0.0,
+                    (true, true) => srgb_to_linear(b),
+                    (true, false) => b as f32 / 255.0,
+                };
                 Vec4::new(lin(p[0]) * a, lin(p[1]) * a, lin(p[2]) * a, a)
             })
             .collect();

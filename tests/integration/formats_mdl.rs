@@ -130,17 +130,7 @@ fn skins_are_chosen_by_number_and_a_group_plays_its_intervals() {
     let model = load_tiny(Some("1")).unwrap();
     assert_eq!(skin_at(&model, 0.0), single);
     assert!(model.material_cycles.is_empty());
-    // The model lies flat: seen from above, unlit and nearest-filtered.
-    let view = spritebake::raster::OrbitView { pitch_degrees: 89.0, ..Default::default() };
-    let options = spritebake::raster::RenderOptions {
-        filter: spritebake::raster::Filter::Nearest,
-        ..crate::common::unlit(32, 32)
-    };
-    let request = spritebake::bake::FrameRequest::clip(None, FrameTime::Frame(0.0), PoseOptions::default());
-    let renderer = spritebake::raster::Renderer::new();
-    let image = spritebake::bake::render_frame(&renderer, &model, &request, &view, &options).unwrap();
-    let drawn: Vec<&[u8]> = image.rgba.chunks_exact(4).filter(|p| p[3] == 255).collect();
-    let near = |p: &[u8], c: [u8; 4]| (0..3).all(|k| p[k].abs_diff(c[k]) <= 2);
+    let drawn = from_above(&model, crate::common::unlit(32, 32));
     assert!(drawn.len() > 50 && drawn.iter().all(|p| near(p, palette(2))), "not skin 1's colour: {drawn:?}");
     // Skin 0, the default, is the group: its first image until 0.1 s, its second until 0.2 s,
     // then again, at whatever frame the clip shows.
@@ -158,6 +148,53 @@ fn skins_are_chosen_by_number_and_a_group_plays_its_intervals() {
     assert!(e.contains("`skin` = 2") && e.contains("which has 2 skins: 0 to 1"), "{e}");
     let e = load_tiny(Some("red")).unwrap_err().to_string();
     assert!(e.contains("a skin number for a Quake 1 model"), "{e}");
+}
+
+/// Whether a pixel shows palette colour `c` (the sRGB round trip may move a level or two).
+fn near(p: &[u8], c: [u8; 4]) -> bool {
+    (0..3).all(|k| p[k].abs_diff(c[k]) <= 2)
+}
+
+/// The covered pixels of `model` (it lies flat) seen from above at its rest pose, rendered
+/// with `options`, nearest-filtered.
+fn from_above(model: &Model, options: spritebake::raster::RenderOptions) -> Vec<[u8; 4]> {
+    let view = spritebake::raster::OrbitView { pitch_degrees: 89.0, ..Default::default() };
+    let options = spritebake::raster::RenderOptions { filter: spritebake::raster::Filter::Nearest, ..options };
+    let request = spritebake::bake::FrameRequest::clip(None, FrameTime::Frame(0.0), PoseOptions::default());
+    let renderer = spritebake::raster::Renderer::new();
+    let image = spritebake::bake::render_frame(&renderer, model, &request, &view, &options).unwrap();
+    image.rgba.chunks_exact(4).filter(|p| p[3] == 255).map(|p| [p[0], p[1], p[2], p[3]]).collect()
+}
+
+#[test]
+fn fullbright_texels_keep_their_colour_in_the_dark() {
+    // Seen from above, the group's first image shows palette entries 254 and 251 (fullbright)
+    // and 79 (dark red, not fullbright).
+    let model = load_tiny(None).unwrap();
+    let fullbright = [palette(254), palette(251)];
+    let shows = |pixels: &[[u8; 4]], colour: [u8; 4]| pixels.iter().any(|p| near(p, colour));
+    let unlit = from_above(&model, crate::common::unlit(32, 32));
+    assert!(fullbright.iter().all(|&c| shows(&unlit, c)) && shows(&unlit, palette(79)), "the skin's colours");
+    // No light at all: the fullbright texels keep their palette colour, the others go black.
+    let pixels = from_above(&model, lambert(0.0, Vec::new()));
+    assert!(fullbright.iter().all(|&c| shows(&pixels, c)), "a fullbright colour is missing");
+    let black = pixels.iter().filter(|p| p[..3] == [0, 0, 0]).count();
+    assert!(black > 20, "{black} black pixels");
+    assert!(pixels.iter().all(|p| p[..3] == [0, 0, 0] || fullbright.iter().any(|&c| near(p, c))), "{pixels:?}");
+    // Under twice the full light they are their palette colour all the same; the others are
+    // brighter than theirs. (This flat model's normals face away from the view: its light
+    // comes from behind.)
+    let light = spritebake::raster::Light { direction: Vec3::new(0.0, 0.0, -1.0), intensity: 1.0 };
+    let pixels = from_above(&model, lambert(1.0, vec![light]));
+    assert!(fullbright.iter().all(|&c| shows(&pixels, c)), "a fullbright colour is missing in full light");
+    let brighter = pixels.iter().any(|p| (150..240).contains(&p[0]) && p[1..3] == [0, 0]);
+    assert!(!shows(&pixels, palette(79)) && brighter, "{pixels:?}");
+}
+
+/// Lambert shading with ambient light `ambient` and `lights`.
+fn lambert(ambient: f32, lights: Vec<spritebake::raster::Light>) -> spritebake::raster::RenderOptions {
+    let shading = spritebake::raster::Shading::Lambert;
+    spritebake::raster::RenderOptions { shading, ambient, lights, ..crate::common::unlit(32, 32) }
 }
 
 #[test]
