@@ -50,16 +50,6 @@ impl DrawMaterial {
     }
 }
 
-/// The unlit colours of `L` fragments ([`Shader::surface`]) and the part of each that glows.
-#[derive(Clone, Copy)]
-pub struct Surfaces<const L: usize> {
-    /// Each fragment's colour, premultiplied; `None` where alpha testing discards it.
-    pub colors: [Option<[f32; 4]>; L],
-    /// Each fragment's glowing part of its colour, scaled as the colour is (Quake's fullbright
-    /// texels); `None` for a material without glow.
-    pub glow: Option<[[f32; 3]; L]>,
-}
-
 /// What the fragment stage writes for each fragment, before the resolve averages it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FragmentOutput {
@@ -207,33 +197,29 @@ impl Shader {
         clip_z: impl FnOnce() -> [f32; 1],
     ) -> Option<[f32; 4]> {
         let surfaces = self.surface(material, f, 1);
-        let [out] = self.finish(&surfaces, f, clip_z);
-        surfaces.colors[0].map(|_| out)
+        let glow = self.glow(material, f, 1);
+        let [out] = self.finish(&surfaces, glow.as_ref(), f, clip_z);
+        surfaces[0].map(|_| out)
     }
 
     /// The unlit colours of the first `count` of `L` fragments (material × texture, alpha mode
-    /// applied; the other lanes `None`); `None` where alpha testing discards a fragment; and
-    /// their glowing parts. [`Shader::shade`] is `surface`, then [`Shader::finish`]; spans run
-    /// the two stages as separate loops.
+    /// applied; the other lanes `None`); `None` where alpha testing discards a fragment.
+    /// [`Shader::shade`] is `surface` (and [`Shader::glow`]), then [`Shader::finish`]; spans run
+    /// the stages as separate loops.
     #[inline(always)]
-    pub fn surface<const L: usize>(&self, material: &DrawMaterial, f: &Fragments<L>, count: usize) -> Surfaces<L> {
+    pub fn surface<const L: usize>(
+        &self,
+        material: &DrawMaterial,
+        f: &Fragments<L>,
+        count: usize,
+    ) -> [Option<[f32; 4]>; L] {
         let count = count.min(L);
         let mut colors = [material.base; L];
-        let mut glow = None;
         if let Some(tex) = &material.texture {
-            let size = material.texture_size;
-            let footprint_squared: [f32; L] = std::array::from_fn(|k| {
-                let (dx, dy) = (Vec2::new(f.du_dx[k], f.dv_dx[k]), Vec2::new(f.du_dy[k], f.dv_dy[k]));
-                (dx * size).length_squared().max((dy * size).length_squared())
-            });
-            let texels = self.sample(tex, material, f, footprint_squared, count);
+            let texels = self.sample(tex, material, f, footprints(material, f), count);
             for (c, t) in colors.iter_mut().zip(&texels) {
                 *c = [c[0] * t[0], c[1] * t[1], c[2] * t[2], c[3] * t[3]];
             }
-            glow = material.glow.as_ref().map(|g| {
-                let b = material.base;
-                self.sample(g, material, f, footprint_squared, count).map(|t| [b[0] * t[0], b[1] * t[1], b[2] * t[2]])
-            });
         }
         let mut out = [None; L];
         for (o, &c) in out.iter_mut().zip(&colors).take(count) {
@@ -244,14 +230,40 @@ impl Shader {
                 AlphaMode::Blend | AlphaMode::Additive => Some(c),
             };
         }
+        out
+    }
+
+    /// The glowing part of the first `count` of `L` fragments' colours, scaled as
+    /// [`Shader::surface`] scales the colours; `None` for a material without glow.
+    #[inline(always)]
+    pub fn glow<const L: usize>(
+        &self,
+        material: &DrawMaterial,
+        f: &Fragments<L>,
+        count: usize,
+    ) -> Option<[[f32; 3]; L]> {
+        material.glow.as_ref().map(|chain| self.glow_lanes(chain, material, f, count.min(L)))
+    }
+
+    /// [`Shader::glow`] from `chain`, a texture's glowing texels with the colour chain's alpha
+    /// ([`MipChain::glow`]). Out of line: only Quake 1 skins glow, and their sampling beside
+    /// the colours' in every draw's loop cost the others 5% (ogro.md2's bench).
+    #[inline(never)]
+    fn glow_lanes<const L: usize>(
+        &self,
+        chain: &MipChain,
+        material: &DrawMaterial,
+        f: &Fragments<L>,
+        count: usize,
+    ) -> [[f32; 3]; L] {
+        let b = material.base;
+        let texels = self.sample(chain, material, f, footprints(material, f), count);
         // The glowing part follows its colour to straight alpha where the colour goes.
-        if let (Some(glow), false) = (&mut glow, material.alpha.is_blended()) {
-            for (g, c) in glow.iter_mut().zip(&colors) {
-                let scale = straight(c[3]);
-                *g = g.map(|x| x * scale);
-            }
-        }
-        Surfaces { colors: out, glow }
+        let blended = material.alpha.is_blended();
+        texels.map(|t| {
+            let scale = if blended { 1.0 } else { straight(b[3] * t[3]) };
+            [b[0] * t[0] * scale, b[1] * t[1] * scale, b[2] * t[2] * scale]
+        })
     }
 
     /// `chain` sampled at the first `count` of `L` fragments with `material`'s filters.
@@ -281,23 +293,24 @@ impl Shader {
     #[inline(always)]
     pub fn finish<const L: usize>(
         &self,
-        surfaces: &Surfaces<L>,
+        surfaces: &[Option<[f32; 4]>; L],
+        glow: Option<&[[f32; 3]; L]>,
         f: &Fragments<L>,
         clip_z: impl FnOnce() -> [f32; L],
     ) -> [[f32; 4]; L] {
         if !matches!(self.output, FragmentOutput::Color) {
-            return self.finish_map(&surfaces.colors, f, clip_z);
+            return self.finish_map(surfaces, f, clip_z);
         }
         let light = self.light(f.nx, f.ny, f.nz, f.back_facing);
         let mut out = [[0.0; 4]; L];
-        match &surfaces.glow {
+        match glow {
             None => {
-                for ((o, surface), light) in out.iter_mut().zip(&surfaces.colors).zip(light) {
+                for ((o, surface), light) in out.iter_mut().zip(surfaces).zip(light) {
                     *o = surface.map_or([0.0; 4], |c| lit(c, light));
                 }
             }
             Some(glow) => {
-                for (((o, surface), light), g) in out.iter_mut().zip(&surfaces.colors).zip(light).zip(glow) {
+                for (((o, surface), light), g) in out.iter_mut().zip(surfaces).zip(light).zip(glow) {
                     *o = surface.map_or([0.0; 4], |c| lit_glowing(c, *g, light));
                 }
             }
@@ -390,6 +403,17 @@ fn unit_normals<const L: usize>(
 #[inline(always)]
 pub fn lit(c: [f32; 4], light: f32) -> [f32; 4] {
     [c[0] * light, c[1] * light, c[2] * light, c[3]]
+}
+
+/// How many texels of `material`'s texture (squared) each of `L` fragments spans, for the
+/// level of detail.
+#[inline(always)]
+fn footprints<const L: usize>(material: &DrawMaterial, f: &Fragments<L>) -> [f32; L] {
+    let size = material.texture_size;
+    std::array::from_fn(|k| {
+        let (dx, dy) = (Vec2::new(f.du_dx[k], f.dv_dx[k]), Vec2::new(f.du_dy[k], f.dv_dy[k]));
+        (dx * size).length_squared().max((dy * size).length_squared())
+    })
 }
 
 /// A surface colour whose glowing part is `glow` under `light`: the rest lit, the glowing
