@@ -110,8 +110,8 @@ use crate::spec::{BakeSpec, Resolved};
 use clash::{Role, Uses};
 use cover::Names;
 use state::{
-    Hashes, Record, State, VERSION, Written, append_record, changed_settings, hash_bytes, hash_file, is_state_name,
-    journal_path, lock_state, plain, read_state, settings_hash, settings_keys, size_of, state_files,
+    Hashes, Record, State, VERSION, Written, append_record, changed_settings, default_keys, hash_bytes, hash_file,
+    is_state_name, journal_path, lock_state, plain, read_state, settings_hash, settings_keys, size_of, state_files,
 };
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
@@ -621,7 +621,8 @@ impl Project {
         hashes: &Hashes,
     ) -> Result<Record, String> {
         let last = record.ok_or("new")?;
-        let record = current.ok_or_else(|| match changed_settings(&last.keys, &settings_keys(entry)) {
+        let changes = || changed_settings(&last.keys, &settings_keys(entry), &default_keys(entry.kind));
+        let record = current.ok_or_else(|| match changes() {
             Some(changes) => format!("settings changed: {changes}"),
             None => "settings changed".to_string(),
         })?;

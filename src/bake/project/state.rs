@@ -319,22 +319,39 @@ pub(super) fn settings_hash(entry: &Entry) -> Option<String> {
     Some(hash_bytes(text.as_bytes()))
 }
 
-/// An entry's settings key by key as the project file writes them (`size` = `128`), with
-/// `spritebake` (the version), `kind` and `output`: what [`settings_hash`] hashes.
+/// An entry's settings key by key as the project file writes them (`size` = `128`), each key
+/// whose value is not its kind's default, with `spritebake` (the version), `kind` and
+/// `output`: what [`settings_hash`] hashes, in a few hundred bytes a record.
 pub(super) fn settings_keys(entry: &Entry) -> BTreeMap<String, String> {
-    let shown = |v: &toml::Value| match v {
-        toml::Value::String(s) => s.clone(),
-        other => crate::spec::show(other),
-    };
-    let spec = entry.spec.to_table().into_iter().map(|(key, value)| (key, shown(&value)));
+    let defaults = entry.kind.base().to_table();
+    let set = entry.spec.to_table().into_iter().filter(|(key, value)| defaults.get(key) != Some(value));
+    let spec = set.map(|(key, value)| (key, shown(&value)));
     let own = [("spritebake", VERSION), ("kind", entry.kind.table()), ("output", &entry.output)];
     own.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).chain(spec).collect()
 }
 
-/// Which settings changed from `old` to `new` ([`settings_keys`]): `size 128 → 120, ssaa 2 →
-/// 4`, the first few in key order and how many more; `None` when `old` has none (a record of
-/// an older run) or none differs.
-pub(super) fn changed_settings(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> Option<String> {
+/// The default of every setting of an entry of `kind`, as [`settings_keys`] writes values.
+pub(super) fn default_keys(kind: Kind) -> BTreeMap<String, String> {
+    kind.base().to_table().into_iter().map(|(key, value)| (key, shown(&value))).collect()
+}
+
+/// A setting's value as a project file writes it, strings unquoted.
+fn shown(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => crate::spec::show(other),
+    }
+}
+
+/// Which settings changed from `old` to `new` ([`settings_keys`]; a key they leave out is at
+/// its value in `defaults`, else unset): `size 128 → 120, ssaa 2 → 4`, the first few in key
+/// order and how many more; `None` when `old` has none (a record of an older run) or none
+/// differs.
+pub(super) fn changed_settings(
+    old: &BTreeMap<String, String>,
+    new: &BTreeMap<String, String>,
+    defaults: &BTreeMap<String, String>,
+) -> Option<String> {
     const SHOWN: usize = 4;
     if old.is_empty() {
         return None;
@@ -344,7 +361,8 @@ pub(super) fn changed_settings(old: &BTreeMap<String, String>, new: &BTreeMap<St
     let changes: Vec<String> = keys
         .into_iter()
         .filter_map(|key| {
-            let (was, is) = (old.get(key).unwrap_or(&unset), new.get(key).unwrap_or(&unset));
+            let was = old.get(key).or(defaults.get(key)).unwrap_or(&unset);
+            let is = new.get(key).or(defaults.get(key)).unwrap_or(&unset);
             (was != is).then(|| format!("{key} {was} → {is}"))
         })
         .collect();
@@ -374,14 +392,16 @@ mod tests {
         let keys = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let old = keys(&[("size", "128"), ("ssaa", "2"), ("anim", "[\"walk\"]")]);
         let new = keys(&[("size", "120"), ("ssaa", "2"), ("palette", "16")]);
+        // A key left out is at its default: `anim`'s is `[]`, `palette` has none.
+        let defaults = keys(&[("size", "64"), ("ssaa", "2"), ("anim", "[]")]);
         assert_eq!(
-            changed_settings(&old, &new).as_deref(),
-            Some("anim [\"walk\"] → (unset), palette (unset) → 16, size 128 → 120")
+            changed_settings(&old, &new, &defaults).as_deref(),
+            Some("anim [\"walk\"] → [], palette (unset) → 16, size 128 → 120")
         );
-        assert_eq!(changed_settings(&old, &old), None);
-        assert_eq!(changed_settings(&BTreeMap::new(), &new), None, "an older run's record names no keys");
+        assert_eq!(changed_settings(&old, &old, &defaults), None);
+        assert_eq!(changed_settings(&BTreeMap::new(), &new, &defaults), None, "an older run's record names no keys");
         let many: BTreeMap<String, String> = (0..7).map(|i| (format!("k{i}"), "1".to_string())).collect();
-        let shown = changed_settings(&many, &BTreeMap::new()).unwrap();
+        let shown = changed_settings(&many, &BTreeMap::new(), &defaults).unwrap();
         assert!(shown.ends_with("k3 1 → (unset) and 3 more"), "{shown}");
     }
 
