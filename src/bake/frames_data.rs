@@ -13,7 +13,8 @@
 //! ```
 //!
 //! `pivot` is in pixels of the frame (x right, y down): the ground under the model's origin,
-//! where an engine places the sprite. Durations are whole milliseconds that add up to each
+//! where an engine places the sprite; with `--points`, `points` gives each named joint's pixel
+//! the same way (`{"forearm_R": {"x": 41.5, "y": 30.2}}`). Durations are whole milliseconds that add up to each
 //! animation's length, and `frames` in `animations` index the `frames` list — as the sheet's
 //! engine data times and groups them ([`super::engines`]).
 
@@ -57,6 +58,7 @@ struct Record {
     pivot: (f32, f32),
     duration: f32,
     looping: bool,
+    points: Vec<(f32, f32)>,
 }
 
 impl FramesData {
@@ -73,6 +75,7 @@ impl FramesData {
             pivot: (cell.pivot.x, cell.pivot.y),
             duration: cell.duration,
             looping: cell.looping,
+            points: cell.points.iter().map(|p| (p.x, p.y)).collect(),
         });
     }
 
@@ -94,7 +97,7 @@ impl FramesData {
                 ms += u64::from(duration);
                 let file = Path::new(&r.file);
                 let file = file.strip_prefix(folder).unwrap_or(file).to_string_lossy().replace('\\', "/");
-                frames.push(json!({
+                let mut frame = json!({
                     "file": file,
                     "animation": animation,
                     "clip": r.clip,
@@ -103,7 +106,13 @@ impl FramesData {
                     "size": {"w": r.size.0, "h": r.size.1},
                     "pivot": {"x": r.pivot.0, "y": r.pivot.1},
                     "duration": duration,
-                }));
+                });
+                if !info.points.is_empty() {
+                    let at = |&(x, y): &(f32, f32)| json!({"x": x, "y": y});
+                    let points: Map<String, Value> = info.points.iter().cloned().zip(r.points.iter().map(at)).collect();
+                    frame["points"] = Value::Object(points);
+                }
+                frames.push(frame);
             }
             let seconds: f64 = run.iter().map(|r| f64::from(r.duration)).sum();
             let indices: Vec<usize> = (start..frames.len()).collect();

@@ -77,6 +77,19 @@ pub struct Job<'a> {
     pub pose: PoseOptions,
     /// Post-processing of every cell: the cells [`Job::render`] returns are final.
     pub look: Look,
+    /// The points whose pixel each cell records ([`Cell::points`]).
+    pub points: Vec<Point>,
+}
+
+/// A point of the model followed from frame to frame: a joint, or a place fixed to one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// Its name, as the data writes it.
+    pub name: String,
+    /// The joint it moves with.
+    pub joint: usize,
+    /// Where on the joint, in the joint's space.
+    pub offset: Vec3,
 }
 
 /// What a sheet's JSON says about the job besides its frames.
@@ -90,6 +103,8 @@ pub struct JobInfo {
     pub pixels_per_unit: Option<f32>,
     /// Whether the images' colour is premultiplied by alpha (the look's `alpha`).
     pub premultiplied: bool,
+    /// The names of the points each frame records ([`Cell::points`]), in their order.
+    pub points: Vec<String>,
 }
 
 /// One rendered cell.
@@ -117,6 +132,9 @@ pub struct Cell {
     pub camera: Camera,
     /// Its surface maps (the look's `maps`), in the image's layout.
     pub maps: Maps,
+    /// Where each of the job's [`Job::points`] is, in pixels of the image (in front of the
+    /// model or behind it alike).
+    pub points: Vec<Vec2>,
 }
 
 impl<'a> Job<'a> {
@@ -132,6 +150,7 @@ impl<'a> Job<'a> {
             directions: self.directions.clone(),
             pixels_per_unit: self.pixels_per_unit,
             premultiplied: self.look.alpha == crate::spec::AlphaName::Premultiplied,
+            points: self.points.iter().map(|p| p.name.clone()).collect(),
         }
     }
 
@@ -161,6 +180,18 @@ impl<'a> Job<'a> {
     /// How many frames a row playing `motion` has.
     fn motion_count(&self, motion: &Motion) -> usize {
         self.sampling.motion_count(motion, self.looping.loops(motion))
+    }
+
+    /// Where each of the job's points is in the world at `time` of `row` (empty without
+    /// points: the joints are not posed for nothing).
+    fn point_positions(&self, row: &Animation, time: FrameTime) -> Vec<Vec3> {
+        if self.points.is_empty() {
+            return Vec::new();
+        }
+        let joints = anim::animated_joint_transforms(self.model, row, time);
+        let to_world = super::frame::model_to_world(self.model);
+        let at = |p: &Point| joints.get(p.joint).map_or(Vec3::ZERO, |m| m.transform_point3(p.offset));
+        self.points.iter().map(|p| to_world.transform_point3(at(p))).collect()
     }
 
     /// Row names for sheets and file names: clip names, `from->to`, `rest`.
@@ -545,6 +576,9 @@ impl Prepared<'_, '_> {
         }
         let render_frame = |((c, i, f, duration), directions): (FrameKey, Vec<Direction>)| {
             let posed = anim::animate(job.model, &self.rows[c], FrameTime::Frame(f));
+            let points = job.point_positions(&self.rows[c], FrameTime::Frame(f));
+            // Pixels of the finished image: pixel art renders `scale` times larger.
+            let scale = job.look.pixel_art.unwrap_or(1).max(1) as f32;
             let render_cell = |(d, place): Direction| {
                 let (camera, pivot) = match &self.framing {
                     Some(framing) => {
@@ -574,10 +608,12 @@ impl Prepared<'_, '_> {
                     joint_pixels(job.model, &request, &camera, width, height)
                 };
                 let (image, pivot) = post::finish(&job.look, image, pivot, joints, &mut surfaces);
+                let points = points.iter().map(|&p| camera.world_to_pixel(p, width, height) / scale).collect();
                 progress();
                 let looping = self.rows[c].options.looping && !matches!(self.rows[c].motion, Motion::Transition(_));
                 let maps = Maps::default();
-                let cell = Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera, maps };
+                let cell =
+                    Cell { clip: c, direction: d, frame: i, duration, looping, image, pivot, camera, maps, points };
                 Ok((cell, surfaces))
             };
             directions.into_par_iter().map(render_cell).collect::<Result<Vec<(Cell, SurfaceMaps)>>>()

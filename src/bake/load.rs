@@ -4,12 +4,14 @@
 
 use std::path::PathBuf;
 
-use super::{Directions, Job, rig};
+use glam::Vec3;
+
+use super::{Directions, Job, Point, rig};
 use crate::anim::{Animation, Motion};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
 use crate::formats;
-use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, KeyedClip, Model};
+use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, KeyedClip, Model, UnknownName};
 use crate::spec::Resolved;
 
 /// A body with its attachment models, as a resolved spec asked for them.
@@ -180,6 +182,36 @@ fn split_motion_hint(model: &Model) -> Option<String> {
     })
 }
 
+/// The points `names` asks each frame to record: joints, else attachment points, by name.
+///
+/// # Errors
+/// [`Error::BadOption`] `points` for a name the model has neither as a joint nor as an
+/// attachment point (with the closest names), or any name on a model without joints.
+fn points_of(model: &Model, names: &[String]) -> Result<Vec<Point>> {
+    let joints = model.skeleton.as_ref().map(|s| s.joints.as_slice()).unwrap_or_default();
+    let point = |name: &String| {
+        let joint = joints.iter().position(|j| &j.name == name).map(|joint| (joint, Vec3::ZERO));
+        let attached = || model.attachment_points.iter().find(|a| &a.name == name).map(|a| (a.joint, a.offset));
+        match joint.or_else(attached) {
+            Some((joint, offset)) => Ok(Point { name: name.clone(), joint, offset }),
+            None if joints.is_empty() => Err(Error::bad_option(
+                "points",
+                name,
+                "names a joint, and this model has none (MD2 and OBJ have no joints)",
+            )),
+            None => {
+                let known = joints
+                    .iter()
+                    .map(|j| j.name.as_str())
+                    .chain(model.attachment_points.iter().map(|a| a.name.as_str()));
+                let unknown = UnknownName::new("joint or attachment point", name, known, "spritebake info lists them");
+                Err(Error::bad_option("points", name, unknown.to_string()))
+            }
+        }
+    };
+    names.iter().map(point).collect()
+}
+
 /// A warning when the model's rest pose shows it facing another way than it is rendered
 /// ([`Model::seeming_front`]; `declared`: the front was given with `facing`): the `S`
 /// direction would show its back or side, and every direction's name would be wrong.
@@ -306,6 +338,7 @@ impl Loaded {
             looping: resolved.looping.clone(),
             pose: resolved.pose,
             look: resolved.look.clone(),
+            points: points_of(&self.model, &resolved.spec.sprite.points)?,
         };
         // The layers are checked against every row (lockstep attachments need each clip).
         job.layers = rig::layers(&self.model, &self.props, &resolved.controls, &job.motions())?;

@@ -189,10 +189,14 @@ impl Product {
     /// The maps the product writes for `resolved`: the look's.
     ///
     /// # Errors
-    /// [`Error::BadOption`] for maps or premultiplied alpha asked of a GIF: maps are
-    /// companion images of a sheet, frames or a render, and a GIF's pixels are opaque or
-    /// transparent.
+    /// [`Error::BadOption`] for maps, premultiplied alpha or points asked of a GIF: maps are
+    /// companion images of a sheet, frames or a render, a GIF's pixels are opaque or
+    /// transparent, and it has no data to write points in.
     pub fn maps(self, resolved: &Resolved) -> Result<&[MapKind]> {
+        if self == Product::Gif && !resolved.spec.sprite.points.is_empty() {
+            let expected = "a GIF has no data to write points in: the sheet and frames commands write them";
+            return Err(Error::bad_option("points", resolved.spec.sprite.points.join(","), expected));
+        }
         if self == Product::Gif && resolved.look.alpha == AlphaName::Premultiplied {
             let expected = "a GIF's pixels are opaque or transparent, with no alpha to premultiply";
             return Err(Error::bad_option("alpha", "premultiplied", expected));

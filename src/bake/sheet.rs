@@ -51,6 +51,8 @@ pub struct Placement {
     pub duration: f32,
     /// Whether its animation loops (clips) or plays once (transitions).
     pub looping: bool,
+    /// The job's points ([`JobInfo::points`]) in pixels of the untrimmed frame.
+    pub points: Vec<(f32, f32)>,
 }
 
 /// One page of a sheet: its size and the frames on it (its image is drawn and handed on by a
@@ -342,6 +344,7 @@ impl SheetBuilder {
                 pivot: (cell.pivot.x / fw as f32, cell.pivot.y / fh as f32),
                 duration: cell.duration,
                 looping: cell.looping,
+                points: cell.points.iter().map(|p| (p.x, p.y)).collect(),
             });
             page.waiting = page.waiting.saturating_sub(1);
             if !touched.contains(&target.page) {

@@ -129,6 +129,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
             pivot: (0.5, 1.0),
             duration: 0.1,
             looping: true,
+            points: Vec::new(),
         })
         .collect();
     // The most the job adds to `meta`: 16 named directions and a fixed scale with its pivot.
@@ -137,6 +138,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
         directions: spritebake::bake::Directions::compass(16),
         pixels_per_unit: Some(0.1),
         premultiplied: true,
+        points: Vec::new(),
     };
     let pages = vec![spritebake::bake::Page { size: (2000, 1), placements }];
     let sheet = Sheet { pages, frame_size: (2, 2), duplicates: 0, job, pivot: glam::Vec2::new(1.0, 2.0) };

@@ -386,6 +386,7 @@ fn transition_job<'a>(model: &'a Model, layers: Layers<'a>) -> Job<'a> {
         looping: Default::default(),
         pose: PoseOptions { looping: true, in_place: true },
         look: Default::default(),
+        points: Vec::new(),
     }
 }
 

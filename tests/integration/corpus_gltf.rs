@@ -122,6 +122,7 @@ fn fox_walk_sheet_in_8_directions_is_jitter_free() {
         looping: Default::default(),
         pose: PoseOptions { looping: true, in_place: true },
         look: Default::default(),
+        points: Vec::new(),
     };
     let cells = job.render().unwrap();
     // The Walk lasts 0.7083 s: 21 frames at 30 fps, none repeating the first at the seam.

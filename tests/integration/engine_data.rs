@@ -350,3 +350,54 @@ fn premultiplied_alpha_is_each_straight_pixel_times_its_alpha_and_libgdx_says_so
 fn file_stem(path: &Path) -> String {
     path.file_stem().unwrap().to_string_lossy().into_owned()
 }
+
+#[test]
+fn points_name_a_joints_pixel_in_every_frame_of_the_sheet_and_the_frames() {
+    let dir = scratch_in("engine-data", "points");
+    let png = baked(&dir, "pts", &[ROBOT, &["--points", "forearm_R,head"]].concat());
+    let (tp, page) = (json(&png.with_extension("json")), read_png(&png).unwrap());
+    let frames = tp["frames"].as_object().unwrap();
+    let (mut elbows, mut covered) = (std::collections::BTreeSet::new(), 0);
+    for (name, f) in frames {
+        let n = |v: &Value, k: &str| v[k].as_f64().unwrap();
+        let (elbow, head) = (&f["points"]["forearm_R"], &f["points"]["head"]);
+        assert!(n(head, "y") < n(elbow, "y"), "{name}: the head is below the elbow: {f}");
+        // Where the elbow is on the page (the points are in the untrimmed frame), the robot is.
+        let (frame, trim) = (&f["frame"], &f["spriteSourceSize"]);
+        let x = n(frame, "x") + n(elbow, "x") - n(trim, "x");
+        let y = n(frame, "y") + n(elbow, "y") - n(trim, "y");
+        let near = (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| (dx, dy))).any(|(dx, dy)| {
+            let (px, py) = ((x + f64::from(dx)) as u32, (y + f64::from(dy)) as u32);
+            page.pixel(px, py).is_some_and(|p| p[3] > 0)
+        });
+        covered += usize::from(near);
+        elbows.insert(format!("{:.1},{:.1}", n(elbow, "x"), n(elbow, "y")));
+    }
+    assert_eq!(covered, frames.len(), "elbows off the robot");
+    assert!(elbows.len() >= 10, "the elbow does not move: {elbows:?}");
+    // The frames JSON of the same job says the same.
+    let (mesh, anim) = (robot("robot.md5mesh"), robot("walk.md5anim"));
+    let pattern = dir.join("f/{clip}_{dir}_{frame:03}.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["frames", &mesh, "--anim", &anim, "--ssaa", "1", "--quiet", "-o"])
+        .arg(&pattern)
+        .args(["--directions", "4", "--size", "24", "--points", "forearm_R,head"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", printed(&o));
+    let data = json(&dir.join("f/frames.json"));
+    for frame in data["frames"].as_array().unwrap() {
+        let name = format!("{}_{:03}", frame["animation"].as_str().unwrap(), frame["frame"].as_u64().unwrap());
+        let in_sheet = &frames[&name]["points"];
+        for point in ["forearm_R", "head"] {
+            for axis in ["x", "y"] {
+                let alone = frame["points"][point][axis].as_f64().unwrap();
+                assert_eq!((alone * 100.0).round() / 100.0, in_sheet[point][axis].as_f64().unwrap(), "{name} {point}");
+            }
+        }
+    }
+    // A name the model does not have: the closest ones.
+    let o = sheet(&dir, "bad", &["--points", "forearm_r"]);
+    assert_refused(&o, &["--points forearm_r", "no joint or attachment point named 'forearm_r'", "forearm_R"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}

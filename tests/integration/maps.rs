@@ -422,6 +422,7 @@ fn golden_job(model: &spritebake::model::Model) -> Job<'_> {
         looping: Default::default(),
         pose: spritebake::anim::PoseOptions { looping: true, in_place: true },
         look: LookSpec { maps: vec![MapKind::Normal], ..LookSpec::default() },
+        points: Vec::new(),
     }
 }
 

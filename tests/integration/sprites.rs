@@ -44,6 +44,7 @@ fn job(model: &Model, directions: u32, size: u32) -> Job<'_> {
         looping: Default::default(),
         pose: PoseOptions { looping: true, in_place: true },
         look: Default::default(),
+        points: Vec::new(),
     }
 }
 

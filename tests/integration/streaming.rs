@@ -41,6 +41,7 @@ fn job(model: &Model) -> Job<'_> {
         looping: Default::default(),
         pose: spritebake::anim::PoseOptions { looping: true, in_place: true },
         look: LookSpec { maps: vec![MapKind::Normal], ..LookSpec::default() },
+        points: Vec::new(),
     }
 }
 

@@ -60,6 +60,8 @@ pub struct Atlas<'a> {
     pub frames: Vec<Frame<'a>>,
     /// The tags, in order.
     pub tags: Vec<Tag>,
+    /// The names of the points every frame records ([`Placement::points`]), in their order.
+    pub points: &'a [String],
 }
 
 impl<'a> Atlas<'a> {
@@ -116,7 +118,7 @@ impl<'a> Atlas<'a> {
             );
             return Err(Error::bad_option("filename_format", format!("\"{}\"", names.as_str()), expected));
         }
-        Ok(Atlas { title, pages, frame_size, frames, tags })
+        Ok(Atlas { title, pages, frame_size, frames, tags, points: &[] })
     }
 
     /// The texture key a frame is on in Phaser: its page image's file name without extension

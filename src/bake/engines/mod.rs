@@ -105,7 +105,8 @@ pub fn sheet_data_files(
             normal: normal_names.get(i).map(String::as_str),
         })
         .collect();
-    let atlas = Atlas::new(&title, &pages, sheet.frame_size, names)?;
+    let mut atlas = Atlas::new(&title, &pages, sheet.frame_size, names)?;
+    atlas.points = &sheet.job.points;
     let page_jsons: Vec<String> =
         pngs.iter().flat_map(|p| format.page_files(p)).map(|(path, _)| file_name(&path)).collect();
     // Each page's data on its own thread, beside the whole sheet's: a sheet's last page waits
@@ -223,6 +224,7 @@ mod tests {
             pivot: (0.5, 1.0),
             duration,
             looping,
+            points: Vec::new(),
         }
     }
 

@@ -31,8 +31,30 @@ struct FrameFields<'a> {
     pivot: Point,
     anchor: Point,
     duration: u32,
+    /// The job's points by name, in pixels of the untrimmed frame (a field of our own; only
+    /// with `--points`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<Points<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     filename: Option<&'a str>,
+}
+
+/// A frame's points by name: `{"hand_R": {"x": 41.5, "y": 30.25}}`.
+struct Points<'a> {
+    names: &'a [String],
+    at: &'a [(f32, f32)],
+}
+
+impl Serialize for Points<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let point = |&(x, y): &(f32, f32)| Point { x: hundredths(x), y: hundredths(y) };
+        serializer.collect_map(self.names.iter().zip(self.at.iter().map(point)))
+    }
+}
+
+/// `x` to two decimals: a point's pixel, finer than any engine places a sprite.
+fn hundredths(x: f32) -> f64 {
+    (f64::from(x) * 100.0).round() / 100.0
 }
 
 #[derive(Serialize)]
@@ -58,7 +80,7 @@ struct Point {
 
 impl<'a> FrameFields<'a> {
     /// `frame`'s fields, named as the array layouts list them when `named`.
-    fn of(atlas: &Atlas, frame: &'a Frame, named: bool) -> FrameFields<'a> {
+    fn of(atlas: &Atlas<'a>, frame: &'a Frame, named: bool) -> FrameFields<'a> {
         let p = frame.placement;
         let (fw, fh) = atlas.frame_size;
         let pivot = || Point { x: fraction(p.pivot.0), y: fraction(p.pivot.1) };
@@ -71,6 +93,7 @@ impl<'a> FrameFields<'a> {
             pivot: pivot(),
             anchor: pivot(),
             duration: frame.duration_ms,
+            points: (!atlas.points.is_empty()).then_some(Points { names: atlas.points, at: &p.points }),
             filename: named.then_some(frame.name.as_str()),
         }
     }

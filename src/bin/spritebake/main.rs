@@ -32,9 +32,9 @@ enum Command {
     /// A sprite sheet (PNG + JSON) of clips × directions × frames.
     Sheet(sprite::SheetArgs),
     /// An animated GIF of one clip.
-    // A GIF has no companion maps and no alpha to premultiply: its help does not offer the
-    // flags it refuses.
-    #[command(mut_arg("maps", |a| a.hide(true)), mut_arg("normal_y", |a| a.hide(true)), mut_arg("alpha", |a| a.hide(true)))]
+    // A GIF has no companion maps, no alpha to premultiply and no data for points: its help
+    // does not offer the flags it refuses.
+    #[command(mut_arg("maps", |a| a.hide(true)), mut_arg("normal_y", |a| a.hide(true)), mut_arg("alpha", |a| a.hide(true)), mut_arg("points", |a| a.hide(true)))]
     Gif(sprite::GifArgs),
     /// Every frame of clips as numbered PNG files.
     Frames(sprite::FramesArgs),

@@ -133,6 +133,12 @@ pub struct SpriteSpec {
     /// Resample each clip to exactly this many frames, from 1 to 10000.
     #[cfg_attr(feature = "cli", arg(long, value_parser = bounds::FRAMES.parser()))]
     pub frames: Option<usize>,
+    /// Joints or attachment points whose pixel in each frame the data records (where to spawn
+    /// a bullet or hang a hat), comma-separated: `points` in the TexturePacker JSON's frames
+    /// and the frames JSON, in pixels of the untrimmed frame (`info` lists the names).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "NAME,...", value_delimiter = ','))]
+    #[serde(deserialize_with = "one_or_many")]
+    pub points: Vec<String>,
 }
 
 impl Default for SpriteSpec {
@@ -145,6 +151,7 @@ impl Default for SpriteSpec {
             ground: Ground::Auto,
             sample_fps: None,
             frames: None,
+            points: Vec::new(),
         }
     }
 }
