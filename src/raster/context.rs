@@ -20,6 +20,9 @@ pub struct DrawContext<'a> {
     pub shading_block: i32,
     /// What the fragment stage needs of each material, decided once per render.
     needs: Vec<FragmentNeeds>,
+    /// The background the resolve composites every pixel over (linear, premultiplied), which
+    /// an additive surface adds to.
+    pub background: Option<[f32; 4]>,
 }
 
 impl<'a> DrawContext<'a> {
@@ -35,7 +38,8 @@ impl<'a> DrawContext<'a> {
             ShadingRate::Sample => 1,
         };
         let needs = materials.iter().map(|m| FragmentNeeds::of(shader, m)).collect();
-        DrawContext { triangles, materials, shader, ssaa: options.ssaa as i32, shading_block, needs }
+        let background = options.background.map(super::resolve::linear_background);
+        DrawContext { triangles, materials, shader, ssaa: options.ssaa as i32, shading_block, needs, background }
     }
 
     /// Triangle `id` with its material and what shading that material needs.

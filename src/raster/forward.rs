@@ -40,8 +40,8 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
         let Some(bounds) = buffers.touch(tri) else { continue };
         let shading = (material, needs, ctx.shader);
         walk(tri, bounds, BLOCK, |rect, test| match test {
-            true => fill_rect::<true>(buffers, tri, shading, ctx.ssaa, rect),
-            false => fill_rect::<false>(buffers, tri, shading, ctx.ssaa, rect),
+            true => fill_rect::<true>(buffers, tri, shading, ctx, rect),
+            false => fill_rect::<false>(buffers, tri, shading, ctx, rect),
         });
     }
 }
@@ -53,12 +53,12 @@ fn fill_rect<const TEST: bool>(
     buffers: &mut TileBuffers,
     tri: &Triangle,
     (material, needs, shader): (&DrawMaterial, FragmentNeeds, &Shader),
-    ssaa: i32,
+    ctx: &DrawContext,
     [x0, y0, x1, y1]: [i32; 4],
 ) {
     let r = buffers.rect;
     let alpha = material.alpha;
-    let stepper = RowStepper::new(tri, x0, ssaa);
+    let stepper = RowStepper::new(tri, x0, ctx.ssaa);
     let width = (x1 - x0 + 1) as usize;
     for y in y0..=y1 {
         let oy = (y - tri.bbox[1]) as f32;
@@ -82,7 +82,12 @@ fn fill_rect<const TEST: bool>(
             // Blended surfaces do not occlude what comes later.
             match alpha {
                 AlphaMode::Blend => *dst = over(src, *dst),
-                AlphaMode::Additive => *dst = add(src, *dst),
+                AlphaMode::Additive => {
+                    *dst = match ctx.background {
+                        Some(background) => add_onto(src, *dst, background),
+                        None => add(src, *dst),
+                    }
+                }
                 AlphaMode::Opaque | AlphaMode::Mask(_) => {
                     *dst = src;
                     *depth = z;
@@ -97,6 +102,24 @@ fn fill_rect<const TEST: bool>(
 fn over(src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
     let k = 1.0 - src[3];
     [src[0] + dst[0] * k, src[1] + dst[1] * k, src[2] + dst[2] * k, src[3] + dst[3] * k]
+}
+
+/// Premultiplied `src` added to `dst` in front of `background` (premultiplied), which the
+/// resolve composites every pixel over afterwards: the glow adds to the background too, as it
+/// would to a wall. Returned as what the resolve turns into the sum: the colour `p` with
+/// `p + background · (1 − p.alpha)` = `src` added to (`dst` over the background).
+#[inline(always)]
+fn add_onto(src: [f32; 4], dst: [f32; 4], background: [f32; 4]) -> [f32; 4] {
+    let sum = add(src, over(dst, background));
+    let behind = background[3];
+    if behind >= 1.0 {
+        return sum;
+    }
+    // The resolve adds `background · (1 − p.alpha)`; the sum's alpha is at least the
+    // background's, so this alpha is in 0..=1.
+    let alpha = ((sum[3] - behind) / (1.0 - behind)).clamp(0.0, 1.0);
+    let k = 1.0 - alpha;
+    [sum[0] - background[0] * k, sum[1] - background[1] * k, sum[2] - background[2] * k, alpha]
 }
 
 /// Premultiplied `src` added to `dst`: the colours add (capped at the coverage, as a GPU's

@@ -121,12 +121,15 @@ pub struct PixelResolver {
 impl PixelResolver {
     /// A resolver compositing over `background` (sRGB, straight alpha), if any.
     pub fn new(background: Option<[u8; 4]>) -> PixelResolver {
-        let background = background.map(|b| {
-            let a = b[3] as f32 / 255.0;
-            [srgb_to_linear(b[0]) * a, srgb_to_linear(b[1]) * a, srgb_to_linear(b[2]) * a, a]
-        });
-        PixelResolver { background, encoder: SrgbEncoder::new() }
+        PixelResolver { background: background.map(linear_background), encoder: SrgbEncoder::new() }
     }
+}
+
+/// A background colour (sRGB, straight alpha) as the resolve composites it: linear,
+/// premultiplied.
+pub(super) fn linear_background(b: [u8; 4]) -> [f32; 4] {
+    let a = b[3] as f32 / 255.0;
+    [srgb_to_linear(b[0]) * a, srgb_to_linear(b[1]) * a, srgb_to_linear(b[2]) * a, a]
 }
 
 impl Resolve for PixelResolver {

@@ -539,6 +539,16 @@ fn an_additive_glow_lightens_what_is_behind_it_and_fades_out_over_nothing() {
         assert_eq!(image.pixel(11, 8).unwrap(), [0, 255, 0, 128]);
         // Nothing blended writes depth: the wall behind is still drawn in full.
         assert_eq!(image.pixel(2, 2).unwrap()[3], 255);
+        // Over a background the glow adds to it, as to the wall: blue (0, 0, 1) and green
+        // (0, 0.5, 0) are (0, 0.5, 1), sRGB (0, 188, 255); drawn over it, it was (0, 188, 188).
+        let blue = RenderOptions { background: Some([0, 0, 255, 255]), ..unlit(16, 16) };
+        let image = render_meshes(&order, pixel_camera(16.0, 16.0), &blue);
+        assert_eq!(image.pixel(11, 8).unwrap(), [0, 188, 255, 255]);
+        assert_eq!(image.pixel(4, 8).unwrap(), [255, 188, 0, 255]);
+        // A half-transparent background: the glow adds its green and covers more of it.
+        let faint = RenderOptions { background: Some([0, 0, 255, 128]), ..unlit(16, 16) };
+        let [r, g, b, a] = render_meshes(&order, pixel_camera(16.0, 16.0), &faint).pixel(11, 8).unwrap();
+        assert!(r == 0 && g > 150 && b > 150 && a > 128 && a < 255, "{:?}", [r, g, b, a]);
     }
     // The normal map leaves a glow out: it has no surface.
     let posed = [glow.posed(), wall.posed()];
