@@ -430,6 +430,11 @@ fn entries_named_after_the_project_are_the_only_ones_baked() {
     assert!(printed(&o).contains("no entry named 'robot-md2-gf'; did you mean 'robot-md2-gif'?"), "{}", printed(&o));
     let o = bake(&dir, &["spritebake.toml", "dragon-*"]);
     assert!(printed(&o).contains("no entry named 'dragon-*'"), "{}", printed(&o));
+    // A name of another shard's entry (entry 6 of 7 is shard 3 of 3) is said to bake nothing.
+    let o = bake(&dir, &["spritebake.toml", "tower-side", "tower-thumb", "--shard", "2/3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+    assert!(printed(&o).contains("warning: 'tower-side' not baked: another shard's entries"), "{}", printed(&o));
+    assert_eq!(entries_with(&o, "up to date").len() + entries_with(&o, "built").len(), 1, "{}", printed(&o));
 }
 
 #[test]

@@ -1004,6 +1004,13 @@ impl Project {
         let in_shard = self.selected(options.shard);
         let chosen = |e: &&Entry| options.only.as_ref().is_none_or(|names| names.contains(&e.name));
         let selected: Vec<&Entry> = in_shard.iter().copied().filter(chosen).collect();
+        // A name of another shard's entry bakes nothing here: said, not silent.
+        let named = options.only.iter().flatten();
+        let elsewhere: Vec<String> =
+            named.filter(|n| !selected.iter().any(|e| &e.name == *n)).map(|n| format!("'{n}'")).collect();
+        if !elsewhere.is_empty() {
+            warnings.push(format!("{} not baked: another shard's entries", elsewhere.join(", ")));
+        }
         let hashes = Hashes::default();
         // Each step, and why the entry's record is not believed (see `cover.rs`).
         let judged: Vec<(Step, Option<String>)> = selected
