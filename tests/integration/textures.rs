@@ -283,18 +283,26 @@ fn an_obj_map_d_cuts_the_texture_out_without_a_fringe() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Writes `halves.png` (two texels side by side, `left` and `right`) and `quad.obj`, a unit
+/// quad mapped over it with material `paint` from `quad.mtl`, followed by `extra` lines.
+fn halves_quad(dir: &std::path::Path, left: [u8; 4], right: [u8; 4], extra: &str) {
+    let rgba = [left, right].concat();
+    spritebake::output::write_png(&dir.join("halves.png"), &spritebake::raster::Image { width: 2, height: 1, rgba })
+        .unwrap();
+    let obj = format!(
+        "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+         usemtl paint\nf 1/1 2/2 3/3 4/4\n{extra}"
+    );
+    std::fs::write(dir.join("quad.obj"), obj).unwrap();
+}
+
 #[test]
 fn an_obj_polyline_leaves_its_groups_texture_coordinates_alone() {
     let dir = scratch_in("textures", "polyline");
     // Left half red, right half blue: drawn with its UVs, the quad shows both; without them,
     // one colour all over.
-    let rgba = [[255, 0, 0, 255], [0, 0, 255, 255]].concat();
-    spritebake::output::write_png(&dir.join("halves.png"), &spritebake::raster::Image { width: 2, height: 1, rgba })
-        .unwrap();
+    halves_quad(&dir, [255, 0, 0, 255], [0, 0, 255, 255], "l 1 3\np 2\n");
     std::fs::write(dir.join("quad.mtl"), "newmtl paint\nKd 1 1 1\nmap_Kd halves.png\n").unwrap();
-    let obj = "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
-               usemtl paint\nf 1/1 2/2 3/3 4/4\nl 1 3\np 2\n";
-    std::fs::write(dir.join("quad.obj"), obj).unwrap();
     let model = load(&dir.join("quad.obj"), &LoadOptions::default());
     let skipped = "1 line (`l`) and 1 point (`p`) elements skipped";
     assert!(model.warnings.iter().any(|w| w.contains(skipped)), "{:?}", model.warnings);
@@ -310,12 +318,7 @@ fn an_obj_polyline_leaves_its_groups_texture_coordinates_alone() {
 fn an_opaque_material_shows_the_stored_colour_where_its_texture_is_transparent() {
     let dir = scratch_in("textures", "opaque-alpha");
     // Left texel red with alpha 0, right texel blue and opaque.
-    let rgba = [[255, 0, 0, 0], [0, 0, 255, 255]].concat();
-    spritebake::output::write_png(&dir.join("halves.png"), &spritebake::raster::Image { width: 2, height: 1, rgba })
-        .unwrap();
-    let obj = "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
-               usemtl paint\nf 1/1 2/2 3/3 4/4\n";
-    std::fs::write(dir.join("quad.obj"), obj).unwrap();
+    halves_quad(&dir, [255, 0, 0, 0], [0, 0, 255, 255], "");
     // Each drawn pixel's colour: (red, blue) counts, and how many are transparent.
     let render = |mtl: &str| {
         std::fs::write(dir.join("quad.mtl"), mtl).unwrap();
