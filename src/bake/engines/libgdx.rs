@@ -28,18 +28,21 @@
 
 use std::fmt::Write as _;
 
-use super::Atlas;
+use super::{Atlas, Frame};
 
 /// The atlas text of every page of `atlas`; `premultiplied`: the pages' colour is
 /// premultiplied by alpha (`pma:true`, so libGDX and Spine blend them as such).
 pub(super) fn to_atlas(atlas: &Atlas, premultiplied: bool) -> String {
-    // Each frame's animation and its number in it.
-    let mut numbered: Vec<(usize, &str, usize)> = atlas
-        .tags
-        .iter()
-        .flat_map(|tag| tag.frames.clone().enumerate().map(move |(index, frame)| (frame, tag.name.as_str(), index)))
-        .collect();
-    numbered.sort_by_key(|&(frame, _, _)| frame);
+    // Each page's frames, in frame order, with their animation and number in it: gathered
+    // once, not looked for again on every page.
+    let mut by_page: Vec<Vec<(&Frame, &str, usize)>> = vec![Vec::new(); atlas.pages.len()];
+    for tag in &atlas.tags {
+        for (index, frame) in atlas.tag_frames(tag).iter().enumerate() {
+            if let Some(page) = by_page.get_mut(frame.page) {
+                page.push((frame, tag.name.as_str(), index));
+            }
+        }
+    }
     let (frame_w, frame_h) = atlas.frame_size;
     let mut text = String::new();
     for (page_index, page) in atlas.pages.iter().enumerate() {
@@ -51,8 +54,7 @@ pub(super) fn to_atlas(atlas: &Atlas, premultiplied: bool) -> String {
         if premultiplied {
             text.push_str("pma:true\n");
         }
-        let on_page = numbered.iter().filter_map(|&(i, tag, index)| Some((atlas.frames.get(i)?, tag, index)));
-        for (frame, tag, index) in on_page.filter(|(f, _, _)| f.page == page_index) {
+        for &(frame, tag, index) in by_page.get(page_index).into_iter().flatten() {
             let p = frame.placement;
             let _ = writeln!(text, "{tag}\nbounds:{},{},{},{}", p.x, p.y, p.w, p.h);
             if (p.w, p.h, p.source_x, p.source_y) != (frame_w, frame_h, 0, 0) {
