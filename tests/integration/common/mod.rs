@@ -9,6 +9,7 @@ pub mod browser;
 pub mod cli;
 pub mod engines;
 pub mod fbx;
+pub mod gltf;
 pub mod golden;
 pub mod html;
 pub mod points;
