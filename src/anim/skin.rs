@@ -20,7 +20,14 @@ pub(super) fn posed_from<'a>(
                 Some((p, n)) => (Cow::Owned(p), Cow::Owned(n)),
                 None => (Cow::Borrowed(mesh.positions.as_slice()), Cow::Borrowed(mesh.normals.as_slice())),
             };
-            Some(PosedPart { positions, normals, uvs: &mesh.uvs, indices: &mesh.indices, material })
+            Some(PosedPart {
+                positions,
+                normals,
+                uvs: &mesh.uvs,
+                colors: &mesh.colors,
+                indices: &mesh.indices,
+                material,
+            })
         })
         .collect();
     PosedMesh { parts }

@@ -55,6 +55,7 @@ mod tests {
             positions: Cow::Borrowed(&[Vec3::ZERO]),
             normals: Cow::Borrowed(&normals),
             uvs: &uvs,
+            colors: &[],
             indices: &indices,
             material: &material,
         };

@@ -57,6 +57,10 @@ pub struct Mesh {
     pub normals: Vec<Vec3>,
     /// Texture coordinates, (0,0) = top-left of the image.
     pub uvs: Vec<Vec2>,
+    /// Vertex colours (glTF `COLOR_0`, OBJ `v x y z r g b`): linear RGB and straight alpha, one
+    /// per vertex, multiplying the material's base colour and texture. Empty when the mesh has
+    /// none.
+    pub colors: Vec<[f32; 4]>,
     /// Triangles as vertex indices, counter-clockwise when seen from the front.
     pub indices: Vec<[u32; 3]>,
     /// Skinning data for skeletal formats: `influence_ranges[v]` is the range of

@@ -13,6 +13,8 @@ pub struct PosedPart<'a> {
     pub normals: Cow<'a, [Vec3]>,
     /// Texture coordinates, (0,0) = top-left.
     pub uvs: &'a [Vec2],
+    /// Vertex colours (see [`super::Mesh::colors`]); empty when the mesh has none.
+    pub colors: &'a [[f32; 4]],
     /// Triangles, counter-clockwise from the front.
     pub indices: &'a [[u32; 3]],
     /// Material to draw with.

@@ -11,6 +11,7 @@ use glam::Mat3;
 use super::{OutputFormat, OutputPlan, encode_rgba_png, sanitize_component};
 use crate::error::Result;
 use crate::model::{PosedMesh, Texture, TextureStatus};
+use crate::raster::linear_to_srgb_exact;
 
 /// The files of an OBJ export, encoded but not written: the command plans them, then writes
 /// them in one transaction.
@@ -103,6 +104,8 @@ pub fn encode_obj(path: &Path, posed: &PosedMesh, axes: Mat3) -> Result<ObjExpor
     let mut copied: Vec<(PathBuf, String)> = Vec::new();
     let mut encoded: Vec<(Arc<Texture>, String)> = Vec::new();
     let mut base = 1usize; // OBJ indices are 1-based and global across objects
+    // Vertex colours go on every `v` line or none: a reader pairs them with positions by index.
+    let coloured = posed.parts.iter().any(|p| !p.colors.is_empty());
     for (i, part) in posed.parts.iter().enumerate() {
         let name = sanitize_component(&part.material.name).replace(char::is_whitespace, "_");
         let material = format!("m{i}_{name}");
@@ -141,9 +144,18 @@ pub fn encode_obj(path: &Path, posed: &PosedMesh, axes: Mat3) -> Result<ObjExpor
             writeln!(mtl, "map_Kd {map}").ok();
         }
         writeln!(obj, "o part{i}\nusemtl {material}").ok();
-        for p in part.positions.iter() {
+        for (k, p) in part.positions.iter().enumerate() {
             let p = axes * *p;
-            writeln!(obj, "v {} {} {}", p.x, p.y, p.z).ok();
+            match coloured {
+                // In sRGB, as Blender writes and reads them; OBJ has no alpha.
+                true => {
+                    let rgb = part.colors.get(k).map_or([1.0; 3], |c| [c[0], c[1], c[2]]);
+                    // Four decimals: finer than a byte, and 1 stays `1`, not `0.99999994`.
+                    let [r, g, b] = rgb.map(|c| (linear_to_srgb_exact(c.clamp(0.0, 1.0)) * 1e4).round() / 1e4);
+                    writeln!(obj, "v {} {} {} {r} {g} {b}", p.x, p.y, p.z).ok()
+                }
+                false => writeln!(obj, "v {} {} {}", p.x, p.y, p.z).ok(),
+            };
         }
         for n in part.normals.iter() {
             let n = axes * *n;
@@ -199,6 +211,7 @@ mod tests {
                 positions: Cow::Borrowed(&positions),
                 normals: Cow::Borrowed(&positions),
                 uvs: &uvs,
+                colors: &[],
                 indices: &indices,
                 material,
             })
@@ -229,5 +242,33 @@ mod tests {
         assert_eq!(export.images.len(), 1);
         assert_eq!(export.images[0].0, Path::new("/out/out_image0.png"));
         assert!(export.images[0].1.starts_with(b"\x89PNG"));
+    }
+
+    #[test]
+    fn vertex_colours_are_written_in_srgb_on_every_vertex_and_read_back() {
+        let (positions, uvs, indices) = ([Vec3::ZERO, Vec3::X, Vec3::Y], [Vec2::ZERO; 3], [[0u32, 1, 2]]);
+        let colours = [[0.214, 0.0, 1.0, 1.0], [1.0, 0.5, 0.0, 0.5], [0.0, 0.0, 0.0, 1.0]];
+        let material = Material::named("m");
+        let coloured = PosedPart {
+            positions: Cow::Borrowed(&positions),
+            normals: Cow::Borrowed(&positions),
+            uvs: &uvs,
+            colors: &colours,
+            indices: &indices,
+            material: &material,
+        };
+        // A part without colours beside one with them is written white.
+        let posed = PosedMesh { parts: vec![coloured.clone(), PosedPart { colors: &[], ..coloured }] };
+        let export = encode_obj(Path::new("/out/out.obj"), &posed, Mat3::IDENTITY).unwrap();
+        let v: Vec<&str> = export.obj.1.lines().filter(|l| l.starts_with("v ")).collect();
+        assert_eq!(v.len(), 6);
+        assert!(v[0].starts_with("v 0 0 0 0.5") && v[5].ends_with(" 1 1 1"), "{v:?}");
+        let model = crate::formats::obj::parse(export.obj.1.as_bytes(), &mut |_| None).unwrap();
+        for (read, written) in model.meshes[0].colors.iter().zip(colours) {
+            for c in 0..3 {
+                assert!((read[c] - written[c]).abs() < 1e-3, "{read:?} {written:?}");
+            }
+        }
+        assert!(model.meshes[1].colors.iter().all(|c| *c == [1.0; 4]));
     }
 }

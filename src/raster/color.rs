@@ -23,11 +23,13 @@ static LINEAR_TO_SRGB: LazyLock<Vec<u8>> = LazyLock::new(|| {
         .collect()
 });
 
-fn srgb_to_linear_exact(c: f32) -> f32 {
+/// Decodes an sRGB value in 0..1 (not a byte) to linear light.
+pub(crate) fn srgb_to_linear_exact(c: f32) -> f32 {
     if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
-fn linear_to_srgb_exact(l: f32) -> f32 {
+/// Encodes a linear value in 0..1 as an sRGB value in 0..1 (not a byte).
+pub(crate) fn linear_to_srgb_exact(l: f32) -> f32 {
     if l <= 0.003_130_8 { l * 12.92 } else { 1.055 * l.powf(1.0 / 2.4) - 0.055 }
 }
 

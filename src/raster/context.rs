@@ -1,14 +1,17 @@
 //! What every tile needs to draw one render: the set-up triangles, their materials and what
 //! the fragment stage needs of each.
 
+use super::interpolate::Wanted;
 use super::scene::{RenderOptions, ShadingRate};
-use super::setup::Triangle;
+use super::setup::{ColourPlanes, Triangle};
 use super::shade::{DrawMaterial, Fragments, Shader};
 
 /// What every tile needs to draw.
 pub struct DrawContext<'a> {
     /// All set-up triangles.
     pub triangles: &'a [Triangle],
+    /// Their vertex colours, by triangle index; empty when no part of the draw has any.
+    colours: &'a [ColourPlanes],
     /// Materials indexed by `Triangle::material`.
     pub materials: &'a [DrawMaterial],
     /// Fragment stage.
@@ -29,6 +32,7 @@ impl<'a> DrawContext<'a> {
     /// The context of one render.
     pub fn new(
         triangles: &'a [Triangle],
+        colours: &'a [ColourPlanes],
         materials: &'a [DrawMaterial],
         shader: &'a Shader,
         options: &RenderOptions,
@@ -39,7 +43,8 @@ impl<'a> DrawContext<'a> {
         };
         let needs = materials.iter().map(|m| FragmentNeeds::of(shader, m)).collect();
         let background = options.background.map(super::resolve::linear_background);
-        DrawContext { triangles, materials, shader, ssaa: options.ssaa as i32, shading_block, needs, background }
+        let ssaa = options.ssaa as i32;
+        DrawContext { triangles, colours, materials, shader, ssaa, shading_block, needs, background }
     }
 
     /// Triangle `id` with its material and what shading that material needs.
@@ -49,6 +54,14 @@ impl<'a> DrawContext<'a> {
         let m = tri.material as usize;
         Some((tri, self.materials.get(m)?, *self.needs.get(m)?))
     }
+
+    /// What interpolation computes for triangle `id`, whose material needs `needs`: its
+    /// vertex colours only where its part has them.
+    #[inline(always)]
+    pub(super) fn wanted(&self, id: u32, needs: FragmentNeeds) -> Wanted<'a> {
+        let colour = if needs.vertex_colours { self.colours.get(id as usize) } else { None };
+        Wanted { uv: needs.uv, normal: needs.normals, derivatives: needs.derivatives, colour }
+    }
 }
 
 /// What the fragment stage of one material needs.
@@ -57,6 +70,8 @@ pub(super) struct FragmentNeeds {
     pub(super) uv: bool,
     pub(super) normals: bool,
     pub(super) derivatives: bool,
+    /// Its part has vertex colours.
+    pub(super) vertex_colours: bool,
     /// An untextured, unlit material has one colour for the whole triangle.
     pub(super) constant: Option<[f32; 4]>,
 }
@@ -67,8 +82,9 @@ impl FragmentNeeds {
         let uv = material.texture.is_some();
         let normals = shader.needs_normals();
         let flat = Fragments::default();
-        let varies = uv || normals || shader.needs_depth();
+        let vertex_colours = material.vertex_colours;
+        let varies = uv || normals || vertex_colours || shader.needs_depth();
         let constant = (!varies).then(|| shader.shade(material, &flat, || [0.0])).flatten();
-        FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), constant }
+        FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), vertex_colours, constant }
     }
 }

@@ -246,13 +246,13 @@ pub(super) fn depth_mask(z: f32, stored: f32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
+    use crate::raster::setup::{CORNER_ATTRS, ClipVertex, setup_triangle};
     use glam::Vec4;
 
     /// A triangle spanning many 8×8 blocks of a 64×64 sample grid, so the walk meets outside,
     /// partial and full blocks.
     fn big_triangle() -> Triangle {
-        let vertex = |x: f32, y: f32, z: f32| ClipVertex { pos: Vec4::new(x, y, z, 1.0), attrs: [0.0; ATTRS] };
+        let vertex = |x: f32, y: f32, z: f32| ClipVertex { pos: Vec4::new(x, y, z, 1.0), attrs: [0.0; CORNER_ATTRS] };
         let mut out = Vec::new();
         let v = [vertex(-0.9, -0.8, 0.2), vertex(0.85, -0.3, 0.5), vertex(-0.2, 0.95, 0.8)];
         setup_triangle(v, (64, 64), 0, false, &mut out);

@@ -430,7 +430,7 @@ impl<'a> VisibleShader<'a> {
         let Some((tri, material, needs)) = self.select(id) else { return [[0.0; 4]; L] };
         let oy = ys.map(|y| y - tri.bbox[1] as f32);
         let ox = xs.map(|x| x - tri.bbox[0] as f32);
-        let mut fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+        let mut fragments = interpolate_lanes(tri, ox, oy, self.ctx.wanted(id, needs));
         if derivative_scale != 1.0 {
             fragments.scale_derivatives(derivative_scale);
         }
@@ -481,7 +481,7 @@ impl<'a> VisibleShader<'a> {
 mod tests {
     use super::*;
     use crate::raster::scene::RenderOptions;
-    use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
+    use crate::raster::setup::{ClipVertex, setup_triangle};
     use crate::raster::shade::FragmentOutput;
     use glam::Vec4;
 
@@ -490,7 +490,7 @@ mod tests {
         // Three lit triangles whose normals vary across them, so no colour is constant.
         let vertex = |x: f32, y: f32, n: [f32; 3]| ClipVertex {
             pos: Vec4::new(x, y, 0.5, 1.0),
-            attrs: [0.0, 0.0, n[0], n[1], n[2]],
+            attrs: [0.0, 0.0, n[0], n[1], n[2], 1.0, 1.0, 1.0, 1.0],
         };
         let mut tris = Vec::new();
         for (k, tilt) in [0.0f32, 0.4, -0.7].into_iter().enumerate() {
@@ -499,12 +499,12 @@ mod tests {
             let v = [vertex(-1.0 + x, 1.0, n(0.0)), vertex(-0.9, -1.0, n(-0.5)), vertex(1.0, 0.8 - x, n(0.5))];
             setup_triangle(v, (64, 64), 0, false, &mut tris);
         }
-        assert_eq!((tris.len(), ATTRS), (3, 5));
+        assert_eq!(tris.len(), 3);
         let options = RenderOptions { ssaa: 4, ..RenderOptions::default() };
         let shader = Shader::new(&options, FragmentOutput::Color);
         let material = DrawMaterial::opaque([0.8, 0.5, 0.2, 1.0]);
         let materials = [material];
-        let ctx = DrawContext::new(&tris, &materials, &shader, &options);
+        let ctx = DrawContext::new(&tris, &[], &materials, &shader, &options);
         let grid = PixelGrid::new(4);
         const E: u32 = NO_TRIANGLE;
         // Pixels of a run: two triangles, a triangle and the background, three triangles,

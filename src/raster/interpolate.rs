@@ -1,14 +1,24 @@
-//! Attribute interpolation: the perspective-correct texture coordinates, derivatives and
-//! normals of the samples a pass shades, and their clip depth for the depth map.
+//! Attribute interpolation: the perspective-correct texture coordinates, derivatives, vertex
+//! colours and normals of the samples a pass shades, and their clip depth for the depth map.
 
-use super::setup::Triangle;
+use super::setup::{ColourPlanes, Triangle};
 use super::shade::Fragments;
+
+/// What to interpolate besides the triangle's own planes.
+#[derive(Clone, Copy)]
+pub(super) struct Wanted<'a> {
+    pub(super) uv: bool,
+    pub(super) normal: bool,
+    pub(super) derivatives: bool,
+    /// The triangle's vertex colours, where its part has them.
+    pub(super) colour: Option<&'a ColourPlanes>,
+}
 
 /// Perspective-correct attributes of the sample at offset (`ox`, `oy`) from the triangle's
 /// bounding-box origin; only what the shader will use is computed.
 #[inline(always)]
-pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragments<1> {
-    interpolate_lanes(tri, [ox], [oy], uv, normal, derivatives)
+pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, wanted: Wanted) -> Fragments<1> {
+    interpolate_lanes(tri, [ox], [oy], wanted)
 }
 
 /// [`interpolate`] for `L` samples at once (offsets `ox`, `oy`; a row of samples, or the
@@ -20,12 +30,20 @@ pub(super) fn interpolate_lanes<const L: usize>(
     tri: &Triangle,
     ox: [f32; L],
     oy: [f32; L],
-    uv: bool,
-    normal: bool,
-    derivatives: bool,
+    wanted: Wanted,
 ) -> Fragments<L> {
+    let Wanted { uv, normal, derivatives, colour } = wanted;
     let mut f = Fragments::<L> { back_facing: tri.back_facing, ..Fragments::default() };
     let (a, b, q) = (&tri.attrs[0], &tri.attrs[1], &tri.inv_w);
+    if let Some(planes) = colour {
+        f.colour = Some(std::array::from_fn(|k| {
+            let w = 1.0 / q.at(ox[k], oy[k]);
+            let alpha = (planes[3].at(ox[k], oy[k]) * w).clamp(0.0, 1.0);
+            // A pixel's centroid may lie just outside the triangle: kept to the corners' range.
+            let channel = |c: usize| (planes[c].at(ox[k], oy[k]) * w).clamp(0.0, alpha);
+            [channel(0), channel(1), channel(2), alpha]
+        }));
+    }
     if uv {
         // Attributes were interpolated as a/w; dividing by the interpolated 1/w restores them.
         let mut w = [0.0; L];
@@ -89,9 +107,12 @@ mod tests {
         };
         let ox: [f32; 8] = std::array::from_fn(|k| 2.0 + k as f32);
         let oy: [f32; 8] = std::array::from_fn(|k| 7.0 + (k % 3) as f32 * 0.25);
-        let lanes = interpolate_lanes(&tri, ox, oy, true, true, true);
+        let colours =
+            [plane(0.4, 0.01, -0.003), plane(0.2, -0.002, 0.004), plane(0.9, 0.0, 0.0), plane(0.9, 0.0, 0.001)];
+        let wanted = Wanted { uv: true, normal: true, derivatives: true, colour: Some(&colours) };
+        let lanes = interpolate_lanes(&tri, ox, oy, wanted);
         for (k, (&x, &y)) in ox.iter().zip(&oy).enumerate() {
-            let one = interpolate(&tri, x, y, true, true, true);
+            let one = interpolate(&tri, x, y, wanted);
             let bits = |f: &Fragments<8>, k: usize| {
                 [f.u[k], f.v[k], f.du_dx[k], f.dv_dx[k], f.du_dy[k], f.dv_dy[k], f.nx[k], f.ny[k], f.nz[k]]
                     .map(f32::to_bits)
@@ -100,6 +121,8 @@ mod tests {
                 .map(|[x]| x.to_bits());
             assert_eq!(clip_z_lanes(&tri, ox, oy)[k].to_bits(), clip_z_lanes(&tri, [x], [y])[0].to_bits());
             assert_eq!(bits(&lanes, k), one_bits, "lane {k}");
+            let colour_bits = |c: Option<[[f32; 4]; 1]>| c.map(|[c]| c.map(f32::to_bits));
+            assert_eq!(colour_bits(lanes.colour.map(|c| [c[k]])), colour_bits(one.colour), "lane {k}");
             assert!(one.back_facing);
         }
         assert!(lanes.back_facing);

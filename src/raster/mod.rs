@@ -73,6 +73,7 @@ use rayon::prelude::*;
 pub use camera::{Camera, OrbitView, Projection};
 #[doc(hidden)]
 pub use color::{linear_to_srgb, srgb_to_linear};
+pub(crate) use color::{linear_to_srgb_exact, srgb_to_linear_exact};
 #[doc(hidden)]
 pub use image::DepthPixel;
 pub use image::{DepthImage, Image, PixelRows};
@@ -88,7 +89,7 @@ use crate::model::{AlphaMode, Material, MinFilter, Texture};
 use buffers::TileRect;
 use context::DrawContext;
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
-use setup::{ATTRS, ScreenVertex, Triangle};
+use setup::{CORNER_ATTRS, ColourPlanes, ScreenVertex, Triangle};
 use shade::{DrawMaterial, FragmentOutput, Shader};
 
 /// Tile side in output pixels at 1× sampling; with supersampling a tile covers `64 / ssaa`
@@ -123,6 +124,9 @@ pub struct Renderer {
 struct FrameBuffers {
     /// The set-up triangles, in submission order.
     triangles: Vec<Triangle>,
+    /// Their vertex colours, one entry a triangle, when a part of the draw has vertex colours;
+    /// else empty.
+    colours: Vec<ColourPlanes>,
     /// One per part, in the order of the parts.
     materials: Vec<DrawMaterial>,
     /// The current part's vertices after the vertex stage: clip positions and projections.
@@ -302,9 +306,9 @@ impl Renderer {
         let mut frame = self.frame_buffers();
         self.prepare(scene, options, target, &mut frame);
         let shader = Shader::new(options, output);
-        let FrameBuffers { triangles, materials, bins, .. } = &mut frame;
+        let FrameBuffers { triangles, colours, materials, bins, .. } = &mut frame;
         tile::bin_into(bins, triangles, target.tile as i32, target.tiles_x, target.tiles_y);
-        let ctx = DrawContext::new(triangles, materials, &shader, options);
+        let ctx = DrawContext::new(triangles, colours, materials, &shader, options);
         // A row of tiles resolves into its own band of image rows.
         let band_rows = (target.tile / options.ssaa) as usize;
         let draw_band = |(ty, rows): (usize, &mut [&mut [R::Pixel]])| {
@@ -335,9 +339,9 @@ impl Renderer {
         let mut frame = FrameBuffers::default();
         self.prepare(scene, options, &target, &mut frame);
         let shader = Shader::new(options, FragmentOutput::Color);
-        let FrameBuffers { triangles, materials, bins, .. } = &mut frame;
+        let FrameBuffers { triangles, colours, materials, bins, .. } = &mut frame;
         tile::bin_into(bins, triangles, target.tile as i32, target.tiles_x, target.tiles_y);
-        let ctx = DrawContext::new(triangles, materials, &shader, options);
+        let ctx = DrawContext::new(triangles, colours, materials, &shader, options);
         let (sw, sh) = (target.width as usize, target.height as usize);
         let mut counts = vec![0u16; sw * sh];
         let target = &target;
@@ -363,6 +367,7 @@ impl Renderer {
     /// pool keeps one per thread that may draw.
     fn recycle_frame_buffers(&self, mut frame: FrameBuffers) {
         frame.triangles.clear();
+        frame.colours.clear();
         frame.materials.clear();
         frame.clip.clear();
         frame.screen.clear();
@@ -377,8 +382,11 @@ impl Renderer {
     fn prepare(&self, scene: &Scene, options: &RenderOptions, target: &Target, frame: &mut FrameBuffers) {
         let world_to_clip = scene.camera.world_to_clip();
         let size = (target.width, target.height);
-        let FrameBuffers { triangles, materials, clip, screen, kept, .. } = frame;
+        let FrameBuffers { triangles, colours, materials, clip, screen, kept, .. } = frame;
         materials.clear();
+        // Colour planes are set up for every triangle of a draw where any part has vertex
+        // colours (white for the others), so that they are found by the triangle's index.
+        let with_colours = scene.objects.iter().flat_map(|o| &o.posed.parts).any(|p| !p.colors.is_empty());
         for object in &scene.objects {
             let model_to_clip = world_to_clip * object.model_to_world;
             // Normals go to view space for lights defined there; the inverse transpose keeps
@@ -387,7 +395,7 @@ impl Renderer {
             let normal_matrix = model_to_view.inverse().transpose();
             for part in &object.posed.parts {
                 let material_index = materials.len() as u32;
-                materials.push(self.draw_material(part.material));
+                materials.push(self.draw_material(part.material, !part.colors.is_empty()));
                 // Positions only: the other attributes are asked for by the few triangles that
                 // cover a sample.
                 let project = |p: &Vec3| {
@@ -408,35 +416,45 @@ impl Renderer {
                         part.positions.par_iter().with_min_len(VERTEX_CHUNK).map(project).unzip_into_vecs(clip, screen)
                     }
                 }
-                let attrs = |i: usize| -> [f32; ATTRS] {
+                let opaque = part.material.alpha_mode == AlphaMode::Opaque;
+                let attrs = |i: usize| -> [f32; CORNER_ATTRS] {
                     let uv = part.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
                     let n = normal_matrix * part.normals.get(i).copied().unwrap_or(Vec3::Z);
-                    [uv.x, uv.y, n.x, n.y, n.z]
+                    let [r, g, b, a] = vertex_colour(part.colors.get(i), opaque);
+                    [uv.x, uv.y, n.x, n.y, n.z, r, g, b, a]
                 };
                 let (clip, screen, cull) = (&*clip, &*screen, options.cull_back_faces);
-                let setup = |indices: &[[u32; 3]], kept: &mut Vec<u32>, out: &mut Vec<Triangle>| {
-                    setup::setup_triangles(indices, clip, screen, attrs, size, material_index, cull, kept, out)
+                let setup = |indices: &[[u32; 3]],
+                             kept: &mut Vec<u32>,
+                             out: &mut Vec<Triangle>,
+                             colours: &mut Vec<_>| {
+                    let colours = with_colours.then_some(colours);
+                    setup::setup_triangles(indices, clip, screen, attrs, size, material_index, cull, kept, out, colours)
                 };
                 if self.serial_draws || part.indices.len() <= SETUP_CHUNK {
-                    // One job's worth: straight into the frame's buffer.
-                    setup(part.indices, kept, triangles);
+                    // One job's worth: straight into the frame's buffers.
+                    setup(part.indices, kept, triangles, colours);
                 } else {
-                    let chunks: Vec<Vec<Triangle>> = part
+                    let chunks: Vec<(Vec<Triangle>, Vec<ColourPlanes>)> = part
                         .indices
                         .par_chunks(SETUP_CHUNK)
                         .map(|chunk| {
-                            let mut out = Vec::new();
-                            setup(chunk, &mut Vec::new(), &mut out);
-                            out
+                            let (mut out, mut chunk_colours) = (Vec::new(), Vec::new());
+                            setup(chunk, &mut Vec::new(), &mut out, &mut chunk_colours);
+                            (out, chunk_colours)
                         })
                         .collect();
-                    triangles.extend(chunks.into_iter().flatten());
+                    for (chunk, chunk_colours) in chunks {
+                        triangles.extend(chunk);
+                        colours.extend(chunk_colours);
+                    }
                 }
             }
         }
     }
 
-    fn draw_material(&self, material: &Material) -> DrawMaterial {
+    /// What the fragment stage draws `material` with; `vertex_colours` when its part has them.
+    fn draw_material(&self, material: &Material, vertex_colours: bool) -> DrawMaterial {
         let [r, g, b, a] = material.base_color;
         let chains = material.texture.as_ref().map(|t| self.mip_chains(t, Sampling::of(material)));
         let (texture, glow) = chains.map_or((None, None), |c| (Some(c.colour), c.glow));
@@ -447,6 +465,7 @@ impl Renderer {
             glow,
             texture_size,
             alpha: material.alpha_mode,
+            vertex_colours,
             nearest: material.nearest,
             minify: material.minify.map(|f| match f {
                 MinFilter::Nearest => Filter::Nearest,
@@ -491,6 +510,17 @@ impl Renderer {
     /// Bytes held by cached mip chains (of textures that are still alive).
     pub fn cached_texture_bytes(&self) -> u64 {
         self.live_textures().values().map(|(_, chains)| chains.bytes()).sum()
+    }
+}
+
+/// A vertex's colour as its corners carry it: premultiplied by its alpha, which an opaque
+/// material ignores (as glTF's opaque mode and GL do); white where the part has none.
+#[inline(always)]
+fn vertex_colour(colour: Option<&[f32; 4]>, opaque: bool) -> [f32; 4] {
+    match colour {
+        None => [1.0; 4],
+        Some(&[r, g, b, _]) if opaque => [r, g, b, 1.0],
+        Some(&[r, g, b, a]) => [r * a, g * a, b * a, a],
     }
 }
 

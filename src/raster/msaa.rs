@@ -271,7 +271,7 @@ mod tests {
     use super::*;
     use crate::raster::buffers::{NO_TRIANGLE, TileRect};
     use crate::raster::scene::RenderOptions;
-    use crate::raster::setup::{ATTRS, ClipVertex, setup_triangle};
+    use crate::raster::setup::{CORNER_ATTRS, ClipVertex, setup_triangle};
     use crate::raster::shade::{DrawMaterial, FragmentOutput, Shader};
     use crate::raster::visibility;
     use glam::Vec4;
@@ -282,7 +282,7 @@ mod tests {
     /// plane, and one far larger than the tile (edge offsets too large for the `i32` lanes).
     /// Also the indices of the coincident pair and the large one.
     fn triangles(side: u32) -> (Vec<crate::raster::setup::Triangle>, [usize; 3]) {
-        let vertex = |x: f32, y: f32, z: f32| ClipVertex { pos: Vec4::new(x, y, z, 1.0), attrs: [0.0; ATTRS] };
+        let vertex = |x: f32, y: f32, z: f32| ClipVertex { pos: Vec4::new(x, y, z, 1.0), attrs: [0.0; CORNER_ATTRS] };
         // Tile corner (-1, 1) to (-1 + t, 1 - t) in clip space.
         let t = 128.0 / side as f32;
         let at = |u: f32, v: f32, z: f32| vertex(-1.0 + u * t, 1.0 - v * t, z);
@@ -328,7 +328,7 @@ mod tests {
             let shader = Shader::new(&options, FragmentOutput::Color);
             let material = DrawMaterial::opaque([1.0; 4]);
             let materials = [material];
-            let ctx = DrawContext::new(&tris, &materials, &shader, &options);
+            let ctx = DrawContext::new(&tris, &[], &materials, &shader, &options);
             let s = ssaa as i32;
             // The large triangle takes the `i64` sample test on the largest target only.
             let lanes = PixelLanes::<16>::new(&tris[huge]).edge_lanes.is_some();

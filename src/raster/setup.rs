@@ -16,8 +16,17 @@
 
 use glam::Vec4;
 
-/// Attributes carried per vertex: u, v, normal x, y, z (view space).
+/// Attributes a set-up triangle carries for every draw: u, v, normal x, y, z (view space).
 pub const ATTRS: usize = 5;
+/// Attributes a corner carries through clipping: the [`ATTRS`], then its vertex colour (linear
+/// RGBA, premultiplied), which only a draw with vertex colours sets up ([`ColourPlanes`]).
+pub const CORNER_ATTRS: usize = ATTRS + 4;
+
+/// A triangle's vertex colour as planes of `colour/w`, red, green, blue and alpha
+/// (premultiplied), interpolated as the other attributes. Kept beside the triangles, one per
+/// triangle, only by a draw that has vertex colours: every other draw's triangles stay as
+/// small as they were.
+pub type ColourPlanes = [Plane; 4];
 
 /// Sub-pixel precision: 8 bits.
 const SUBPIXEL_BITS: u32 = 8;
@@ -33,13 +42,13 @@ const GUARD: f32 = 8.0;
 pub struct ClipVertex {
     /// Clip-space position.
     pub pos: Vec4,
-    /// Attributes, see [`ATTRS`].
-    pub attrs: [f32; ATTRS],
+    /// Attributes, see [`CORNER_ATTRS`].
+    pub attrs: [f32; CORNER_ATTRS],
 }
 
 impl ClipVertex {
     fn lerp(&self, other: &ClipVertex, t: f32) -> ClipVertex {
-        let mut attrs = [0.0; ATTRS];
+        let mut attrs = [0.0; CORNER_ATTRS];
         for (i, a) in attrs.iter_mut().enumerate() {
             *a = self.attrs[i] + (other.attrs[i] - self.attrs[i]) * t;
         }
@@ -163,7 +172,8 @@ fn snap(p: Vec4, inv_w: f64, size: (u32, u32)) -> (i64, i64) {
 }
 
 /// Sets up the triangles `indices` of one part (its vertices' clip positions `clip` and
-/// projections `screen`, the attributes of vertex `i` from `attrs(i)`) into `out`, in order.
+/// projections `screen`, the attributes of vertex `i` from `attrs(i)`) into `out`, in order,
+/// and their colour planes into `colours` when the draw has vertex colours.
 ///
 /// Two passes: the first keeps, without a branch per triangle, the triangles that may draw
 /// something; only those are set up. On a dense mesh at sprite sizes most triangles face away
@@ -174,12 +184,13 @@ pub fn setup_triangles(
     indices: &[[u32; 3]],
     clip: &[Vec4],
     screen: &[ScreenVertex],
-    attrs: impl Fn(usize) -> [f32; ATTRS],
+    attrs: impl Fn(usize) -> [f32; CORNER_ATTRS],
     size: (u32, u32),
     material: u32,
     cull: bool,
     kept: &mut Vec<u32>,
     out: &mut Vec<Triangle>,
+    mut colours: Option<&mut Vec<ColourPlanes>>,
 ) {
     let corners = |tri: &[u32; 3]| tri.map(|i| screen.get(i as usize).copied().unwrap_or(ScreenVertex::NOT_FINITE));
     kept.clear();
@@ -195,7 +206,8 @@ pub fn setup_triangles(
     for &i in kept.iter() {
         let tri = indices[i as usize];
         let positions = tri.map(|i| clip.get(i as usize).copied().unwrap_or(Vec4::NAN));
-        setup_projected(positions, corners(&tri), |k| attrs(tri[k] as usize), size, material, cull, out);
+        let corner_attrs = |k: usize| attrs(tri[k] as usize);
+        setup_projected(positions, corners(&tri), corner_attrs, size, material, cull, out, colours.as_deref_mut());
     }
 }
 
@@ -239,21 +251,23 @@ pub fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32, cull:
         true => ScreenVertex::new(v.pos, size),
         false => ScreenVertex::NOT_FINITE,
     });
-    setup_projected(v.map(|v| v.pos), screen, |k| v[k].attrs, size, material, cull, out);
+    setup_projected(v.map(|v| v.pos), screen, |k| v[k].attrs, size, material, cull, out, None);
 }
 
 /// Sets up one triangle from its corners' clip positions and projections, clipping it when a
 /// corner needs it; `attrs(k)` gives corner `k`'s attributes, asked for only once the
 /// triangle is known to cover a sample (or to be too large to tell cheaply).
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn setup_projected(
     pos: [Vec4; 3],
     screen: [ScreenVertex; 3],
-    attrs: impl Fn(usize) -> [f32; ATTRS],
+    attrs: impl Fn(usize) -> [f32; CORNER_ATTRS],
     size: (u32, u32),
     material: u32,
     cull: bool,
     out: &mut Vec<Triangle>,
+    mut colours: Option<&mut Vec<ColourPlanes>>,
 ) {
     let codes = screen.map(|v| v.code);
     // Any non-finite input; or all three outside one clip plane.
@@ -266,7 +280,7 @@ fn setup_projected(
             inv_w: 1.0 / pos[k].w as f64,
             z: pos[k].z,
         });
-        setup_snapped(corners, || [attrs(0), attrs(1), attrs(2)], size, material, cull, out);
+        setup_snapped(corners, || [attrs(0), attrs(1), attrs(2)], size, material, cull, out, colours);
         return;
     }
     let mut poly: Vec<ClipVertex> = (0..3).map(|k| ClipVertex { pos: pos[k], attrs: attrs(k) }).collect();
@@ -290,7 +304,7 @@ fn setup_projected(
             let inv_w = 1.0 / v.pos.w as f64;
             SnappedCorner { snapped: snap(v.pos, inv_w, size), inv_w, z: v.pos.z }
         });
-        setup_snapped(corners, || fan.map(|v| v.attrs), size, material, cull, out);
+        setup_snapped(corners, || fan.map(|v| v.attrs), size, material, cull, out, colours.as_deref_mut());
     }
 }
 
@@ -332,15 +346,17 @@ const SMALL_BOX: i64 = 16;
 
 /// Sets up a triangle known to be inside the near plane and guard band; its corners'
 /// attributes are asked for only once it is known to cover a sample (or to be too large to
-/// tell cheaply).
+/// tell cheaply). Its colour planes go to `colours` when the draw keeps them.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn setup_snapped(
     corners: [SnappedCorner; 3],
-    attrs: impl FnOnce() -> [[f32; ATTRS]; 3],
+    attrs: impl FnOnce() -> [[f32; CORNER_ATTRS]; 3],
     size: (u32, u32),
     material: u32,
     cull: bool,
     out: &mut Vec<Triangle>,
+    colours: Option<&mut Vec<ColourPlanes>>,
 ) {
     let mut p = corners.map(|c| c.snapped);
     let mut order = [0usize, 1, 2];
@@ -415,14 +431,17 @@ fn setup_snapped(
     let z = plane(depths);
     let centroid_depth = (depths.iter().sum::<f64>() / 3.0) as f32;
     let inv_w_plane = plane(inv_w);
-    let attrs = std::array::from_fn(|a| plane(std::array::from_fn(|i| corner_attrs[i][a] as f64 * inv_w[i])));
+    let over_w = |a: usize| plane(std::array::from_fn(|i| corner_attrs[i][a] as f64 * inv_w[i]));
+    if let Some(colours) = colours {
+        colours.push(std::array::from_fn(|c| over_w(ATTRS + c)));
+    }
     out.push(Triangle {
         edges,
         bbox: [x0 as i32, y0 as i32, x1 as i32, y1 as i32],
         z,
         centroid_depth,
         inv_w: inv_w_plane,
-        attrs,
+        attrs: std::array::from_fn(over_w),
         material,
         back_facing,
     });
@@ -468,7 +487,7 @@ mod tests {
             seed ^= seed << 5;
             seed as f32 / u32::MAX as f32
         };
-        let vertex = |pos: Vec4, attrs: [f32; ATTRS]| ClipVertex { pos, attrs };
+        let vertex = |pos: Vec4, attrs: [f32; CORNER_ATTRS]| ClipVertex { pos, attrs };
         (0..count)
             .map(|i| {
                 // Scales from a fraction of a sample (on a 64-sample target) to past the guard band.
@@ -478,7 +497,7 @@ mod tests {
                     let w = 0.5 + random() * 2.0;
                     let z = random() * 1.4 - 0.2;
                     let pos = Vec4::new(cx + (random() - 0.5) * scale, cy + (random() - 0.5) * scale, z, 1.0) * w;
-                    vertex(pos, [random(), random(), 0.0, 0.0, 1.0])
+                    vertex(pos, [random(), random(), 0.0, 0.0, 1.0, random(), random(), random(), 1.0])
                 };
                 let mut tri = [corner(&mut random), corner(&mut random), corner(&mut random)];
                 match i % 23 {
@@ -504,7 +523,7 @@ mod tests {
             }
             // The part's way: projected once per vertex, the cheap pass first.
             let clip: Vec<Vec4> = triangles.iter().flatten().map(|v| v.pos).collect();
-            let attrs: Vec<[f32; ATTRS]> = triangles.iter().flatten().map(|v| v.attrs).collect();
+            let attrs: Vec<[f32; CORNER_ATTRS]> = triangles.iter().flatten().map(|v| v.attrs).collect();
             let screen: Vec<ScreenVertex> = triangles
                 .iter()
                 .flatten()
@@ -514,9 +533,22 @@ mod tests {
                 })
                 .collect();
             let indices: Vec<[u32; 3]> = (0..triangles.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
-            let (mut kept, mut batched) = (Vec::new(), Vec::new());
-            setup_triangles(&indices, &clip, &screen, |i| attrs[i], size, 0, cull, &mut kept, &mut batched);
+            let (mut kept, mut batched, mut colours) = (Vec::new(), Vec::new(), Vec::new());
+            let attrs = |i: usize| attrs[i];
+            setup_triangles(
+                &indices,
+                &clip,
+                &screen,
+                attrs,
+                size,
+                0,
+                cull,
+                &mut kept,
+                &mut batched,
+                Some(&mut colours),
+            );
             assert_eq!(batched, one_by_one, "cull {cull}");
+            assert_eq!(colours.len(), batched.len(), "one set of colour planes a triangle");
             // Each set-up triangle covers a sample of its box, or its box is too large to tell.
             for t in &batched {
                 let [x0, y0, x1, y1] = t.bbox.map(i64::from);
@@ -531,7 +563,7 @@ mod tests {
     fn a_tiny_triangle_is_kept_exactly_when_it_holds_a_sample_centre() {
         let size = (16, 16);
         // One sample is 2/16 of clip space wide; sample (8, 8) has its centre at clip (1/16, -1/16).
-        let at = |x: f32, y: f32| ClipVertex { pos: Vec4::new(x, y, 0.5, 1.0), attrs: [0.0; ATTRS] };
+        let at = |x: f32, y: f32| ClipVertex { pos: Vec4::new(x, y, 0.5, 1.0), attrs: [0.0; CORNER_ATTRS] };
         let around = |cx: f32, cy: f32| [at(cx - 0.02, cy - 0.02), at(cx + 0.02, cy - 0.02), at(cx, cy + 0.02)];
         let mut out = Vec::new();
         setup_triangle(around(1.0 / 16.0, -1.0 / 16.0), size, 0, true, &mut out);

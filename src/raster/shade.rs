@@ -27,6 +27,8 @@ pub struct DrawMaterial {
     pub texture_size: Vec2,
     /// Alpha handling.
     pub alpha: AlphaMode,
+    /// Its part has vertex colours, which multiply the base colour and texture.
+    pub vertex_colours: bool,
     /// Sample the texture at the nearest texel where it is magnified, whatever the render's
     /// filter.
     pub nearest: bool,
@@ -44,6 +46,7 @@ impl DrawMaterial {
             glow: None,
             texture_size: Vec2::ONE,
             alpha: AlphaMode::Opaque,
+            vertex_colours: false,
             nearest: false,
             minify: None,
         }
@@ -103,6 +106,8 @@ pub struct Fragments<const L: usize> {
     pub ny: [f32; L],
     /// As `nx`.
     pub nz: [f32; L],
+    /// Interpolated vertex colours (linear, premultiplied), where the triangle has them.
+    pub colour: Option<[[f32; 4]; L]>,
     /// The triangle faces away from the camera.
     pub back_facing: bool,
 }
@@ -120,6 +125,7 @@ impl<const L: usize> Default for Fragments<L> {
             nx: zero,
             ny: zero,
             nz: [1.0; L],
+            colour: None,
             back_facing: false,
         }
     }
@@ -215,6 +221,11 @@ impl Shader {
     ) -> [Option<[f32; 4]>; L] {
         let count = count.min(L);
         let mut colors = [material.base; L];
+        if let Some(vertex) = &f.colour {
+            for (c, v) in colors.iter_mut().zip(vertex) {
+                *c = [c[0] * v[0], c[1] * v[1], c[2] * v[2], c[3] * v[3]];
+            }
+        }
         if let Some(tex) = &material.texture {
             let texels = self.sample(tex, material, f, footprints(material, f), count);
             for (c, t) in colors.iter_mut().zip(&texels) {

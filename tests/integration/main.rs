@@ -66,3 +66,4 @@ mod textures;
 mod thumbnail;
 mod thumbnail_tree;
 mod thumbnail_trust;
+mod vertex_colours;

@@ -55,9 +55,9 @@ pub fn build(
         ))
         .into());
     }
-    // What each vertex costs once built and posed: position, normal, uv, influence range, up
-    // to four influences, and the posed position and normal of a frame.
-    const VERTEX_BYTES: u64 = 12 + 12 + 8 + 8 + 4 * 32 + 24;
+    // What each vertex costs once built and posed: position, normal, uv, colour, influence
+    // range, up to four influences, and the posed position and normal of a frame.
+    const VERTEX_BYTES: u64 = 12 + 12 + 8 + 16 + 8 + 4 * 32 + 24;
     budget.charge((total as u64).saturating_mul(VERTEX_BYTES), || {
         format!("glTF: {total} vertices over its mesh instances")
     })?;
@@ -158,9 +158,18 @@ struct Primitive {
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
     uvs: Vec<Vec2>,
+    /// `COLOR_0`, linear RGBA; empty without it.
+    colors: Vec<[f32; 4]>,
     indices: Vec<[u32; 3]>,
     /// Position and normal offsets per morph target.
     targets: Vec<(Vec<Vec3>, Vec<Vec3>)>,
+}
+
+/// One `COLOR_0` element (RGB or RGBA, linear) as RGBA, kept to 0..1: a float accessor may
+/// hold anything, and a colour multiplies the base colour.
+fn vertex_colour(c: &[f32]) -> [f32; 4] {
+    let channel = |i: usize| c.get(i).copied().filter(|v| v.is_finite()).map_or(1.0, |v| v.clamp(0.0, 1.0));
+    [channel(0), channel(1), channel(2), channel(3)]
 }
 
 fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
@@ -215,6 +224,15 @@ impl Primitive {
             }
             None => vec![Vec2::ZERO; n],
         };
+        let colors = match attribute(gltf::Semantic::Colors(0)) {
+            Some(a) => {
+                let width = if a.dimensions() == Dimensions::Vec3 { 3 } else { 4 };
+                let values =
+                    buffers.floats(&a, &[Dimensions::Vec3, Dimensions::Vec4], &format!("COLOR_0 of {what}"))?;
+                per_vertex(values, width, "COLOR_0")?.chunks_exact(width).map(vertex_colour).collect()
+            }
+            None => Vec::new(),
+        };
         let mut targets = Vec::new();
         for (t, target) in prim.morph_targets().enumerate() {
             let read = |a: Option<gltf::Accessor>, name: &str| -> Result<Vec<Vec3>, FormatError> {
@@ -230,7 +248,7 @@ impl Primitive {
         }
         let triangles = triangles(mode, &indices);
         let normals = if normals.is_empty() { Mesh::compute_normals(&positions, &triangles) } else { normals };
-        Ok(Some(Primitive { positions, normals, uvs, indices: triangles, targets }))
+        Ok(Some(Primitive { positions, normals, uvs, colors, indices: triangles, targets }))
     }
 
     /// JOINTS_n / WEIGHTS_n pairs → per-vertex skeleton joints and normalised weights.
@@ -309,6 +327,7 @@ impl Primitive {
             positions: p.iter().map(|&v| world.transform_point3(v)).collect(),
             normals: n.iter().map(|&v| (normal_matrix * v).try_normalize().unwrap_or(Vec3::Z)).collect(),
             uvs: self.uvs,
+            colors: self.colors,
             indices,
             ..Mesh::default()
         }
@@ -326,6 +345,7 @@ impl Primitive {
         let (rest_p, rest_n) = self.morphed(default_weights);
         let mut mesh = Mesh {
             uvs: self.uvs.clone(),
+            colors: self.colors.clone(),
             indices: self.indices.clone(),
             morph_targets: vec![MorphTarget::default(); self.targets.len()],
             morph_weights: default_weights.iter().copied().take(self.targets.len()).collect(),

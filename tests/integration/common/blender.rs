@@ -52,3 +52,26 @@ pub fn posed_fbx(fbx: &Path, action: &str, frames: &[u32], scratch: &Path) -> Op
     assert!(paths.iter().all(|p| p.is_file()), "blender wrote no {}", pattern.display());
     Some(paths)
 }
+
+/// Blender's unlit render of `model` (`unlit_render.py`): `size`² pixels of its surface colour
+/// as Blender's importer reads it, framed as `spritebake render --ortho --pitch 0 --margin 0
+/// --shading unlit` frames it; `None` after a note when Blender, or the numpy its glTF
+/// importer needs, is missing (a failure instead when [`REQUIRE_BLENDER`] is `1`).
+pub fn unlit_render(model: &Path, size: u32, scratch: &Path) -> Option<image::RgbaImage> {
+    let out = scratch.join("blender.png");
+    let size = size.to_string();
+    if !run("unlit_render.py", &[model.as_os_str(), out.as_os_str(), size.as_ref()], scratch) {
+        return None;
+    }
+    if scratch.join("blender.png.no-numpy").exists() {
+        assert!(
+            std::env::var_os(REQUIRE_BLENDER).is_none_or(|v| v != "1"),
+            "Blender's glTF importer needs numpy (apt-get install python3-numpy), and {REQUIRE_BLENDER}=1 is set"
+        );
+        eprintln!(
+            "note: Blender has no numpy for its glTF importer; the test is skipped (apt-get install python3-numpy)"
+        );
+        return None;
+    }
+    Some(image::open(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display())).to_rgba8())
+}

@@ -30,6 +30,8 @@ pub struct TestMesh {
     pub positions: Vec<Vec3>,
     pub normals: Vec<Vec3>,
     pub uvs: Vec<Vec2>,
+    /// Vertex colours, linear straight RGBA; empty for none.
+    pub colors: Vec<[f32; 4]>,
     pub indices: Vec<[u32; 3]>,
     pub material: Material,
 }
@@ -37,7 +39,14 @@ pub struct TestMesh {
 impl TestMesh {
     pub fn new(positions: Vec<Vec3>, indices: Vec<[u32; 3]>) -> TestMesh {
         let n = positions.len();
-        TestMesh { positions, normals: vec![Vec3::Z; n], uvs: vec![Vec2::ZERO; n], indices, material: white() }
+        TestMesh {
+            positions,
+            normals: vec![Vec3::Z; n],
+            uvs: vec![Vec2::ZERO; n],
+            colors: Vec::new(),
+            indices,
+            material: white(),
+        }
     }
 
     pub fn posed(&self) -> PosedMesh<'_> {
@@ -46,6 +55,7 @@ impl TestMesh {
                 positions: Cow::Borrowed(&self.positions),
                 normals: Cow::Borrowed(&self.normals),
                 uvs: &self.uvs,
+                colors: &self.colors,
                 indices: &self.indices,
                 material: &self.material,
             }],
@@ -135,7 +145,7 @@ pub fn uv_sphere(rings: u32, segments: u32, material: Material) -> TestMesh {
         }
     }
     let normals = positions.clone();
-    TestMesh { positions, normals, uvs, indices, material }
+    TestMesh { positions, normals, uvs, colors: Vec::new(), indices, material }
 }
 
 /// The path of a file of the example robot shipped in the repo (`examples/assets/robot/`), as
