@@ -1,5 +1,6 @@
 # Every animation of a SpriteFrames resource as Godot 3 sees it, as one JSON line: name, loop,
-# speed, and per frame its resource name, size, region, margin and its atlas's path and size.
+# speed, and per frame its resource name, size, region, margin, its atlas's path and size, and
+# its metadata `points` (each as [x, y]; null without).
 # Run with TRES=res://PATH.tres in a project whose images are imported.
 extends SceneTree
 
@@ -23,6 +24,7 @@ func _init():
 				"filter_clip": t.filter_clip,
 				"atlas": atlas.resource_path if atlas != null else "",
 				"atlas_size": [atlas.get_width(), atlas.get_height()] if atlas != null else [0, 0],
+				"points": points_of(t),
 			})
 		animations.append({
 			"name": name,
@@ -32,3 +34,12 @@ func _init():
 		})
 	print(to_json({"animations": animations}))
 	quit(0)
+
+func points_of(texture):
+	if not texture.has_meta("points"):
+		return null
+	var points = texture.get_meta("points")
+	var out = {}
+	for name in points:
+		out[name] = [points[name].x, points[name].y]
+	return out

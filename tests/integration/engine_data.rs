@@ -347,6 +347,57 @@ fn premultiplied_alpha_is_each_straight_pixel_times_its_alpha_and_libgdx_says_so
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn points_reach_aseprite_slices_and_godot_metadata() {
+    let dir = scratch_in("engine-data", "points-formats");
+    let args = [ROBOT, &["--points", "forearm_R,head", "--filename-format", "{tag}_{tagframe000}"]].concat();
+    let tp = json(&baked(&dir, "tp", &args).with_extension("json"));
+    let in_tp = |frame: &str, point: &str| {
+        let p = &tp["frames"][frame]["points"][point];
+        (p["x"].as_f64().unwrap(), p["y"].as_f64().unwrap())
+    };
+    // Aseprite: a slice a point, with a key on every frame on the pixel the point falls in.
+    let ase = json(&baked(&dir, "ase", &[&args[..], &["--json-format", "aseprite"]].concat()).with_extension("json"));
+    let frames = ase["frames"].as_array().unwrap();
+    let slices = ase["meta"]["slices"].as_array().unwrap();
+    assert_eq!(slices.iter().map(|s| s["name"].as_str().unwrap()).collect::<Vec<_>>(), ["forearm_R", "head"]);
+    for slice in slices {
+        let keys = slice["keys"].as_array().unwrap();
+        assert_eq!(keys.len(), frames.len(), "a key on every frame");
+        for (i, key) in keys.iter().enumerate() {
+            let name = frames[i]["filename"].as_str().unwrap();
+            let (x, y) = in_tp(name, slice["name"].as_str().unwrap());
+            let b = &key["bounds"];
+            assert_eq!(key["frame"], i);
+            assert_eq!(
+                [&b["x"], &b["y"], &b["w"], &b["h"]].map(|v| v.as_f64().unwrap()),
+                [x.floor(), y.floor(), 1.0, 1.0]
+            );
+        }
+    }
+    // Godot 3 reads each frame's points from its texture's metadata, as written for TexturePacker.
+    let Some(godot) = crate::common::engines::godot3() else { return };
+    let png = baked(&dir, "g3", &[&args[..], &["--json-format", "godot3"]].concat());
+    let seen = crate::common::engines::godot3_inspect(&godot, &dir, "", &png.with_extension("tres"), &[&png]);
+    let mut checked = 0;
+    for animation in seen["animations"].as_array().unwrap() {
+        for frame in animation["frames"].as_array().unwrap() {
+            let name = frame["name"].as_str().unwrap();
+            for point in ["forearm_R", "head"] {
+                let at = &frame["points"][point];
+                let (x, y) = in_tp(name, point);
+                assert!(
+                    (at[0].as_f64().unwrap() - x).abs() < 1e-4 && (at[1].as_f64().unwrap() - y).abs() < 1e-4,
+                    "{name} {point}: {at}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, tp["frames"].as_object().unwrap().len());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 fn file_stem(path: &Path) -> String {
     path.file_stem().unwrap().to_string_lossy().into_owned()
 }

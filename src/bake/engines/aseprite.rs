@@ -12,6 +12,11 @@
 //!
 //! Aseprite's sheets are one image, and so is this layout: its frame numbers run over the
 //! whole atlas, and `meta.image` names the first page.
+//!
+//! With `--points`, each point is a slice in `meta.slices` (as `--list-slices` writes them),
+//! named after it, with a key on every frame: a one-pixel `bounds` on the pixel the point
+//! falls in, in the untrimmed frame. Aseprite's slices hold whole pixels; the TexturePacker
+//! data keeps the fraction.
 
 use serde_json::{Value, json};
 
@@ -38,5 +43,26 @@ pub(super) fn to_json<'a>(atlas: &'a Atlas<'a>) -> PageJson<'a> {
         .collect();
     let mut meta = meta(atlas, 0);
     meta["frameTags"] = Value::Array(tags);
+    if !atlas.points.is_empty() {
+        meta["slices"] = slices(atlas);
+    }
     PageJson::listed(atlas, meta)
+}
+
+/// One slice a point, keyed on every frame.
+fn slices(atlas: &Atlas) -> Value {
+    let slice = |(k, name): (usize, &String)| {
+        let keys: Vec<Value> = atlas
+            .frames
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.placement.points.get(k).map(|&(x, y)| (i, x, y)))
+            .map(|(i, x, y)| {
+                let (x, y) = (x.floor() as i64, y.floor() as i64);
+                json!({"frame": i, "bounds": {"x": x, "y": y, "w": 1, "h": 1}})
+            })
+            .collect();
+        json!({"name": name, "color": "#0000ffff", "keys": keys})
+    };
+    Value::Array(atlas.points.iter().enumerate().map(slice).collect())
 }

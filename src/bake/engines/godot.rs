@@ -22,6 +22,11 @@
 //!   `duration` relative to it (1.0 unless frames differ). `loop` is false for transitions and
 //!   clips that play once.
 //!
+//! * With `--points`, each frame's `AtlasTexture` carries them as metadata `points`: a
+//!   dictionary of the point names to `Vector2`s, pixels of the untrimmed frame
+//!   (`frames.get_frame(animation, i).get_meta("points")["hand_R"]`); Godot 4 writes it as
+//!   `metadata/points`, Godot 3 inside `__meta__`.
+//!
 //! Strings are written with Godot's escapes (`\"`, `\\`, `\n` ...): clip names come from model
 //! files and may hold anything.
 
@@ -29,6 +34,7 @@ use std::fmt::Write as _;
 
 use super::Atlas;
 use super::atlas::thousandths;
+use super::texturepacker::hundredths;
 
 /// Which Godot reads the resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +92,9 @@ pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
             let _ = writeln!(out, "margin = {}", rect2(version, margin));
         }
         let _ = writeln!(out, "filter_clip = true");
+        if !atlas.points.is_empty() {
+            let _ = writeln!(out, "{}", points_metadata(version, atlas.points, &p.points));
+        }
     }
     let _ = writeln!(out, "\n[resource]");
     let animations: Vec<String> = atlas
@@ -153,6 +162,35 @@ pub(super) fn to_tscn(atlas: &Atlas, tres: &str, pivot: (i64, i64), version: Ver
         ),
     };
     format!("{head}\n{playing}\ncentered = false\noffset = {offset}\n")
+}
+
+/// A frame's points as its `AtlasTexture`'s metadata `points`.
+fn points_metadata(version: Version, names: &[String], at: &[(f32, f32)]) -> String {
+    let entries: Vec<String> = names
+        .iter()
+        .zip(at)
+        .map(|(name, &(x, y))| {
+            let [x, y] = [x, y].map(|v| real(hundredths(v)));
+            format!("{}: {}", quoted(name), call(version, "Vector2", &format!("{x}, {y}")))
+        })
+        .collect();
+    let points = format!(
+        "{{
+{}
+}}",
+        entries.join(
+            ",
+"
+        )
+    );
+    match version {
+        Version::Godot4 => format!("metadata/points = {points}"),
+        Version::Godot3 => format!(
+            "__meta__ = {{
+\"points\": {points}
+}}"
+        ),
+    }
 }
 
 /// A node name Godot accepts: the characters it refuses in one (`. : @ / " %`) become `_`.

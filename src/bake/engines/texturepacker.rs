@@ -53,7 +53,7 @@ impl Serialize for Points<'_> {
 }
 
 /// `x` to two decimals: a point's pixel, finer than any engine places a sprite.
-fn hundredths(x: f32) -> f64 {
+pub(super) fn hundredths(x: f32) -> f64 {
     (f64::from(x) * 100.0).round() / 100.0
 }
 

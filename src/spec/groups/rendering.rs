@@ -135,7 +135,8 @@ pub struct SpriteSpec {
     pub frames: Option<usize>,
     /// Joints or attachment points whose pixel in each frame the data records (where to spawn
     /// a bullet or hang a hat), comma-separated: `points` in the TexturePacker JSON's frames
-    /// and the frames JSON, in pixels of the untrimmed frame (`info` lists the names).
+    /// and the frames JSON, Aseprite slices, Godot metadata `points`, in pixels of the untrimmed
+    /// frame (`info` lists the names).
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME,...", value_delimiter = ','))]
     #[serde(deserialize_with = "one_or_many")]
     pub points: Vec<String>,
