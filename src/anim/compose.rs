@@ -103,14 +103,27 @@ fn pose_attachment<'a>(
             let follow = followed(body, attachment.model, animation);
             transformed(animate(attachment.model, &follow, time), placement)
         }
-        Mount::Joint(j) => {
-            let joint = joints.get(j).copied().unwrap_or(Affine3A::IDENTITY);
-            transformed(rest_pose(attachment.model), joint * placement)
+        rigid => {
+            let mount = mount_placement(body, rigid, animation, time, joints);
+            transformed(rest_pose(attachment.model), mount * placement)
         }
-        Mount::Tag(t) => {
-            let tag = tag_placement(body, t, animation, time);
-            transformed(rest_pose(attachment.model), tag * placement)
-        }
+    }
+}
+
+/// Where a joint or tag of `body` is (model space) for `animation` at `time`; `joints` are
+/// the body's animated model-space joint transforms. A lockstep mount, a missing joint or tag,
+/// reads as the identity.
+pub fn mount_placement(
+    body: &Model,
+    mount: Mount,
+    animation: &Animation,
+    time: FrameTime,
+    joints: &[Affine3A],
+) -> Affine3A {
+    match mount {
+        Mount::Lockstep => Affine3A::IDENTITY,
+        Mount::Joint(j) => joints.get(j).copied().unwrap_or(Affine3A::IDENTITY),
+        Mount::Tag(t) => tag_placement(body, t, animation, time),
     }
 }
 

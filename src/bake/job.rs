@@ -32,7 +32,7 @@ use super::frame::{FrameRequest, joint_pixels, render_posed, render_posed_into_r
 use super::framing::{self, Framing, PosedFrames, cylinder};
 use super::maps::{self, MapKind, Maps, SurfaceMaps};
 use super::{Directions, palette, post};
-use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
+use crate::anim::{self, Animation, FrameTime, Layers, Motion, Mount, PoseOptions, Transition};
 use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
@@ -81,14 +81,15 @@ pub struct Job<'a> {
     pub points: Vec<Point>,
 }
 
-/// A point of the model followed from frame to frame: a joint, or a place fixed to one.
+/// A point of the model followed from frame to frame: a joint or a tag, or a place fixed to a
+/// joint (an attachment point).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
     /// Its name, as the data writes it.
     pub name: String,
-    /// The joint it moves with.
-    pub joint: usize,
-    /// Where on the joint, in the joint's space.
+    /// The joint or tag it moves with.
+    pub mount: Mount,
+    /// Where on the joint or tag, in its space.
     pub offset: Vec3,
 }
 
@@ -188,9 +189,10 @@ impl<'a> Job<'a> {
         if self.points.is_empty() {
             return Vec::new();
         }
-        let joints = anim::animated_joint_transforms(self.model, row, time);
+        let on_joints = self.points.iter().any(|p| matches!(p.mount, Mount::Joint(_)));
+        let joints = if on_joints { anim::animated_joint_transforms(self.model, row, time) } else { Vec::new() };
         let to_world = super::frame::model_to_world(self.model);
-        let at = |p: &Point| joints.get(p.joint).map_or(Vec3::ZERO, |m| m.transform_point3(p.offset));
+        let at = |p: &Point| anim::mount_placement(self.model, p.mount, row, time, &joints).transform_point3(p.offset);
         self.points.iter().map(|p| to_world.transform_point3(at(p))).collect()
     }
 

@@ -4,8 +4,6 @@
 
 use std::path::PathBuf;
 
-use glam::Vec3;
-
 use super::{Directions, Job, Point, rig};
 use crate::anim::{Animation, Motion};
 use crate::budget::MemoryBudget;
@@ -182,31 +180,24 @@ fn split_motion_hint(model: &Model) -> Option<String> {
     })
 }
 
-/// The points `names` asks each frame to record: joints, else attachment points, by name.
+/// The points `names` asks each frame to record: attachment points, tags (MD3's
+/// `tag_weapon`) and joints, found as `--attach FILE@NAME` finds where to hang a model.
 ///
 /// # Errors
-/// [`Error::BadOption`] `points` for a name the model has neither as a joint nor as an
-/// attachment point (with the closest names), or any name on a model without joints.
+/// [`Error::BadOption`] `points` for a name the model has as none of them (with the closest
+/// names).
 fn points_of(model: &Model, names: &[String]) -> Result<Vec<Point>> {
-    let joints = model.skeleton.as_ref().map(|s| s.joints.as_slice()).unwrap_or_default();
-    let point = |name: &String| {
-        let joint = joints.iter().position(|j| &j.name == name).map(|joint| (joint, Vec3::ZERO));
-        let attached = || model.attachment_points.iter().find(|a| &a.name == name).map(|a| (a.joint, a.offset));
-        match joint.or_else(attached) {
-            Some((joint, offset)) => Ok(Point { name: name.clone(), joint, offset }),
-            None if joints.is_empty() => Err(Error::bad_option(
-                "points",
-                name,
-                "names a joint, and this model has none (MD2 and OBJ have no joints)",
-            )),
-            None => {
-                let known = joints
-                    .iter()
-                    .map(|j| j.name.as_str())
-                    .chain(model.attachment_points.iter().map(|a| a.name.as_str()));
-                let unknown = UnknownName::new("joint or attachment point", name, known, "spritebake info lists them");
-                Err(Error::bad_option("points", name, unknown.to_string()))
-            }
+    let point = |name: &String| match rig::find_mount(model, name) {
+        Ok((mount, placement)) => Ok(Point { name: name.clone(), mount, offset: placement.translation.into() }),
+        Err(_) if rig::mount_names(model).next().is_none() => Err(Error::bad_option(
+            "points",
+            name,
+            "names a joint, attachment point or tag, and this model has none (MD2 and OBJ have none)",
+        )),
+        Err(_) => {
+            let known = rig::mount_names(model);
+            let unknown = UnknownName::new("joint, attachment point or tag", name, known, "spritebake info lists them");
+            Err(Error::bad_option("points", name, unknown.to_string()))
         }
     };
     names.iter().map(point).collect()

@@ -56,12 +56,16 @@ pub fn find_mount(model: &Model, name: &str) -> Result<(Mount, Affine3A)> {
     if let Some(p) = model.attachment_point(name) {
         return Ok(point(p));
     }
+    let hint = "`spritebake info` lists attachment points, tags and joints";
+    Err(suggest::UnknownName::new("attachment point, tag or joint", name, mount_names(model), hint).into())
+}
+
+/// The names [`find_mount`] finds: attachment points, tags and joints.
+pub fn mount_names(model: &Model) -> impl Iterator<Item = &str> {
     let points = model.attachment_points.iter().map(|p| p.name.as_str());
     let tags = model.tags.iter().map(|t| t.name.as_str());
     let joints = model.skeleton.iter().flat_map(|s| s.joints.iter().map(|j| j.name.as_str()));
-    let hint = "`spritebake info` lists attachment points, tags and joints";
-    Err(suggest::UnknownName::new("attachment point, tag or joint", name, points.chain(tags).chain(joints), hint)
-        .into())
+    points.chain(tags).chain(joints)
 }
 
 /// Loads every attachment model (paths as given), each with its own textures resolved next to

@@ -449,6 +449,6 @@ fn points_name_a_joints_pixel_in_every_frame_of_the_sheet_and_the_frames() {
     }
     // A name the model does not have: the closest ones.
     let o = sheet(&dir, "bad", &["--points", "forearm_r"]);
-    assert_refused(&o, &["--points forearm_r", "no joint or attachment point named 'forearm_r'", "forearm_R"]);
+    assert_refused(&o, &["--points forearm_r", "no joint, attachment point or tag named 'forearm_r'", "forearm_R"]);
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -354,3 +354,35 @@ fn surfaces_sharing_one_triangle_table_are_charged_for_every_copy() {
     assert_eq!(model.meshes.iter().map(|m| m.indices.len()).sum::<usize>(), 4 << 17);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_tag_is_a_point_the_sheet_follows_frame_by_frame() {
+    let dir = scratch_in("md3", "tag-points");
+    // The tag rises one unit a frame; the triangle slides along x.
+    std::fs::write(dir.join("prop.md3"), md3("prop", 4, &[("tag_flame", Vec3::new(0.5, 0.5, 0.0))])).unwrap();
+    let sheet = ["sheet", "prop.md3", "--anim", "frames", "--fit", "shared", "--size", "64", "--ortho", "--pitch", "0"];
+    let o = crate::common::cli::run_in(&dir, &[&sheet[..], &["--points", "tag_flame", "-o", "s.png"]].concat());
+    assert!(o.status.success(), "{}", crate::common::cli::printed(&o));
+    let data: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("s.json")).unwrap()).unwrap();
+    let heights: Vec<f64> = data["frames"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, f)| (name.clone(), f["points"]["tag_flame"]["y"].as_f64().unwrap()))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_values()
+        .collect();
+    assert_eq!(heights.len(), 4, "{data}");
+    // Pixels down the image: each frame the point is higher by the same step.
+    let steps: Vec<f64> = heights.windows(2).map(|w| w[0] - w[1]).collect();
+    assert!(steps.iter().all(|s| *s > 1.0 && (s - steps[0]).abs() < 0.05), "{heights:?}");
+    // A misspelt tag is named with its closest match.
+    let o = crate::common::cli::run_in(&dir, &[&sheet[..], &["--points", "tag_flam", "-o", "t.png"]].concat());
+    let said = crate::common::cli::printed(&o);
+    assert!(
+        o.status.code() == Some(2) && said.contains("--points tag_flam: no joint, attachment point or tag"),
+        "{said}"
+    );
+    assert!(said.contains("did you mean 'tag_flame'"), "{said}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

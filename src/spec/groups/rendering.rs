@@ -133,7 +133,7 @@ pub struct SpriteSpec {
     /// Resample each clip to exactly this many frames, from 1 to 10000.
     #[cfg_attr(feature = "cli", arg(long, value_parser = bounds::FRAMES.parser()))]
     pub frames: Option<usize>,
-    /// Joints or attachment points whose pixel in each frame the data records (where to spawn
+    /// Joints, attachment points or MD3 tags whose pixel in each frame the data records (where to spawn
     /// a bullet or hang a hat), comma-separated: `points` in the TexturePacker JSON's frames
     /// and the frames JSON, Aseprite slices, Godot metadata `points`, in pixels of the untrimmed
     /// frame (`info` lists the names).
