@@ -228,7 +228,7 @@ impl TextureResolver {
                 }
             }
         }
-        mask_palettes(model, budget)?;
+        own_alphas(model, budget)?;
         self.add_alpha_images(model, reader, budget, &mut warnings)?;
         model.warnings.extend(warnings);
         Ok(())
@@ -482,18 +482,31 @@ fn cut_out(base: Option<&Texture>, alpha: &Texture, (w, h): (u32, u32)) -> Textu
     Texture { width: w, height: h, rgba, srgb: base.is_none_or(|t| t.srgb), mask_colour: None, glow: None }
 }
 
-/// Gives each GoldSrc masked material ([`Material::palette_mask`]) its texture with the
-/// palette's last colour transparent; a texture that is no 8-bit paletted BMP keeps its own
-/// alpha. Each copy is charged to `budget` first.
+/// Gives each material that reads its texture's alpha its own way a copy of the texture with
+/// that alpha: a GoldSrc masked material ([`Material::palette_mask`]) the palette's last colour
+/// transparent (a texture that is no 8-bit paletted BMP keeps its own alpha), one of
+/// [`Material::inverted_alpha`] its alpha turned over (not the missing-texture checker, which
+/// stays as it is, to be seen). Each copy is charged to `budget` first.
 ///
 /// [`Material::palette_mask`]: crate::model::Material::palette_mask
-fn mask_palettes(model: &mut Model, budget: &MemoryBudget) -> crate::Result<()> {
-    for material in model.materials.iter_mut().filter(|m| m.palette_mask) {
+/// [`Material::inverted_alpha`]: crate::model::Material::inverted_alpha
+fn own_alphas(model: &mut Model, budget: &MemoryBudget) -> crate::Result<()> {
+    for material in &mut model.materials {
         let Some(texture) = &material.texture else { continue };
-        let Some(colour) = texture.mask_colour else { continue };
+        let mask = texture.mask_colour.filter(|_| material.palette_mask);
+        let invert = material.inverted_alpha && !matches!(material.texture_status, TextureStatus::Missing { .. });
+        if mask.is_none() && !invert {
+            continue;
+        }
         let (w, h) = (texture.width, texture.height);
-        budget.charge(Texture::prepared_bytes(w, h), || format!("the masked copy of a {w}x{h} texture"))?;
-        material.texture = Some(Arc::new(texture.masked(colour)));
+        budget.charge(Texture::prepared_bytes(w, h), || {
+            format!("material '{}': its {w}x{h} texture's copy with the alpha it reads", material.name)
+        })?;
+        let mut copy = mask.map_or_else(|| Texture::clone(texture), |colour| texture.masked(colour));
+        if invert {
+            copy.invert_alpha();
+        }
+        material.texture = Some(Arc::new(copy));
     }
     Ok(())
 }

@@ -52,6 +52,14 @@ impl Texture {
         }
     }
 
+    /// Turns its alpha over (255 − alpha): what a material of [`Material::inverted_alpha`]
+    /// reads.
+    pub fn invert_alpha(&mut self) {
+        for texel in self.rgba.chunks_exact_mut(4) {
+            texel[3] = 255 - texel[3];
+        }
+    }
+
     /// Bytes a `width`×`height` texture holds once decoded and prepared for rendering: the
     /// RGBA8 texels plus the renderer's mip chain (linear premultiplied RGBA, 16 bits a channel:
     /// 8 bytes a texel, each level half the previous, odd sides rounded down, down to 1×1).
@@ -97,13 +105,17 @@ pub enum AlphaMode {
     /// blended ones, back to front: black adds nothing. Over nothing, a fragment's brightest
     /// channel is its alpha, so a sprite's glow fades out where it darkens.
     Additive,
+    /// What is behind is multiplied by the fragments' colour (Quake 3's `blendFunc filter`:
+    /// light maps, shadows, stains), with the blended ones, back to front: white changes
+    /// nothing. It covers nothing of its own, so over nothing it shows nothing.
+    Multiply,
 }
 
 impl AlphaMode {
     /// Whether fragments mix with what is behind them instead of hiding it: drawn after the
     /// surfaces that hide, back to front, without writing depth.
     pub fn is_blended(self) -> bool {
-        matches!(self, AlphaMode::Blend | AlphaMode::Additive)
+        matches!(self, AlphaMode::Blend | AlphaMode::Additive | AlphaMode::Multiply)
     }
 }
 
@@ -201,6 +213,13 @@ pub struct Material {
     /// coordinates follow the view, not the mesh's stored ones (see `bake::chrome`). The
     /// default is false.
     pub chrome: bool,
+    /// Both sides are drawn, whatever the render's back-face culling (Quake 3's `cull
+    /// disable`: leaves, flags, grates). The default is false.
+    pub two_sided: bool,
+    /// The texture's alpha counts the other way: it is turned over (255 − alpha) once the
+    /// texture is loaded, so a mask keeps the texels whose alpha is low (Quake 3's `alphaFunc
+    /// LT128`). The default is false.
+    pub inverted_alpha: bool,
 }
 
 /// A texture's filter where it is minified, as a model file asks for it.
@@ -230,6 +249,8 @@ impl Default for Material {
             palette_mask: false,
             alpha_texture_name: None,
             chrome: false,
+            two_sided: false,
+            inverted_alpha: false,
         }
     }
 }

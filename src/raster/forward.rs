@@ -9,8 +9,9 @@
 //! the same keys, so tiles agree and any thread count gives the same bytes. Sorting whole
 //! triangles is what real-time engines do; it is exact unless blended triangles interpenetrate
 //! or overlap in depth so that neither is wholly behind the other (a per-pixel fragment list
-//! would resolve those, at a cost every blended pixel would pay). Additive surfaces (glows)
-//! sort with the blended ones; the surface maps leave them out, as a glow has no surface.
+//! would resolve those, at a cost every blended pixel would pay). Additive surfaces (glows) and
+//! multiplying ones (filters) sort with the blended ones; the surface maps leave them out, as
+//! a glow or a filter has no surface of its own.
 
 use super::buffers::TileBuffers;
 use super::context::{DrawContext, FragmentNeeds};
@@ -34,7 +35,7 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
     let order = bin.iter().copied().filter(|&i| !blended(i)).chain(back_to_front.into_iter().map(|(_, i)| i));
     for i in order {
         let Some((tri, material, needs)) = ctx.triangle(i) else { continue };
-        if material.alpha == AlphaMode::Additive && !ctx.shader.draws_color() {
+        if matches!(material.alpha, AlphaMode::Additive | AlphaMode::Multiply) && !ctx.shader.draws_color() {
             continue;
         }
         let Some(bounds) = buffers.touch(tri) else { continue };
@@ -82,12 +83,8 @@ fn fill_rect<const TEST: bool>(
             // Blended surfaces do not occlude what comes later.
             match alpha {
                 AlphaMode::Blend => *dst = over(src, *dst),
-                AlphaMode::Additive => {
-                    *dst = match ctx.background {
-                        Some(background) => add_onto(src, *dst, background),
-                        None => add(src, *dst),
-                    }
-                }
+                AlphaMode::Additive => *dst = onto(*dst, ctx.background, |behind| add(src, behind)),
+                AlphaMode::Multiply => *dst = onto(*dst, ctx.background, |behind| multiply(src, behind)),
                 AlphaMode::Opaque | AlphaMode::Mask(_) => {
                     *dst = src;
                     *depth = z;
@@ -104,19 +101,21 @@ fn over(src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
     [src[0] + dst[0] * k, src[1] + dst[1] * k, src[2] + dst[2] * k, src[3] + dst[3] * k]
 }
 
-/// Premultiplied `src` added to `dst` in front of `background` (premultiplied), which the
-/// resolve composites every pixel over afterwards: the glow adds to the background too, as it
-/// would to a wall. Returned as what the resolve turns into the sum: the colour `p` with
-/// `p + background · (1 − p.alpha)` = `src` added to (`dst` over the background).
+/// `blend` (a glow's add, a filter's multiply) of `dst` in front of `background`
+/// (premultiplied), which the resolve composites every pixel over afterwards: the glow adds to
+/// the background too and the filter darkens it, as they would a wall. Returned as what the
+/// resolve turns into the result: the colour `p` with `p + background · (1 − p.alpha)` =
+/// `blend`(`dst` over the background). Without a background, `blend`(`dst`).
 #[inline(always)]
-fn add_onto(src: [f32; 4], dst: [f32; 4], background: [f32; 4]) -> [f32; 4] {
-    let sum = add(src, over(dst, background));
+fn onto(dst: [f32; 4], background: Option<[f32; 4]>, blend: impl Fn([f32; 4]) -> [f32; 4]) -> [f32; 4] {
+    let Some(background) = background else { return blend(dst) };
+    let sum = blend(over(dst, background));
     let behind = background[3];
     if behind >= 1.0 {
         return sum;
     }
     // The resolve adds `background · (1 − p.alpha)`; the sum's alpha is at least the
-    // background's, so this alpha is in 0..=1.
+    // background's (neither blend uncovers anything), so this alpha is in 0..=1.
     let alpha = ((sum[3] - behind) / (1.0 - behind)).clamp(0.0, 1.0);
     let k = 1.0 - alpha;
     [sum[0] - background[0] * k, sum[1] - background[1] * k, sum[2] - background[2] * k, alpha]
@@ -130,4 +129,13 @@ fn add(src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
     let light = src[0].max(src[1]).max(src[2]).clamp(0.0, 1.0);
     let a = dst[3] + light * (1.0 - dst[3]);
     [(dst[0] + src[0]).min(a), (dst[1] + src[1]).min(a), (dst[2] + src[2]).min(a), a]
+}
+
+/// `dst` multiplied by premultiplied `src` (Quake 3's `blendFunc filter`): by its colour where
+/// it covers, by white where it does not, so a filter's anti-aliased edge fades into what is
+/// behind; never brighter. Alpha is kept: a filter covers nothing of its own.
+#[inline(always)]
+fn multiply(src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
+    let m = |c: f32| (c + 1.0 - src[3]).clamp(0.0, 1.0);
+    [dst[0] * m(src[0]), dst[1] * m(src[1]), dst[2] * m(src[2]), dst[3]]
 }

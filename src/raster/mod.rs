@@ -423,7 +423,7 @@ impl Renderer {
                     let [r, g, b, a] = vertex_colour(part.colors.get(i), opaque);
                     [uv.x, uv.y, n.x, n.y, n.z, r, g, b, a]
                 };
-                let (clip, screen, cull) = (&*clip, &*screen, options.cull_back_faces);
+                let (clip, screen, cull) = (&*clip, &*screen, options.cull_back_faces && !part.material.two_sided);
                 let setup = |indices: &[[u32; 3]],
                              kept: &mut Vec<u32>,
                              out: &mut Vec<Triangle>,

@@ -238,7 +238,7 @@ impl Shader {
                 AlphaMode::Opaque => Some(opaque(c)),
                 AlphaMode::Mask(cutoff) if c[3] < cutoff => None,
                 AlphaMode::Mask(_) => Some(opaque(c)),
-                AlphaMode::Blend | AlphaMode::Additive => Some(c),
+                AlphaMode::Blend | AlphaMode::Additive | AlphaMode::Multiply => Some(c),
             };
         }
         out

@@ -517,17 +517,19 @@ fn pixel_rate_shading_never_reads_beyond_a_triangles_uv_island() {
     assert!(inner > 1500, "only {inner} pixels inside the disc");
 }
 
+/// A quad of one colour from x0 to x1 and y 2 to 14 at depth z (for [`pixel_camera`]).
+fn strip([x0, x1]: [f32; 2], z: f32, colour: [f32; 4], alpha: AlphaMode) -> TestMesh {
+    let mut quad = TestMesh::new(
+        vec![Vec3::new(x0, 2.0, z), Vec3::new(x1, 2.0, z), Vec3::new(x1, 14.0, z), Vec3::new(x0, 14.0, z)],
+        vec![[0, 1, 2], [0, 2, 3]],
+    );
+    quad.material = spritebake::model::Material { base_color: colour, alpha_mode: alpha, ..quad.material };
+    quad
+}
+
 #[test]
 fn an_additive_glow_lightens_what_is_behind_it_and_fades_out_over_nothing() {
-    use spritebake::model::Material;
-    let quad = |[x0, x1]: [f32; 2], z: f32, colour: [f32; 4], alpha| {
-        let mut quad = TestMesh::new(
-            vec![Vec3::new(x0, 2.0, z), Vec3::new(x1, 2.0, z), Vec3::new(x1, 14.0, z), Vec3::new(x0, 14.0, z)],
-            vec![[0, 1, 2], [0, 2, 3]],
-        );
-        quad.material = Material { base_color: colour, alpha_mode: alpha, ..Material::named("m") };
-        quad
-    };
+    let quad = strip;
     // A half-bright green glow over the left half of an opaque red wall, and over nothing.
     let glow = quad([2.0, 14.0], -0.2, [0.0, 0.5, 0.0, 1.0], AlphaMode::Additive);
     let wall = quad([2.0, 8.0], -0.9, [1.0, 0.0, 0.0, 1.0], AlphaMode::Opaque);
@@ -562,6 +564,39 @@ fn an_additive_glow_lightens_what_is_behind_it_and_fades_out_over_nothing() {
     let normals = spritebake::raster::Renderer::new().render_normals(&scene, &unlit(16, 16)).unwrap();
     assert_eq!(normals.pixel(4, 8).unwrap()[3], 255);
     assert_eq!(normals.pixel(11, 8).unwrap()[3], 0);
+}
+
+#[test]
+fn a_filter_multiplies_what_is_behind_it_and_covers_nothing_of_its_own() {
+    // A half-grey filter (Quake 3's `blendFunc filter`) over the left half of an opaque red
+    // wall, and over nothing, in either order: it halves the light of what is behind in
+    // linear light, the wall's (0.5, 0, 0), sRGB (188, 0, 0), and a background's as the
+    // wall's; over nothing it shows nothing, and over a half-transparent background it covers
+    // no more of it.
+    let filter = strip([2.0, 14.0], -0.2, [0.5, 0.5, 0.5, 1.0], AlphaMode::Multiply);
+    let wall = strip([2.0, 8.0], -0.9, [1.0, 0.0, 0.0, 1.0], AlphaMode::Opaque);
+    let behind =
+        [(None, [0, 0, 0, 0]), (Some([0, 0, 255, 255]), [0, 0, 188, 255]), (Some([0, 0, 255, 128]), [0, 0, 188, 128])];
+    for order in [[&filter, &wall], [&wall, &filter]] {
+        for (background, over_nothing) in behind {
+            let options = RenderOptions { background, ..unlit(16, 16) };
+            let image = render_meshes(&order, pixel_camera(16.0, 16.0), &options);
+            assert_eq!([image.pixel(4, 8).unwrap(), image.pixel(11, 8).unwrap()], [[188, 0, 0, 255], over_nothing]);
+        }
+    }
+}
+
+#[test]
+fn a_two_sided_material_shows_its_back_where_the_render_culls_back_faces() {
+    // The strip faces away from the pixel camera (whose y runs down); turned, it faces it.
+    let mut quad = strip([2.0, 14.0], -0.5, [1.0; 4], AlphaMode::Opaque);
+    let culling = RenderOptions { cull_back_faces: true, ..unlit(16, 16) };
+    assert_eq!(render_meshes(&[&quad], pixel_camera(16.0, 16.0), &culling).covered_pixels(), 0);
+    quad.material.two_sided = true;
+    assert_eq!(render_meshes(&[&quad], pixel_camera(16.0, 16.0), &culling).covered_pixels(), 12 * 12);
+    quad.material.two_sided = false;
+    quad.indices = vec![[0, 2, 1], [0, 3, 2]];
+    assert_eq!(render_meshes(&[&quad], pixel_camera(16.0, 16.0), &culling).covered_pixels(), 12 * 12);
 }
 
 #[test]
