@@ -9,6 +9,7 @@
 // The parsers are public for the fuzz targets and the integration tests, which drive them
 // directly; library users load through `load` and see only that.
 mod binary;
+mod declarations;
 #[doc(hidden)]
 pub mod def;
 #[doc(hidden)]
@@ -234,13 +235,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         Format::Mdl => mdl::parse_within(&bytes, skin_number, budget).map_err(|e| in_file(e, path)),
         Format::Iqm => iqm::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
         Format::Md3 => md3::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
-        Format::Md5Mesh => {
-            md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file).and_then(|mut model| {
-                let mut files = Files { reader: &mut reader, scope: &scope };
-                project.folders = mtr::apply(&mut model, path, &mut files, budget)?;
-                Ok(model)
-            })
-        }
+        Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file),
         Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
         Format::Studio => {
             let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -284,6 +279,16 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         Some(error) => return Err(error),
         None => parsed?,
     };
+    // What the game's scripts declare for the names its models give: an MD5 mesh's Doom 3
+    // materials.
+    let declared: Option<Declarations> = match format {
+        Format::Md5Mesh => Some(mtr::apply),
+        _ => None,
+    };
+    if let Some(apply) = declared {
+        let mut files = Files { reader: &mut reader, scope: &scope };
+        project.folders.extend(apply(&mut model, path, &mut files, budget)?);
+    }
     // Axes first: a front along the up axis would render nothing, so it stops the load
     // before animations and textures are read.
     model.orientation = orient(model.orientation, format, options)?;
@@ -353,6 +358,10 @@ fn orient(convention: Orientation, format: Format, options: &LoadOptions) -> Res
     }
     Ok(orientation)
 }
+
+/// Reads the declarations (Doom 3 materials, Quake 3 shaders) of a model's names from the
+/// game's scripts, returning the folders where the paths they give are looked for.
+type Declarations = fn(&mut Model, &Path, &mut Files, &MemoryBudget) -> Result<Vec<PathBuf>>;
 
 /// What a script format (`.qc`, `.def`) adds to its model's load.
 #[derive(Debug, Default)]

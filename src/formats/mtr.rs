@@ -27,6 +27,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::declarations::{self, Declared, Kind};
 use super::tokens::{Syntax, Token, Tokens};
 use super::{Files, FormatError};
 use crate::budget::MemoryBudget;
@@ -34,11 +35,16 @@ use crate::error::Result;
 use crate::model::{AlphaMode, Model};
 
 const FORMAT: &str = "MTR";
-/// How many folders above the mesh's own may hold the game's `materials/` folder (Doom 3
-/// keeps meshes in `base/models/md5/KIND/NAME/`, four below it).
-pub const MAX_BASE_LEVELS: usize = 6;
-/// Most `.mtr` files read for one model (Doom 3's own base has about a hundred).
-pub const MAX_FILES: usize = 512;
+/// Doom 3's materials: at most 512 files are read for one model (Doom 3's own base has about
+/// a hundred); names are compared without regard to case, `\` as `/`.
+const MATERIAL_FILES: Kind<MtrMaterial> = Kind {
+    folder: "materials",
+    extension: "mtr",
+    declares: "material",
+    max_files: 512,
+    key: |name| name.replace('\\', "/").to_ascii_lowercase(),
+    parse,
+};
 /// Doom 3's declaration kinds besides materials that a `.mtr` file may hold: skipped.
 const OTHER_DECLARATIONS: [&str; 10] =
     ["table", "skin", "sound", "particle", "fx", "entityDef", "model", "export", "mapDef", "pda"];
@@ -60,79 +66,36 @@ pub struct MtrMaterial {
     pub notes: Vec<String>,
 }
 
+impl Declared for MtrMaterial {
+    fn declared(&self) -> (&str, usize, &[String]) {
+        (&self.name, self.line, &self.notes)
+    }
+}
+
 /// Gives the model's MD5 materials (whose names are Doom 3 material names) the image, alpha
-/// test and blending their declarations say, from the `.mtr` files of the `materials/`
-/// folders in `mesh`'s folder and the folders above it (up to [`MAX_BASE_LEVELS`], only those
-/// the confinement allows: above the mesh's folder, a `--texture-root`), and `.mtr` files
-/// beside the mesh. The first declaration of a name wins, as in Doom 3. Returns the folders the
+/// test and blending their declarations say, from the `.mtr` files beside `mesh` and in the
+/// `materials/` folders of its folder and those above, as `declarations.rs` finds and reads
+/// them (the first declaration of a name wins, as in Doom 3). Returns the folders the
 /// declarations were found for, where their image paths (relative to the game's base) are
 /// looked for. A malformed `.mtr` file is a warning: other declarations are still found.
 ///
 /// # Errors
 /// The budget, charged for each file's text before it is parsed.
 pub fn apply(model: &mut Model, mesh: &Path, files: &mut Files, budget: &MemoryBudget) -> Result<Vec<PathBuf>> {
-    let key = |name: &str| name.replace('\\', "/").to_ascii_lowercase();
-    let mut wanted: Vec<String> = model.materials.iter().map(|m| key(&m.name)).filter(|n| !n.is_empty()).collect();
-    let mut bases = Vec::new();
-    for (read, (base, file)) in material_files(mesh, files, &mut model.warnings).into_iter().enumerate() {
-        if wanted.is_empty() {
-            break;
-        }
-        if read == MAX_FILES {
-            model.warnings.push(format!("more than {MAX_FILES} .mtr files; the others are not read"));
-            break;
-        }
-        let Ok((path, bytes)) = files.read(&file) else { continue };
-        let reading = (bytes.len() as u64).saturating_mul(2);
-        budget.charge(reading, || format!("{}: reading {} KiB", path.display(), bytes.len().div_ceil(1024)))?;
-        let parsed = parse(&String::from_utf8_lossy(&bytes), &|name| wanted.contains(&key(name)));
-        let declared = match parsed {
-            Ok(declared) => declared,
-            Err(e) => {
-                model.warnings.push(format!("{}; its materials are not used", e.in_file(&path)));
-                continue;
+    let names = model.materials.iter().map(|m| m.name.clone()).collect();
+    let materials = &mut model.materials;
+    declarations::apply(&MATERIAL_FILES, mesh, names, files, budget, &mut model.warnings, |found, key| {
+        for material in materials.iter_mut().filter(|m| (MATERIAL_FILES.key)(&m.name) == key) {
+            if let Some(image) = &found.diffuse {
+                material.texture_name = Some(image.clone());
             }
-        };
-        for found in declared {
-            let name = key(&found.name);
-            let Some(at) = wanted.iter().position(|w| *w == name) else { continue };
-            wanted.swap_remove(at);
-            for material in model.materials.iter_mut().filter(|m| key(&m.name) == name) {
-                if let Some(image) = &found.diffuse {
-                    material.texture_name = Some(image.clone());
-                }
-                material.alpha_mode = match (found.alpha_test, found.translucent) {
-                    (Some(cutoff), _) => AlphaMode::Mask(cutoff),
-                    (None, true) => AlphaMode::Blend,
-                    (None, false) => material.alpha_mode,
-                };
-            }
-            let at = format!("{} line {}", path.display(), found.line);
-            model.warnings.extend(found.notes.iter().map(|note| format!("{at}: material '{}': {note}", found.name)));
-            if !bases.contains(&base) {
-                bases.push(base.clone());
-            }
+            material.alpha_mode = match (found.alpha_test, found.translucent) {
+                (Some(cutoff), _) => AlphaMode::Mask(cutoff),
+                (None, true) => AlphaMode::Blend,
+                (None, false) => material.alpha_mode,
+            };
         }
-    }
-    Ok(bases)
-}
-
-/// The `.mtr` files to look in, each with the base folder its image paths are relative to:
-/// those beside the mesh, then those of `materials/` in the mesh's folder and the allowed
-/// folders above, nearest first, each folder's in name order.
-fn material_files(mesh: &Path, files: &Files, warnings: &mut Vec<String>) -> Vec<(PathBuf, PathBuf)> {
-    let ancestors = Files::ancestors(mesh, MAX_BASE_LEVELS);
-    let beside = ancestors.first().map(|dir| (dir.clone(), dir.clone()));
-    let folders = beside.into_iter().chain(ancestors.iter().map(|base| (base.clone(), base.join("materials"))));
-    let mut found = Vec::new();
-    for (base, folder) in folders {
-        let (names, whole) = files.list(&folder, "mtr", 64 * MAX_FILES);
-        if !whole {
-            warnings.push(format!("{}: too many files to look for .mtr files in", folder.display()));
-        }
-        found.extend(names.into_iter().map(|file| (base.clone(), file)));
-    }
-    found
+    })
 }
 
 /// Parses a `.mtr` text, keeping the materials `wanted` says yes to (by declared name).
@@ -142,15 +105,7 @@ fn material_files(mesh: &Path, files: &Files, warnings: &mut Vec<String>) -> Vec
 pub fn parse(src: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Vec<MtrMaterial>, FormatError> {
     let mut t = Tokens::new(FORMAT, Syntax::DEF, src);
     let mut kept = Vec::new();
-    while let Some(token) = t.next_token() {
-        if token.is("}") {
-            return Err(FormatError::at_line(FORMAT, token.line, "`}` without a declaration to close"));
-        }
-        if token.is("{") {
-            // A block without a name (a stray one): nothing to keep.
-            t.skip_block();
-            continue;
-        }
+    while let Some(token) = t.next_declaration()? {
         let other = OTHER_DECLARATIONS.iter().any(|kind| token.is_keyword(kind));
         let name = if other || token.is_keyword("material") { next_name(&mut t, token)? } else { token };
         t.expect("{")?;

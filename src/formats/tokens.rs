@@ -99,6 +99,25 @@ impl<'a> Tokens<'a> {
         self.peeked.take()
     }
 
+    /// The next token outside any block, in a file of `NAME { ... }` declarations (Doom 3
+    /// materials, Quake 3 shaders): a block without a name (a stray one) is skipped; `None` at
+    /// the end of the text.
+    ///
+    /// # Errors
+    /// A `}` with no block to close.
+    pub fn next_declaration(&mut self) -> Result<Option<Token<'a>>, FormatError> {
+        while let Some(token) = self.next_token() {
+            if token.is("}") {
+                return Err(FormatError::at_line(self.format, token.line, "`}` without a declaration to close"));
+            }
+            if !token.is("{") {
+                return Ok(Some(token));
+            }
+            self.skip_block();
+        }
+        Ok(None)
+    }
+
     /// Skips to the `}` closing a block whose `{` was just read (nested blocks included), or
     /// to the end of the file. Iterative: any depth of nesting is fine.
     pub fn skip_block(&mut self) {
