@@ -21,6 +21,7 @@ seed texture $A/tower_bricks.png $A/robot/robot.png
 seed manifest examples/check/cases.toml
 seed scripts ../shared/corpus/smd/headcrab/headcrab.qc
 printf 'table t { { 0, 1 } }\nmodels/a\n{\n translucent\n bumpmap addnormals(a.tga, heightmap(b.tga, 4))\n {\n  blend diffusemap\n  map a_d.tga\n  alphaTest 0.5\n }\n}\n' > fuzz/corpus/scripts/seed.mtr
+printf 'models/a/leaves\n{\n surfaceparm alphashadow\n cull disable\n {\n  map $lightmap\n }\n {\n  clampMap models/a/leaves.tga\n  blendFunc GL_DST_COLOR GL_ZERO\n  alphaFunc LT128\n  tcMod scroll 1 0\n }\n}\n' > fuzz/corpus/scripts/seed.shader
 seed project examples/robot.bake.toml
 mkdir -p fuzz/corpus/palette
 printf 'GIMP Palette\nName: p\nColumns: 2\n# c\n  0   0   0\tblack\n255 255 255 white\n' > fuzz/corpus/palette/p.gpl

@@ -12,7 +12,7 @@ use crate::anim::{
 use crate::bake::{self, FrameRequest};
 use crate::formats::{
     def, fbx as fbx_format, gltf as gltf_format, iqm as iqm_format, md2 as md2_format, md3 as md3_format, md5,
-    mdl as mdl_format, mtr, obj as obj_format, qc, smd, studio as studio_format, textures,
+    mdl as mdl_format, mtr, obj as obj_format, q3shader, qc, smd, studio as studio_format, textures,
 };
 use crate::model::{Model, Skeleton};
 use crate::output::{FramePattern, MAX_COMPONENT_BYTES, OutputFormat, OutputPlan, sanitize_component};
@@ -204,10 +204,10 @@ pub fn texture(data: &[u8]) {
     let _ = textures::decode_image(data, Path::new("fuzz.tga"));
 }
 
-/// `.qc`, `.def` and `.mtr` scripts never panic: the QC parser reads the input as the script
-/// and as every `$include` it names (so include nesting and the include limits are
+/// `.qc`, `.def`, `.mtr` and `.shader` scripts never panic: the QC parser reads the input as
+/// the script and as every `$include` it names (so include nesting and the include limits are
 /// exercised), the DEF parser reads it and follows `inherit` for every model it declares, and
-/// the MTR parser reads it keeping every material.
+/// the MTR and Quake 3 shader parsers read it keeping every declaration.
 pub fn scripts(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = qc::parse(&text, Path::new("fuzz/m.qc"), &mut |p| Ok(Ok((p.to_path_buf(), text.to_string()))));
@@ -218,6 +218,7 @@ pub fn scripts(data: &[u8]) {
         }
     }
     let _ = mtr::parse(&text, &|_| true);
+    let _ = q3shader::parse(&text, &|_| true);
 }
 
 /// Output planning with names taken from model files: whatever the clip names and the

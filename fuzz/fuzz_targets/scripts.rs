@@ -1,3 +1,3 @@
 #![no_main]
-//! `.qc` and `.def` scripts (see `spritebake::fuzzing::scripts`).
+//! `.qc`, `.def`, `.mtr` and `.shader` scripts (see `spritebake::fuzzing::scripts`).
 libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::scripts(data));

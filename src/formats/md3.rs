@@ -13,9 +13,10 @@
 //! names are not clip names (exporters write their own name into every frame), so a file of
 //! several frames has one clip, `frames`, of all of them at Quake 3's 10 fps per the cfg
 //! files' common rate; one frame is a static model. A surface's first shader names its
-//! texture. Tags (frames of reference: `tag_weapon`, and `tag_torso` and `tag_head`, which
-//! [`md3_player`](super::md3_player) joins a player folder's parts by) become the model's
-//! [`Tag`]s, where `--attach FILE@TAG` hangs a model.
+//! texture: a declaration of the game's shader scripts ([`q3shader`](super::q3shader), read
+//! by the loader), else an image path. Tags (frames of reference: `tag_weapon`, and
+//! `tag_torso` and `tag_head`, which [`md3_player`](super::md3_player) joins a player
+//! folder's parts by) become the model's [`Tag`]s, where `--attach FILE@TAG` hangs a model.
 
 use glam::{Affine3A, Vec2, Vec3};
 

@@ -14,8 +14,9 @@
 //!   `TORSO_GESTURE`'s. A clip with no looping frames plays once.
 //! * **Skins.** `lower_NAME.skin`, `upper_NAME.skin` and `head_NAME.skin` (`NAME` is
 //!   `--skin`, `default` by default) name each surface's texture (`surface,path` lines; `tag_`
-//!   lines are skipped). A part without its skin file keeps its shaders' names, with a warning
-//!   when a skin other than `default` was asked for.
+//!   lines are skipped), a shader name as an MD3's own are ([`q3shader`](super::q3shader)).
+//!   A part without its skin file keeps its shaders' names, with a warning when a skin other
+//!   than `default` was asked for.
 //!
 //! The joined frames are made once, each part's vertices carried through its tags, so the
 //! character is an ordinary vertex-animated model; they are charged to the budget first. The

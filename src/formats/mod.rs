@@ -36,6 +36,8 @@ pub mod mtr;
 #[doc(hidden)]
 pub mod obj;
 #[doc(hidden)]
+pub mod q3shader;
+#[doc(hidden)]
 pub mod qc;
 #[doc(hidden)]
 pub mod smd;
@@ -280,9 +282,10 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         None => parsed?,
     };
     // What the game's scripts declare for the names its models give: an MD5 mesh's Doom 3
-    // materials.
+    // materials, an MD3 surface's (or a player's skin's) Quake 3 shaders.
     let declared: Option<Declarations> = match format {
         Format::Md5Mesh => Some(mtr::apply),
+        Format::Md3 | Format::Md3Player => Some(q3shader::apply),
         _ => None,
     };
     if let Some(apply) = declared {

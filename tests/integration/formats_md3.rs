@@ -89,6 +89,41 @@ fn md3(surface: &str, frames: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
 
 /// As [`md3`], with `vertices` vertices (those past the triangle's at the origin).
 pub fn md3_of(surface: &str, frames: usize, vertices: usize, tags: &[(&str, Vec3)]) -> Vec<u8> {
+    let triangle = [Vec3::ZERO, Vec3::X, Vec3::Y];
+    let frame = |f: usize| {
+        let mut positions: Vec<Vec3> = triangle.iter().map(|&p| p + Vec3::new(f as f32, 0.0, 0.0)).collect();
+        positions.resize(vertices, Vec3::ZERO);
+        positions
+    };
+    let mut uvs = vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+    uvs.resize(vertices, [0.0; 2]);
+    let shader = format!("models/players/test/{surface}.tga");
+    let surface = Md3Surface {
+        name: surface,
+        shader: &shader,
+        frames: (0..frames).map(frame).collect(),
+        uvs,
+        triangles: vec![[0, 1, 2]],
+    };
+    md3_file(&surface, tags)
+}
+
+/// One surface of an MD3 file to write.
+pub struct Md3Surface<'a> {
+    pub name: &'a str,
+    /// The shader it names.
+    pub shader: &'a str,
+    /// The vertices' positions in each frame, in units (stored in 64ths), the normals zero.
+    pub frames: Vec<Vec<Vec3>>,
+    /// One texture coordinate a vertex.
+    pub uvs: Vec<[f32; 2]>,
+    /// Vertex indices, as Quake 3 stores them: clockwise from the front.
+    pub triangles: Vec<[i32; 3]>,
+}
+
+/// An MD3 of one surface, with tags that are translations: tag `name` at `origin + (0, 0, f)`
+/// in frame f.
+pub fn md3_file(surface: &Md3Surface, tags: &[(&str, Vec3)]) -> Vec<u8> {
     let name = |out: &mut Vec<u8>, text: &str, n: usize| {
         let mut field = text.as_bytes().to_vec();
         field.resize(n, 0);
@@ -96,9 +131,11 @@ pub fn md3_of(surface: &str, frames: usize, vertices: usize, tags: &[(&str, Vec3
     };
     let f32s = |out: &mut Vec<u8>, values: &[f32]| values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
     let i32s = |out: &mut Vec<u8>, values: &[i32]| values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+    let (frames, vertices, triangles) = (surface.frames.len(), surface.uvs.len(), surface.triangles.len());
     let tags_at = 108 + 56 * frames;
     let surface_at = tags_at + 112 * frames * tags.len();
-    let surface_size = 108 + 68 + 12 + vertices * 8 + frames * vertices * 8;
+    let (st_at, xyz_at) = (108 + 68 + 12 * triangles, 108 + 68 + 12 * triangles + vertices * 8);
+    let surface_size = xyz_at + frames * vertices * 8;
     let mut b = b"IDP3".to_vec();
     i32s(&mut b, &[15]);
     name(&mut b, "test", 64);
@@ -116,24 +153,21 @@ pub fn md3_of(surface: &str, frames: usize, vertices: usize, tags: &[(&str, Vec3
         }
     }
     b.extend_from_slice(b"IDP3");
-    name(&mut b, surface, 64);
-    let offsets = [108 + 68, 108, 108 + 68 + 12, 108 + 68 + 12 + vertices * 8, surface_size];
-    i32s(&mut b, &[0, frames as i32, 1, vertices as i32, 1]);
+    name(&mut b, surface.name, 64);
+    let offsets = [108 + 68, 108, st_at, xyz_at, surface_size];
+    i32s(&mut b, &[0, frames as i32, 1, vertices as i32, triangles as i32]);
     i32s(&mut b, &offsets.map(|v| v as i32));
-    name(&mut b, &format!("models/players/test/{surface}.tga"), 64);
+    name(&mut b, surface.shader, 64);
     i32s(&mut b, &[0]);
-    i32s(&mut b, &[0, 1, 2]);
-    f32s(&mut b, &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
-    f32s(&mut b, &vec![0.0; 2 * (vertices - 3)]);
-    for f in 0..frames {
-        for p in [[0, 0, 0], [64, 0, 0], [0, 64, 0]] {
-            for (k, c) in p.iter().enumerate() {
-                let c = if k == 0 { c + 64 * f as i32 } else { *c };
-                b.extend_from_slice(&(c as i16).to_le_bytes());
+    surface.triangles.iter().for_each(|t| i32s(&mut b, t));
+    surface.uvs.iter().for_each(|uv| f32s(&mut b, uv));
+    for positions in &surface.frames {
+        for p in positions {
+            for c in p.to_array() {
+                b.extend_from_slice(&((c * 64.0).round() as i16).to_le_bytes());
             }
             b.extend_from_slice(&0u16.to_le_bytes());
         }
-        b.resize(b.len() + 8 * (vertices - 3), 0);
     }
     assert_eq!(b.len(), surface_at + surface_size);
     b
@@ -152,12 +186,18 @@ fn cfg() -> String {
 
 fn player(name: &str) -> PathBuf {
     let dir = scratch_in("md3", name);
+    player_in(&dir);
+    dir
+}
+
+/// Writes a player into `dir`: its three parts, a cfg, and a skin naming the legs'
+/// `models/players/test/blue_legs.tga`.
+pub fn player_in(dir: &std::path::Path) {
     std::fs::write(dir.join("lower.md3"), md3("l_legs", 36, &[("tag_torso", Vec3::new(0.0, 0.0, 10.0))])).unwrap();
     std::fs::write(dir.join("upper.md3"), md3("u_torso", 26, &[("tag_head", Vec3::new(0.0, 0.0, 5.0))])).unwrap();
     std::fs::write(dir.join("head.md3"), md3("h_head", 1, &[])).unwrap();
     std::fs::write(dir.join("animation.cfg"), cfg()).unwrap();
     std::fs::write(dir.join("lower_default.skin"), "tag_torso,\nl_legs,models/players/test/blue_legs.tga\n").unwrap();
-    dir
 }
 
 #[test]

@@ -53,6 +53,7 @@ mod memory_fit;
 mod palette;
 mod pixel_art;
 mod project;
+mod q3_shaders;
 mod qc_def;
 mod render;
 mod report;

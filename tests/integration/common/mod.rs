@@ -232,20 +232,31 @@ pub fn corpus_in(root: &Path, sub: &str, required: bool) -> Option<PathBuf> {
 /// filtering, `size`² pixels, one sample per pixel, from the front at eye level: every covered
 /// pixel shows one texel's own colour.
 pub fn render_model_unlit(model: &spritebake::model::Model, size: u32) -> Image {
+    let view = spritebake::raster::OrbitView { pitch_degrees: 0.0, ..Default::default() };
+    render_model_unlit_seen(model, size, &view, None)
+}
+
+/// As [`render_model_unlit`], seen from `view`, over `background` (sRGB, straight alpha) if
+/// one is given.
+pub fn render_model_unlit_seen(
+    model: &spritebake::model::Model,
+    size: u32,
+    view: &spritebake::raster::OrbitView,
+    background: Option<[u8; 4]>,
+) -> Image {
     use spritebake::anim::{FrameTime, PoseOptions};
     use spritebake::bake::{FrameRequest, render_frame};
-    use spritebake::raster::OrbitView;
     let options = RenderOptions {
         width: size,
         height: size,
         ssaa: 1,
         shading: Shading::Unlit,
         filter: spritebake::raster::Filter::Nearest,
+        background,
         ..RenderOptions::default()
     };
-    let view = OrbitView { pitch_degrees: 0.0, ..OrbitView::default() };
     let request = FrameRequest::clip(None, FrameTime::Frame(0.0), PoseOptions::default());
-    render_frame(&Renderer::new(), model, &request, &view, &options).unwrap()
+    render_frame(&Renderer::new(), model, &request, view, &options).unwrap()
 }
 
 /// The corpus model `<corpus>/<folder>/<file>` loaded with default options, or `None` (skip)
