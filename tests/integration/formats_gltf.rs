@@ -588,3 +588,28 @@ fn two_animations_of_one_name_load_as_two_clips_with_a_warning() {
     assert!(warning.is_some_and(|w| w.contains("same.gltf") && w.contains("'walk_2'")), "{:?}", model.warnings);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_double_sided_material_shows_its_back() {
+    let quad = |double_sided: bool| {
+        let mut b = Builder::default();
+        let pos = b.floats(&[-1.0, -1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 1.0, 0.0, -1.0, 1.0, 0.0], "VEC3", 3);
+        let idx = b.u16s(&[0, 1, 2, 0, 2, 3]);
+        b.finish(serde_json::json!({
+            "asset": {"version": "2.0"},
+            "scene": 0,
+            "scenes": [{"nodes": [0]}],
+            "nodes": [{"mesh": 0}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": pos}, "indices": idx, "material": 0}]}],
+            "materials": [{"doubleSided": double_sided}],
+        }))
+    };
+    let from_behind = spritebake::raster::OrbitView { yaw_degrees: 180.0, pitch_degrees: 0.0, ..Default::default() };
+    let covered = |double_sided: bool| {
+        let model = parse(&quad(double_sided)).unwrap();
+        let image = common::render_model_unlit_seen(&model, 16, &from_behind, None);
+        (0..16).flat_map(|y| (0..16).map(move |x| (x, y))).filter(|&(x, y)| image.pixel(x, y).unwrap()[3] > 0).count()
+    };
+    assert!(covered(true) > 100, "the back of a double-sided quad is drawn");
+    assert_eq!(covered(false), 0, "a one-sided quad is culled from behind, as the spec says");
+}

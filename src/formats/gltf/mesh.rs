@@ -434,6 +434,8 @@ fn materials(
                     gltf::material::AlphaMode::Mask => AlphaMode::Mask(m.alpha_cutoff().unwrap_or(0.5)),
                     gltf::material::AlphaMode::Blend => AlphaMode::Blend,
                 },
+                // The spec's back-face culling applies only where `doubleSided` is false.
+                two_sided: m.double_sided(),
                 ..Material::named(name.clone())
             };
             let Some(info) = pbr.base_color_texture() else { return Ok(material) };
