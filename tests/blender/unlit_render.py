@@ -3,8 +3,9 @@
 #   blender -b --factory-startup -noaudio --python unlit_render.py -- MODEL OUT.png SIZE
 #
 # MODEL is a .gltf (Blender's own importer builds the material: base colour factor × COLOR_0
-# × texture) or an .obj (the importer reads `v x y z r g b` as sRGB colours; the script
-# multiplies them into the material's colour, as spritebake does). Every material then emits
+# × texture), an .obj (the importer reads `v x y z r g b` as sRGB colours) or an .fbx (its
+# colours read as sRGB too); for those two the script multiplies the colours into the
+# material's colour, as spritebake does. Every material then emits
 # its base colour (no light), and an orthographic camera looks at the model's front (+Z in the
 # file, -Y in Blender) from a square that holds its bounds without a margin: the frame
 # `spritebake render --ortho --pitch 0 --margin 0 --shading unlit --size SIZE` draws. Cycles,
@@ -20,6 +21,8 @@ model, out, size = sys.argv[sys.argv.index("--") + 1 :]
 bpy.ops.wm.read_factory_settings(use_empty=True)
 if model.endswith(".obj"):
     bpy.ops.wm.obj_import(filepath=model)
+elif model.endswith(".fbx"):
+    bpy.ops.import_scene.fbx(filepath=model)
 else:
     try:
         import numpy

@@ -1,5 +1,6 @@
-//! Vertex colours (glTF `COLOR_0`, OBJ `v x y z r g b`): read, multiplied into the base colour
-//! and texture in linear light, and rendered as Blender renders the same file.
+//! Vertex colours (glTF `COLOR_0`, OBJ `v x y z r g b`, FBX's colour layer): read, multiplied
+//! into the base colour and texture in linear light, and rendered as Blender renders the same
+//! file.
 
 use std::path::{Path, PathBuf};
 
@@ -143,6 +144,23 @@ fn obj_vertex_colours_are_srgb_and_render_as_blender_renders_them() {
     let Some(theirs) = common::blender::unlit_render(&dir.join("quad.obj"), SIDE, &dir) else { return };
     let ours = ours(&dir.join("quad.obj"), &dir);
     let (difference, at) = largest_difference(&ours, &theirs, false);
+    assert!(difference <= 3, "{difference} levels apart at {at:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn fbx_vertex_colours_are_srgb_and_render_as_blender_renders_them() {
+    let dir = scratch_in("colours", "fbx-blender");
+    let fbx = dir.join("quad.fbx");
+    // Blender writes the quad: its exporter encodes the linear 0.5 grey corner as sRGB.
+    if !common::blender::run("coloured_fbx.py", &[fbx.as_os_str()], &dir) {
+        return;
+    }
+    let model = load(&fbx, &LoadOptions::default()).unwrap();
+    let greys: Vec<&[f32; 4]> = model.meshes[0].colors.iter().filter(|c| c[0] == c[2] && c[0] > 0.1).collect();
+    assert!(!greys.is_empty() && greys.iter().all(|c| (c[0] - 0.5).abs() < 2e-3), "{:?}", model.meshes[0].colors);
+    let Some(theirs) = common::blender::unlit_render(&fbx, SIDE, &dir) else { return };
+    let (difference, at) = largest_difference(&ours(&fbx, &dir), &theirs, false);
     assert!(difference <= 3, "{difference} levels apart at {at:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }

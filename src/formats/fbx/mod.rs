@@ -238,9 +238,9 @@ fn add_mesh_instance(
 ) -> Result<Vec<usize>> {
     let Instance { node, mesh, blends } = *instance;
     let Some(node_joint) = joints.index(node) else { return Ok(Vec::new()) };
-    // Each triangle corner may be its own vertex: position, normal, uv, range, influences, and
-    // (for blend shapes) the corner it came from.
-    const CORNER_BYTES: u64 = 12 + 12 + 8 + 8 + 12 + 4 * 32 + 4;
+    // Each triangle corner may be its own vertex: position, normal, uv, colour, range,
+    // influences, and (for blend shapes) the corner it came from.
+    const CORNER_BYTES: u64 = 12 + 12 + 8 + 16 + 8 + 12 + 4 * 32 + 4;
     let corners = (mesh.num_triangles as u64).saturating_mul(3);
     budget.charge(corners.saturating_mul(CORNER_BYTES), || {
         format!("FBX: mesh '{}' of {} triangles", &*node.element.name, mesh.num_triangles)
@@ -252,7 +252,7 @@ fn add_mesh_instance(
     for part in mesh.material_parts.iter() {
         let material = materials.of_part(mesh, part.index);
         let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
-        let mut welded: HashMap<(u32, u32, u32), u32> = HashMap::new();
+        let mut welded: HashMap<(u32, u32, u32, u32), u32> = HashMap::new();
         // The triangle corner each vertex was made from, for its blend shape offsets.
         let mut sources: Vec<u32> = Vec::new();
         for &face in part.face_indices.iter() {
@@ -266,6 +266,7 @@ fn add_mesh_instance(
                         attribute(&mesh.vertex_indices),
                         attribute(&mesh.vertex_normal.indices),
                         attribute(&mesh.vertex_uv.indices),
+                        attribute(&mesh.vertex_color.indices),
                     );
                     *corner = match welded.get(&key) {
                         Some(&v) => v,
@@ -321,9 +322,10 @@ fn triangulate<'b>(buffer: &'b mut [u32], mesh: &ufbx::Mesh, face: ufbx::Face) -
     buffer.get(..count * 3).unwrap_or_default()
 }
 
-/// Appends the vertex of index `ix` to `out`: its uv (flipped to the top-left convention) and
-/// its `influences`, with its position and normal in each one's joint space. Its rest position
-/// and normal come later ([`place_at_rest`]).
+/// Appends the vertex of index `ix` to `out`: its uv (flipped to the top-left convention), its
+/// colour (written in sRGB, as Blender writes and reads FBX colours) and its `influences`, with
+/// its position and normal in each one's joint space. Its rest position and normal come later
+/// ([`place_at_rest`]).
 fn add_vertex(out: &mut Mesh, mesh: &ufbx::Mesh, ix: usize, influences: &[(Binding, f32)]) {
     let position = vec3(mesh.vertex_position[ix]);
     let normal = if mesh.vertex_normal.exists { vec3(mesh.vertex_normal[ix]) } else { Vec3::Y };
@@ -342,6 +344,12 @@ fn add_vertex(out: &mut Mesh, mesh: &ufbx::Mesh, ix: usize, influences: &[(Bindi
     }));
     out.influence_ranges.push(start..out.influences.len() as u32);
     out.uvs.push(uv);
+    if mesh.vertex_color.exists {
+        let c = mesh.vertex_color[ix];
+        let unit = |v: f64| if v.is_finite() { v.clamp(0.0, 1.0) as f32 } else { 1.0 };
+        let srgb = |v: f64| crate::raster::srgb_to_linear_exact(unit(v));
+        out.colors.push([srgb(c.x), srgb(c.y), srgb(c.z), unit(c.w)]);
+    }
 }
 
 /// Sets the rest positions and normals of `out`: its influences skinned by the rest pose's
