@@ -141,6 +141,9 @@ fn obj_vertex_colours_are_srgb_and_render_as_blender_renders_them() {
     // Written as sRGB, as Blender writes and reads them: 0.5 is 0.214 in linear light.
     let green = model.meshes[0].colors.iter().map(|c| c[1]).fold(0.0, f32::max);
     assert!((green - 0.214).abs() < 1e-3, "{:?}", model.meshes[0].colors);
+    // `info` says so.
+    let said = printed(&run_in(&dir, &["info", "quad.obj"]));
+    assert!(said.contains("material 'tinted', vertex colours"), "{said}");
     let Some(theirs) = common::blender::unlit_render(&dir.join("quad.obj"), SIDE, &dir) else { return };
     let ours = ours(&dir.join("quad.obj"), &dir);
     let (difference, at) = largest_difference(&ours, &theirs, false);

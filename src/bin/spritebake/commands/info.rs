@@ -89,10 +89,11 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     )?;
     for (i, mesh) in model.meshes.iter().enumerate() {
         let material = model.materials.get(mesh.material).map(|m| m.name.as_str()).unwrap_or("?");
+        let colours = if mesh.colors.is_empty() { "" } else { ", vertex colours" };
         line(
             &mut stdout,
             format!(
-                "  mesh {i} '{}': {} vertices, {} triangles, material '{material}'",
+                "  mesh {i} '{}': {} vertices, {} triangles, material '{material}'{colours}",
                 mesh.name,
                 mesh.positions.len(),
                 mesh.indices.len()
