@@ -180,6 +180,7 @@ fn snap(p: Vec4, inv_w: f64, size: (u32, u32)) -> (i64, i64) {
 /// or fall between sample centres, and branching on each would mispredict about as often as
 /// the tests themselves cost.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn setup_triangles(
     indices: &[[u32; 3]],
     clip: &[Vec4],
