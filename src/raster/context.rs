@@ -80,7 +80,7 @@ impl FragmentNeeds {
     #[inline]
     pub(super) fn of(shader: &Shader, material: &DrawMaterial) -> FragmentNeeds {
         let uv = material.texture.is_some();
-        let normals = shader.needs_normals(material);
+        let normals = shader.needs_normals();
         let flat = Fragments::default();
         let vertex_colours = material.vertex_colours;
         let varies = uv || normals || vertex_colours || shader.needs_depth();

@@ -437,7 +437,7 @@ impl<'a> VisibleShader<'a> {
         let shader: &'a Shader = self.ctx.shader;
         let surfaces = shader.surface(material, &fragments, count);
         let glow = shader.glow(material, &fragments, count);
-        shader.finish(material, &surfaces, glow.as_ref(), &fragments, || clip_z_lanes(tri, ox, oy))
+        shader.finish(&surfaces, glow.as_ref(), &fragments, || clip_z_lanes(tri, ox, oy))
     }
 
     /// Shades the samples of triangle `id` from (`x`, `y`) rightwards, one per pixel of

@@ -29,8 +29,6 @@ pub struct DrawMaterial {
     pub alpha: AlphaMode,
     /// Its part has vertex colours, which multiply the base colour and texture.
     pub vertex_colours: bool,
-    /// Drawn in its own colour whatever the light ([`crate::model::Material::unlit`]).
-    pub unlit: bool,
     /// Sample the texture at the nearest texel where it is magnified, whatever the render's
     /// filter.
     pub nearest: bool,
@@ -49,7 +47,6 @@ impl DrawMaterial {
             texture_size: Vec2::ONE,
             alpha: AlphaMode::Opaque,
             vertex_colours: false,
-            unlit: false,
             nearest: false,
             minify: None,
         }
@@ -157,10 +154,10 @@ impl Shader {
         Shader { shading: options.shading, lights, ambient, filter: options.filter, model_filters, output }
     }
 
-    /// True when fragments of `material` need normals (lit colour, or the normal itself).
-    pub fn needs_normals(&self, material: &DrawMaterial) -> bool {
+    /// True when fragments need normals (lit colour, or the normal itself).
+    pub fn needs_normals(&self) -> bool {
         match self.output {
-            FragmentOutput::Color => self.shading != Shading::Unlit && !material.unlit,
+            FragmentOutput::Color => self.shading != Shading::Unlit,
             FragmentOutput::Normal => true,
             FragmentOutput::ViewDepth { .. } => false,
         }
@@ -207,7 +204,7 @@ impl Shader {
     ) -> Option<[f32; 4]> {
         let surfaces = self.surface(material, f, 1);
         let glow = self.glow(material, f, 1);
-        let [out] = self.finish(material, &surfaces, glow.as_ref(), f, clip_z);
+        let [out] = self.finish(&surfaces, glow.as_ref(), f, clip_z);
         surfaces[0].map(|_| out)
     }
 
@@ -307,7 +304,6 @@ impl Shader {
     #[inline(always)]
     pub fn finish<const L: usize>(
         &self,
-        material: &DrawMaterial,
         surfaces: &[Option<[f32; 4]>; L],
         glow: Option<&[[f32; 3]; L]>,
         f: &Fragments<L>,
@@ -316,7 +312,7 @@ impl Shader {
         if !matches!(self.output, FragmentOutput::Color) {
             return self.finish_map(surfaces, f, clip_z);
         }
-        let light = if material.unlit { [1.0; L] } else { self.light(f.nx, f.ny, f.nz, f.back_facing) };
+        let light = self.light(f.nx, f.ny, f.nz, f.back_facing);
         let mut out = [[0.0; 4]; L];
         match glow {
             None => {
