@@ -1,7 +1,6 @@
 //! What every tile needs to draw one render: the set-up triangles, their materials and what
 //! the fragment stage needs of each.
 
-use super::interpolate::Wanted;
 use super::scene::{RenderOptions, ShadingRate};
 use super::setup::{ColourPlanes, Triangle};
 use super::shade::{DrawMaterial, Fragments, Shader};
@@ -55,12 +54,11 @@ impl<'a> DrawContext<'a> {
         Some((tri, self.materials.get(m)?, *self.needs.get(m)?))
     }
 
-    /// What interpolation computes for triangle `id`, whose material needs `needs`: its
-    /// vertex colours only where its part has them.
+    /// The colour planes of triangle `id`, whose material needs `needs`: `None` unless its
+    /// part has vertex colours.
     #[inline(always)]
-    pub(super) fn wanted(&self, id: u32, needs: FragmentNeeds) -> Wanted<'a> {
-        let colour = if needs.vertex_colours { self.colours.get(id as usize) } else { None };
-        Wanted { uv: needs.uv, normal: needs.normals, derivatives: needs.derivatives, colour }
+    pub(super) fn vertex_colours(&self, id: u32, needs: FragmentNeeds) -> Option<&'a ColourPlanes> {
+        if needs.vertex_colours { self.colours.get(id as usize) } else { None }
     }
 }
 
@@ -84,7 +82,7 @@ impl FragmentNeeds {
         let flat = Fragments::default();
         let vertex_colours = material.vertex_colours;
         let varies = uv || normals || vertex_colours || shader.needs_depth();
-        let constant = (!varies).then(|| shader.shade(material, &flat, || [0.0])).flatten();
+        let constant = (!varies).then(|| shader.shade(material, &flat, None, || [0.0])).flatten();
         FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), vertex_colours, constant }
     }
 }

@@ -11,7 +11,7 @@
 use super::buffers::PixelRect;
 use super::buffers::{NO_TRIANGLE, TileBuffers};
 use super::context::{DrawContext, FragmentNeeds};
-use super::interpolate::{clip_z_lanes, interpolate_lanes};
+use super::interpolate::{clip_z_lanes, colour_lanes, interpolate_lanes};
 use super::msaa;
 use super::resolve::{MemoEncoder, OutputBand, Resolve, resolve_colors};
 use super::setup::Triangle;
@@ -430,12 +430,13 @@ impl<'a> VisibleShader<'a> {
         let Some((tri, material, needs)) = self.select(id) else { return [[0.0; 4]; L] };
         let oy = ys.map(|y| y - tri.bbox[1] as f32);
         let ox = xs.map(|x| x - tri.bbox[0] as f32);
-        let mut fragments = interpolate_lanes(tri, ox, oy, self.ctx.wanted(id, needs));
+        let mut fragments = interpolate_lanes(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+        let colours = self.ctx.vertex_colours(id, needs).map(|planes| colour_lanes(tri, planes, ox, oy));
         if derivative_scale != 1.0 {
             fragments.scale_derivatives(derivative_scale);
         }
         let shader: &'a Shader = self.ctx.shader;
-        let surfaces = shader.surface(material, &fragments, count);
+        let surfaces = shader.surface(material, &fragments, colours.as_ref(), count);
         let glow = shader.glow(material, &fragments, count);
         shader.finish(&surfaces, glow.as_ref(), &fragments, || clip_z_lanes(tri, ox, oy))
     }

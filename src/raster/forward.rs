@@ -16,7 +16,8 @@
 use super::buffers::TileBuffers;
 use super::context::{DrawContext, FragmentNeeds};
 use super::coverage::{BLOCK, RowStepper, walk};
-use super::interpolate::{Wanted, clip_z_lanes, interpolate};
+use super::interpolate::{clip_z_lanes, colour_lanes, interpolate};
+use super::setup::ColourPlanes;
 use super::setup::Triangle;
 use super::shade::{DrawMaterial, Shader};
 use crate::model::AlphaMode;
@@ -39,7 +40,7 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
             continue;
         }
         let Some(bounds) = buffers.touch(tri) else { continue };
-        let shading = (material, needs, ctx.wanted(i, needs), ctx.shader);
+        let shading = (material, needs, ctx.vertex_colours(i, needs), ctx.shader);
         walk(tri, bounds, BLOCK, |rect, test| match test {
             true => fill_rect::<true>(buffers, tri, shading, ctx, rect),
             false => fill_rect::<false>(buffers, tri, shading, ctx, rect),
@@ -53,7 +54,7 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
 fn fill_rect<const TEST: bool>(
     buffers: &mut TileBuffers,
     tri: &Triangle,
-    (material, needs, wanted, shader): (&DrawMaterial, FragmentNeeds, Wanted, &Shader),
+    (material, needs, colour_planes, shader): (&DrawMaterial, FragmentNeeds, Option<&ColourPlanes>, &Shader),
     ctx: &DrawContext,
     [x0, y0, x1, y1]: [i32; 4],
 ) {
@@ -74,9 +75,10 @@ fn fill_rect<const TEST: bool>(
                 Some(c) => c,
                 None => {
                     let ox = stepper.ox(i);
-                    let fragment = interpolate(tri, ox, oy, wanted);
+                    let fragment = interpolate(tri, ox, oy, needs.uv, needs.normals, needs.derivatives);
+                    let colour = colour_planes.map(|planes| colour_lanes(tri, planes, [ox], [oy]));
                     let clip_z = || clip_z_lanes(tri, [ox], [oy]);
-                    let Some(src) = shader.shade(material, &fragment, clip_z) else { return };
+                    let Some(src) = shader.shade(material, &fragment, colour.as_ref(), clip_z) else { return };
                     src
                 }
             };

@@ -1,24 +1,15 @@
-//! Attribute interpolation: the perspective-correct texture coordinates, derivatives, vertex
-//! colours and normals of the samples a pass shades, and their clip depth for the depth map.
+//! Attribute interpolation: the perspective-correct texture coordinates, derivatives and
+//! normals of the samples a pass shades, their vertex colours, and their clip depth for the
+//! depth map.
 
 use super::setup::{ColourPlanes, Triangle};
 use super::shade::Fragments;
 
-/// What to interpolate besides the triangle's own planes.
-#[derive(Clone, Copy)]
-pub(super) struct Wanted<'a> {
-    pub(super) uv: bool,
-    pub(super) normal: bool,
-    pub(super) derivatives: bool,
-    /// The triangle's vertex colours, where its part has them.
-    pub(super) colour: Option<&'a ColourPlanes>,
-}
-
 /// Perspective-correct attributes of the sample at offset (`ox`, `oy`) from the triangle's
 /// bounding-box origin; only what the shader will use is computed.
 #[inline(always)]
-pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, wanted: Wanted) -> Fragments<1> {
-    interpolate_lanes(tri, [ox], [oy], wanted)
+pub(super) fn interpolate(tri: &Triangle, ox: f32, oy: f32, uv: bool, normal: bool, derivatives: bool) -> Fragments<1> {
+    interpolate_lanes(tri, [ox], [oy], uv, normal, derivatives)
 }
 
 /// [`interpolate`] for `L` samples at once (offsets `ox`, `oy`; a row of samples, or the
@@ -30,20 +21,12 @@ pub(super) fn interpolate_lanes<const L: usize>(
     tri: &Triangle,
     ox: [f32; L],
     oy: [f32; L],
-    wanted: Wanted,
+    uv: bool,
+    normal: bool,
+    derivatives: bool,
 ) -> Fragments<L> {
-    let Wanted { uv, normal, derivatives, colour } = wanted;
     let mut f = Fragments::<L> { back_facing: tri.back_facing, ..Fragments::default() };
     let (a, b, q) = (&tri.attrs[0], &tri.attrs[1], &tri.inv_w);
-    if let Some(planes) = colour {
-        f.colour = Some(std::array::from_fn(|k| {
-            let w = 1.0 / q.at(ox[k], oy[k]);
-            let alpha = (planes[3].at(ox[k], oy[k]) * w).clamp(0.0, 1.0);
-            // A pixel's centroid may lie just outside the triangle: kept to the corners' range.
-            let channel = |c: usize| (planes[c].at(ox[k], oy[k]) * w).clamp(0.0, alpha);
-            [channel(0), channel(1), channel(2), alpha]
-        }));
-    }
     if uv {
         // Attributes were interpolated as a/w; dividing by the interpolated 1/w restores them.
         let mut w = [0.0; L];
@@ -71,6 +54,25 @@ pub(super) fn interpolate_lanes<const L: usize>(
         }
     }
     f
+}
+
+/// The vertex colours (linear, premultiplied) of `L` samples (offsets as
+/// [`interpolate_lanes`]) of a triangle whose colour planes are `planes`: perspective-correct,
+/// kept to the corners' range (a pixel's centroid may lie just outside the triangle). Apart
+/// from the [`Fragments`], so that draws without colours move no more data per fragment.
+#[inline(always)]
+pub(super) fn colour_lanes<const L: usize>(
+    tri: &Triangle,
+    planes: &ColourPlanes,
+    ox: [f32; L],
+    oy: [f32; L],
+) -> [[f32; 4]; L] {
+    std::array::from_fn(|k| {
+        let w = 1.0 / tri.inv_w.at(ox[k], oy[k]);
+        let alpha = (planes[3].at(ox[k], oy[k]) * w).clamp(0.0, 1.0);
+        let channel = |c: usize| (planes[c].at(ox[k], oy[k]) * w).clamp(0.0, alpha);
+        [channel(0), channel(1), channel(2), alpha]
+    })
 }
 
 /// Clip z of `L` samples (offsets as [`interpolate_lanes`]): depth z/w and 1/w are both affine
@@ -107,12 +109,9 @@ mod tests {
         };
         let ox: [f32; 8] = std::array::from_fn(|k| 2.0 + k as f32);
         let oy: [f32; 8] = std::array::from_fn(|k| 7.0 + (k % 3) as f32 * 0.25);
-        let colours =
-            [plane(0.4, 0.01, -0.003), plane(0.2, -0.002, 0.004), plane(0.9, 0.0, 0.0), plane(0.9, 0.0, 0.001)];
-        let wanted = Wanted { uv: true, normal: true, derivatives: true, colour: Some(&colours) };
-        let lanes = interpolate_lanes(&tri, ox, oy, wanted);
+        let lanes = interpolate_lanes(&tri, ox, oy, true, true, true);
         for (k, (&x, &y)) in ox.iter().zip(&oy).enumerate() {
-            let one = interpolate(&tri, x, y, wanted);
+            let one = interpolate(&tri, x, y, true, true, true);
             let bits = |f: &Fragments<8>, k: usize| {
                 [f.u[k], f.v[k], f.du_dx[k], f.dv_dx[k], f.du_dy[k], f.dv_dy[k], f.nx[k], f.ny[k], f.nz[k]]
                     .map(f32::to_bits)
@@ -121,8 +120,10 @@ mod tests {
                 .map(|[x]| x.to_bits());
             assert_eq!(clip_z_lanes(&tri, ox, oy)[k].to_bits(), clip_z_lanes(&tri, [x], [y])[0].to_bits());
             assert_eq!(bits(&lanes, k), one_bits, "lane {k}");
-            let colour_bits = |c: Option<[[f32; 4]; 1]>| c.map(|[c]| c.map(f32::to_bits));
-            assert_eq!(colour_bits(lanes.colour.map(|c| [c[k]])), colour_bits(one.colour), "lane {k}");
+            let colours =
+                [plane(0.4, 0.01, -0.003), plane(0.2, -0.002, 0.004), plane(0.9, 0.0, 0.0), plane(0.9, 0.0, 0.001)];
+            let [one_colour] = colour_lanes(&tri, &colours, [x], [y]);
+            assert_eq!(colour_lanes(&tri, &colours, ox, oy)[k].map(f32::to_bits), one_colour.map(f32::to_bits));
             assert!(one.back_facing);
         }
         assert!(lanes.back_facing);

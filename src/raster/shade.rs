@@ -106,8 +106,6 @@ pub struct Fragments<const L: usize> {
     pub ny: [f32; L],
     /// As `nx`.
     pub nz: [f32; L],
-    /// Interpolated vertex colours (linear, premultiplied), where the triangle has them.
-    pub colour: Option<[[f32; 4]; L]>,
     /// The triangle faces away from the camera.
     pub back_facing: bool,
 }
@@ -125,7 +123,6 @@ impl<const L: usize> Default for Fragments<L> {
             nx: zero,
             ny: zero,
             nz: [1.0; L],
-            colour: None,
             back_facing: false,
         }
     }
@@ -200,16 +197,18 @@ impl Shader {
         &self,
         material: &DrawMaterial,
         f: &Fragments<1>,
+        vertex_colour: Option<&[[f32; 4]; 1]>,
         clip_z: impl FnOnce() -> [f32; 1],
     ) -> Option<[f32; 4]> {
-        let surfaces = self.surface(material, f, 1);
+        let surfaces = self.surface(material, f, vertex_colour, 1);
         let glow = self.glow(material, f, 1);
         let [out] = self.finish(&surfaces, glow.as_ref(), f, clip_z);
         surfaces[0].map(|_| out)
     }
 
-    /// The unlit colours of the first `count` of `L` fragments (material × texture, alpha mode
-    /// applied; the other lanes `None`); `None` where alpha testing discards a fragment.
+    /// The unlit colours of the first `count` of `L` fragments (material × their
+    /// `vertex_colours`, where the part has them, × texture, alpha mode applied; the other lanes
+    /// `None`); `None` where alpha testing discards a fragment.
     /// [`Shader::shade`] is `surface` (and [`Shader::glow`]), then [`Shader::finish`]; spans run
     /// the stages as separate loops.
     #[inline(always)]
@@ -217,11 +216,12 @@ impl Shader {
         &self,
         material: &DrawMaterial,
         f: &Fragments<L>,
+        vertex_colours: Option<&[[f32; 4]; L]>,
         count: usize,
     ) -> [Option<[f32; 4]>; L] {
         let count = count.min(L);
         let mut colors = [material.base; L];
-        if let Some(vertex) = &f.colour {
+        if let Some(vertex) = vertex_colours {
             for (c, v) in colors.iter_mut().zip(vertex) {
                 *c = [c[0] * v[0], c[1] * v[1], c[2] * v[2], c[3] * v[3]];
             }
