@@ -422,7 +422,9 @@ fn setup_snapped(
         Plane { base: pl.0 as f32, dx: pl.1 as f32, dy: pl.2 as f32 }
     };
     let corner_attrs = attrs();
-    if corner_attrs.iter().flatten().any(|a| !a.is_finite()) {
+    // The colours count only where they are set up.
+    let used = if colours.is_some() { CORNER_ATTRS } else { ATTRS };
+    if corner_attrs.iter().any(|corner| corner[..used].iter().any(|a| !a.is_finite())) {
         return;
     }
     let corner_attrs = order.map(|i| corner_attrs[i]);
