@@ -216,6 +216,9 @@ pub struct Material {
     /// Both sides are drawn, whatever the render's back-face culling (Quake 3's `cull
     /// disable`: leaves, flags, grates). The default is false.
     pub two_sided: bool,
+    /// Drawn in its own colour whatever the light (glTF's `KHR_materials_unlit`: flat-shaded
+    /// and baked-lighting models). The default is false.
+    pub unlit: bool,
     /// The texture's alpha counts the other way: it is turned over (255 − alpha) once the
     /// texture is loaded, so a mask keeps the texels whose alpha is low (Quake 3's `alphaFunc
     /// LT128`). The default is false.
@@ -250,6 +253,7 @@ impl Default for Material {
             alpha_texture_name: None,
             chrome: false,
             two_sided: false,
+            unlit: false,
             inverted_alpha: false,
         }
     }

@@ -15,6 +15,8 @@ pub struct DrawContext<'a> {
     pub materials: &'a [DrawMaterial],
     /// Fragment stage.
     pub shader: &'a Shader,
+    /// The fragment stage of unlit materials ([`Shader::unlit`]).
+    unlit: Shader,
     /// Samples per pixel side.
     pub ssaa: i32,
     /// Side in samples of the square that opaque triangles shade once: `ssaa` when shading per
@@ -40,10 +42,17 @@ impl<'a> DrawContext<'a> {
             ShadingRate::Pixel => options.ssaa as i32,
             ShadingRate::Sample => 1,
         };
-        let needs = materials.iter().map(|m| FragmentNeeds::of(shader, m)).collect();
+        let unlit = shader.unlit();
+        let needs = materials.iter().map(|m| FragmentNeeds::of(if m.unlit { &unlit } else { shader }, m)).collect();
         let background = options.background.map(super::resolve::linear_background);
         let ssaa = options.ssaa as i32;
-        DrawContext { triangles, colours, materials, shader, ssaa, shading_block, needs, background }
+        DrawContext { triangles, colours, materials, shader, unlit, ssaa, shading_block, needs, background }
+    }
+
+    /// The fragment stage that draws `material`.
+    #[inline(always)]
+    pub(super) fn shader_for(&self, material: &DrawMaterial) -> &Shader {
+        if material.unlit { &self.unlit } else { self.shader }
     }
 
     /// Triangle `id` with its material and what shading that material needs.

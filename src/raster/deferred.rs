@@ -435,7 +435,7 @@ impl<'a> VisibleShader<'a> {
         if derivative_scale != 1.0 {
             fragments.scale_derivatives(derivative_scale);
         }
-        let shader: &'a Shader = self.ctx.shader;
+        let shader: &'a Shader = self.ctx.shader_for(material);
         let surfaces = shader.surface(material, &fragments, colours.as_ref(), count);
         let glow = shader.glow(material, &fragments, count);
         shader.finish(&surfaces, glow.as_ref(), &fragments, || clip_z_lanes(tri, ox, oy))

@@ -40,7 +40,7 @@ pub(super) fn draw(buffers: &mut TileBuffers, bin: &[u32], ctx: &DrawContext) {
             continue;
         }
         let Some(bounds) = buffers.touch(tri) else { continue };
-        let shading = (material, needs, ctx.vertex_colours(i, needs), ctx.shader);
+        let shading = (material, needs, ctx.vertex_colours(i, needs), ctx.shader_for(material));
         walk(tri, bounds, BLOCK, |rect, test| match test {
             true => fill_rect::<true>(buffers, tri, shading, ctx, rect),
             false => fill_rect::<false>(buffers, tri, shading, ctx, rect),

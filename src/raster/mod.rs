@@ -466,6 +466,7 @@ impl Renderer {
             texture_size,
             alpha: material.alpha_mode,
             vertex_colours,
+            unlit: material.unlit,
             nearest: material.nearest,
             minify: material.minify.map(|f| match f {
                 MinFilter::Nearest => Filter::Nearest,

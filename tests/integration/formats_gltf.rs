@@ -613,3 +613,41 @@ fn a_double_sided_material_shows_its_back() {
     assert!(covered(true) > 100, "the back of a double-sided quad is drawn");
     assert_eq!(covered(false), 0, "a one-sided quad is culled from behind, as the spec says");
 }
+
+#[test]
+fn an_unlit_material_keeps_its_colour_whatever_the_light() {
+    let dir = scratch("unlit");
+    let quad = |unlit: bool| {
+        let mut b = Builder::default();
+        let pos = b.floats(&[-1.0, -1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 1.0, 0.0, -1.0, 1.0, 0.0], "VEC3", 3);
+        let idx = b.u16s(&[0, 1, 2, 0, 2, 3]);
+        let mut material = serde_json::json!({"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1.0]}});
+        if unlit {
+            material["extensions"] = serde_json::json!({"KHR_materials_unlit": {}});
+        }
+        let doc = b.finish(serde_json::json!({
+            "asset": {"version": "2.0"},
+            "extensionsUsed": if unlit { vec!["KHR_materials_unlit"] } else { vec![] },
+            "scene": 0,
+            "scenes": [{"nodes": [0]}],
+            "nodes": [{"mesh": 0}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": pos}, "indices": idx, "material": 0}]}],
+            "materials": [material],
+        }));
+        let path = dir.join(format!("quad_{unlit}.gltf"));
+        std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+        path
+    };
+    let centre = |unlit: bool| {
+        let out = dir.join(format!("quad_{unlit}.png"));
+        let model = quad(unlit);
+        let args = ["render", model.to_str().unwrap(), "--ortho", "--pitch", "0", "--size", "16"];
+        let o = common::cli::run_in(&dir, &[&args[..], &["--ambient", "0.1", "-o", out.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", common::cli::printed(&o));
+        spritebake::output::read_png(&out).unwrap().pixel(8, 8).unwrap()
+    };
+    // Linear 0.5 is sRGB 188 when nothing lights or darkens it.
+    assert_eq!(centre(true), [188, 188, 188, 255]);
+    assert_ne!(centre(false)[0], 188, "the lit quad is shaded by the key light and the ambient");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -436,6 +436,7 @@ fn materials(
                 },
                 // The spec's back-face culling applies only where `doubleSided` is false.
                 two_sided: m.double_sided(),
+                unlit: m.unlit(),
                 ..Material::named(name.clone())
             };
             let Some(info) = pbr.base_color_texture() else { return Ok(material) };
