@@ -174,22 +174,10 @@ fn points_metadata(version: Version, names: &[String], at: &[(f32, f32)]) -> Str
             format!("{}: {}", quoted(name), call(version, "Vector2", &format!("{x}, {y}")))
         })
         .collect();
-    let points = format!(
-        "{{
-{}
-}}",
-        entries.join(
-            ",
-"
-        )
-    );
+    let points = format!("{{\n{}\n}}", entries.join(",\n"));
     match version {
         Version::Godot4 => format!("metadata/points = {points}"),
-        Version::Godot3 => format!(
-            "__meta__ = {{
-\"points\": {points}
-}}"
-        ),
+        Version::Godot3 => format!("__meta__ = {{\n\"points\": {points}\n}}"),
     }
 }
 
