@@ -9,6 +9,7 @@
 // The parsers are public for the fuzz targets and the integration tests, which drive them
 // directly; library users load through `load` and see only that.
 mod binary;
+mod colour;
 mod declarations;
 #[doc(hidden)]
 pub mod def;

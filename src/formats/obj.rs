@@ -34,12 +34,6 @@ pub fn material_library_bytes(bytes: &[u8]) -> u64 {
     (materials as u64).saturating_mul(MATERIAL_BYTES).saturating_add((bytes.len() as u64).saturating_mul(2))
 }
 
-/// A vertex's `r g b` as linear RGBA: written in sRGB, 0 to 1 (kept to that range).
-fn vertex_colour(rgb: &[f32]) -> [f32; 4] {
-    let channel = |i: usize| rgb.get(i).map_or(1.0, |&c| crate::raster::srgb_to_linear_exact(c.clamp(0.0, 1.0)));
-    [channel(0), channel(1), channel(2), 1.0]
-}
-
 /// Memory one parsed material takes, bytes (measured: 100,000 bare materials need ~90 MB).
 pub const MATERIAL_BYTES: u64 = 1024;
 
@@ -131,7 +125,11 @@ pub fn parse(src: &[u8], load_mtl: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> R
             vec![Vec2::ZERO; positions.len()]
         };
         let colors = match mesh.vertex_color.len() == mesh.positions.len() {
-            true => mesh.vertex_color.chunks_exact(3).map(vertex_colour).collect(),
+            true => mesh
+                .vertex_color
+                .chunks_exact(3)
+                .map(|c| super::colour::vertex_colour([c[0], c[1], c[2], 1.0], true))
+                .collect(),
             false => Vec::new(),
         };
         let material = match mesh.material_id.filter(|&i| i < default_material) {

@@ -346,9 +346,7 @@ fn add_vertex(out: &mut Mesh, mesh: &ufbx::Mesh, ix: usize, influences: &[(Bindi
     out.uvs.push(uv);
     if mesh.vertex_color.exists {
         let c = mesh.vertex_color[ix];
-        let unit = |v: f64| if v.is_finite() { v.clamp(0.0, 1.0) as f32 } else { 1.0 };
-        let srgb = |v: f64| crate::raster::srgb_to_linear_exact(unit(v));
-        out.colors.push([srgb(c.x), srgb(c.y), srgb(c.z), unit(c.w)]);
+        out.colors.push(crate::formats::colour::vertex_colour([c.x, c.y, c.z, c.w].map(|v| v as f32), true));
     }
 }
 

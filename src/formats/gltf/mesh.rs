@@ -9,6 +9,7 @@ use gltf::mesh::Mode;
 use super::buffers::{Buffers, data_uri, uri_to_file_name};
 use super::{Nodes, err};
 use crate::budget::MemoryBudget;
+use crate::formats::colour::vertex_colour;
 use crate::formats::{FormatError, Limits, textures};
 use crate::model::{AlphaMode, Influence, Material, Mesh, MinFilter, Model, MorphTarget, Texture, TextureStatus};
 
@@ -165,13 +166,6 @@ struct Primitive {
     targets: Vec<(Vec<Vec3>, Vec<Vec3>)>,
 }
 
-/// One `COLOR_0` element (RGB or RGBA, linear) as RGBA, kept to 0..1: a float accessor may
-/// hold anything, and a colour multiplies the base colour.
-fn vertex_colour(c: &[f32]) -> [f32; 4] {
-    let channel = |i: usize| c.get(i).copied().filter(|v| v.is_finite()).map_or(1.0, |v| v.clamp(0.0, 1.0));
-    [channel(0), channel(1), channel(2), channel(3)]
-}
-
 fn vec3s(v: Vec<f32>) -> Vec<Vec3> {
     v.chunks_exact(3).map(Vec3::from_slice).collect()
 }
@@ -229,7 +223,11 @@ impl Primitive {
                 let width = if a.dimensions() == Dimensions::Vec3 { 3 } else { 4 };
                 let values =
                     buffers.floats(&a, &[Dimensions::Vec3, Dimensions::Vec4], &format!("COLOR_0 of {what}"))?;
-                per_vertex(values, width, "COLOR_0")?.chunks_exact(width).map(vertex_colour).collect()
+                let rgba = |c: &[f32]| [0, 1, 2, 3].map(|i| c.get(i).copied().unwrap_or(1.0));
+                per_vertex(values, width, "COLOR_0")?
+                    .chunks_exact(width)
+                    .map(|c| vertex_colour(rgba(c), false))
+                    .collect()
             }
             None => Vec::new(),
         };
