@@ -138,6 +138,16 @@ pub struct Cell {
     pub points: Vec<Vec2>,
 }
 
+impl JobInfo {
+    /// The name of the frame of `key` (row, direction, frame) and of its animation (row and
+    /// direction): `walk_SW_007`, `walk_SW`.
+    pub fn frame_names(&self, (row, direction, frame): (usize, u32, usize)) -> (String, String) {
+        let clip = self.rows.get(row).cloned().unwrap_or_else(|| format!("clip{row}"));
+        let animation = format!("{clip}_{}", self.directions.name(direction));
+        (format!("{animation}_{frame:03}"), animation)
+    }
+}
+
 impl<'a> Job<'a> {
     /// The yaw of direction `d`.
     pub fn yaw(&self, d: u32) -> f32 {
@@ -262,11 +272,13 @@ impl<'a> Job<'a> {
         Ok(self.work().into_iter().map(|(c, d, i, _, _)| (c, d, i)).collect())
     }
 
-    /// Every cell to render: row, direction, frame index, frame position, duration.
+    /// Every cell to render: row, direction, frame index, frame position, duration. A
+    /// mirrored direction ([`Directions::source_of`]) is not rendered: a sheet shows its
+    /// source's cells flipped.
     fn work(&self) -> Vec<(usize, u32, usize, f32, f32)> {
         let mut work = Vec::new();
         for (c, motion) in self.motions().iter().enumerate() {
-            for d in 0..self.directions.count().max(1) {
+            for d in (0..self.directions.count().max(1)).filter(|&d| self.directions.is_rendered(d)) {
                 for (i, (f, duration)) in self.motion_frames(motion).into_iter().enumerate() {
                     work.push((c, d, i, f, duration));
                 }
@@ -277,6 +289,12 @@ impl<'a> Job<'a> {
 
     /// Number of cells the job renders (saturating: clip lengths come from files).
     pub fn cell_count(&self) -> usize {
+        self.frame_count().saturating_mul(self.directions.rendered_count().max(1) as usize)
+    }
+
+    /// Number of frames a sheet of the job describes: every direction's, mirrored ones
+    /// included (saturating).
+    pub fn sheet_frame_count(&self) -> usize {
         self.frame_count().saturating_mul(self.directions.count().max(1) as usize)
     }
 

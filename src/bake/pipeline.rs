@@ -293,7 +293,7 @@ impl Streamed<'_, '_, '_> {
     fn charge_sheet_data(&self) -> Result<()> {
         let info = self.job.info();
         let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
-        let frames = self.prepared.cell_count();
+        let frames = self.job.sheet_frame_count();
         let title = engines::file_stem(Path::new(self.output)).len();
         let bytes = engines::data_bytes(frames, title, longest_tag, &self.resolved.frame_names);
         self.budget.charge_part(bytes, || format!("the sheet data of {frames} frames"))

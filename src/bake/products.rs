@@ -191,8 +191,13 @@ impl Product {
     /// # Errors
     /// [`Error::BadOption`] for maps, premultiplied alpha or points asked of a GIF: maps are
     /// companion images of a sheet, frames or a render, a GIF's pixels are opaque or
-    /// transparent, and it has no data to write points in.
+    /// transparent, and it has no data to write points in; `mirror` asked of numbered frames.
     pub fn maps(self, resolved: &Resolved) -> Result<&[MapKind]> {
+        if self == Product::Frames && resolved.directions.mirrors() {
+            let expected = "shows a direction as another's rectangle of a sheet drawn flipped, and numbered frames \
+                            have no rectangle to share: bake a sheet, or leave `mirror` off";
+            return Err(Error::bad_option("mirror", true, expected));
+        }
         if self == Product::Gif && !resolved.spec.sprite.points.is_empty() {
             let expected = "a GIF has no data to write points in: the sheet and frames commands write them";
             return Err(Error::bad_option("points", resolved.spec.sprite.points.join(","), expected));
@@ -260,8 +265,9 @@ pub fn bake(
             // the cells, whose charge is the larger and refuses a huge job before it renders).
             let info = job.info();
             let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
-            let data = engines::data_bytes(cells.len(), engines::MAX_TITLE_BYTES, longest_tag, &resolved.frame_names);
-            budget.charge(data, || format!("the sheet data of {} frames", cells.len()))?;
+            let frames = job.sheet_frame_count();
+            let data = engines::data_bytes(frames, engines::MAX_TITLE_BYTES, longest_tag, &resolved.frame_names);
+            budget.charge(data, || format!("the sheet data of {frames} frames"))?;
             let packed = pack(&cells, &info, resolved.layout, budget)?;
             Ok(Baked::Sheet { packed, format: resolved.json_format, names: resolved.frame_names.clone() })
         }
@@ -473,9 +479,12 @@ pub(super) fn frames_summary(output: &str, frames: usize, kinds: &[MapKind]) -> 
 /// (`walk.png: 64 frames, 1042x2084`).
 pub(super) fn sheet_summary(output: &str, sheet: &Sheet, kinds: &[MapKind]) -> String {
     let frames: usize = sheet.pages.iter().map(|p| p.placements.len()).sum();
-    let shared = match sheet.duplicates {
-        0 => String::new(),
-        d => format!(" ({d} duplicates stored once)"),
+    let flipped = sheet.pages.iter().flat_map(|p| &p.placements).filter(|p| p.flipped).count();
+    let shared = match (sheet.duplicates, flipped) {
+        (0, 0) => String::new(),
+        (d, 0) => format!(" ({d} duplicates stored once)"),
+        (0, f) => format!(" ({f} mirrored)"),
+        (d, f) => format!(" ({f} mirrored, {d} duplicates stored once)"),
     };
     let path = Path::new(output);
     let count = sheet.pages.len();

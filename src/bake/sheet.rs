@@ -31,8 +31,13 @@ pub struct Placement {
     pub name: String,
     /// Animation (clip and direction) the frame belongs to, e.g. `walk_SW`.
     pub animation: String,
-    /// The frame's index in the job's cells.
-    pub cell: usize,
+    /// The frame's row, direction and frame index in the job: frames sort by it into job
+    /// order (clip, direction, frame), mirrored directions in their place.
+    pub key: (usize, u32, usize),
+    /// Whether the frame is its rectangle drawn flipped left to right about the pivot (a
+    /// mirrored direction, [`crate::sprite::Directions::source_of`]): its rectangle, trim
+    /// offsets, pivot and points are its source frame's, as the flip's transform needs them.
+    pub flipped: bool,
     /// Rectangle in the page.
     pub x: u32,
     /// Rectangle in the page.
@@ -327,14 +332,15 @@ impl SheetBuilder {
                 .get(index)
                 .ok_or_else(|| Error::Invalid(format!("sheet frame {index} was not planned")))?;
             self.pivot.get_or_insert(cell.pivot);
-            let clip = self.job.rows.get(cell.clip).cloned().unwrap_or_else(|| format!("clip{}", cell.clip));
-            let animation = format!("{clip}_{}", self.job.directions.name(cell.direction));
+            let key = (cell.clip, cell.direction, cell.frame);
+            let (name, animation) = self.job.frame_names(key);
             let (rx, ry, rw, rh) = target.rect;
             let page = &mut self.pages[target.page];
             page.placements.push(Placement {
-                name: format!("{animation}_{:03}", cell.frame),
+                name,
                 animation,
-                cell: index,
+                key,
+                flipped: false,
                 x: target.at.0,
                 y: target.at.1,
                 w: rw,
@@ -450,10 +456,36 @@ impl SheetBuilder {
         if !self.complete() {
             return Err(Error::Invalid(format!("{} of {} sheet frames arrived", self.arrived, self.targets.len())));
         }
-        let pages = self.pages.into_iter().map(|p| Page { size: p.size, placements: p.placements }).collect();
+        let job = &self.job;
+        let pages = self
+            .pages
+            .into_iter()
+            .map(|p| Page { size: p.size, placements: with_mirrored(job, p.placements) })
+            .collect();
         let pivot = self.pivot.unwrap_or_default();
         Ok(Sheet { pages, frame_size: self.frame, duplicates: self.duplicates, job: self.job, pivot })
     }
+}
+
+/// A page's `placements` with, after each frame of a direction that a mirrored one shows
+/// flipped ([`crate::sprite::Directions::source_of`]), that mirrored frame: the same
+/// rectangle, named for its own direction, `flipped`.
+fn with_mirrored(job: &JobInfo, placements: Vec<Placement>) -> Vec<Placement> {
+    let directions = &job.directions;
+    let n = directions.count();
+    let mirror_of = |d: u32| n.checked_sub(d).filter(|&m| directions.source_of(m) == Some(d));
+    let mut all = Vec::with_capacity(placements.len());
+    for placement in placements {
+        let (row, direction, frame) = placement.key;
+        let mirrored = mirror_of(direction).map(|m| {
+            let key = (row, m, frame);
+            let (name, animation) = job.frame_names(key);
+            Placement { name, animation, key, flipped: true, ..placement.clone() }
+        });
+        all.push(placement);
+        all.extend(mirrored);
+    }
+    all
 }
 
 /// Draws `blits` on `image`, a transparent page of `size` allocated on its first use.

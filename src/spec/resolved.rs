@@ -158,8 +158,12 @@ fn maps_in_order(maps: &[MapKind]) -> Vec<MapKind> {
 
 /// The job's directions: compass names, or `direction_names`, one per direction.
 fn directions(s: &SpriteSpec) -> Result<Directions> {
+    if s.mirror && s.directions < 3 {
+        let expected = format!("flips the directions past the back, and {} direction(s) have none", s.directions);
+        return Err(Error::bad_option("mirror", true, expected));
+    }
     if s.direction_names.is_empty() {
-        return Ok(Directions::compass(s.directions));
+        return Ok(Directions::compass(s.directions).mirrored(s.mirror));
     }
     let shown = s.direction_names.join(",");
     if s.direction_names.len() != s.directions as usize {
@@ -171,7 +175,9 @@ fn directions(s: &SpriteSpec) -> Result<Directions> {
         );
         return Err(Error::bad_option("direction_names", shown, expected));
     }
-    Directions::named(s.direction_names.clone()).map_err(|e| Error::bad_option("direction_names", shown, e))
+    let named =
+        Directions::named(s.direction_names.clone()).map_err(|e| Error::bad_option("direction_names", shown, e))?;
+    Ok(named.mirrored(s.mirror))
 }
 
 /// The index of the direction a GIF shows. A number is an index when the job has that many

@@ -14,6 +14,12 @@
 //! JSON keys and file names, so they are short ASCII words: letters, digits, `-` and `_`, at
 //! most [`MAX_NAME_LEN`] bytes, and unique ignoring case (case-insensitive file systems
 //! would write `s` and `S` to one file).
+//!
+//! **Mirrored directions.** Most 8-direction games draw the east-facing half as the west-facing
+//! half flipped. With mirroring on ([`Directions::mirrored`]), the directions from the front
+//! round the model's right side to the back (`S, SW, W, NW, N` of 8: turns of 0 to 180°) are
+//! rendered, and each one past the back (`NE, E, SE`) is the flipped image of the direction
+//! as far the other way round: direction `d` of `n` shows direction `n − d` flipped.
 
 use serde_json::{Value, json};
 
@@ -28,6 +34,9 @@ pub const MAX_NAME_LEN: usize = 32;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Directions {
     names: Vec<String>,
+    /// Whether the directions past the back are their mirror images' flips (see the module
+    /// notes).
+    mirror: bool,
 }
 
 impl Default for Directions {
@@ -46,7 +55,7 @@ impl Directions {
             Some(0) => (0..count).map(|d| COMPASS_16[(d * (16 / count)) as usize].to_string()).collect(),
             _ => (0..count).map(|d| degree_name(360.0 * f64::from(d) / f64::from(count))).collect(),
         };
-        Directions { names }
+        Directions { names, mirror: false }
     }
 
     /// Directions with these names, in turning order.
@@ -71,7 +80,35 @@ impl Directions {
                 return Err(format!("'{other}' and '{name}' are the same name (names are compared ignoring case)"));
             }
         }
-        Ok(Directions { names })
+        Ok(Directions { names, mirror: false })
+    }
+
+    /// These directions with mirroring on or off (see the module notes).
+    pub fn mirrored(self, mirror: bool) -> Directions {
+        Directions { mirror, ..self }
+    }
+
+    /// The direction whose flipped image direction `d` shows: `n − d` for a direction past the
+    /// back when mirroring (`NE` of 8 shows `NW` flipped), else `None` (`d` is rendered).
+    pub fn source_of(&self, d: u32) -> Option<u32> {
+        let n = self.count();
+        (self.mirror && d < n && 2 * d > n).then(|| n - d)
+    }
+
+    /// Whether some direction is the flip of another.
+    pub fn mirrors(&self) -> bool {
+        self.rendered_count() < self.count()
+    }
+
+    /// Whether direction `d` is rendered: it is not the flip of another.
+    pub fn is_rendered(&self, d: u32) -> bool {
+        self.source_of(d).is_none()
+    }
+
+    /// How many directions are rendered: all, or with mirroring those from the front to the
+    /// back (5 of 8, 9 of 16, 4 of 6).
+    pub fn rendered_count(&self) -> u32 {
+        (0..self.count()).filter(|&d| self.is_rendered(d)).count() as u32
     }
 
     /// How many directions.
@@ -100,9 +137,16 @@ impl Directions {
         360.0 * d as f32 / self.count().max(1) as f32
     }
 
-    /// The table a sheet's JSON carries: `[{"index": 0, "name": "S", "angle": 0}, ...]`.
+    /// The table a sheet's JSON carries: `[{"index": 0, "name": "S", "angle": 0}, ...]`, a
+    /// mirrored direction with the name of the one it shows flipped: `"flippedFrom": "NW"`.
     pub fn to_json(&self) -> Value {
-        let entry = |(d, name): (usize, &String)| json!({"index": d, "name": name, "angle": self.angle(d as u32)});
+        let entry = |(d, name): (usize, &String)| {
+            let mut entry = json!({"index": d, "name": name, "angle": self.angle(d as u32)});
+            if let Some(source) = self.source_of(d as u32) {
+                entry["flippedFrom"] = json!(self.name(source));
+            }
+            entry
+        };
         Value::Array(self.names.iter().enumerate().map(entry).collect())
     }
 }
@@ -146,6 +190,29 @@ mod tests {
         let eight = Directions::compass(8);
         assert_eq!((eight.angle(1), eight.angle(6), eight.index_of("ne")), (45.0, 270.0, Some(5)));
         assert_eq!(eight.to_json()[2], json!({"index": 2, "name": "W", "angle": 90.0}));
+    }
+
+    #[test]
+    fn mirrored_directions_show_the_one_as_far_round_the_other_way() {
+        let eight = Directions::compass(8).mirrored(true);
+        let sources: Vec<Option<u32>> = (0..8).map(|d| eight.source_of(d)).collect();
+        assert_eq!(sources, [None, None, None, None, None, Some(3), Some(2), Some(1)]);
+        assert_eq!((eight.rendered_count(), eight.name(5), eight.name(3)), (5, "NE".into(), "NW".into()));
+        // Each mirrored direction's angle is its source's turned over: 360 - a.
+        for n in [3, 6, 12, 16, 32, 64] {
+            let d = Directions::compass(n).mirrored(true);
+            for k in (0..n).filter(|&k| !d.is_rendered(k)) {
+                let source = d.source_of(k).unwrap();
+                assert!(d.is_rendered(source), "{n}: {k}");
+                assert!((d.angle(k) + d.angle(source) - 360.0).abs() < 1e-3, "{n}: {k}");
+            }
+            assert_eq!(d.rendered_count(), n / 2 + 1, "{n}");
+        }
+        assert_eq!(Directions::compass(2).mirrored(true).rendered_count(), 2);
+        assert_eq!(Directions::compass(8).rendered_count(), 8);
+        assert!(eight.mirrors() && !Directions::compass(8).mirrors());
+        assert_eq!(eight.to_json()[7], json!({"index": 7, "name": "SE", "angle": 315.0, "flippedFrom": "SW"}));
+        assert_eq!(eight.to_json()[4], json!({"index": 4, "name": "N", "angle": 180.0}));
     }
 
     #[test]

@@ -143,6 +143,11 @@ console.log(JSON.stringify({
   anims: created.map((a) => ({
     key: a.key, frames: a.frames.length, frameRate: a.frameRate, repeat: a.repeat, duration: a.duration,
     frameNames: a.frames.map((f) => f.textureFrame), frameDurations: a.frames.map((f) => f.duration),
+    // What the atlas parser kept of each frame's JSON (`customData`): a mirrored direction's
+    // `flipX`, which a game passes to `setFlipX` (Phaser flips a frame with its own pivot
+    // about that pivot).
+    flipX: a.frames.map((f) => (f.frame && f.frame.customData ? f.frame.customData.flipX === true : null)),
+    customPivot: a.frames.map((f) => Boolean(f.frame && f.frame.customPivot)),
   })),
 }));
 process.exit(problems ? 1 : 0);

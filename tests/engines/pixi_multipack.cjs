@@ -2,7 +2,7 @@
 // of what a game gets: the loaded Spritesheet and its `linkedSheets` (the pages that
 // `meta.related_multi_packs` names, in its order), each with its image and its `animations`
 // as frame names, and every animation joined over them, with how it plays, as the sheet guide's
-// snippet (docs/guide/sheets.md) does.
+// snippet (docs/guide/sheets.md) does, and every frame's rectangle, anchor and `flipX`.
 //
 //   node pixi_multipack.cjs SHEET-0.json
 //
@@ -85,7 +85,17 @@ pixi.DOMAdapter.set({
   const joined = Object.fromEntries(Object.entries(animations).map(([n, ts]) => [n, ts.map((t) => (t ? t.label : null))]));
   // How each plays, from the first page's data as the engine guide reads it.
   const playback = Object.fromEntries(Object.keys(animations).map((n) => [n, sheet.data.meta.playback[n] ?? null]));
-  console.log(JSON.stringify({ sheets, joined, cached, playback }));
+  // Each frame as Pixi cut it (its page, rectangle and anchor) with its page data's `flipX`,
+  // which a game reads to draw a mirrored direction flipped (`sprite.scale.x = -1`).
+  const frames = {};
+  loaded.forEach((s, page) => {
+    for (const [name, t] of Object.entries(s.textures)) {
+      const { x, y, width, height } = t.frame;
+      const flipX = s.data.frames[name].flipX === true;
+      frames[name] = { page, frame: [x, y, width, height], anchor: [t.defaultAnchor.x, t.defaultAnchor.y], flipX };
+    }
+  });
+  console.log(JSON.stringify({ sheets, joined, cached, playback, frames }));
 })().catch((e) => {
   console.log(JSON.stringify({ error: String(e && e.stack ? e.stack : e) }));
   process.exit(1);

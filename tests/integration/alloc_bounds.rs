@@ -118,7 +118,8 @@ fn a_sheets_engine_data_stays_within_its_charge() {
     let placements: Vec<Placement> = (0..2000)
         .map(|i| Placement {
             name: String::new(),
-            cell: i,
+            key: (0, 0, i),
+            flipped: false,
             animation: tag(i / 500),
             x: i as u32,
             y: 0,

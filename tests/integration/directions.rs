@@ -274,3 +274,88 @@ fn any_count_of_directions_is_evenly_spaced_and_named_by_angle() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `image` flipped left to right about the vertical line `x` pixels from its left edge (a
+/// whole pixel: column `c` shows column `2x − 1 − c`); what falls outside is transparent.
+fn flipped_about(image: &Image, x: u32) -> Image {
+    let mut out = Image::new(image.width, image.height).unwrap();
+    for y in 0..image.height {
+        for c in 0..image.width {
+            let from = (2 * i64::from(x) - 1 - i64::from(c)).try_into().ok().and_then(|f| image.pixel(f, y));
+            if let Some(p) = from {
+                out.pixel_mut(c, y).unwrap().copy_from_slice(&p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn mirrored_directions_are_their_sources_frames_flipped_about_the_pivot() {
+    let dir = scratch("mirror");
+    // Symmetric left to right (the nose is in the middle of the front), unlit: its flipped
+    // image from one side is its image from the other.
+    let model = nosed_block(&dir);
+    let model = model.to_str().unwrap();
+    for (count, mirrored_names) in [(8, "NE E SE"), (6, "240 300"), (16, "NNE NE ENE E ESE SE SSE")] {
+        let names: Vec<&str> = mirrored_names.split(' ').collect();
+        let n = count.to_string();
+        let bake = |name: &str, extra: &[&str]| {
+            let out = dir.join(format!("{name}{count}.png"));
+            let mut args = vec!["sheet", model, "--directions", &n, "--size", "48", "--shading", "unlit"];
+            args.extend(extra);
+            args.extend(["-o", out.to_str().unwrap()]);
+            let o = spritebake(&dir, &args);
+            assert!(o.status.success(), "{count}: {}", printed(&o));
+            (WrittenSheet::read(&out), printed(&o))
+        };
+        let (full, _) = bake("full", &[]);
+        let (mirrored, said) = bake("mirrored", &["--mirror"]);
+        let rendered = count / 2 + 1;
+        assert!(said.contains(&format!("{count} frames ({} mirrored)", count - rendered)), "{said}");
+        // Fewer cells on the page: one row a rendered direction.
+        assert!(mirrored.image.height < full.image.height, "{count}");
+        let table = mirrored.json["meta"]["directions"].as_array().unwrap().clone();
+        for entry in &table {
+            let name = entry["name"].as_str().unwrap();
+            let frame = |sheet: &WrittenSheet, name: &str| sheet.json["frames"][format!("rest_{name}_000")].clone();
+            let Some(source) = entry["flippedFrom"].as_str() else {
+                assert!(frame(&mirrored, name).get("flipX").is_none(), "{count} {name}");
+                continue;
+            };
+            assert!(names.contains(&name), "{count}: {name} is mirrored");
+            // The same rectangle as its source, drawn flipped about the same pivot.
+            let (this, that) = (frame(&mirrored, name), frame(&mirrored, source));
+            assert_eq!(
+                (&this["frame"], &this["pivot"], &this["flipX"]),
+                (&that["frame"], &that["pivot"], &true.into())
+            );
+            let pivot_x = (this["pivot"]["x"].as_f64().unwrap() * 48.0).round() as u32;
+            let shown = flipped_about(&mirrored.frame(&format!("rest_{source}_000")), pivot_x);
+            let rendered = full.frame(&format!("rest_{name}_000"));
+            // Equal but for the anti-aliasing of edges, which is not symmetric left to right.
+            let (mut differ, mut covered) = (0, 0);
+            for (a, b) in shown.rgba.chunks_exact(4).zip(rendered.rgba.chunks_exact(4)) {
+                covered += usize::from(a[3] > 0 || b[3] > 0);
+                differ += usize::from(a.iter().zip(b).any(|(x, y)| x.abs_diff(*y) > 48));
+            }
+            assert!(covered > 200 && differ * 50 < covered, "{count} {name}: {differ} of {covered} pixels differ");
+        }
+        let flipped = table.iter().filter(|d| d.get("flippedFrom").is_some()).count();
+        assert_eq!(flipped, names.len(), "{count}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn mirror_is_refused_where_it_has_nothing_to_share() {
+    let dir = scratch("mirror-refused");
+    let model = nosed_block(&dir);
+    let model = model.to_str().unwrap();
+    let o = spritebake(&dir, &["sheet", model, "--directions", "2", "--mirror", "-o", "two.png"]);
+    assert_refused(&o, &["mirror", "2 direction(s)"]);
+    let o = spritebake(&dir, &["frames", model, "--directions", "8", "--mirror", "-o", "f_{dirname}.png"]);
+    assert_refused(&o, &["mirror", "bake a sheet"]);
+    assert!(names_in(&dir).iter().all(|n| n.ends_with(".obj") || n.ends_with(".mtl")), "{:?}", names_in(&dir));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -277,7 +277,7 @@ fn godot3_loads_the_scene_and_its_sprite_stands_on_the_pivot() {
     let model = PathBuf::from(robot("robot.md5mesh"));
     let png = sheet(&dir, "walk", &model, &[&args[..], &["--json-format", "godot3"]].concat());
     let (tres, tscn) = (png.with_extension("tres"), png.with_extension("tscn"));
-    let scene = engines::godot3_scene(&godot, &dir, &tscn, &[&tres, &png]);
+    let scene = engines::godot3_scene(&godot, &dir, &tscn, &[&tres, &png], None);
     assert_eq!(scene["type"], "AnimatedSprite");
     assert_eq!((scene["animation"].as_str(), scene["playing"].as_bool()), (Some("walk_S"), Some(true)));
     // The same sheet's TexturePacker JSON gives the pivot: the node's offset takes it to the
@@ -332,5 +332,60 @@ fn frames_get_a_json_with_each_frames_pivot_and_duration() {
     let indices: Vec<u64> = walk["frames"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap()).collect();
     assert_eq!(indices, (0..16).collect::<Vec<u64>>());
     assert_eq!(data["meta"]["directions"], sheet["meta"]["directions"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn pixi_phaser_and_godot3_draw_mirrored_directions_as_their_sources_flipped() {
+    let dir = scratch_in("engine_play", "mirror");
+    let model = PathBuf::from(robot("robot.md5mesh"));
+    let anim = robot("walk.md5anim");
+    let args = ["--anim", anim.as_str(), "--directions", "8", "--mirror", "--size", "32", "--frames", "4", "--trim"];
+    let mirrored = [("NE", "NW"), ("E", "W"), ("SE", "SW")];
+    if let Some(node) = engines::node() {
+        let png = sheet(&dir, "walk", &model, &[&args[..], &["--json-format", "phaser"]].concat());
+        let json = png.with_extension("json");
+        // PixiJS: each mirrored frame is its source's rectangle and anchor, and says flipX.
+        let (ok, pixi) = node.run_script(&engines::own_script("pixi_multipack.cjs"), &[json.as_os_str()]);
+        assert!(ok, "PixiJS: {pixi}");
+        assert_eq!(pixi["cached"], 8 * 4, "every direction's frames are in Pixi's cache");
+        for (shown, source) in mirrored {
+            assert_eq!(pixi["joined"][format!("walk_{shown}")].as_array().map(Vec::len), Some(4), "{shown}");
+            for f in 0..4 {
+                let (this, that) =
+                    (&pixi["frames"][format!("walk_{shown}_{f:03}")], &pixi["frames"][format!("walk_{source}_{f:03}")]);
+                assert_eq!(
+                    (&this["page"], &this["frame"], &this["anchor"]),
+                    (&that["page"], &that["frame"], &that["anchor"])
+                );
+                assert_eq!((&this["flipX"], &that["flipX"]), (&true.into(), &false.into()), "{shown} {f}");
+            }
+        }
+        // Phaser: the atlas parser keeps flipX with each frame, whose own pivot makes setFlipX
+        // flip it about the pivot; the animations of the mirrored directions are all flipped.
+        let anims = json.with_extension("anims.json");
+        let script = engines::own_script("phaser_data.cjs");
+        let (ok, built) = node.run_script(&script, &["anims".as_ref(), json.as_os_str(), anims.as_os_str()]);
+        assert!(ok && built["missing"] == 0, "Phaser: {built}");
+        for anim in built["anims"].as_array().unwrap() {
+            let key = anim["key"].as_str().unwrap();
+            let flipped = mirrored.iter().any(|(shown, _)| key == format!("walk_{shown}"));
+            assert_eq!(anim["flipX"], serde_json::json!(vec![flipped; 4]), "{key}");
+            assert_eq!(anim["customPivot"], serde_json::json!(vec![true; 4]), "{key}");
+        }
+    }
+    if let Some(godot) = engines::godot3() {
+        // Godot 3: the scene's node flips the mirrored animations and turns its offset over, so
+        // the pivot stays at its origin; it flips back for a rendered one.
+        let png = sheet(&dir, "walk3", &model, &[&args[..], &["--json-format", "godot3"]].concat());
+        let (tres, tscn) = (png.with_extension("tres"), png.with_extension("tscn"));
+        let pair = |v: &Value| [v[0].as_f64().unwrap(), v[1].as_f64().unwrap()];
+        let rendered = engines::godot3_scene(&godot, &dir, &tscn, &[&tres, &png], Some("walk_NW"));
+        let shown = engines::godot3_scene(&godot, &dir, &tscn, &[&tres, &png], Some("walk_NE"));
+        assert_eq!((&rendered["animation"], &rendered["flip_h"]), (&"walk_NW".into(), &false.into()), "{rendered}");
+        assert_eq!((&shown["animation"], &shown["flip_h"]), (&"walk_NE".into(), &true.into()), "{shown}");
+        let (offset, flipped_offset) = (pair(&rendered["offset"]), pair(&shown["offset"]));
+        assert!(offset[0] < 0.0 && flipped_offset == [-offset[0], offset[1]], "{offset:?} {flipped_offset:?}");
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -232,6 +232,7 @@ const KEY_VALUES: &[(&str, &str, &str)] = &[
     ("view", "\"iso\"", ""),
     ("directions", "8", ""),
     ("direction_names", "[\"front\", \"back\"]", "directions = 2"),
+    ("mirror", "true", "directions = 8"),
     ("fit", "\"per-frame\"", ""),
     ("pixels_per_unit", "32", "ortho = true"),
     ("ground", "-0.5", ""),

@@ -2,7 +2,8 @@
 //! each with its `filename` and TexturePacker's fields and a `duration` in ms, and
 //! `meta.frameTags` whose `from`/`to` are frame numbers (indices into `frames`), with
 //! `direction` and, for a tag that plays once, Aseprite's `"repeat": "1"` (a string, as Aseprite
-//! writes it).
+//! writes it). A mirrored direction's tag (`--mirror`) says `"data": "flipX"` (a tag's user
+//! data, as Aseprite 1.3 writes it), and its frames `"flipX": true`.
 //!
 //! Phaser's `createFromAseprite` looks every frame of a tag up by its number as a string
 //! (`frames["3"]`, then the texture frame named `"3"`), so the frames must be named by number:
@@ -37,6 +38,10 @@ pub(super) fn to_json<'a>(atlas: &'a Atlas<'a>) -> PageJson<'a> {
             });
             if !t.looping {
                 tag["repeat"] = json!("1");
+            }
+            // Aseprite's user data of a tag: a mirrored direction's, drawn flipped.
+            if t.flipped {
+                tag["data"] = json!("flipX");
             }
             tag
         })

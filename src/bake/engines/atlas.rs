@@ -45,6 +45,8 @@ pub struct Tag {
     pub frames: Range<usize>,
     /// Whether it loops (clips) or plays once (transitions).
     pub looping: bool,
+    /// Whether its frames are another animation's drawn flipped (a mirrored direction).
+    pub flipped: bool,
 }
 
 /// The pages of a sheet with every frame named and grouped into tags.
@@ -76,7 +78,7 @@ impl<'a> Atlas<'a> {
         // runs of consecutive cells even when tight packing scatters them over pages.
         let mut placed: Vec<(usize, &Placement)> =
             pages.iter().enumerate().flat_map(|(i, p)| p.placements.iter().map(move |pl| (i, pl))).collect();
-        placed.sort_by_key(|&(_, p)| p.cell);
+        placed.sort_by_key(|&(_, p)| p.key);
         let mut tags: Vec<Tag> = Vec::new();
         let mut frames = Vec::new();
         let mut clock = MsClock::default();
@@ -95,6 +97,7 @@ impl<'a> Atlas<'a> {
                         name: placement.animation.clone(),
                         frames: index..index + 1,
                         looping: placement.looping,
+                        flipped: placement.flipped,
                     });
                 }
             }

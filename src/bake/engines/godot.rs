@@ -139,29 +139,67 @@ pub(super) fn to_tres(atlas: &Atlas, version: Version) -> String {
 /// (Godot 3) named after the sheet, not centred, its `offset` minus the frames' `pivot`
 /// (pixels of the untrimmed frame), so the pivot — the ground under the model — is at the
 /// node's origin and placing the node places the feet. It starts playing the first animation.
+///
+/// With mirrored directions (`--mirror`) the node has a script that draws their animations
+/// flipped about the pivot: `flip_h` (which flips the frame over its `offset` corner) and the
+/// offset's `x` turned over, so the pivot stays at the origin.
 pub(super) fn to_tscn(atlas: &Atlas, tres: &str, pivot: (i64, i64), version: Version) -> String {
     let first = quoted(atlas.tags.first().map_or("", |t| t.name.as_str()));
     let (node, tres) = (quoted(&node_name(atlas.title)), quoted(tres));
     let frames = call(version, "ExtResource", &ext_id(version, 0));
     let offset = call(version, "Vector2", &format!("{}, {}", -pivot.0, -pivot.1));
+    let flipped: Vec<String> = atlas.tags.iter().filter(|t| t.flipped).map(|t| quoted(&t.name)).collect();
+    let steps = if flipped.is_empty() { 2 } else { 3 };
+    let (class, script_id) = match version {
+        Version::Godot4 => ("AnimatedSprite2D", "\"GDScript_1\""),
+        Version::Godot3 => ("AnimatedSprite", "1"),
+    };
+    let script = match flipped.is_empty() {
+        true => String::new(),
+        false => {
+            let source = flip_script(class, &flipped);
+            format!("\n[sub_resource type=\"GDScript\" id={script_id}]\nscript/source = {}\n", quoted(&source))
+        }
+    };
     // Each editor's own spelling: header, resource line, node type, and how it plays.
     let (head, playing) = match version {
         Version::Godot4 => (
             format!(
-                "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"SpriteFrames\" path={tres} id=\"1\"]\n\n\
-                 [node name={node} type=\"AnimatedSprite2D\"]\nsprite_frames = {frames}\nanimation = &{first}"
+                "[gd_scene load_steps={steps} format=3]\n\n[ext_resource type=\"SpriteFrames\" path={tres} id=\"1\"]\n\
+                 {script}\n[node name={node} type=\"{class}\"]\nsprite_frames = {frames}\nanimation = &{first}"
             ),
             format!("autoplay = {first}"),
         ),
         Version::Godot3 => (
             format!(
-                "[gd_scene load_steps=2 format=2]\n\n[ext_resource path={tres} type=\"SpriteFrames\" id=1]\n\n\
-                 [node name={node} type=\"AnimatedSprite\"]\nframes = {frames}\nanimation = {first}"
+                "[gd_scene load_steps={steps} format=2]\n\n[ext_resource path={tres} type=\"SpriteFrames\" id=1]\n\
+                 {script}\n[node name={node} type=\"{class}\"]\nframes = {frames}\nanimation = {first}"
             ),
             "playing = true".to_string(),
         ),
     };
-    format!("{head}\n{playing}\ncentered = false\noffset = {offset}\n")
+    let mut scene = format!("{head}\n{playing}\ncentered = false\noffset = {offset}\n");
+    if !flipped.is_empty() {
+        let _ = writeln!(scene, "script = {}", call(version, "SubResource", script_id));
+    }
+    scene
+}
+
+/// The GDScript of a sprite node of `class` that draws the animations `flipped` (quoted
+/// names) flipped about its origin; the same text in Godot 3 and 4.
+fn flip_script(class: &str, flipped: &[String]) -> String {
+    format!(
+        "extends {class}\n\n\
+         # Animations drawn as another's frames flipped left to right (spritebake --mirror),\n\
+         # about the pivot at the node's origin.\n\
+         const FLIPPED = [{}]\n\n\
+         func _process(_delta):\n\
+         \tvar flipped = String(animation) in FLIPPED\n\
+         \tif flipped != flip_h:\n\
+         \t\tflip_h = flipped\n\
+         \t\toffset.x = -offset.x\n",
+        flipped.join(", ")
+    )
 }
 
 /// A frame's points as its `AtlasTexture`'s metadata `points`.

@@ -22,7 +22,9 @@
 //! frame's size, measured from its bottom-left as libGDX's y-up coordinates are (`offsetY`
 //! is the transparent rows cut below it). Two values libGDX keeps for the game
 //! (`region.findValue`): `duration` in whole milliseconds ([`super::Frame::duration_ms`]) and
-//! `pivot` in whole pixels from the untrimmed frame's bottom-left. Blocks are separated by an
+//! `pivot` in whole pixels from the untrimmed frame's bottom-left; and on a mirrored direction's
+//! frame (`--mirror`) `flip:1,0`, for `region.flip(true, false)`, which flips the region in place
+//! (offsets included), so that frame's `pivot` is the flipped frame's. Blocks are separated by an
 //! empty line; frames are never rotated. Pages of premultiplied colour (`--alpha
 //! premultiplied`) say `pma:true`.
 
@@ -61,9 +63,15 @@ pub(super) fn to_atlas(atlas: &Atlas, premultiplied: bool) -> String {
                 let below = frame_h.saturating_sub(p.source_y + p.h);
                 let _ = writeln!(text, "offsets:{},{below},{frame_w},{frame_h}", p.source_x);
             }
+            // libGDX flips a region in place (its offsets and all): the pivot is the flipped
+            // frame's.
             let pivot_x = (p.pivot.0 * frame_w as f32).round() as i64;
+            let pivot_x = if p.flipped { i64::from(frame_w) - pivot_x } else { pivot_x };
             let pivot_y = ((1.0 - p.pivot.1) * frame_h as f32).round() as i64;
             let _ = writeln!(text, "index:{index}\nduration:{}\npivot:{pivot_x},{pivot_y}", frame.duration_ms);
+            if p.flipped {
+                text.push_str("flip:1,0\n");
+            }
         }
     }
     text

@@ -214,7 +214,8 @@ mod tests {
         Placement {
             name: String::new(),
             animation: animation.into(),
-            cell: 0,
+            key: (0, 0, 0),
+            flipped: false,
             x,
             y,
             w,
@@ -244,7 +245,7 @@ mod tests {
         let atlas = atlas(&pages, "{tag}_{tagframe}").unwrap();
         let names: Vec<&str> = atlas.frames.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["a->b_0_0", "a->b_0_1", "a->b_0_2", "b_0_0"]);
-        let tag = |name: &str, frames, looping| Tag { name: name.into(), frames, looping };
+        let tag = |name: &str, frames, looping| Tag { name: name.into(), frames, looping, flipped: false };
         assert_eq!(atlas.tags, [tag("a->b_0", 0..3, false), tag("b_0", 3..4, true)]);
         // The rate plays each tag for its length: 3 frames in 0.625 s.
         assert_eq!((atlas.fps(&atlas.tags[0]), atlas.fps(&atlas.tags[1])), (4.8, 8.0));
@@ -268,7 +269,7 @@ mod tests {
 
     #[test]
     fn a_multi_atlas_lists_each_page_as_a_texture_and_its_animations_use_the_sheets_key() {
-        let at = |animation: &str, cell| Placement { cell, ..placement(animation, 0.1, true) };
+        let at = |animation: &str, cell| Placement { key: (0, 0, cell), ..placement(animation, 0.1, true) };
         let (on_first, on_second) = ([at("a", 0), at("a", 1)], [at("b", 2)]);
         let pages = [
             Page { image: "s-0.png", size: (8, 4), placements: &on_first, normal: Some("s-0_n.png") },
@@ -310,7 +311,8 @@ mod tests {
 
     #[test]
     fn frames_are_written_with_texturepackers_fields_in_its_order_as_a_value_tree_would_be() {
-        let trimmed = Placement { cell: 1, w: 3, h: 2, source_x: 1, source_y: 2, ..placement("walk_S", 0.1, true) };
+        let trimmed =
+            Placement { key: (0, 0, 1), w: 3, h: 2, source_x: 1, source_y: 2, ..placement("walk_S", 0.1, true) };
         let placements = [placement("walk_S", 0.1, true), trimmed];
         let pages = [Page { image: "s.png", size: (8, 4), placements: &placements, normal: None }];
         let atlas = atlas(&pages, "{tag}_{tagframe}").unwrap();

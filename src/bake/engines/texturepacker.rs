@@ -7,7 +7,8 @@
 //! PixiJS's `sheet.data` holds, answers for an animation whose frames are all on a later one. Frames are named `CLIP_DIRECTION_FRAME` by default (`walk_SW_007`, see
 //! [`super::FrameNames`]), animations `CLIP_DIRECTION`; `meta.directions` lists each
 //! direction's `index`, `name` and `angle` (degrees the model is turned clockwise seen from
-//! above, from facing the viewer), and a job at a fixed scale adds `meta.pixelsPerUnit` and
+//! above, from facing the viewer; a mirrored one's `flippedFrom`, the direction whose frames
+//! it shows flipped, whose frames carry `"flipX": true`), and a job at a fixed scale adds `meta.pixelsPerUnit` and
 //! `meta.pivot` (the pivot in pixels, the same in every frame). Aseprite's layout carries the
 //! same `meta` entries.
 
@@ -31,6 +32,11 @@ struct FrameFields<'a> {
     pivot: Point,
     anchor: Point,
     duration: u32,
+    /// A mirrored direction's frame: its rectangle is drawn flipped left to right about its
+    /// pivot (a negative x scale), rectangle, trim and pivot as given (a field of our own;
+    /// only on such frames, `--mirror`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    flip_x: bool,
     /// The job's points by name, in pixels of the untrimmed frame (a field of our own; only
     /// with `--points`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,6 +99,7 @@ impl<'a> FrameFields<'a> {
             pivot: pivot(),
             anchor: pivot(),
             duration: frame.duration_ms,
+            flip_x: p.flipped,
             points: (!atlas.points.is_empty()).then_some(Points { names: atlas.points, at: &p.points }),
             filename: named.then_some(frame.name.as_str()),
         }

@@ -111,6 +111,13 @@ pub struct SpriteSpec {
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME,...", value_delimiter = ','))]
     #[serde(deserialize_with = "one_or_many")]
     pub direction_names: Vec<String>,
+    /// Mirror: render the directions from the front round to the back (S, SW, W, NW, N of 8)
+    /// and write each one past the back (NE, E, SE) as its mirror image's frame with a flag
+    /// to draw it flipped about its pivot: half the render time and sheet space. Only right for
+    /// a model that looks the same flipped (a symmetric character, lit from the front or
+    /// unlit): a sword hand or a side light changes sides. Sheets only; 3 or more directions.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub mirror: bool,
     /// Framing: one for the whole job, or per frame.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = SpriteSpec::default().fit))]
     pub fit: Fit,
@@ -147,6 +154,7 @@ impl Default for SpriteSpec {
         SpriteSpec {
             directions: 1,
             direction_names: Vec::new(),
+            mirror: false,
             fit: Fit::default(),
             pixels_per_unit: None,
             ground: Ground::Auto,

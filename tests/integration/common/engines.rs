@@ -242,23 +242,26 @@ pub fn godot3_load(godot: &Path, work: &Path, tres: &Path, images: &[PathBuf]) -
 /// prints: every animation with its loop, speed and frames (name, size, region, margin, atlas
 /// path and size).
 pub fn godot3_inspect(godot: &Path, work: &Path, folder: &str, tres: &Path, images: &[&Path]) -> Value {
-    godot3_script(godot, work, folder, ("godot3_frames.gd", "TRES"), tres, images)
+    godot3_script(godot, work, folder, ("godot3_frames.gd", "TRES", None), tres, images)
 }
 
 /// As [`godot3_inspect`] for a scene `tscn` with the files it loads (its `.tres`, the images):
 /// what `tests/engines/godot3_scene.gd` prints of its sprite node (type, animation, playing,
-/// centered, offset, first frame's size).
-pub fn godot3_scene(godot: &Path, work: &Path, tscn: &Path, files: &[&Path]) -> Value {
-    godot3_script(godot, work, "", ("godot3_scene.gd", "SCENE"), tscn, files)
+/// centered, offset, flip_h, first frame's size); with `play`, after the node has played that
+/// animation in the scene tree for two frames.
+pub fn godot3_scene(godot: &Path, work: &Path, tscn: &Path, files: &[&Path], play: Option<&str>) -> Value {
+    let env = play.map(|name| ("PLAY", name));
+    godot3_script(godot, work, "", ("godot3_scene.gd", "SCENE", env), tscn, files)
 }
 
 /// Runs our script `script.0` on `resource` (in `folder` of a fresh project with `files`, the
-/// images imported first), naming it in the variable `script.1`; its last JSON line.
+/// images imported first), naming it in the variable `script.1`, with the variable `script.2`
+/// if any; its last JSON line.
 fn godot3_script(
     godot: &Path,
     work: &Path,
     folder: &str,
-    (script, variable): (&str, &str),
+    (script, variable, extra): (&str, &str, Option<(&str, &str)>),
     resource: &Path,
     files: &[&Path],
 ) -> Value {
@@ -270,6 +273,7 @@ fn godot3_script(
     let mut command = godot3_command(godot, &project, work, &["-s", script]);
     let name = resource.file_name().unwrap().to_string_lossy();
     command.env(variable, format!("res://{}", Path::new(folder).join(&*name).to_string_lossy()));
+    command.envs(extra);
     let o = run(command, &format!("godot3-server -s {script}"));
     assert!(o.status.success(), "Godot 3 could not load {name}: {}", String::from_utf8_lossy(&o.stdout));
     last_json(&o, script)
