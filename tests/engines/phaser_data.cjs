@@ -143,11 +143,12 @@ console.log(JSON.stringify({
   anims: created.map((a) => ({
     key: a.key, frames: a.frames.length, frameRate: a.frameRate, repeat: a.repeat, duration: a.duration,
     frameNames: a.frames.map((f) => f.textureFrame), frameDurations: a.frames.map((f) => f.duration),
-    // What the atlas parser kept of each frame's JSON (`customData`): a mirrored direction's
-    // `flipX`, which a game passes to `setFlipX` (Phaser flips a frame with its own pivot
-    // about that pivot).
-    flipX: a.frames.map((f) => (f.frame && f.frame.customData ? f.frame.customData.flipX === true : null)),
-    customPivot: a.frames.map((f) => Boolean(f.frame && f.frame.customPivot)),
+    // How many frames the atlas parser kept a mirrored direction's `flipX` for (in
+    // `customData`, which a game passes to `setFlipX`), and how many have their own pivot
+    // (Phaser flips such a frame about it).
+    flipX: a.frames.filter((f) => f.frame && f.frame.customData && f.frame.customData.flipX === true).length,
+    customPivot: a.frames.filter((f) => f.frame && f.frame.customPivot).length,
   })),
 }));
-process.exit(problems ? 1 : 0);
+// Not `process.exit`, which can cut a long line short on a pipe.
+process.exitCode = problems ? 1 : 0;
