@@ -88,6 +88,27 @@ pub fn animated_joint_transforms(model: &Model, animation: &Animation, time: Fra
     skeleton.to_model_space(&animated_local_poses(model, skeleton, animation, time))
 }
 
+/// How far `animation` has carried the model horizontally at `time` since its start, in model
+/// space: the shift that posing in place takes off the whole model (`travel.rs`), whether or
+/// not `animation` is posed in place. Zero for a model without a skeleton and for a motion
+/// that does not travel.
+pub fn root_travel(model: &Model, animation: &Animation, time: FrameTime) -> Vec3 {
+    let posed = |in_place: bool| {
+        let options = super::PoseOptions { in_place, ..animation.options };
+        animated_joint_transforms(model, &Animation { options, ..animation.clone() }, time)
+    };
+    // Posing in place moves every travelling joint by the same shift and leaves the still
+    // containers above them alone: the joint that moved furthest moved by exactly the shift.
+    let (travelling, in_place) = (posed(false), posed(true));
+    travelling
+        .iter()
+        .zip(&in_place)
+        .map(|(t, p)| Vec3::from(t.translation - p.translation))
+        .filter(|d| d.is_finite())
+        .max_by(|a, b| a.length_squared().total_cmp(&b.length_squared()))
+        .unwrap_or(Vec3::ZERO)
+}
+
 /// The attachment's parts posed for `animation` of the body at `time`; `joints` are the body's
 /// animated model-space joint transforms (used by joint mounts).
 fn pose_attachment<'a>(

@@ -47,7 +47,7 @@ pub use clip::{pose, rest_pose};
 use clip::{pose_shape, show_turns};
 #[doc(hidden)]
 pub use compose::animated_local_poses;
-pub use compose::{animate, animated_joint_transforms, mount_placement};
+pub use compose::{animate, animated_joint_transforms, mount_placement, root_travel};
 pub use overrides::BoneOverride;
 pub(crate) use overrides::{apply_overrides, rotation_from_degrees};
 pub(crate) use sample::frame_pair;

@@ -81,16 +81,25 @@ pub struct Job<'a> {
     pub points: Vec<Point>,
 }
 
-/// A point of the model followed from frame to frame: a joint or a tag, or a place fixed to a
-/// joint (an attachment point).
+/// A point of the model followed from frame to frame: a joint or a tag, a place fixed to a
+/// joint (an attachment point), or the root's travel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
     /// Its name, as the data writes it.
     pub name: String,
-    /// The joint or tag it moves with.
-    pub mount: Mount,
-    /// Where on the joint or tag, in its space.
-    pub offset: Vec3,
+    /// What it follows.
+    pub follows: Follows,
+}
+
+/// What a [`Point`] follows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Follows {
+    /// A place on a joint or tag: where, in its space.
+    Mount(Mount, Vec3),
+    /// The ground under the model's origin carried by the clip's travel
+    /// ([`anim::root_travel`]): where a game moves the sprite of a clip posed in place, the
+    /// pivot itself for a clip that does not travel (and a model without a skeleton).
+    RootTravel,
 }
 
 /// What a sheet's JSON says about the job besides its frames.
@@ -193,17 +202,23 @@ impl<'a> Job<'a> {
         self.sampling.motion_count(motion, self.looping.loops(motion))
     }
 
-    /// Where each of the job's points is in the world at `time` of `row` (empty without
-    /// points: the joints are not posed for nothing).
-    fn point_positions(&self, row: &Animation, time: FrameTime) -> Vec<Vec3> {
+    /// Where each of the job's points is in the world at `time` of `row`, the frame's pivot
+    /// standing on `ground` (empty without points: the joints are not posed for nothing).
+    fn point_positions(&self, row: &Animation, time: FrameTime, ground: impl Fn() -> Vec3) -> Vec<Vec3> {
         if self.points.is_empty() {
             return Vec::new();
         }
-        let on_joints = self.points.iter().any(|p| matches!(p.mount, Mount::Joint(_)));
+        let on_joints = self.points.iter().any(|p| matches!(p.follows, Follows::Mount(Mount::Joint(_), _)));
         let joints = if on_joints { anim::animated_joint_transforms(self.model, row, time) } else { Vec::new() };
         let to_world = super::frame::model_to_world(self.model);
-        let at = |p: &Point| anim::mount_placement(self.model, p.mount, row, time, &joints).transform_point3(p.offset);
-        self.points.iter().map(|p| to_world.transform_point3(at(p))).collect()
+        let at = |p: &Point| match p.follows {
+            Follows::Mount(mount, offset) => {
+                let placement = anim::mount_placement(self.model, mount, row, time, &joints);
+                to_world.transform_point3(placement.transform_point3(offset))
+            }
+            Follows::RootTravel => ground() + to_world.transform_vector3(anim::root_travel(self.model, row, time)),
+        };
+        self.points.iter().map(at).collect()
     }
 
     /// Row names for sheets and file names: clip names, `from->to`, `rest`.
@@ -403,6 +418,13 @@ pub fn reference_ground(model: &Model) -> Option<(f32, String)> {
     framing::lowest(&world_points(model, &posed)).map(|y| (y, what))
 }
 
+/// The ground point under the middle of `points` (world space): a cell fitted to them alone
+/// stands on it.
+fn cylinder_ground(points: &[Vec3]) -> Vec3 {
+    let (centre, _, y0, _) = cylinder(points);
+    Vec3::new(centre.x, y0, centre.y)
+}
+
 /// Where [`Prepared::render_waves`] hands its waves of cells.
 pub trait WaveSink {
     /// Rows of pixels where cells `first..first + count` of the job (the next wave) are drawn
@@ -596,7 +618,13 @@ impl Prepared<'_, '_> {
         }
         let render_frame = |((c, i, f, duration), directions): (FrameKey, Vec<Direction>)| {
             let posed = anim::animate(job.model, &self.rows[c], FrameTime::Frame(f));
-            let points = job.point_positions(&self.rows[c], FrameTime::Frame(f));
+            // The pivot's ground: the job's, or (each cell fitted alone) under this frame's
+            // middle, as the cells below place it.
+            let ground = || match &self.framing {
+                Some(framing) => framing.ground,
+                None => cylinder_ground(&world_points(job.model, &posed)),
+            };
+            let points = job.point_positions(&self.rows[c], FrameTime::Frame(f), ground);
             // Pixels of the finished image: pixel art renders `scale` times larger.
             let scale = job.look.pixel_art.unwrap_or(1).max(1) as f32;
             let render_cell = |(d, place): Direction| {
@@ -609,9 +637,8 @@ impl Prepared<'_, '_> {
                     None => {
                         let view = OrbitView { yaw_degrees: job.yaw(d), ..job.view };
                         let points = world_points(job.model, &posed);
-                        let (centre, _, y0, _) = cylinder(&points);
                         let camera = Camera::fit(&view, &points, aspect);
-                        (camera, camera.world_to_pixel(Vec3::new(centre.x, y0, centre.y), width, height))
+                        (camera, camera.world_to_pixel(cylinder_ground(&points), width, height))
                     }
                 };
                 let image = match place {

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{Directions, Job, Point, rig};
+use super::{Directions, Follows, Job, Point, rig};
 use crate::anim::{Animation, Motion};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};
@@ -180,15 +180,23 @@ fn split_motion_hint(model: &Model) -> Option<String> {
     })
 }
 
+/// The point name of the root's travel ([`Follows::RootTravel`]).
+const ROOT_TRAVEL: &str = "root";
+
 /// The points `names` asks each frame to record: attachment points, tags (MD3's
-/// `tag_weapon`) and joints, found as `--attach FILE@NAME` finds where to hang a model.
+/// `tag_weapon`) and joints, found as `--attach FILE@NAME` finds where to hang a model, and
+/// `root`, the root's travel.
 ///
 /// # Errors
 /// [`Error::BadOption`] `points` for a name the model has as none of them (with the closest
 /// names).
 fn points_of(model: &Model, names: &[String]) -> Result<Vec<Point>> {
     let point = |name: &String| match rig::find_mount(model, name) {
-        Ok((mount, placement)) => Ok(Point { name: name.clone(), mount, offset: placement.translation.into() }),
+        // `root` is the root's travel, whatever the model names its joints.
+        _ if name == ROOT_TRAVEL => Ok(Point { name: name.clone(), follows: Follows::RootTravel }),
+        Ok((mount, placement)) => {
+            Ok(Point { name: name.clone(), follows: Follows::Mount(mount, placement.translation.into()) })
+        }
         Err(_) if rig::mount_names(model).next().is_none() => Err(Error::bad_option(
             "points",
             name,

@@ -452,3 +452,39 @@ fn points_name_a_joints_pixel_in_every_frame_of_the_sheet_and_the_frames() {
     assert_refused(&o, &["--points forearm_r", "no joint, attachment point or tag named 'forearm_r'", "forearm_R"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn the_root_point_is_the_pivot_carried_by_the_clips_travel() {
+    // The two-root walk carries its body 1 unit forward (+Z) over its second, steadily; posed in
+    // place (the default) the sprite stays on the pivot and the root point walks on.
+    let dir = scratch_in("engine-data", "root-travel");
+    std::fs::write(dir.join("walk.fbx"), crate::common::fbx::two_root_walk(false)).unwrap();
+    let pixels_per_unit = 20.0;
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .current_dir(&dir)
+        .args(["sheet", "walk.fbx", "--frames", "4", "--directions", "4", "--ortho", "--pixels-per-unit", "20"])
+        .args(["--size", "auto:96", "--points", "root,Body", "--quiet", "-o", "walk.png"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", printed(&o));
+    let sheet = json(&dir.join("walk.json"));
+    let at = |frame: &str, point: &str| {
+        let p = &sheet["frames"][frame]["points"][point];
+        (p["x"].as_f64().unwrap(), p["y"].as_f64().unwrap())
+    };
+    let pivot = (sheet["meta"]["pivot"]["x"].as_f64().unwrap(), sheet["meta"]["pivot"]["y"].as_f64().unwrap());
+    // Frames at 0, 0.25, 0.5 and 0.75 s: the body 0, 0.25, 0.5 and 0.75 units along.
+    for f in 0..4 {
+        let travel = pixels_per_unit * f as f64 / 4.0;
+        // W faces screen-left, E screen-right: the travel is across the screen.
+        for (direction, sign) in [("W", -1.0), ("E", 1.0)] {
+            let (x, y) = at(&format!("Walk_{direction}_{f:03}"), "root");
+            assert!((x - (pivot.0 + sign * travel)).abs() < 0.05, "{direction} {f}: root at x {x}, pivot {pivot:?}");
+            assert!((y - pivot.1).abs() < 0.05, "{direction} {f}: root at y {y}, pivot {pivot:?}");
+            // The body itself is pinned over the pivot.
+            let (body_x, _) = at(&format!("Walk_{direction}_{f:03}"), "Body");
+            assert!((body_x - pivot.0).abs() < 0.05, "{direction} {f}: the body is at {body_x}");
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

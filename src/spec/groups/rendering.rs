@@ -143,7 +143,8 @@ pub struct SpriteSpec {
     /// Joints, attachment points or MD3 tags whose pixel in each frame the data records (where to spawn
     /// a bullet or hang a hat), comma-separated: `points` in the TexturePacker JSON's frames
     /// and the frames JSON, Aseprite slices, Godot metadata `points`, in pixels of the untrimmed
-    /// frame (`info` lists the names).
+    /// frame (`info` lists the names). `root` is the clip's travel: the pivot carried as far as
+    /// the clip walks the model (posed in place, where the game moves the sprite).
     #[cfg_attr(feature = "cli", arg(long, value_name = "NAME,...", value_delimiter = ','))]
     #[serde(deserialize_with = "one_or_many")]
     pub points: Vec<String>,
