@@ -113,8 +113,28 @@ pub struct JobInfo {
     pub pixels_per_unit: Option<f32>,
     /// Whether the images' colour is premultiplied by alpha (the look's `alpha`).
     pub premultiplied: bool,
+    /// Whether the images are pixel art (the look's `pixel_art`): hard-edged pixels an engine
+    /// should sample nearest, never filter.
+    pub pixel_art: bool,
     /// The names of the points each frame records ([`Cell::points`]), in their order.
     pub points: Vec<String>,
+}
+
+impl JobInfo {
+    /// The tag (animation) of the cells of `row` turned to `direction`: `walk_S`, `a->b_SW`.
+    /// Every sheet's frames are grouped by it ([`super::Placement::animation`]) and every file
+    /// named after an animation is planned from it, so the two never disagree.
+    pub fn tag(&self, row: usize, direction: u32) -> String {
+        let row = self.rows.get(row).cloned().unwrap_or_else(|| format!("clip{row}"));
+        format!("{row}_{}", self.directions.name(direction))
+    }
+
+    /// The name of the frame of `key` (row, direction, frame) and its tag ([`JobInfo::tag`]):
+    /// `walk_SW_007`, `walk_SW`.
+    pub fn frame_names(&self, (row, direction, frame): (usize, u32, usize)) -> (String, String) {
+        let animation = self.tag(row, direction);
+        (format!("{animation}_{frame:03}"), animation)
+    }
 }
 
 /// One rendered cell.
@@ -147,15 +167,6 @@ pub struct Cell {
     pub points: Vec<Vec2>,
 }
 
-impl JobInfo {
-    /// The name of the frame of `key` (row, direction, frame) and of its animation (row and
-    /// direction): `walk_SW_007`, `walk_SW`.
-    pub fn frame_names(&self, (row, direction, frame): (usize, u32, usize)) -> (String, String) {
-        let clip = self.rows.get(row).cloned().unwrap_or_else(|| format!("clip{row}"));
-        let animation = format!("{clip}_{}", self.directions.name(direction));
-        (format!("{animation}_{frame:03}"), animation)
-    }
-}
 
 impl<'a> Job<'a> {
     /// The yaw of direction `d`.
@@ -170,6 +181,7 @@ impl<'a> Job<'a> {
             directions: self.directions.clone(),
             pixels_per_unit: self.pixels_per_unit,
             premultiplied: self.look.alpha == crate::spec::AlphaName::Premultiplied,
+            pixel_art: self.look.pixel_art.is_some(),
             points: self.points.iter().map(|p| p.name.clone()).collect(),
         }
     }

@@ -139,6 +139,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
         directions: spritebake::bake::Directions::compass(16),
         pixels_per_unit: Some(0.1),
         premultiplied: true,
+        pixel_art: true,
         points: Vec::new(),
     };
     let pages = vec![spritebake::bake::Page { size: (2000, 1), placements }];
