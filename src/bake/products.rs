@@ -130,6 +130,19 @@ impl Product {
                         plan.add(map, OutputFormat::Png);
                     }
                 }
+                // Files named after the animations (Unity's clips): one per row and direction
+                // that has frames, named as the sheet's tags are.
+                let info = job.info();
+                let mut tags: Vec<String> = Vec::new();
+                for &(row, dir) in &keys {
+                    let tag = info.tag(row, dir);
+                    if tags.last() != Some(&tag) {
+                        tags.push(tag);
+                    }
+                }
+                for (data, format) in resolved.json_format.job_files(&path, &tags, !info.points.is_empty()) {
+                    plan.add(data, format);
+                }
             }
             Product::Frames => {
                 let job = loaded.job(resolved)?;

@@ -48,6 +48,10 @@ pub enum OutputFormat {
     GodotScene,
     /// A libGDX texture atlas (`.atlas`).
     LibgdxAtlas,
+    /// Unity's importer settings of an asset (`.meta`, beside it: `walk.png.meta`).
+    UnityMeta,
+    /// A Unity animation clip (`.anim`).
+    UnityAnim,
     /// An HTML page (`.html` or `.htm`).
     Html,
     /// A copy of another file, keeping that file's own name and extension.
@@ -67,6 +71,8 @@ impl OutputFormat {
             OutputFormat::GodotResource => &["tres"],
             OutputFormat::GodotScene => &["tscn"],
             OutputFormat::LibgdxAtlas => &["atlas"],
+            OutputFormat::UnityMeta => &["meta"],
+            OutputFormat::UnityAnim => &["anim"],
             OutputFormat::Html => &["html", "htm"],
             OutputFormat::Copy => &[],
         }
@@ -84,6 +90,8 @@ impl OutputFormat {
             OutputFormat::GodotResource => "a Godot resource",
             OutputFormat::GodotScene => "a Godot scene",
             OutputFormat::LibgdxAtlas => "a libGDX atlas",
+            OutputFormat::UnityMeta => "a Unity .meta",
+            OutputFormat::UnityAnim => "a Unity animation clip",
             OutputFormat::Html => "HTML",
             OutputFormat::Copy => "a copy",
         }

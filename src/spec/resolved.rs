@@ -130,6 +130,7 @@ impl From<JsonFormatName> for JsonFormat {
             JsonFormatName::Godot => JsonFormat::Godot,
             JsonFormatName::Godot3 => JsonFormat::Godot3,
             JsonFormatName::Libgdx => JsonFormat::Libgdx,
+            JsonFormatName::Unity => JsonFormat::Unity,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::output::OutputFormat;
+use crate::output::{OutputFormat, sanitize_component};
 
 /// Which engine data a sheet gets beside its image (`--json-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -26,11 +26,15 @@ pub enum JsonFormat {
     /// libGDX's texture atlas (`NAME.atlas`), which Spine's runtimes read too: every page, a
     /// region per frame named after its animation and numbered in it.
     Libgdx,
+    /// Unity's: each page's texture importer settings (`NAME.png.meta`, every frame a sprite)
+    /// and an animation clip per tag (`NAME_TAG.anim`), plus the frames' points
+    /// (`NAME.points.json`) with `--points`.
+    Unity,
 }
 
 impl JsonFormat {
     /// Every format, in the order `--json-format` lists them.
-    pub const ALL: [JsonFormat; 7] = [
+    pub const ALL: [JsonFormat; 8] = [
         JsonFormat::TexturePacker,
         JsonFormat::Aseprite,
         JsonFormat::Phaser,
@@ -38,6 +42,7 @@ impl JsonFormat {
         JsonFormat::Godot,
         JsonFormat::Godot3,
         JsonFormat::Libgdx,
+        JsonFormat::Unity,
     ];
 
     /// The frame-name format used when none is given: frame numbers for Aseprite (what
@@ -50,11 +55,16 @@ impl JsonFormat {
     }
 
     /// The data files of one page image `png`: the JSON-Hash and Aseprite layouts describe
-    /// each page in a JSON of its own.
+    /// each page in a JSON of its own, Unity each page in its `.meta` (`walk.png.meta`).
     pub fn page_files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
         match self {
             JsonFormat::TexturePacker | JsonFormat::Aseprite | JsonFormat::Phaser => {
                 vec![(png.with_extension("json"), OutputFormat::Json)]
+            }
+            JsonFormat::Unity => {
+                let mut meta = png.as_os_str().to_os_string();
+                meta.push(".meta");
+                vec![(PathBuf::from(meta), OutputFormat::UnityMeta)]
             }
             JsonFormat::PhaserMultiatlas | JsonFormat::Godot | JsonFormat::Godot3 | JsonFormat::Libgdx => Vec::new(),
         }
@@ -74,7 +84,39 @@ impl JsonFormat {
                 (png.with_extension("tscn"), OutputFormat::GodotScene),
             ],
             JsonFormat::Libgdx => vec![(png.with_extension("atlas"), OutputFormat::LibgdxAtlas)],
+            JsonFormat::Unity => Vec::new(),
         }
+    }
+
+    /// The data files of a sheet written as `png` that depend on its job: Unity's animation
+    /// clip of each of `tags` ([`tag_file_affixes`](JsonFormat::tag_file_affixes): the tag made
+    /// a safe file-name word by [`sanitize_component`] between them) and, when the job records
+    /// `points`, the points' file ([`points_file`](JsonFormat::points_file)); nothing for the
+    /// other formats. Listed in the output plan before rendering from the job's rows and
+    /// directions, and written in this order after
+    /// [`sheet_data_files`](JsonFormat::sheet_data_files).
+    pub fn job_files(self, png: &Path, tags: &[String], points: bool) -> Vec<(PathBuf, OutputFormat)> {
+        let mut files: Vec<(PathBuf, OutputFormat)> = Vec::new();
+        if let Some((before, after)) = self.tag_file_affixes(png) {
+            let clip = |tag: &String| png.with_file_name(format!("{before}{}{after}", sanitize_component(tag)));
+            files.extend(tags.iter().map(|tag| (clip(tag), OutputFormat::UnityAnim)));
+        }
+        files.extend(self.points_file(png).filter(|_| points).map(|path| (path, OutputFormat::Json)));
+        files
+    }
+
+    /// The file names of the files named after a sheet's tags, as the text before the tag and
+    /// after it: Unity's clips, `walk_` and `.anim` for a sheet written as `walk.png`
+    /// (`walk_walk_S.anim`); `None` for the formats without them.
+    pub fn tag_file_affixes(self, png: &Path) -> Option<(String, &'static str)> {
+        let stem = png.file_stem().unwrap_or_default().to_string_lossy();
+        (self == JsonFormat::Unity).then(|| (format!("{stem}_"), ".anim"))
+    }
+
+    /// The file of the frames' points beside a sheet written as `png`, for the formats that
+    /// keep them apart from the frames (Unity: `walk.points.json`).
+    pub fn points_file(self, png: &Path) -> Option<PathBuf> {
+        (self == JsonFormat::Unity).then(|| png.with_extension("points.json"))
     }
 
     /// The data files beside a sheet of one page written as `png`, in the order

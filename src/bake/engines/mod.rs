@@ -1,9 +1,9 @@
 //! Engine data: the files written beside a sheet image so that a game engine or its tooling
 //! reads the sheet as it is — TexturePacker's JSON-Hash (PixiJS, Phaser's `load.atlas`),
 //! Aseprite's JSON (Phaser's `load.aseprite` + `createFromAseprite`), Phaser's multi-atlas JSON
-//! (`load.multiatlas`) and animation JSON (`load.animation` / `anims.fromJSON`), and Godot 4 and
+//! (`load.multiatlas`) and animation JSON (`load.animation` / `anims.fromJSON`), Godot 4 and
 //! Godot 3 `SpriteFrames` resources with a scene of a sprite node playing them, its pivot at
-//! the node's origin.
+//! the node's origin, libGDX's texture atlas, and Unity's `.meta` and animation clips.
 //!
 //! Every writer works from an [`Atlas`]: the sheet's pages (each image with its placements)
 //! and, made once for all of them, every frame's name ([`FrameNames`], like Aseprite's
@@ -30,6 +30,7 @@ mod libgdx;
 mod multiatlas;
 mod phaser;
 mod texturepacker;
+mod unity;
 
 use std::path::{Path, PathBuf};
 
@@ -70,7 +71,8 @@ pub fn data_bytes(frames: usize, title: usize, longest_tag: usize, names: &Frame
 
 /// The engine data of a sheet written at `png` (its pages' images are written by the caller,
 /// at [`page_path`]): each page's data ([`JsonFormat::page_files`]), then the sheet's
-/// ([`JsonFormat::sheet_data_files`]), encoded. The JSON of a page of several lists the other
+/// ([`JsonFormat::sheet_data_files`]), then the files named after its tags
+/// ([`JsonFormat::job_files`]), encoded. The JSON of a page of several lists the other
 /// pages' JSON in `meta.related_multi_packs` (TexturePacker's multipack).
 ///
 /// With `normal_maps` each page has a normal map beside it ([`maps::output_of`]), which
@@ -107,13 +109,21 @@ pub fn sheet_data_files(
         .collect();
     let mut atlas = Atlas::new(&title, &pages, sheet.frame_size, names)?;
     atlas.points = &sheet.job.points;
+    let tags: Vec<String> = atlas.tags.iter().map(|t| t.name.clone()).collect();
+    let job_files = format.job_files(png, &tags, !atlas.points.is_empty());
     let page_jsons: Vec<String> =
         pngs.iter().flat_map(|p| format.page_files(p)).map(|(path, _)| file_name(&path)).collect();
+    // What Unity's files refer to each page and frame by, made once for all of them.
+    let unity = (format == JsonFormat::Unity).then(|| unity::Ids::new(&atlas, &pngs));
     // Each page's data on its own thread, beside the whole sheet's: a sheet's last page waits
     // for its data.
     let page_json = |(i, png): (usize, &PathBuf)| -> Result<Vec<(PathBuf, Vec<u8>)>> {
         let mut files = Vec::new();
         for (path, _) in format.page_files(png) {
+            if let Some(ids) = &unity {
+                files.push((path, unity::to_meta(&atlas, i, ids, &sheet.job).into_bytes()));
+                continue;
+            }
             let mut json = match format {
                 JsonFormat::Aseprite => aseprite::to_json(&atlas),
                 _ => texturepacker::to_json(&atlas, i),
@@ -145,15 +155,42 @@ pub fn sheet_data_files(
             JsonFormat::Godot => godot(godot::Version::Godot4),
             JsonFormat::Godot3 => godot(godot::Version::Godot3),
             JsonFormat::Libgdx => vec![libgdx::to_atlas(&atlas, sheet.job.premultiplied).into_bytes()],
+            JsonFormat::Unity => match &unity {
+                Some(ids) => unity_clips(&atlas, ids, &job_files, sheet.job.pixels_per_unit)?,
+                None => Vec::new(),
+            },
             JsonFormat::TexturePacker | JsonFormat::Aseprite => Vec::new(),
         })
     };
     let (per_page, sheet_data) =
         rayon::join(|| pngs.par_iter().enumerate().map(page_json).collect::<Result<Vec<_>>>(), whole_sheet);
     let mut files: Vec<(PathBuf, Vec<u8>)> = per_page?.into_iter().flatten().collect();
-    // In the order `sheet_data_files` names them.
-    files.extend(format.sheet_data_files(png).into_iter().map(|(path, _)| path).zip(sheet_data?));
+    // In the order `sheet_data_files` and then `job_files` name them.
+    let paths = format.sheet_data_files(png).into_iter().chain(job_files).map(|(path, _)| path);
+    files.extend(paths.zip(sheet_data?));
     Ok(files)
+}
+
+/// Unity's clip of every tag of `atlas`, then its points' JSON when the frames have points:
+/// the contents of `files` ([`JsonFormat::job_files`]), in their order.
+fn unity_clips(
+    atlas: &Atlas,
+    ids: &unity::Ids,
+    files: &[(PathBuf, crate::output::OutputFormat)],
+    job_scale: Option<f32>,
+) -> Result<Vec<Vec<u8>>> {
+    let mut contents: Vec<Vec<u8>> = atlas
+        .tags
+        .iter()
+        .zip(files)
+        .map(|(tag, (path, _))| unity::to_anim(atlas, tag, &file_stem(path), ids).into_bytes())
+        .collect();
+    if !atlas.points.is_empty() {
+        let json = unity::points_json(atlas, job_scale)
+            .map_err(|e| Error::Invalid(format!("encoding the sheet's points: {e}")))?;
+        contents.push(json);
+    }
+    Ok(contents)
 }
 
 /// `value` as pretty-printed JSON.

@@ -4,12 +4,14 @@
 //! The state file is untrusted, so a record of an entry's settings as they are now must cover
 //! what a bake of it writes: exactly its files for a render, thumbnail or GIF; for a sheet
 //! every file of one page or of its pages `NAME-0` up to the last recorded (its page count
-//! comes from its model); for frames at least one frame, each one its pattern can name, with
-//! its maps, and the data file. A record that does not is not believed (its entry is rebuilt, with a warning).
-//! What cannot be told without loading the model is taken from the record: how many pages a
-//! sheet has and which frames a `frames` entry makes. An earlier run's record (of other
-//! settings) only ever names files to remove, and only those the entry's output can name now
-//! are ([`Names::could_write`]).
+//! comes from its model), with the files its format names after the sheet's tags (Unity's
+//! clips: at least one, each a name its output can make) and its points' file; for frames at
+//! least one frame, each one its pattern can name, with its maps, and the data file. A record
+//! that does not is not believed (its entry is rebuilt, with a warning). What cannot be told
+//! without loading the model is taken from the record: how many pages a sheet has, which tags
+//! it has and which frames a `frames` entry makes. An earlier run's record (of other settings)
+//! only ever names files to remove, and only those the entry's output can name now are
+//! ([`Names::could_write`]).
 //!
 //! Everything here compares names as the state file records them (`Project::stored`, handed
 //! in, so that this module needs nothing of its parent's). A frame pattern is matched by a
@@ -40,8 +42,9 @@ pub(super) struct Names<S> {
 enum Shape {
     /// A render's, a thumbnail's or a GIF's: always the same files.
     Fixed(BTreeSet<String>),
-    /// A sheet written as this `output`, its engine data in this format.
-    Sheet { output: String, format: JsonFormat },
+    /// A sheet written as this `output`, its engine data in this format; `points`: its frames
+    /// record points (a format may write them in a file of their own).
+    Sheet { output: String, format: JsonFormat, points: bool },
     /// Frames: the colour frames' pattern, then each map's, and the data file beside them.
     Frames { colour: Pattern, maps: Vec<Pattern>, data: String },
 }
@@ -54,7 +57,9 @@ impl<S: Fn(&Path) -> String> Names<S> {
         let maps = [MapKind::Normal, MapKind::Depth].into_iter().filter(|m| spec.look.maps.contains(m)).collect();
         let format = spec.layout.json_format.into();
         let shape = match entry.kind {
-            Kind::Sheet => Shape::Sheet { output: entry.output.clone(), format },
+            Kind::Sheet => {
+                Shape::Sheet { output: entry.output.clone(), format, points: !spec.sprite.points.is_empty() }
+            }
             Kind::Frames => {
                 let pattern = |text: &str| Pattern::parse(&stored(Path::new(text)));
                 let maps = spec.look.maps.iter().map(|&m| pattern(&output_of(&entry.output, m))).collect();
@@ -99,14 +104,33 @@ impl<S: Fn(&Path) -> String> Names<S> {
         }
         match &self.shape {
             Shape::Fixed(files) => files.contains(name),
-            Shape::Sheet { output, format } => {
+            Shape::Sheet { output, format, .. } => {
                 let in_page = |i| self.page(Path::new(output), *format, i, 2).iter().any(|f| f == name);
-                self.sheet(output, *format, 1).contains(name) || self.page_index(output, name).is_some_and(in_page)
+                self.sheet(output, *format, 1).contains(name)
+                    || self.page_index(output, name).is_some_and(in_page)
+                    || self.job_file(output, *format, name)
             }
             Shape::Frames { colour, maps, data } => {
                 name == data || colour.matches(name) || maps.iter().any(|m| m.matches(name))
             }
         }
+    }
+
+    /// Whether a sheet written as `output` in `format` can write `name` after one of its tags
+    /// (Unity's `walk_walk_S.anim`: any sanitized name between the format's affixes).
+    fn tag_file(&self, output: &str, format: JsonFormat, name: &str) -> bool {
+        let png = Path::new(output);
+        format.tag_file_affixes(png).is_some_and(|(before, after)| {
+            let before = self.stored(&png.with_file_name(before));
+            Pattern { pieces: vec![Piece::Text(before), Piece::Name, Piece::Text(after.into())] }.matches(name)
+        })
+    }
+
+    /// Whether `name` is a file a sheet written as `output` in `format` names after its job:
+    /// one after a tag, or its points' file.
+    fn job_file(&self, output: &str, format: JsonFormat, name: &str) -> bool {
+        let points = format.points_file(Path::new(output)).is_some_and(|p| self.stored(&p) == name);
+        points || self.tag_file(output, format, name)
     }
 
     /// The page a file of a sheet written as `output` would belong to by its name
@@ -127,11 +151,22 @@ impl<S: Fn(&Path) -> String> Names<S> {
         }
         match &self.shape {
             Shape::Fixed(files) => differs(&recorded, files),
-            Shape::Sheet { output, format } => {
+            Shape::Sheet { output, format, points } => {
                 // Its pages, when it has more than one, are NAME-0, NAME-1... with no gap.
                 let page = |i| self.stored(&page_path(Path::new(output), i, 2));
                 let pages = (0..recorded.len()).take_while(|&i| recorded.contains(page(i).as_str())).count();
-                differs(&recorded, &self.sheet(output, *format, pages.max(1)))
+                let mut expected = self.sheet(output, *format, pages.max(1));
+                // Files named after its tags (at least one tag: a sheet has frames), whichever
+                // its model has, and its points' file.
+                let png = Path::new(output);
+                let tagged: Vec<&str> =
+                    recorded.iter().copied().filter(|f| self.tag_file(output, *format, f)).collect();
+                if format.tag_file_affixes(png).is_some() && tagged.is_empty() {
+                    return Some("records no animation".into());
+                }
+                expected.extend(tagged.into_iter().map(String::from));
+                expected.extend(format.points_file(png).filter(|_| *points).map(|p| self.stored(&p)));
+                differs(&recorded, &expected)
             }
             Shape::Frames { colour, data, .. } => self.uncovered_frames(&recorded, colour, data),
         }

@@ -31,6 +31,9 @@ pub enum JsonFormatName {
     Godot3,
     /// libGDX's texture atlas, which Spine's runtimes read too: NAME.atlas.
     Libgdx,
+    /// Unity's sprite import settings and animation clips: NAME.png.meta (every frame a
+    /// sprite) and NAME_TAG.anim per animation, plus NAME.points.json with --points.
+    Unity,
 }
 
 /// How frames are placed on sheet pages.
