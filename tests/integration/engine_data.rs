@@ -205,6 +205,9 @@ fn every_data_file_is_planned_before_anything_renders() {
         ("phaser-multiatlas", "walk.anims.json"),
         ("godot", "walk.tres"),
         ("godot3", "walk.tres"),
+        ("unity", "walk.png.meta"),
+        // Named after the tag (the robot's walk, facing S): planned from the job's clips.
+        ("unity", "walk_walk_S.anim"),
     ];
     for (format, data) in data_files {
         // A folder where the data file goes: refused up front, naming it; nothing written.
@@ -233,7 +236,7 @@ fn check_compares_every_data_file_of_a_sheet_golden() {
             robot("walk.md5anim")
         )
     };
-    std::fs::write(&manifest, [case("tres", "godot"), case("anims", "phaser")].concat()).unwrap();
+    std::fs::write(&manifest, [case("tres", "godot"), case("anims", "phaser"), case("u", "unity")].concat()).unwrap();
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets");
     let check = |extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_spritebake"))
@@ -245,14 +248,27 @@ fn check_compares_every_data_file_of_a_sheet_golden() {
     assert_eq!(check(&["--bless"]).status.code(), Some(0));
     assert_eq!(
         names_in(&dir.join("g")),
-        ["anims.anims.json", "anims.json", "anims.png", "tres.png", "tres.tres", "tres.tscn"]
+        [
+            "anims.anims.json",
+            "anims.json",
+            "anims.png",
+            "tres.png",
+            "tres.tres",
+            "tres.tscn",
+            "u.png",
+            "u.png.meta",
+            "u_walk_S.anim"
+        ]
     );
     let o = check(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
     // A changed resource or animation file fails its case, naming the file and the line.
-    for (file, from, to) in
-        [("tres.tres", "\"loop\": true", "\"loop\": false"), ("anims.anims.json", "\"repeat\": -1", "\"repeat\": 0")]
-    {
+    for (file, from, to) in [
+        ("tres.tres", "\"loop\": true", "\"loop\": false"),
+        ("anims.anims.json", "\"repeat\": -1", "\"repeat\": 0"),
+        ("u_walk_S.anim", "m_LoopTime: 1", "m_LoopTime: 0"),
+        ("u.png.meta", "alignment: 9", "alignment: 7"),
+    ] {
         let path = dir.join("g").join(file);
         let golden = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, golden.replacen(from, to, 1)).unwrap();

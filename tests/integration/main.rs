@@ -67,4 +67,5 @@ mod textures;
 mod thumbnail;
 mod thumbnail_tree;
 mod thumbnail_trust;
+mod unity;
 mod vertex_colours;

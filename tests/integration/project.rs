@@ -140,7 +140,7 @@ pub(crate) fn json(path: &Path) -> serde_json::Value {
 }
 
 /// The statuses of a JSON summary's entries, by name.
-fn statuses(summary: &serde_json::Value) -> BTreeMap<String, String> {
+pub(crate) fn statuses(summary: &serde_json::Value) -> BTreeMap<String, String> {
     summary["entries"]
         .as_array()
         .unwrap()
@@ -596,7 +596,7 @@ fn bake_json(dir: &Path, args: &[&str]) -> (serde_json::Value, String) {
 }
 
 /// The `removed` list of entry `name` in a summary, as paths.
-fn removed(summary: &serde_json::Value, name: &str) -> BTreeSet<String> {
+pub(crate) fn removed(summary: &serde_json::Value, name: &str) -> BTreeSet<String> {
     let entry = summary["entries"].as_array().unwrap().iter().find(|e| e["name"] == name).unwrap();
     entry["removed"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect()
 }
