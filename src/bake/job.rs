@@ -137,6 +137,17 @@ impl JobInfo {
     }
 }
 
+/// An animation of a sheet, known before anything renders ([`Job::tags`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetTag {
+    /// Its name ([`JobInfo::tag`]).
+    pub name: String,
+    /// How many frames it has.
+    pub frames: usize,
+    /// Whether it is a mirrored direction's, its source's frames drawn flipped.
+    pub flipped: bool,
+}
+
 /// One rendered cell.
 #[derive(Debug, Clone)]
 pub struct Cell {
@@ -166,7 +177,6 @@ pub struct Cell {
     /// model or behind it alike).
     pub points: Vec<Vec2>,
 }
-
 
 impl<'a> Job<'a> {
     /// The yaw of direction `d`.
@@ -231,6 +241,21 @@ impl<'a> Job<'a> {
             Follows::RootTravel => ground() + to_world.transform_vector3(anim::root_travel(self.model, row, time)),
         };
         self.points.iter().map(at).collect()
+    }
+
+    /// Every animation (tag) of a sheet of the job, in sheet order: each row with frames in
+    /// each direction, mirrored ones included.
+    pub fn tags(&self) -> Vec<SheetTag> {
+        let info = self.info();
+        let mut tags = Vec::new();
+        for (row, motion) in self.motions().iter().enumerate() {
+            let frames = self.motion_count(motion);
+            for d in (0..self.directions.count().max(1)).filter(|_| frames > 0) {
+                let flipped = !self.directions.is_rendered(d);
+                tags.push(SheetTag { name: info.tag(row, d), frames, flipped });
+            }
+        }
+        tags
     }
 
     /// Row names for sheets and file names: clip names, `from->to`, `rest`.

@@ -34,7 +34,7 @@ mod sheet;
 pub use frame::{FrameRequest, render_frame, render_posed};
 #[doc(hidden)]
 pub use frame::{joint_pixels, model_to_world, render_posed_into, scene, world_points};
-pub use job::{Cell, Follows, Job, JobInfo, Point, Prepared, WaveSink, reference_ground};
+pub use job::{Cell, Follows, Job, JobInfo, Point, Prepared, SheetTag, WaveSink, reference_ground};
 #[doc(hidden)]
 pub use load::{ALL_CLIPS, add_all_clip};
 pub use load::{Loaded, load, load_within};

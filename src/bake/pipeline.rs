@@ -26,7 +26,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::engines::{self, check_pages, sheet_data_files};
+use super::engines::{self, JsonFormat, Strips, check_pages, sheet_data_files, strip_tags};
 use super::frames_data;
 use super::products::{self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_summary};
 use super::sheet::{crop_cell, kept_rect, pack_kept};
@@ -85,7 +85,7 @@ pub fn write(
     stage: &mut dyn Stage,
 ) -> Result<Written> {
     product.maps(resolved)?;
-    let mut staged = Staged { stage, files: Vec::new(), pages: 0 };
+    let mut staged = Staged { stage, files: Vec::new(), pages: 0, strips: None };
     match product {
         Product::Frames | Product::Sheet | Product::Gif => {
             let job = if product == Product::Gif { loaded.gif_job(resolved)? } else { loaded.job(resolved)? };
@@ -117,11 +117,13 @@ fn streams(resolved: &Resolved) -> bool {
     !resolved.layout.trim && !resolved.layout.dedupe
 }
 
-/// A [`Stage`] that remembers what it staged (and, for a sheet, its page count).
+/// A [`Stage`] that remembers what it staged (and, for a sheet, its page count), and draws
+/// GameMaker's strips from a sheet's pages as they are staged.
 struct Staged<'s> {
     stage: &'s mut dyn Stage,
     files: Vec<PathBuf>,
     pages: usize,
+    strips: Option<Strips>,
 }
 
 impl Staged<'_> {
@@ -131,10 +133,21 @@ impl Staged<'_> {
         Ok(())
     }
 
-    /// Stages a finished page of a sheet written as `png`, with its maps.
+    /// Stages a finished page of a sheet written as `png`, with its maps, and the strips it
+    /// finishes.
     fn stage_page(&mut self, png: &Path, page: FinishedPage) -> Result<()> {
+        let strips = self.strip_files(&page)?;
         let files = encode_page(png, page)?;
-        self.stage_all(files)
+        self.stage_all(files)?;
+        self.stage_all(strips)
+    }
+
+    /// The strips `page` finishes, encoded (none without strips).
+    fn strip_files(&mut self, page: &FinishedPage) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+        match &mut self.strips {
+            Some(strips) => strips.add_page(&page.image, &page.placements),
+            None => Ok(Vec::new()),
+        }
     }
 
     fn stage_all(&mut self, files: Vec<(PathBuf, Vec<u8>)>) -> Result<()> {
@@ -236,6 +249,7 @@ impl Streamed<'_, '_, '_> {
         let live = builder.live_page_bytes(self.wave);
         self.budget.charge_part(live, || format!("the sheet pages of {frames} frames in progress"))?;
         self.charge_sheet_data()?;
+        staged.strips = self.strips()?;
         let png = PathBuf::from(self.output);
         let mut sink = SheetSink { builder: &mut builder, staged: &mut *staged, png: &png, last: Vec::new() };
         self.prepared.render_waves(self.wave, self.progress, &mut sink)?;
@@ -244,10 +258,11 @@ impl Streamed<'_, '_, '_> {
         // The last pages are encoded and staged while the engine data is made.
         let (pages, data) = rayon::join(
             || -> Result<()> {
+                let strips = last.iter().map(|page| staged.strip_files(page)).collect::<Result<Vec<_>>>()?;
                 for files in last.into_par_iter().map(|page| encode_page(&png, page)).collect::<Result<Vec<_>>>()? {
                     staged.stage_all(files)?;
                 }
-                Ok(())
+                strips.into_iter().try_for_each(|files| staged.stage_all(files))
             },
             || sheet_data(&sheet, self.resolved, self.output),
         );
@@ -263,6 +278,7 @@ impl Streamed<'_, '_, '_> {
     fn kept_sheet(&self, staged: &mut Staged) -> Result<String> {
         let (frame, layout, count) = (self.prepared.cell_size(), self.resolved.layout, self.prepared.cell_count());
         self.charge_sheet_data()?;
+        staged.strips = self.strips()?;
         let (mut kept, mut rects) = (Vec::with_capacity(count), Vec::with_capacity(count));
         self.prepared.render_waves(self.wave, self.progress, &mut |cells: Vec<Cell>| {
             for cell in cells {
@@ -287,6 +303,19 @@ impl Streamed<'_, '_, '_> {
         let mut done = |page| staged.stage_page(&png, page);
         let sheet = pack_kept(&kept, &rects, frame, &self.job.info(), layout, charge, &mut done)?;
         finish_sheet(&sheet, self.resolved, self.output, staged)
+    }
+
+    /// GameMaker's strips of the sheet (`None` for the other formats), charged: see
+    /// [`Strips::bytes`].
+    fn strips(&self) -> Result<Option<Strips>> {
+        if self.resolved.json_format != JsonFormat::GameMaker {
+            return Ok(None);
+        }
+        let tags = strip_tags(&self.job.tags());
+        let strips = Strips::new(Path::new(self.output), self.prepared.cell_size(), &tags);
+        let count = tags.len();
+        self.budget.charge_part(strips.bytes(), || format!("the GameMaker strips of {count} animations"))?;
+        Ok(Some(strips))
     }
 
     /// Charges the sheet's engine data, held while it is written.

@@ -130,18 +130,18 @@ impl Product {
                         plan.add(map, OutputFormat::Png);
                     }
                 }
-                // Files named after the animations (Unity's clips): one per row and direction
-                // that has frames, named as the sheet's tags are.
-                let info = job.info();
-                let mut tags: Vec<String> = Vec::new();
-                for &(row, dir) in &keys {
-                    let tag = info.tag(row, dir);
-                    if tags.last() != Some(&tag) {
-                        tags.push(tag);
-                    }
-                }
-                for (data, format) in resolved.json_format.job_files(&path, &tags, !info.points.is_empty()) {
+                // Files named after the animations (Unity's clips), mirrored ones included,
+                // named as the sheet's tags are.
+                let tags = job.tags();
+                let names: Vec<String> = tags.iter().map(|t| t.name.clone()).collect();
+                for (data, format) in resolved.json_format.job_files(&path, &names, !job.points.is_empty()) {
                     plan.add(data, format);
+                }
+                // GameMaker's strips, drawn from the pages as they are written.
+                if resolved.json_format == JsonFormat::GameMaker {
+                    for strip in engines::strip_paths(&path, &engines::strip_tags(&tags))? {
+                        plan.add(strip, OutputFormat::Png);
+                    }
                 }
             }
             Product::Frames => {

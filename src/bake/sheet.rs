@@ -187,6 +187,8 @@ pub struct FinishedPage {
     pub image: Image,
     /// Its maps, in its layout.
     pub maps: Maps,
+    /// Its frames (those of mirrored directions aside: they are drawn from these).
+    pub placements: Vec<Placement>,
 }
 
 /// Where one cell goes: its page, its corner there, the rectangle of it kept, and whether it
@@ -396,7 +398,8 @@ impl SheetBuilder {
                     maps::fill_empty_normals(normal);
                 }
                 let maps = Maps { normal, depth: page.depth.take() };
-                done(FinishedPage { index: p, count: self.pages.len(), image, maps })?;
+                let placements = page.placements.clone();
+                done(FinishedPage { index: p, count: self.pages.len(), image, maps, placements })?;
             }
         }
         Ok(())

@@ -52,6 +52,8 @@ pub enum OutputFormat {
     UnityMeta,
     /// A Unity animation clip (`.anim`).
     UnityAnim,
+    /// A GameMaker script (`.gml`).
+    Gml,
     /// An HTML page (`.html` or `.htm`).
     Html,
     /// A copy of another file, keeping that file's own name and extension.
@@ -73,6 +75,7 @@ impl OutputFormat {
             OutputFormat::LibgdxAtlas => &["atlas"],
             OutputFormat::UnityMeta => &["meta"],
             OutputFormat::UnityAnim => &["anim"],
+            OutputFormat::Gml => &["gml"],
             OutputFormat::Html => &["html", "htm"],
             OutputFormat::Copy => &[],
         }
@@ -92,6 +95,7 @@ impl OutputFormat {
             OutputFormat::LibgdxAtlas => "a libGDX atlas",
             OutputFormat::UnityMeta => "a Unity .meta",
             OutputFormat::UnityAnim => "a Unity animation clip",
+            OutputFormat::Gml => "a GameMaker script",
             OutputFormat::Html => "HTML",
             OutputFormat::Copy => "a copy",
         }

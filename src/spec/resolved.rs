@@ -131,6 +131,7 @@ impl From<JsonFormatName> for JsonFormat {
             JsonFormatName::Godot3 => JsonFormat::Godot3,
             JsonFormatName::Libgdx => JsonFormat::Libgdx,
             JsonFormatName::Unity => JsonFormat::Unity,
+            JsonFormatName::Gamemaker => JsonFormat::GameMaker,
         }
     }
 }

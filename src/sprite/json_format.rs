@@ -30,11 +30,15 @@ pub enum JsonFormat {
     /// and an animation clip per tag (`NAME_TAG.anim`), plus the frames' points
     /// (`NAME.points.json`) with `--points`.
     Unity,
+    /// GameMaker's: a strip image per tag (`spr_NAME_TAG_stripN.png`), which GameMaker's IDE
+    /// imports as a sprite of N frames, and a script (`NAME.gml`) setting their origins and
+    /// speeds.
+    GameMaker,
 }
 
 impl JsonFormat {
     /// Every format, in the order `--json-format` lists them.
-    pub const ALL: [JsonFormat; 8] = [
+    pub const ALL: [JsonFormat; 9] = [
         JsonFormat::TexturePacker,
         JsonFormat::Aseprite,
         JsonFormat::Phaser,
@@ -43,6 +47,7 @@ impl JsonFormat {
         JsonFormat::Godot3,
         JsonFormat::Libgdx,
         JsonFormat::Unity,
+        JsonFormat::GameMaker,
     ];
 
     /// The frame-name format used when none is given: frame numbers for Aseprite (what
@@ -66,7 +71,11 @@ impl JsonFormat {
                 meta.push(".meta");
                 vec![(PathBuf::from(meta), OutputFormat::UnityMeta)]
             }
-            JsonFormat::PhaserMultiatlas | JsonFormat::Godot | JsonFormat::Godot3 | JsonFormat::Libgdx => Vec::new(),
+            JsonFormat::PhaserMultiatlas
+            | JsonFormat::Godot
+            | JsonFormat::Godot3
+            | JsonFormat::Libgdx
+            | JsonFormat::GameMaker => Vec::new(),
         }
     }
 
@@ -85,6 +94,7 @@ impl JsonFormat {
             ],
             JsonFormat::Libgdx => vec![(png.with_extension("atlas"), OutputFormat::LibgdxAtlas)],
             JsonFormat::Unity => Vec::new(),
+            JsonFormat::GameMaker => vec![(png.with_extension("gml"), OutputFormat::Gml)],
         }
     }
 
@@ -97,7 +107,7 @@ impl JsonFormat {
     /// [`sheet_data_files`](JsonFormat::sheet_data_files).
     pub fn job_files(self, png: &Path, tags: &[String], points: bool) -> Vec<(PathBuf, OutputFormat)> {
         let mut files: Vec<(PathBuf, OutputFormat)> = Vec::new();
-        if let Some((before, after)) = self.tag_file_affixes(png) {
+        if let Some((before, after)) = self.tag_file_affixes(png).filter(|_| self == JsonFormat::Unity) {
             let clip = |tag: &String| png.with_file_name(format!("{before}{}{after}", sanitize_component(tag)));
             files.extend(tags.iter().map(|tag| (clip(tag), OutputFormat::UnityAnim)));
         }
@@ -107,10 +117,16 @@ impl JsonFormat {
 
     /// The file names of the files named after a sheet's tags, as the text before the tag and
     /// after it: Unity's clips, `walk_` and `.anim` for a sheet written as `walk.png`
-    /// (`walk_walk_S.anim`); `None` for the formats without them.
+    /// (`walk_walk_S.anim`); GameMaker's strips, `spr_walk_` and `.png` (the tag and its frame
+    /// count between them: `spr_walk_walk_S_strip16.png`, see [`gamemaker_sprite`]); `None` for
+    /// the formats without them.
     pub fn tag_file_affixes(self, png: &Path) -> Option<(String, &'static str)> {
         let stem = png.file_stem().unwrap_or_default().to_string_lossy();
-        (self == JsonFormat::Unity).then(|| (format!("{stem}_"), ".anim"))
+        match self {
+            JsonFormat::Unity => Some((format!("{stem}_"), ".anim")),
+            JsonFormat::GameMaker => Some((gamemaker_sprite(&stem, ""), ".png")),
+            _ => None,
+        }
     }
 
     /// The file of the frames' points beside a sheet written as `png`, for the formats that
@@ -128,4 +144,15 @@ impl JsonFormat {
         files.extend(self.sheet_data_files(png));
         files
     }
+}
+
+/// The GameMaker sprite of animation `tag` of the sheet titled `title`: `spr_TITLE_TAG`, every
+/// character but ASCII letters, digits and `_` turned to `_` (GameMaker's asset names).
+pub fn gamemaker_sprite(title: &str, tag: &str) -> String {
+    gml_identifier(&format!("spr_{title}_{tag}"))
+}
+
+/// `text` with every character but ASCII letters, digits and `_` turned to `_`: a GML name.
+pub fn gml_identifier(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }

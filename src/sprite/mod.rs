@@ -15,7 +15,7 @@ mod sampling;
 
 pub use directions::Directions;
 pub use frame_names::{FrameFacts, FrameNames};
-pub use json_format::JsonFormat;
+pub use json_format::{JsonFormat, gamemaker_sprite, gml_identifier};
 pub use layout::{DEFAULT_MAX_PAGE, Layout, Packing};
 pub use looping::Looping;
 pub use sampling::Sampling;

@@ -504,3 +504,98 @@ fn the_root_point_is_the_pivot_carried_by_the_clips_travel() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Every frame of a (possibly multipage) TexturePacker sheet written as `png`, untrimmed: its
+/// name, whether it is flipped, and its image in the untrimmed frame.
+fn untrimmed_frames(png: &Path) -> Vec<(String, bool, spritebake::Image)> {
+    let pages: Vec<PathBuf> = match png.exists() {
+        true => vec![png.to_path_buf()],
+        false => (0..)
+            .map(|i| png.with_file_name(format!("{}-{i}.png", png.file_stem().unwrap().to_string_lossy())))
+            .take_while(|p| p.exists())
+            .collect(),
+    };
+    assert!(!pages.is_empty(), "no pages for {}", png.display());
+    let mut frames = Vec::new();
+    for page in pages {
+        let (data, image) = (json(&page.with_extension("json")), read_png(&page).unwrap());
+        for (name, f) in data["frames"].as_object().unwrap() {
+            let n = |v: &Value, k: &str| v[k].as_u64().unwrap() as u32;
+            let (r, s) = (&f["frame"], &f["spriteSourceSize"]);
+            let kept = spritebake::bake::post::crop(&image, n(r, "x"), n(r, "y"), n(r, "w"), n(r, "h"));
+            let (fw, fh) = (n(&f["sourceSize"], "w"), n(&f["sourceSize"], "h"));
+            let mut frame = spritebake::Image::new(fw, fh).unwrap();
+            for y in 0..kept.height {
+                for x in 0..kept.width {
+                    let p = kept.pixel(x, y).unwrap();
+                    frame.pixel_mut(n(s, "x") + x, n(s, "y") + y).unwrap().copy_from_slice(&p);
+                }
+            }
+            frames.push((name.clone(), f["flipX"] == true, frame));
+        }
+    }
+    frames
+}
+
+#[test]
+fn gamemaker_strips_are_the_sheets_frames_untrimmed_in_a_row_named_for_the_ide() {
+    let dir = scratch_in("engine-data", "gamemaker");
+    // Trimmed, over several pages, with a transition and a mirrored direction (E shows W).
+    let args = [ROBOT, &["--mirror", "--max-size", "96"]].concat();
+    baked(&dir, "tp", &args);
+    let png = baked(&dir, "walk", &[&args[..], &["--json-format", "gamemaker"]].concat());
+    let frames = untrimmed_frames(&dir.join("tp.png"));
+    let (fw, fh) = (frames[0].2.width, frames[0].2.height);
+    // One strip a rendered animation, named as GameMaker's IDE reads it: SPRITE_stripN, N
+    // frames of the strip's width over N.
+    let mut counts: std::collections::BTreeMap<&str, (u32, bool)> = std::collections::BTreeMap::new();
+    for (name, flipped, _) in &frames {
+        let count = counts.entry(name.rsplit_once('_').unwrap().0).or_default();
+        *count = (count.0 + 1, *flipped);
+    }
+    let strip_name = |tag: &str| format!("spr_walk_{}_strip{}.png", tag.replace("->", "__"), counts[tag].0);
+    let strips: Vec<String> = names_in(&dir).into_iter().filter(|n| n.starts_with("spr_")).collect();
+    let mut expected: Vec<String> = counts.iter().filter(|(_, c)| !c.1).map(|(tag, _)| strip_name(tag)).collect();
+    expected.sort();
+    assert_eq!(strips, expected);
+    assert_eq!((strips.len(), counts.len()), (6, 8), "walk and walk->walk in S, W, N; E mirrored");
+    for (name, flipped, frame) in &frames {
+        let (tag, number) = name.rsplit_once('_').unwrap();
+        let strip = dir.join(strip_name(tag));
+        if *flipped {
+            assert!(!strip.exists(), "{name}: a mirrored direction has no strip of its own");
+            continue;
+        }
+        let strip = read_png(&strip).unwrap();
+        assert_eq!((strip.width, strip.height), (counts[tag].0 * fw, fh), "{name}");
+        let k: u32 = number.parse().unwrap();
+        let cell = spritebake::bake::post::crop(&strip, k * fw, 0, fw, fh);
+        assert!(cell.rgba == frame.rgba, "{name}: the strip's frame {k} is not the sheet's frame, untrimmed");
+    }
+    // The script: each animation's sprite, origin (the pivot in pixels), speed, flip and loop.
+    let gml = std::fs::read_to_string(png.with_extension("gml")).unwrap();
+    let tp = json(&dir.join("tp-0.json"));
+    let first = &tp["frames"]["walk_S_000"];
+    let pivot = (
+        (first["pivot"]["x"].as_f64().unwrap() * f64::from(fw)).round(),
+        (first["pivot"]["y"].as_f64().unwrap() * f64::from(fh)).round(),
+    );
+    assert!(gml.contains("function spritebake_walk() {"), "{gml}");
+    let setup = format!(
+        "\ts = asset_get_index(\"spr_walk_walk_S\");\n\tif (s != -1) {{ sprite_set_offset(s, {}, {}); \
+         sprite_set_speed(s, 16, spritespeed_framespersecond); }}\n\tanimations[$ \"walk_S\"] = {{ sprite: s, xscale: 1, loop: true }};\n",
+        pivot.0, pivot.1
+    );
+    assert!(gml.contains(&setup), "{setup}\n{gml}");
+    let mirrored = "\ts = asset_get_index(\"spr_walk_walk_W\");\n\tanimations[$ \"walk_E\"] = { sprite: s, xscale: -1, loop: true };\n";
+    assert!(gml.contains(mirrored), "{gml}");
+    assert!(gml.contains("animations[$ \"walk->walk_N\"] = { sprite: s, xscale: 1, loop: false };"), "{gml}");
+    // Every strip is planned: a folder where one goes is refused before anything is written.
+    let planned = scratch_in("engine-data", "gamemaker-plan");
+    std::fs::create_dir_all(planned.join("spr_walk_walk_N_strip16.png/keep")).unwrap();
+    let o = sheet(&planned, "walk", &[&args[..], &["--json-format", "gamemaker"]].concat());
+    assert!(printed(&o).contains("spr_walk_walk_N_strip16.png: exists and is a folder"), "{}", printed(&o));
+    assert_eq!(names_in(&planned), ["spr_walk_walk_N_strip16.png"]);
+    std::fs::remove_dir_all(planned).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -380,26 +380,88 @@ fn inside_a_unity_projects_assets_a_rebake_keeps_every_id_a_scene_refers_to() {
 #[test]
 fn a_bake_project_records_the_clips_and_removes_those_it_no_longer_writes() {
     use crate::project::{bake, project, removed, statuses};
-    let entry = |directions: u32| {
-        format!(
-            "[defaults]\nsize = 16\nssaa = 1\n[[sheet]]\nname = \"walk\"\nmodel = \"assets/robot/robot.md5mesh\"\n\
-             anim = [\"assets/robot/walk.md5anim\"]\nframes = 2\ndirections = {directions}\njson_format = \"unity\"\n\
-             output = \"out/walk.png\"\n"
-        )
-    };
-    let dir = project("unity", &entry(2));
-    let o = bake(&dir, &["spritebake.toml"]);
-    assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
-    assert_eq!(names_in(&dir.join("out")), ["walk.png", "walk.png.meta", "walk_walk_N.anim", "walk_walk_S.anim"]);
-    // Its record is believed: the next run has nothing to do, and says nothing of it.
-    let o = bake(&dir, &["spritebake.toml", "--json", "-"]);
-    let (summary, text) = (serde_json::from_slice::<Value>(&o.stdout).unwrap(), printed(&o));
-    assert!(statuses(&summary).values().all(|s| s == "up-to-date") && !text.contains("warning:"), "{text}");
-    // One direction: the north clip goes.
-    std::fs::write(dir.join("spritebake.toml"), entry(1)).unwrap();
-    let o = bake(&dir, &["spritebake.toml", "--json", "-"]);
-    let summary: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", printed(&o)));
-    assert_eq!(removed(&summary, "walk"), BTreeSet::from(["out/walk_walk_N.anim".to_string()]));
-    assert_eq!(names_in(&dir.join("out")), ["walk.png", "walk.png.meta", "walk_walk_S.anim"]);
+    // Unity's clips, and GameMaker's strips: files named after the tags.
+    let cases = [
+        ("unity", vec!["walk.png.meta", "walk_walk_N.anim", "walk_walk_S.anim"], "walk_walk_N.anim"),
+        (
+            "gamemaker",
+            vec!["spr_walk_walk_N_strip2.png", "spr_walk_walk_S_strip2.png", "walk.gml"],
+            "spr_walk_walk_N_strip2.png",
+        ),
+    ];
+    for (format, files, north) in cases {
+        let entry = |directions: u32| {
+            format!(
+                "[defaults]\nsize = 16\nssaa = 1\n[[sheet]]\nname = \"walk\"\nmodel = \"assets/robot/robot.md5mesh\"\n\
+                 anim = [\"assets/robot/walk.md5anim\"]\nframes = 2\ndirections = {directions}\njson_format = \"{format}\"\n\
+                 output = \"out/walk.png\"\n"
+            )
+        };
+        let dir = project(format, &entry(2));
+        let o = bake(&dir, &["spritebake.toml"]);
+        assert_eq!(o.status.code(), Some(0), "{}", printed(&o));
+        let mut all: Vec<&str> = files.iter().copied().chain(["walk.png"]).collect();
+        all.sort();
+        assert_eq!(names_in(&dir.join("out")), all, "{format}");
+        // Its record is believed: the next run has nothing to do, and says nothing of it.
+        let o = bake(&dir, &["spritebake.toml", "--json", "-"]);
+        let (summary, text) = (serde_json::from_slice::<Value>(&o.stdout).unwrap(), printed(&o));
+        assert!(statuses(&summary).values().all(|s| s == "up-to-date") && !text.contains("warning:"), "{text}");
+        // One direction: the north one goes.
+        std::fs::write(dir.join("spritebake.toml"), entry(1)).unwrap();
+        let o = bake(&dir, &["spritebake.toml", "--json", "-"]);
+        let summary: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", printed(&o)));
+        assert_eq!(removed(&summary, "walk"), BTreeSet::from([format!("out/{north}")]), "{format}");
+        all.retain(|f| *f != north);
+        assert_eq!(names_in(&dir.join("out")), all, "{format}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn a_mirrored_directions_clip_keys_its_source_sprites_and_flips_the_renderer() {
+    let dir = scratch_in("unity", "mirror");
+    let png = dir.join("walk.png");
+    let args = ["--directions", "8", "--mirror", "--frames", "4", "--size", "24", "--json-format", "unity"];
+    // A mirrored direction's clip is planned with the others: a folder in its place is refused
+    // before anything is written.
+    std::fs::create_dir_all(dir.join("walk_walk_SE.anim/keep")).unwrap();
+    let (mesh, anim) = (robot("robot.md5mesh"), robot("walk.md5anim"));
+    let o = Command::new(env!("CARGO_BIN_EXE_spritebake"))
+        .args(["sheet", &mesh, "--anim", &anim, "-o"])
+        .arg(&png)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(printed(&o).contains("walk_walk_SE.anim: exists and is a folder"), "{}", printed(&o));
+    assert_eq!(names_in(&dir), ["walk_walk_SE.anim"]);
+    std::fs::remove_dir_all(dir.join("walk_walk_SE.anim")).unwrap();
+    bake(&png, &args);
+    let meta = read_meta(&dir.join("walk.png.meta"));
+    let id_of: HashMap<i64, &Sprite> = meta.sprites.values().map(|s| (s.id, s)).collect();
+    for (shown, source, flipped) in [("NE", "NW", 1), ("E", "W", 1), ("SE", "SW", 1), ("NW", "NW", 0), ("S", "S", 0)] {
+        let clip = yaml(&dir.join(format!("walk_walk_{shown}.anim")));
+        let clip = &clip["AnimationClip"];
+        // One float curve, m_FlipX on the SpriteRenderer, constant for the clip; the same in
+        // the editor's curves; bound beside the sprite curve.
+        for curves in ["m_FloatCurves", "m_EditorCurves"] {
+            let curve = &clip[curves].as_vec().unwrap()[0];
+            assert_eq!((text(&curve["attribute"]), int(&curve["classID"])), ("m_FlipX".into(), 212), "{shown}");
+            let keys = curve["curve"]["m_Curve"].as_vec().unwrap();
+            assert_eq!((keys.len(), number(&keys[0]["value"])), (1, f64::from(flipped)), "{shown} {curves}");
+        }
+        let bindings = clip["m_ClipBindingConstant"]["genericBindings"].as_vec().unwrap();
+        let attributes: Vec<i64> = bindings.iter().map(|b| int(&b["attribute"])).collect();
+        assert_eq!(attributes, [555744692, 0], "{shown}: CRC-32 of m_FlipX, then the sprite");
+        // Each key's sprite has its source direction's frame's rectangle and pivot.
+        let keys = clip["m_PPtrCurves"][0]["curve"].as_vec().unwrap();
+        assert_eq!(keys.len(), 4, "{shown}");
+        for (f, key) in keys.iter().enumerate() {
+            let (id, guid) = object(&key["value"]);
+            assert_eq!(guid, meta.guid);
+            let (sprite, own) = (id_of[&id], &meta.sprites[&format!("walk_{source}_{f:03}")]);
+            assert_eq!((sprite.rect, sprite.pivot), (own.rect, own.pivot), "{shown} {f}");
+        }
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }

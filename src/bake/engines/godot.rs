@@ -34,6 +34,7 @@ use std::fmt::Write as _;
 
 use super::Atlas;
 use super::atlas::thousandths;
+use super::escape::quoted;
 use super::texturepacker::hundredths;
 
 /// Which Godot reads the resource.
@@ -256,27 +257,6 @@ fn rect2(version: Version, [x, y, w, h]: [u32; 4]) -> String {
 /// A float as Godot writes one: always with a fraction (`16.0`, `0.5`).
 fn real(x: f64) -> String {
     if x.is_finite() { format!("{x:?}") } else { "1.0".into() }
-}
-
-/// A Godot string literal: `"..."` with `\"`, `\\` and control characters escaped.
-fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

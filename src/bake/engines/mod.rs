@@ -25,6 +25,8 @@
 
 mod aseprite;
 mod atlas;
+mod escape;
+mod gamemaker;
 mod godot;
 mod libgdx;
 mod multiatlas;
@@ -37,6 +39,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 pub use atlas::{Atlas, Frame, MsClock, Page, Tag, rate};
+pub use gamemaker::{Strips, strip_paths, strip_tags};
 pub(crate) use texturepacker::{app, job_fields};
 
 use super::Sheet;
@@ -155,6 +158,7 @@ pub fn sheet_data_files(
             JsonFormat::Godot => godot(godot::Version::Godot4),
             JsonFormat::Godot3 => godot(godot::Version::Godot3),
             JsonFormat::Libgdx => vec![libgdx::to_atlas(&atlas, sheet.job.premultiplied).into_bytes()],
+            JsonFormat::GameMaker => vec![gamemaker::to_gml(&atlas, png).into_bytes()],
             JsonFormat::Unity => match &unity {
                 Some(ids) => unity_clips(&atlas, ids, &job_files, sheet.job.pixels_per_unit)?,
                 None => Vec::new(),

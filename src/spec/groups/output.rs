@@ -34,6 +34,9 @@ pub enum JsonFormatName {
     /// Unity's sprite import settings and animation clips: NAME.png.meta (every frame a
     /// sprite) and NAME_TAG.anim per animation, plus NAME.points.json with --points.
     Unity,
+    /// GameMaker: a strip per animation, spr_NAME_TAG_stripN.png (the IDE imports it as a
+    /// sprite of N frames), and NAME.gml setting their origins and speeds.
+    Gamemaker,
 }
 
 /// How frames are placed on sheet pages.

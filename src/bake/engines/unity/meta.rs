@@ -135,7 +135,8 @@ mod tests {
         Placement {
             name: String::new(),
             animation: String::new(),
-            cell: 0,
+            key: (0, 0, 0),
+            flipped: false,
             x,
             y,
             w,

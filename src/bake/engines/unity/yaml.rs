@@ -1,5 +1,7 @@
 //! Text as Unity's YAML writes it.
 
+use super::super::escape::quoted;
+
 /// `text` as a YAML scalar that reads back as the same string: plain where it is a word of
 /// letters, digits and ` _-.()>~+` (as Unity writes names: `walk_S_000`, `spritesheet (2)_0`),
 /// double-quoted with escapes otherwise (a name from a model file may hold `:`, `#`, quotes or
@@ -11,20 +13,7 @@ pub(super) fn scalar(text: &str) -> String {
     if starts_as_word && !keyword && !text.ends_with(' ') && text.chars().all(word) {
         return text.to_string();
     }
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    quoted(text)
 }
 
 #[cfg(test)]
