@@ -95,7 +95,13 @@ pixi.DOMAdapter.set({
       frames[name] = { page, frame: [x, y, width, height], anchor: [t.defaultAnchor.x, t.defaultAnchor.y], flipX };
     }
   });
-  console.log(JSON.stringify({ sheets, joined, cached, playback, frames }));
+  // Whether each animation is flipped, as the engine guide's mirror snippet asks it, of the
+  // sheet that holds the animation's first frame.
+  const flipped = {};
+  for (const s of loaded)
+    for (const name of Object.keys(s.animations))
+      flipped[name] ??= s.data.frames[s.animations[name][0].label].flipX === true;
+  console.log(JSON.stringify({ sheets, joined, cached, playback, frames, flipped }));
 })().catch((e) => {
   console.log(JSON.stringify({ error: String(e && e.stack ? e.stack : e) }));
   process.exit(1);

@@ -351,6 +351,11 @@ fn pixi_phaser_and_godot3_draw_mirrored_directions_as_their_sources_flipped() {
         assert_eq!(pixi["cached"], 8 * 4, "every direction's frames are in Pixi's cache");
         for (shown, source) in mirrored {
             assert_eq!(pixi["joined"][format!("walk_{shown}")].as_array().map(Vec::len), Some(4), "{shown}");
+            // The engine guide's snippet says which animations to flip.
+            assert_eq!(
+                (&pixi["flipped"][format!("walk_{shown}")], &pixi["flipped"][format!("walk_{source}")]),
+                (&true.into(), &false.into())
+            );
             for f in 0..4 {
                 let (this, that) =
                     (&pixi["frames"][format!("walk_{shown}_{f:03}")], &pixi["frames"][format!("walk_{source}_{f:03}")]);
