@@ -87,7 +87,7 @@ mod readme {}
 #[doc = include_str!("../docs/library.md")]
 mod library_guide {}
 
-pub use bake::{Baked, Job, Loaded, Product, load};
+pub use bake::{Job, Loaded, Product, load};
 pub use budget::MemoryBudget;
 pub use error::{ClashKind, Error, Result};
 pub use formats::{LoadOptions, load as load_model};

@@ -39,7 +39,7 @@ pub use job::{Cell, Follows, Job, JobInfo, Point, Prepared, SheetTag, WaveSink, 
 pub use load::{ALL_CLIPS, add_all_clip};
 pub use load::{Loaded, load, load_within};
 pub use maps::{MapKind, Maps};
-pub use products::{Baked, Product};
+pub use products::{Product, render_moments};
 #[doc(hidden)]
 pub use sheet::{FinishedPage, SheetBuilder, page_bound};
 pub use sheet::{Packed, Page, Placement, Sheet, pack};

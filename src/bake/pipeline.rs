@@ -15,8 +15,10 @@
 //!   learned from every frame) holds each frame PNG-compressed; an output whose look decides
 //!   over every cell (a built palette, depth maps) renders them all in one wave.
 //!
-//! Every byte is the same as the held road's: cells render alone, and pages are drawn in job
-//! order either way (the integration tests compare both).
+//! It is the only road: `check` stages a case's files in memory ([`Collected`]) and compares
+//! them with its golden. Cells render alone, so the bytes do not depend on the waves: a sheet
+//! drawn wave by wave is the one [`super::pack`] makes of every cell at once (the integration
+//! tests compare them).
 //!
 //! [`Transaction`]: crate::output::Transaction
 
@@ -55,6 +57,18 @@ impl Stage for Transaction {
     }
 }
 
+/// A [`Stage`] that keeps every file in memory, in the order staged: what `check` compares
+/// with a golden (and blesses into it).
+#[derive(Debug, Default)]
+pub struct Collected(pub Vec<(PathBuf, Vec<u8>)>);
+
+impl Stage for Collected {
+    fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        self.0.push((path.to_path_buf(), bytes.to_vec()));
+        Ok(())
+    }
+}
+
 /// What [`write()`] staged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
@@ -65,6 +79,8 @@ pub struct Written {
     /// The pages of a sheet (0 for other products): what a caller needs to find the pages an
     /// earlier run left beside it ([`super::products::sheet_leftovers`]).
     pub pages: usize,
+    /// A sheet's layout: its pages and every frame's place on them.
+    pub sheet: Option<Sheet>,
 }
 
 /// Renders `product` of `loaded` as `resolved` says and stages every file for `output` (a
@@ -74,7 +90,8 @@ pub struct Written {
 /// `progress` is called once per finished image, from any thread.
 ///
 /// # Errors
-/// As [`super::products::bake`]; a file that cannot be staged.
+/// Unknown clip or joint names, invalid render options, the images over the budget; a
+/// render of several moments (only `check` renders those); a file that cannot be staged.
 pub fn write(
     product: Product,
     loaded: &Loaded,
@@ -85,7 +102,7 @@ pub fn write(
     stage: &mut dyn Stage,
 ) -> Result<Written> {
     product.maps(resolved)?;
-    let mut staged = Staged { stage, files: Vec::new(), pages: 0, strips: None };
+    let mut staged = Staged { stage, files: Vec::new(), pages: 0, strips: None, sheet: None };
     match product {
         Product::Frames | Product::Sheet | Product::Gif => {
             let job = if product == Product::Gif { loaded.gif_job(resolved)? } else { loaded.job(resolved)? };
@@ -102,11 +119,14 @@ pub fn write(
             Ok(staged.written(summary))
         }
         Product::Render => {
-            let baked = products::bake(product, loaded, resolved, budget, progress)?;
-            for (path, bytes) in baked.files(output)? {
-                staged.stage(&path, &bytes)?;
-            }
-            Ok(staged.written(baked.summary(output)))
+            let (images, maps) = products::render_moments(loaded, resolved, budget, progress)?;
+            let ([image], [maps]) = (images.as_slice(), maps.as_slice()) else {
+                let frames = format!("({} frames)", images.len());
+                return Err(Error::bad_option("frame", frames, "one image is written"));
+            };
+            staged.stage(Path::new(output), &encode_png(image)?)?;
+            staged.stage_all(products::map_files(output, maps)?)?;
+            Ok(staged.written(products::render_summary(output, image, maps)))
         }
     }
 }
@@ -124,6 +144,7 @@ struct Staged<'s> {
     files: Vec<PathBuf>,
     pages: usize,
     strips: Option<Strips>,
+    sheet: Option<Sheet>,
 }
 
 impl Staged<'_> {
@@ -158,7 +179,7 @@ impl Staged<'_> {
     }
 
     fn written(self, summary: String) -> Written {
-        Written { files: self.files, summary, pages: self.pages }
+        Written { files: self.files, summary, pages: self.pages, sheet: self.sheet }
     }
 }
 
@@ -374,6 +395,7 @@ fn sheet_data(sheet: &Sheet, resolved: &Resolved, output: &str) -> Result<Vec<(P
 /// Records a staged sheet's page count and says what was made.
 fn sheet_written(sheet: &Sheet, resolved: &Resolved, output: &str, staged: &mut Staged) -> String {
     staged.pages = sheet.pages.len();
+    staged.sheet = Some(sheet.clone());
     // Maps in the order a summary names them: normal, then depth.
     let kinds = &resolved.look.maps;
     let kinds: Vec<MapKind> = [MapKind::Normal, MapKind::Depth].into_iter().filter(|k| kinds.contains(k)).collect();

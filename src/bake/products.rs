@@ -2,9 +2,10 @@
 //! sequence of numbered frames — made from a loaded model and a resolved spec, the same way for
 //! the command line, `check` cases and `bake` project entries (so the three give the same bytes).
 //!
-//! A product is made in three steps that a caller interleaves with its own checks:
-//! [`Product::plan`] lists every file it will write (before anything renders), [`bake`]
-//! renders it, and [`Baked::files`] encodes the files to stage in one transaction.
+//! A product is made in two steps that a caller interleaves with its own checks:
+//! [`Product::plan`] lists every file it will write (before anything renders), and
+//! [`super::pipeline::write`], the one road from a resolved spec to files, renders it and
+//! stages its files (a `check` case collects them to compare instead).
 //!
 //! Surface maps (the look's `maps`) are companion files of a render, a sheet or each frame,
 //! named by [`maps::output_of`] (`walk.png` → `walk_n.png`, `walk_depth.png`) and listed in the
@@ -19,13 +20,12 @@ use super::maps::{self, MapKind, Maps, SurfaceMaps};
 use super::{FrameRequest, Loaded, palette, post, render_posed, scene, world_points};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
-use crate::output::gif::encode_gif;
 use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
 use crate::raster::{Camera, Image, RenderOptions, Renderer};
 use crate::spec::{AlphaName, Resolved};
 
-use super::engines::{self, FrameNames, JsonFormat, check_pages, file_name, page_path, sheet_data_files};
-use super::{Cell, Directions, JobInfo, Packed, Sheet, frames_data, framing, pack, page_bound};
+use super::engines::{self, JsonFormat, file_name, page_path};
+use super::{Cell, Directions, Sheet, frames_data, framing, page_bound};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -42,44 +42,6 @@ pub enum Product {
     /// and `{frame}`; a JSON beside them says each frame's animation, pivot and duration
     /// ([`frames_data`]).
     Frames,
-}
-
-/// A rendered product, ready to encode.
-#[derive(Debug, Clone)]
-pub enum Baked {
-    /// A render: one image per moment of the spec.
-    Images {
-        /// The images.
-        images: Vec<Image>,
-        /// Their maps, one per image.
-        maps: Vec<Maps>,
-    },
-    /// A packed sheet with its page images and maps (written as [`maps::output_of`] each
-    /// page's file), and the engine data to describe it with.
-    Sheet {
-        /// The sheet.
-        packed: Packed,
-        /// Its engine data.
-        format: JsonFormat,
-        /// Its frames' names.
-        names: FrameNames,
-    },
-    /// An encoded GIF.
-    Gif {
-        /// The file.
-        bytes: Vec<u8>,
-        /// Frames dropped because GIF delays cannot be shorter than 2 cs.
-        dropped: usize,
-        /// Frames rendered.
-        frames: usize,
-    },
-    /// Every cell of a job with the names of its rows and directions.
-    Frames {
-        /// The cells, in job order, with their maps.
-        cells: Vec<Cell>,
-        /// The job's rows (clips, `A->B` transitions), directions and scale.
-        info: JobInfo,
-    },
 }
 
 impl Product {
@@ -239,7 +201,7 @@ fn companions<'a>(output: &'a str, maps: &'a [MapKind]) -> impl Iterator<Item = 
 }
 
 impl Product {
-    /// How many images [`bake`] renders (cells of a sheet or GIF, moments of a render), for a
+    /// How many images the product renders (cells of a sheet or GIF, moments of a render), for a
     /// progress bar.
     ///
     /// # Errors
@@ -253,56 +215,13 @@ impl Product {
     }
 }
 
-/// Renders a product. The finished images are charged to `budget` before anything renders;
-/// `progress` is called once per finished image, from any thread.
+/// One image per moment of the spec, each framed on its own posed geometry (with an auto size,
+/// cut to it), with the look applied, and the maps of each, charged to `budget` first: a
+/// render's images (`check` compares every moment of a case; a render writes one).
 ///
 /// # Errors
 /// Unknown clip or joint names, invalid render options, the images over the budget.
-pub fn bake(
-    product: Product,
-    loaded: &Loaded,
-    resolved: &Resolved,
-    budget: &MemoryBudget,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Baked> {
-    product.maps(resolved)?;
-    match product {
-        Product::Render => {
-            let (images, maps) = render_moments(loaded, resolved, budget, progress)?;
-            Ok(Baked::Images { images, maps })
-        }
-        Product::Sheet => {
-            let job = loaded.job(resolved)?;
-            let cells = job.render_with_progress(budget, progress)?;
-            // The engine data is held while it is written: charged before it is made (after
-            // the cells, whose charge is the larger and refuses a huge job before it renders).
-            let info = job.info();
-            let longest_tag = info.rows.iter().map(String::len).max().unwrap_or(0) + engines::DIRECTION_TAG_BYTES;
-            let frames = job.sheet_frame_count();
-            let data = engines::data_bytes(frames, engines::MAX_TITLE_BYTES, longest_tag, &resolved.frame_names);
-            budget.charge(data, || format!("the sheet data of {frames} frames"))?;
-            let packed = pack(&cells, &info, resolved.layout, budget)?;
-            Ok(Baked::Sheet { packed, format: resolved.json_format, names: resolved.frame_names.clone() })
-        }
-        Product::Gif => {
-            let job = loaded.gif_job(resolved)?;
-            let cells = job.render_with_progress(budget, progress)?;
-            let frames: Vec<Image> = cells.iter().map(|c| c.image.clone()).collect();
-            let durations: Vec<f32> = cells.iter().map(|c| c.duration).collect();
-            let (bytes, dropped) = encode_gif(&frames, &durations, &resolved.gif)?;
-            Ok(Baked::Gif { bytes, dropped, frames: frames.len() })
-        }
-        Product::Frames => {
-            let job = loaded.job(resolved)?;
-            let cells = job.render_with_progress(budget, progress)?;
-            Ok(Baked::Frames { cells, info: job.info() })
-        }
-    }
-}
-
-/// One image per moment of the spec, each framed on its own posed geometry (with an auto size,
-/// cut to it), with the look applied, and the maps of each.
-fn render_moments(
+pub fn render_moments(
     loaded: &Loaded,
     resolved: &Resolved,
     budget: &MemoryBudget,
@@ -351,79 +270,15 @@ fn render_moments(
     Ok((images, maps))
 }
 
-impl Baked {
-    /// The files to write for `output` (as given to [`Product::plan`]), encoded.
-    ///
-    /// # Errors
-    /// Encoding fails; a render of several moments (only `check` renders those, and compares
-    /// them instead of writing them); sheet frame names that collide.
-    pub fn files(&self, output: &str) -> Result<Vec<(PathBuf, Vec<u8>)>> {
-        let path = PathBuf::from(output);
-        match self {
-            Baked::Images { images, maps } => match (images.as_slice(), maps.as_slice()) {
-                ([image], [maps]) => {
-                    let mut files = vec![(path, encode_png(image)?)];
-                    files.extend(map_files(output, maps)?);
-                    Ok(files)
-                }
-                _ => Err(Error::bad_option("frame", format!("({} frames)", images.len()), "one image is written")),
-            },
-            Baked::Sheet { packed, format, names } => {
-                let count = packed.images.len();
-                check_pages(*format, count)?;
-                // Pages, data, then maps: `check` pairs a sheet's images with its pages in order.
-                let mut files = Vec::new();
-                for (i, image) in packed.images.iter().enumerate() {
-                    files.push((page_path(&path, i, count), encode_png(image)?));
-                }
-                let normal_maps = packed.maps.first().is_some_and(|m| m.normal.is_some());
-                files.extend(sheet_data_files(&packed.sheet, &path, *format, names, normal_maps)?);
-                for (i, maps) in packed.maps.iter().enumerate() {
-                    files.extend(map_files(&page_path(&path, i, count).to_string_lossy(), maps)?);
-                }
-                Ok(files)
-            }
-            Baked::Gif { bytes, .. } => Ok(vec![(path, bytes.clone())]),
-            Baked::Frames { cells, info } => {
-                let mut files = Vec::with_capacity(cells.len() + 1);
-                let mut data = frames_data::FramesData::default();
-                for cell in cells {
-                    let written = frame_files(output, cell, &info.rows, &info.directions)?;
-                    data.add(&written, cell, info);
-                    files.extend(written);
-                }
-                files.push((frames_data::data_path(output), data.to_json(output, info)?));
-                Ok(files)
-            }
-        }
-    }
-
-    /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
-    pub fn summary(&self, output: &str) -> String {
-        match self {
-            Baked::Images { images, maps } => {
-                let (w, h) = images.first().map_or((0, 0), |i| (i.width, i.height));
-                let kinds: Vec<MapKind> = maps.first().into_iter().flat_map(Maps::iter).map(|(k, _)| k).collect();
-                format!("{output}: {w}x{h}{}", maps_note(output, &kinds))
-            }
-            Baked::Sheet { packed, .. } => {
-                let kinds: Vec<MapKind> =
-                    packed.maps.first().into_iter().flat_map(Maps::iter).map(|(k, _)| k).collect();
-                sheet_summary(output, &packed.sheet, &kinds)
-            }
-            Baked::Gif { frames, dropped, .. } => gif_summary(output, *frames, *dropped),
-            Baked::Frames { cells, .. } => {
-                let kinds: Vec<MapKind> =
-                    cells.first().into_iter().flat_map(|c| c.maps.iter()).map(|(k, _)| k).collect();
-                frames_summary(output, cells.len(), &kinds)
-            }
-        }
-    }
+/// The files of one image's maps beside `output`.
+pub(super) fn map_files(output: &str, maps: &Maps) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    maps.iter().map(|(kind, map)| Ok((PathBuf::from(maps::output_of(output, kind)), encode_png(map)?))).collect()
 }
 
-/// The files of one image's maps beside `output`.
-fn map_files(output: &str, maps: &Maps) -> Result<Vec<(PathBuf, Vec<u8>)>> {
-    maps.iter().map(|(kind, map)| Ok((PathBuf::from(maps::output_of(output, kind)), encode_png(map)?))).collect()
+/// `walk.png: 256x256`, with its maps: what a render wrote.
+pub(super) fn render_summary(output: &str, image: &Image, maps: &Maps) -> String {
+    let kinds: Vec<MapKind> = maps.iter().map(|(k, _)| k).collect();
+    format!("{output}: {}x{}{}", image.width, image.height, maps_note(output, &kinds))
 }
 
 /// ` (+ walk_n.png, walk_depth.png)` for a summary line; empty without maps.

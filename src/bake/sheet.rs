@@ -71,7 +71,7 @@ pub struct Page {
 }
 
 /// A packed sheet: its pages and where every frame went.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Sheet {
     /// The pages, at least one.
     pub pages: Vec<Page>,

@@ -46,12 +46,16 @@ pub use report::{ReportContext, html_report, json_report, junit_xml};
 pub use report::{bless_command, plan_html_report, shell_quote};
 pub use tolerance::Tolerance;
 
-use crate::bake::{self, Baked, Product};
+use crate::bake::engines::page_path;
+use crate::bake::pipeline::{self, Collected};
+use crate::bake::{self, Product};
 use crate::budget::MemoryBudget;
 use crate::confine::Confinement;
 use crate::error::{Error, Result};
 use crate::golden::{compare_perceptual, perceptual_diff_image};
-use crate::output::{OutputFormat, OutputPlan, Transaction, encode_png, read_png_within, sanitize_component};
+use crate::output::{
+    OutputFormat, OutputPlan, Transaction, decode_png_within, encode_png, read_png_within, sanitize_component,
+};
 use crate::raster::Image;
 use crate::spec::LimitOverrides;
 
@@ -357,65 +361,69 @@ fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Res
     result.files.extend(plan.outputs().iter().map(|o| o.path.clone()));
     // Rendered frames and goldens are held together: each charged before it exists.
     let budget = resolved.limits.budget();
-    let baked = bake::products::bake(case.keys.kind, &loaded, resolved, &budget, &|| {})?;
-    let actual = actual_of(case, &baked, &golden)?;
+    let actual = match case.keys.kind {
+        Product::Render => rendered_moments(case, &loaded, &budget)?,
+        kind => {
+            // The files the product writes, made as the command makes them, kept in memory.
+            let output = if kind == Product::Frames { frames_pattern(&case.golden) } else { golden };
+            let mut collected = Collected::default();
+            let written = pipeline::write(kind, &loaded, resolved, &output, &budget, &|| {}, &mut collected)?;
+            collected_actual(case, collected.0, &written, &budget)?
+        }
+    };
     let mut files = Transaction::new();
     let outcome = judge(case, &actual, &budget, options, result, &mut files)?;
     files.commit()?;
     Ok(outcome)
 }
 
-/// The images, labels and golden files of what a case baked.
-fn actual_of(case: &Case, baked: &Baked, golden: &str) -> Result<Actual> {
+/// A render case's moments, each a frame, and the golden files they make.
+fn rendered_moments(case: &Case, loaded: &bake::Loaded, budget: &MemoryBudget) -> Result<Actual> {
+    let (frames, _) = bake::render_moments(loaded, &case.resolved, budget, &|| {})?;
+    let labels = case.resolved.moments.iter().map(|t| moment_label(*t)).collect();
     let columns = case.keys.columns.max(1) as usize;
+    let golden_files = render_golden_files(&case.golden, &frames, is_golden_folder(&case.golden), columns)?;
+    Ok(Actual { frames, labels, golden_files, delays: Vec::new(), data: Vec::new(), cells: Vec::new() })
+}
+
+/// What a case of a sheet, frames or a GIF made, from the `files` its product staged (as
+/// [`pipeline::write`] stages them for the golden's name) and what it `written`: every image
+/// a frame compared (pages, frames, maps, strips; a GIF's frames), in the order written, and
+/// the data files.
+fn collected_actual(
+    case: &Case,
+    files: Vec<(PathBuf, Vec<u8>)>,
+    written: &pipeline::Written,
+    budget: &MemoryBudget,
+) -> Result<Actual> {
     let mut actual = Actual {
         frames: Vec::new(),
         labels: Vec::new(),
         golden_files: Vec::new(),
         delays: Vec::new(),
-        data: Vec::new(),
+        data: data_files(&files),
         cells: Vec::new(),
     };
-    match baked {
-        Baked::Images { images, .. } => {
-            actual.labels = case.resolved.moments.iter().map(|t| moment_label(*t)).collect();
-            actual.frames = images.clone();
-            let folder = is_golden_folder(&case.golden);
-            actual.golden_files = render_golden_files(&case.golden, images, folder, columns)?;
-        }
-        Baked::Sheet { packed, .. } => {
-            let sheet = &packed.sheet;
-            actual.frames = packed.images.clone();
-            actual.labels = match sheet.pages.len() {
-                1 => vec!["sheet".into()],
-                n => (0..n).map(|i| format!("page {i}")).collect(),
-            };
-            actual.golden_files = baked.files(golden)?;
-            // The pages' images, then the data files, each by its name.
-            actual.data = data_files(&actual.golden_files);
-            // The report outlines cells on the first page.
-            let first = sheet.pages.first().map_or(&[][..], |p| &p.placements);
-            actual.cells = first.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
-        }
-        Baked::Gif { bytes, .. } => {
-            let (frames, delays) = gif_frames::decode(bytes, Path::new("(rendered GIF)"))?;
-            actual.labels = (0..frames.len()).map(|i| format!("frame {i}")).collect();
-            (actual.frames, actual.delays) = (frames, delays);
-            actual.golden_files = baked.files(golden)?;
-        }
-        Baked::Frames { cells, .. } => {
-            actual.golden_files = baked.files(&frames_pattern(&case.golden))?;
-            actual.labels = actual
-                .golden_files
-                .iter()
-                .filter(|(p, _)| is_image(p))
-                .map(|(p, _)| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
-                .collect();
-            actual.frames = cells.iter().map(|c| c.image.clone()).collect();
-            // The frames' data file.
-            actual.data = data_files(&actual.golden_files);
+    if case.keys.kind == Product::Gif {
+        let bytes = files.first().map_or(&[][..], |(_, b)| b.as_slice());
+        let (frames, delays) = gif_frames::decode(bytes, Path::new("(rendered GIF)"))?;
+        actual.labels = (0..frames.len()).map(|i| format!("frame {i}")).collect();
+        (actual.frames, actual.delays) = (frames, delays);
+    } else {
+        let pages: Vec<PathBuf> = (0..written.pages).map(|i| page_path(&case.golden, i, written.pages)).collect();
+        for (path, bytes) in files.iter().filter(|(p, _)| is_image(p)) {
+            actual.frames.push(decode_png_within(bytes, path, budget)?);
+            actual.labels.push(match pages.iter().position(|p| p == path) {
+                Some(_) if pages.len() == 1 => "sheet".into(),
+                Some(i) => format!("page {i}"),
+                None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            });
         }
     }
+    // The report outlines a sheet's cells on its first page.
+    let first = written.sheet.as_ref().and_then(|s| s.pages.first()).map_or(&[][..], |p| &p.placements);
+    actual.cells = first.iter().map(|p| (p.name.clone(), [p.x, p.y, p.w, p.h])).collect();
+    actual.golden_files = files;
     Ok(actual)
 }
 

@@ -8,7 +8,7 @@ use spritebake::golden::Tolerance;
 use spritebake::model::Axis;
 use spritebake::raster::Image;
 use spritebake::spec::Size;
-use spritebake::{BakeSpec, Baked, MemoryBudget, Product, bake};
+use spritebake::{BakeSpec, MemoryBudget, bake};
 
 use crate::common::cli::{printed, scratch_in};
 use crate::common::golden::assert_golden;
@@ -56,10 +56,8 @@ fn render(model: &Path, up: Option<Axis>, facing: Option<Axis>) -> Image {
     spec.render.ssaa = 2;
     let resolved = spec.resolve().unwrap();
     let loaded = bake::load(&resolved).unwrap();
-    match bake::products::bake(Product::Render, &loaded, &resolved, &MemoryBudget::default(), &|| {}).unwrap() {
-        Baked::Images { mut images, .. } => images.remove(0),
-        _ => unreachable!("a render bakes images"),
-    }
+    let (mut images, _) = bake::render_moments(&loaded, &resolved, &MemoryBudget::default(), &|| {}).unwrap();
+    images.remove(0)
 }
 
 #[test]

@@ -1,17 +1,14 @@
-//! Cells that stream: a sheet drawn wave by wave and the pipeline's files are the bytes of the
-//! held road (every cell rendered, then packed and encoded), and an ordinary large job runs
-//! within the default budget and a 1 GiB address space.
+//! Cells that stream: a sheet drawn wave by wave is the sheet packed from every cell at once,
+//! and an ordinary large job runs within the default budget and a 1 GiB address space.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use spritebake::bake::pipeline::{self, Stage};
+use spritebake::MemoryBudget;
 use spritebake::bake::{Directions, FinishedPage, Job, Layout, MapKind, Sampling, SheetBuilder, pack};
 use spritebake::model::Model;
 use spritebake::raster::{Image, OrbitView, RenderOptions};
 use spritebake::spec::{Fit, LookSpec};
-use spritebake::{BakeSpec, MemoryBudget, Product, bake};
 
 use crate::common;
 
@@ -107,59 +104,6 @@ fn pages_drawn_wave_by_wave_are_the_pages_packed_at_once() {
             assert_eq!(first, 11 / wave, "{case}");
         }
     }
-}
-
-/// A [`Stage`] that keeps every file staged.
-#[derive(Default)]
-struct Kept(BTreeMap<PathBuf, Vec<u8>>);
-
-impl Stage for Kept {
-    fn stage(&mut self, path: &Path, bytes: &[u8]) -> spritebake::Result<()> {
-        assert!(self.0.insert(path.to_path_buf(), bytes.to_vec()).is_none(), "{} staged twice", path.display());
-        Ok(())
-    }
-}
-
-#[test]
-fn the_pipeline_stages_the_bytes_of_the_held_products() {
-    let mut spec = BakeSpec::default();
-    spec.model.model = common::robot("robot.md5mesh").into();
-    spec.anim.anim = vec![common::robot("walk.md5anim")];
-    spec.sprite.directions = 4;
-    spec.sprite.frames = Some(6);
-    spec.view.size = "40".parse().unwrap();
-    spec.look.maps = vec![MapKind::Normal];
-    spec.layout.max_size = "300x100".parse().unwrap();
-    let resolved = spec.resolve().unwrap();
-    let loaded = bake::load(&resolved).unwrap();
-    for (product, output) in [(Product::Sheet, "out/walk.png"), (Product::Frames, "out/{dirname}_{frame}.png")] {
-        let budget = MemoryBudget::default();
-        let held = bake::products::bake(product, &loaded, &resolved, &budget, &|| {}).unwrap();
-        let held: BTreeMap<PathBuf, Vec<u8>> = held.files(output).unwrap().into_iter().collect();
-        let mut streamed = Kept::default();
-        let written =
-            pipeline::write(product, &loaded, &resolved, output, &MemoryBudget::default(), &|| {}, &mut streamed)
-                .unwrap();
-        assert_eq!(streamed.0.keys().collect::<Vec<_>>(), held.keys().collect::<Vec<_>>(), "{product:?}");
-        for (path, bytes) in &held {
-            assert!(&streamed.0[path] == bytes, "{product:?}: {} differs", path.display());
-        }
-        assert_eq!(written.files.len(), held.len());
-        if product == Product::Sheet {
-            // Two pages drawn wave by wave, each with its normal map.
-            assert!(held.contains_key(Path::new("out/walk-1_n.png")), "{:?}", held.keys());
-        }
-    }
-    // A GIF (no maps): its frames held compressed, then decoded to learn its palette and to
-    // be encoded, give the bytes of the frames held whole.
-    spec.look.maps.clear();
-    let resolved = spec.resolve().unwrap();
-    let held = bake::products::bake(Product::Gif, &loaded, &resolved, &MemoryBudget::default(), &|| {}).unwrap();
-    let held: BTreeMap<PathBuf, Vec<u8>> = held.files("out/walk.gif").unwrap().into_iter().collect();
-    let mut streamed = Kept::default();
-    let budget = MemoryBudget::default();
-    pipeline::write(Product::Gif, &loaded, &resolved, "out/walk.gif", &budget, &|| {}, &mut streamed).unwrap();
-    assert!(streamed.0 == held, "the streamed GIF differs");
 }
 
 #[test]
