@@ -118,7 +118,7 @@ impl JsonFormat {
     /// The file names of the files named after a sheet's tags, as the text before the tag and
     /// after it: Unity's clips, `walk_` and `.anim` for a sheet written as `walk.png`
     /// (`walk_walk_S.anim`); GameMaker's strips, `spr_walk_` and `.png` (the tag and its frame
-    /// count between them: `spr_walk_walk_S_strip16.png`, see [`gamemaker_sprite`]); `None` for
+    /// count between them: `spr_walk_walk_S_strip16.png`, see `gamemaker_sprite`); `None` for
     /// the formats without them.
     pub fn tag_file_affixes(self, png: &Path) -> Option<(String, &'static str)> {
         let stem = png.file_stem().unwrap_or_default().to_string_lossy();
