@@ -41,6 +41,38 @@ pub enum Error {
     /// A request that cannot be carried out (no frames to put in a sheet...).
     #[error("{0}")]
     Invalid(String),
+    /// Something refused in a file the command reads (a check manifest, project file, spec file,
+    /// palette, QC file, golden, animation file...), with the place in it where there is one.
+    #[error("{}", in_file_message(path, entry.as_deref(), *line, message))]
+    InFile {
+        /// The file.
+        path: PathBuf,
+        /// The entry of the file at fault, as the file's own messages label it (`case #2`,
+        /// `[[sheet]] 'walk'`, `[defaults]`).
+        entry: Option<String>,
+        /// The 1-based line at fault.
+        line: Option<usize>,
+        /// What is wrong there.
+        message: String,
+    },
+    /// An output (JSON data, a GIF) could not be encoded.
+    #[error("{what}: {message}")]
+    Encode {
+        /// What was being encoded, as the message leads with it ("encoding the sheet JSON",
+        /// "GIF encoding failed").
+        what: String,
+        /// The encoder's error.
+        message: String,
+    },
+    /// An image size out of range or not the one expected: an image too large to allocate, a
+    /// render over its sample limit, a GIF side over 65535, a frame larger than a sheet page,
+    /// images of differing sizes.
+    #[error("{0}")]
+    Size(String),
+    /// An internal inconsistency (a sheet frame that was not planned, a GIF frame that is not
+    /// there...): a bug in spritebake, please report it with the command that gave it.
+    #[error("{0}")]
+    Internal(String),
     /// A clip, joint or other name that matches nothing, with the closest known names.
     #[error(transparent)]
     UnknownName(#[from] UnknownName),
@@ -120,6 +152,18 @@ fn clash_message(output: &std::path::Path, other: &std::path::Path, kind: ClashK
     }
 }
 
+/// [`Error::InFile`]'s message: `PATH: MESSAGE`, `PATH: line N: MESSAGE`,
+/// `PATH: ENTRY (line N): MESSAGE` or `PATH: ENTRY: MESSAGE`.
+fn in_file_message(path: &std::path::Path, entry: Option<&str>, line: Option<usize>, message: &str) -> String {
+    let path = path.display();
+    match (entry, line) {
+        (None, None) => format!("{path}: {message}"),
+        (None, Some(line)) => format!("{path}: line {line}: {message}"),
+        (Some(entry), Some(line)) => format!("{path}: {entry} (line {line}): {message}"),
+        (Some(entry), None) => format!("{path}: {entry}: {message}"),
+    }
+}
+
 /// Bytes as MiB rounded up, for messages.
 pub(crate) fn mib(bytes: u64) -> u64 {
     bytes.div_ceil(1 << 20)
@@ -131,6 +175,37 @@ impl Error {
         Error::BadOption { option: option.to_string(), value: value.to_string(), expected: expected.into() }
     }
 
+    /// Something refused in the file `path` as a whole (see [`Error::InFile`]).
+    pub fn in_file(path: impl Into<PathBuf>, message: impl Into<String>) -> Error {
+        Error::InFile { path: path.into(), entry: None, line: None, message: message.into() }
+    }
+
+    /// Something refused on line `line` of the file `path` (see [`Error::InFile`]).
+    pub fn at_line(path: impl Into<PathBuf>, line: usize, message: impl Into<String>) -> Error {
+        Error::InFile { path: path.into(), entry: None, line: Some(line), message: message.into() }
+    }
+
+    /// Something refused in the entry `entry` of the file `path`, starting on `line` where
+    /// known (see [`Error::InFile`]).
+    pub fn in_entry(
+        path: impl Into<PathBuf>,
+        entry: impl Into<String>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Error {
+        Error::InFile { path: path.into(), entry: Some(entry.into()), line, message: message.into() }
+    }
+
+    /// An output that could not be encoded (see [`Error::Encode`]).
+    pub fn encode(what: impl Into<String>, error: impl std::fmt::Display) -> Error {
+        Error::Encode { what: what.into(), message: error.to_string() }
+    }
+
+    /// An internal inconsistency: a bug (see [`Error::Internal`]).
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::Internal(message.into())
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io { path: path.into(), source }
@@ -139,3 +214,38 @@ impl Error {
 
 /// Result with spritebake's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_variants_display_as_the_messages_they_replace() {
+        let cases = [
+            (Error::in_file("p.toml", "`defaults` must be a table"), "p.toml: `defaults` must be a table"),
+            (Error::at_line("p.gpl", 3, "not a colour"), "p.gpl: line 3: not a colour"),
+            (Error::in_entry("m.toml", "case #2", Some(7), "no `golden`"), "m.toml: case #2 (line 7): no `golden`"),
+            (
+                Error::in_entry("p.toml", "[[sheet]] 'walk'", Some(4), "needs an `output`"),
+                "p.toml: [[sheet]] 'walk' (line 4): needs an `output`",
+            ),
+            (
+                Error::in_entry("p.toml", "[defaults]", None, "`name` belongs in each entry"),
+                "p.toml: [defaults]: `name` belongs in each entry",
+            ),
+            (
+                Error::encode("encoding the sheet JSON", "key must be a string"),
+                "encoding the sheet JSON: key must be a string",
+            ),
+            (Error::encode("GIF encoding failed", "format error"), "GIF encoding failed: format error"),
+            (
+                Error::Size("70000x1 is too large for a GIF (65535 at most)".into()),
+                "70000x1 is too large for a GIF (65535 at most)",
+            ),
+            (Error::internal("sheet frame 3 was not placed"), "sheet frame 3 was not placed"),
+        ];
+        for (error, shown) in cases {
+            assert_eq!(error.to_string(), shown);
+        }
+    }
+}

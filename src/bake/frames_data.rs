@@ -122,7 +122,7 @@ impl FramesData {
         let mut meta = app();
         meta.extend(job_fields(info));
         let value = json!({"frames": frames, "animations": animations, "meta": meta});
-        serde_json::to_vec_pretty(&value).map_err(|e| Error::Invalid(format!("encoding {}: {e}", path.display())))
+        serde_json::to_vec_pretty(&value).map_err(|e| Error::encode(format!("encoding {}", path.display()), e))
     }
 }
 

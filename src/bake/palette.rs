@@ -102,10 +102,10 @@ pub fn load(look: &Look) -> Result<Option<Palette>> {
 /// the extension is none of those.
 ///
 /// # Errors
-/// [`Error::Invalid`] naming the file and the line: a malformed colour, a missing header, a
+/// [`Error::InFile`] naming the file and the line: a malformed colour, a missing header, a
 /// JASC count that does not match, no colours, more than [`MAX_PALETTE_COLOURS`].
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<[u8; 3]>> {
-    let fail = |line: usize, message: String| Error::Invalid(format!("{}: line {line}: {message}", path.display()));
+    let fail = |line: usize, message: String| Error::at_line(path, line, message);
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
         fail(line, "not text (invalid UTF-8)".into())

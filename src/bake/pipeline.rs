@@ -247,7 +247,7 @@ impl Streamed<'_, '_, '_> {
         let decoded = bytes_for(u64::from(w) * u64::from(h), 4).saturating_mul(2);
         self.budget.charge(decoded, || format!("a GIF frame of {w}x{h} while it is encoded"))?;
         let frame = |i: usize| -> Result<Cow<'_, Image>> {
-            let png = held.get(i).ok_or_else(|| Error::Invalid(format!("no GIF frame {i}")))?;
+            let png = held.get(i).ok_or_else(|| Error::internal(format!("no GIF frame {i}")))?;
             decode_png_within(png, Path::new(self.output), &MemoryBudget::new(decoded)).map(Cow::Owned)
         };
         let (bytes, dropped) = encode_gif_from(held.len(), &frame, &durations, &self.resolved.gif)?;

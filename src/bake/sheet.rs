@@ -271,9 +271,9 @@ impl SheetBuilder {
                 .get(original)
                 .copied()
                 .flatten()
-                .ok_or_else(|| Error::Invalid(format!("sheet frame {i} was not placed")))?;
+                .ok_or_else(|| Error::internal(format!("sheet frame {i} was not placed")))?;
             let page =
-                pages.get_mut(spot.page).ok_or_else(|| Error::Invalid(format!("sheet page {} missing", spot.page)))?;
+                pages.get_mut(spot.page).ok_or_else(|| Error::internal(format!("sheet page {} missing", spot.page)))?;
             page.waiting += 1;
             targets.push(Target { page: spot.page, at: (spot.x, spot.y), rect, drawn: original == i });
         }
@@ -332,7 +332,7 @@ impl SheetBuilder {
             let target = *self
                 .targets
                 .get(index)
-                .ok_or_else(|| Error::Invalid(format!("sheet frame {index} was not planned")))?;
+                .ok_or_else(|| Error::internal(format!("sheet frame {index} was not planned")))?;
             self.pivot.get_or_insert(cell.pivot);
             let key = (cell.clip, cell.direction, cell.frame);
             let (name, animation) = self.job.frame_names(key);
@@ -457,7 +457,7 @@ impl SheetBuilder {
     /// Cells still missing.
     pub fn finish(self) -> Result<Sheet> {
         if !self.complete() {
-            return Err(Error::Invalid(format!("{} of {} sheet frames arrived", self.arrived, self.targets.len())));
+            return Err(Error::internal(format!("{} of {} sheet frames arrived", self.arrived, self.targets.len())));
         }
         let job = &self.job;
         let pages = self
@@ -517,7 +517,7 @@ fn split_rects(
 ) -> Result<Vec<Vec<&mut [u8]>>> {
     let corners: Vec<(usize, usize)> = corners.map(|(x, y)| (x as usize, y as usize)).collect();
     let (w, h, width) = (w as usize, h as usize, image.width as usize);
-    let invalid = || Error::Invalid(format!("sheet cells of {w}x{h} at {corners:?} overlap or leave their page"));
+    let invalid = || Error::internal(format!("sheet cells of {w}x{h} at {corners:?} overlap or leave their page"));
     let mut rows: Vec<Vec<&mut [u8]>> = corners.iter().map(|_| Vec::with_capacity(h)).collect();
     // Rectangles by top row; those crossing the current row, left to right.
     let mut by_top: Vec<usize> = (0..corners.len()).collect();

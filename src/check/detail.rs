@@ -248,7 +248,7 @@ pub(super) fn failed_case(
                 continue;
             }
             let (a, e) = (crop(sheet, *x, *y, *w, *h), crop(golden, *x, *y, *w, *h));
-            let report = compare_perceptual(&a, &e, &case.compare).map_err(|e| Error::Invalid(e.to_string()))?;
+            let report = compare_perceptual(&a, &e, &case.compare).map_err(|e| Error::Size(e.to_string()))?;
             let numbers = FrameNumbers::of(&report, &tolerance);
             let mut cell = CellResult {
                 name: name.clone(),

@@ -149,10 +149,10 @@ impl Manifest {
         let (mut table, defaults) = file::parse_with_defaults(text, path)?;
         let entries = file::take_entries(&mut table, "case", path)?;
         if let Some(key) = table.keys().next() {
-            return Err(Error::Invalid(format!(
-                "{}: unknown table `{key}` (a manifest has [defaults] and [[case]] tables)",
-                path.display()
-            )));
+            return Err(Error::in_file(
+                path,
+                format!("unknown table `{key}` (a manifest has [defaults] and [[case]] tables)"),
+            ));
         }
         let lines = header_lines(text, "case");
         let mut cases: Vec<CaseSpec> = Vec::with_capacity(entries.len());
@@ -160,11 +160,12 @@ impl Manifest {
         let mut names: HashSet<String> = HashSet::with_capacity(entries.len());
         for (i, entry) in entries.into_iter().enumerate() {
             let line = lines.get(i).copied().unwrap_or(0);
-            let at = |e: Error| Error::Invalid(format!("{}: case #{} (line {line}): {e}", path.display(), i + 1));
-            let toml::Value::Table(entry) = entry else { return Err(at(Error::Invalid("not a table".into()))) };
+            let at = |e: Error| Error::in_entry(path, format!("case #{}", i + 1), Some(line), e.to_string());
+            let fail = |message: String| Error::in_entry(path, format!("case #{}", i + 1), Some(line), message);
+            let toml::Value::Table(entry) = entry else { return Err(fail("not a table".into())) };
             let case = merged(defaults.as_ref(), &entry);
             if let Some(key) = ["name", "golden"].into_iter().find(|k| !case.contains_key(*k)) {
-                return Err(at(Error::Invalid(format!("no `{key}`"))));
+                return Err(fail(format!("no `{key}`")));
             }
             let own: toml::Table = case
                 .iter()
@@ -194,7 +195,7 @@ impl Manifest {
                 return Err(at(Error::bad_option("golden", "\"\"", "the golden's path, not empty")));
             }
             if !names.insert(keys.name.clone()) {
-                return Err(Error::Invalid(format!("{}: two cases are named '{}'", path.display(), keys.name)));
+                return Err(Error::in_file(path, format!("two cases are named '{}'", keys.name)));
             }
             cases.push(CaseSpec { keys, spec, line });
         }

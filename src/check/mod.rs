@@ -551,14 +551,16 @@ fn judge(
         _ if options.bless => return bless(files),
         Ok(e) => {
             let size = |f: &[Image]| f.first().map_or("none".to_string(), |i| format!("{}x{}", i.width, i.height));
-            return Err(Error::Invalid(format!(
-                "{}: golden sizes differ from the render: the golden has {} frames of {}, the render {} of {}",
-                case.golden.display(),
-                e.frames.len(),
-                size(&e.frames),
-                actual.frames.len(),
-                size(&actual.frames)
-            )));
+            return Err(Error::in_file(
+                &case.golden,
+                format!(
+                    "golden sizes differ from the render: the golden has {} frames of {}, the render {} of {}",
+                    e.frames.len(),
+                    size(&e.frames),
+                    actual.frames.len(),
+                    size(&actual.frames)
+                ),
+            ));
         }
         Err(e) => return Err(e),
     };
@@ -574,7 +576,7 @@ fn judge(
     }
     let mut reports = Vec::new();
     for ((frame, golden), label) in actual.frames.iter().zip(&expected.frames).zip(&actual.labels) {
-        let report = compare_perceptual(frame, golden, &case.compare).map_err(|e| Error::Invalid(e.to_string()))?;
+        let report = compare_perceptual(frame, golden, &case.compare).map_err(|e| Error::Size(e.to_string()))?;
         if report.differing_pixels > tolerance.allowed(report.total_pixels) {
             failed.push((
                 label.clone(),
@@ -640,14 +642,16 @@ fn split_sheet(sheet: Image, path: &Path, count: usize, columns: usize, (w, h): 
     let cols = columns.min(count);
     let rows = count.div_ceil(cols);
     if (sheet.width, sheet.height) != (w * cols as u32, h * rows as u32) {
-        return Err(Error::Invalid(format!(
-            "{}: golden sheet is {}x{}, expected {}x{} ({count} frames of {w}x{h} in {cols} columns)",
-            path.display(),
-            sheet.width,
-            sheet.height,
-            w * cols as u32,
-            h * rows as u32
-        )));
+        return Err(Error::in_file(
+            path,
+            format!(
+                "golden sheet is {}x{}, expected {}x{} ({count} frames of {w}x{h} in {cols} columns)",
+                sheet.width,
+                sheet.height,
+                w * cols as u32,
+                h * rows as u32
+            ),
+        ));
     }
     Ok((0..count).map(|i| bake::post::crop(&sheet, (i % cols) as u32 * w, (i / cols) as u32 * h, w, h)).collect())
 }

@@ -389,10 +389,8 @@ fn add_animation(model: &mut Model, path: &Path, reader: &mut confine::Reader, b
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     let with_file = |e: Error| in_file(e, path);
-    let skeleton = model
-        .skeleton
-        .as_ref()
-        .ok_or_else(|| Error::Invalid(format!("{}: the model has no skeleton to animate", path.display())))?;
+    let skeleton =
+        model.skeleton.as_ref().ok_or_else(|| Error::in_file(path, "the model has no skeleton to animate"))?;
     let clip = match ext.as_str() {
         "md5anim" => md5::parse_anim_within(&text, &name, skeleton, budget).map_err(with_file)?,
         "smd" => {
@@ -401,10 +399,7 @@ fn add_animation(model: &mut Model, path: &Path, reader: &mut confine::Reader, b
             clip
         }
         _ => {
-            return Err(Error::Invalid(format!(
-                "{}: unsupported animation file (expected .md5anim or .smd)",
-                path.display()
-            )));
+            return Err(Error::in_file(path, "unsupported animation file (expected .md5anim or .smd)"));
         }
     };
     model.clips.push(clip);

@@ -93,7 +93,7 @@ pub fn timing(durations: &[f32]) -> Timing {
 /// # Errors
 /// No frames, frames of different sizes, or a size over 65535 pixels.
 pub fn encode_gif(frames: &[Image], durations: &[f32], options: &GifOptions) -> Result<(Vec<u8>, usize)> {
-    let frame = |i: usize| frames.get(i).map(Cow::Borrowed).ok_or_else(|| Error::Invalid(format!("no GIF frame {i}")));
+    let frame = |i: usize| frames.get(i).map(Cow::Borrowed).ok_or_else(|| Error::internal(format!("no GIF frame {i}")));
     encode_gif_from(frames.len(), &frame, durations, options)
 }
 
@@ -121,18 +121,18 @@ pub fn encode_gif_from<'f>(
     };
     let (gw, gh) = (u16::try_from(size.0), u16::try_from(size.1));
     let (Ok(gw), Ok(gh)) = (gw, gh) else {
-        return Err(Error::Invalid(format!("{}x{} is too large for a GIF (65535 at most)", size.0, size.1)));
+        return Err(Error::Size(format!("{}x{} is too large for a GIF (65535 at most)", size.0, size.1)));
     };
     let pixels = size.0 as usize * size.1 as usize;
     // Every frame asked for is checked against the first's size.
     let sized = |i: usize| -> Result<Cow<'f, Image>> {
         let f = frame(i)?;
         if (f.width, f.height) != size {
-            return Err(Error::Invalid("GIF frames differ in size".into()));
+            return Err(Error::Size("GIF frames differ in size".into()));
         }
         Ok(f)
     };
-    let gif_error = |e: gif::EncodingError| Error::Invalid(format!("GIF encoding failed: {e}"));
+    let gif_error = |e: gif::EncodingError| Error::encode("GIF encoding failed", e);
     let global = (options.palette == Palette::Global)
         .then(|| quantizer(&kept, &sized, pixels, options.alpha_threshold))
         .transpose()?;
@@ -144,7 +144,7 @@ pub fn encode_gif_from<'f>(
         for (&i, &delay) in kept.iter().zip(&timing.delays) {
             let local =
                 global.is_none().then(|| quantizer(&[i], &sized, pixels, options.alpha_threshold)).transpose()?;
-            let quant = global.as_ref().or(local.as_ref()).ok_or_else(|| Error::Invalid("no palette".into()))?;
+            let quant = global.as_ref().or(local.as_ref()).ok_or_else(|| Error::internal("no palette"))?;
             let indices = index_frame(sized(i)?.as_ref(), quant, options);
             let f = gif::Frame {
                 width: gw,

@@ -41,7 +41,7 @@ impl Image {
         (width as usize)
             .checked_mul(height as usize)
             .and_then(|n| n.checked_mul(4))
-            .ok_or_else(|| Error::Invalid(format!("image size {width}x{height} is too large")))
+            .ok_or_else(|| Error::Size(format!("image size {width}x{height} is too large")))
     }
 
     /// Wraps existing pixels; `None` when the byte count does not match the size.

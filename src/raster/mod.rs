@@ -234,7 +234,7 @@ impl Renderer {
     pub fn render_into_rows(&self, scene: &Scene, options: &RenderOptions, rows: &mut PixelRows) -> Result<()> {
         let target = Target::new(options)?;
         if (rows.width(), rows.height()) != (options.width, options.height) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Size(format!(
                 "rows of {}x{} pixels for a {}x{} render",
                 rows.width(),
                 rows.height(),
@@ -549,10 +549,10 @@ impl Target {
             return Err(Error::Invalid(format!("ssaa must be 1 to 4, got {s}")));
         }
         if w == 0 || h == 0 || w > MAX_IMAGE_SIDE || h > MAX_IMAGE_SIDE {
-            return Err(Error::Invalid(format!("image size {w}x{h} is outside 1..={MAX_IMAGE_SIDE} per side")));
+            return Err(Error::Size(format!("image size {w}x{h} is outside 1..={MAX_IMAGE_SIDE} per side")));
         }
         if w as u64 * h as u64 * (s * s) as u64 > MAX_SAMPLES {
-            return Err(Error::Invalid(format!("{w}x{h} with ssaa {s} exceeds {MAX_SAMPLES} samples")));
+            return Err(Error::Size(format!("{w}x{h} with ssaa {s} exceeds {MAX_SAMPLES} samples")));
         }
         // A whole number of output pixels per tile keeps the resolve inside one tile.
         let tile = (TILE_SAMPLES / s) * s;

@@ -26,9 +26,8 @@ pub(crate) fn read_toml_text(path: &Path, max: u64, what: &str) -> Result<String
         )));
     }
     let bytes = read_file(path, max)?;
-    String::from_utf8(bytes).map_err(|e| {
-        Error::Invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
-    })
+    String::from_utf8(bytes)
+        .map_err(|e| Error::in_file(path, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
 }
 
 /// Parses TOML text into a table, naming the line of a syntax error.
@@ -71,7 +70,7 @@ pub(crate) fn parse_with_defaults(text: &str, path: &Path) -> Result<(toml::Tabl
     match table.remove("defaults") {
         None => Ok((table, None)),
         Some(toml::Value::Table(t)) => Ok((table, Some(t))),
-        Some(_) => Err(Error::Invalid(format!("{}: `defaults` must be a table", path.display()))),
+        Some(_) => Err(Error::in_file(path, "`defaults` must be a table")),
     }
 }
 
@@ -84,6 +83,6 @@ pub(crate) fn take_entries(table: &mut toml::Table, name: &str, path: &Path) -> 
     match table.remove(name) {
         None => Ok(Vec::new()),
         Some(toml::Value::Array(a)) => Ok(a),
-        Some(_) => Err(Error::Invalid(format!("{}: `{name}` must be [[{name}]] tables", path.display()))),
+        Some(_) => Err(Error::in_file(path, format!("`{name}` must be [[{name}]] tables"))),
     }
 }

@@ -113,7 +113,7 @@ impl Strips {
                 Some(strip) => strip,
                 None => {
                     let width = fw.checked_mul(count as u32).filter(|_| count <= u32::MAX as usize);
-                    let width = width.ok_or_else(|| Error::Invalid(format!("a strip of {count} frames")))?;
+                    let width = width.ok_or_else(|| Error::Size(format!("a strip of {count} frames")))?;
                     let image = Image::new(width, fh)?;
                     self.drawing.entry(p.animation.clone()).or_insert(Strip { image, drawn: 0 })
                 }

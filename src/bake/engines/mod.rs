@@ -190,8 +190,7 @@ fn unity_clips(
         .map(|(tag, (path, _))| unity::to_anim(atlas, tag, &file_stem(path), ids).into_bytes())
         .collect();
     if !atlas.points.is_empty() {
-        let json = unity::points_json(atlas, job_scale)
-            .map_err(|e| Error::Invalid(format!("encoding the sheet's points: {e}")))?;
+        let json = unity::points_json(atlas, job_scale).map_err(|e| Error::encode("encoding the sheet's points", e))?;
         contents.push(json);
     }
     Ok(contents)
@@ -199,7 +198,7 @@ fn unity_clips(
 
 /// `value` as pretty-printed JSON.
 fn pretty(value: &impl serde::Serialize) -> Result<Vec<u8>> {
-    serde_json::to_vec_pretty(value).map_err(|e| Error::Invalid(format!("encoding the sheet JSON: {e}")))
+    serde_json::to_vec_pretty(value).map_err(|e| Error::encode("encoding the sheet JSON", e))
 }
 
 /// Refuses a layout of `pages` pages that `format` cannot describe: Aseprite's JSON describes

@@ -94,6 +94,7 @@ impl Entry {
     }
 
     pub(super) fn parse(
+        path: &std::path::Path,
         index: usize,
         line: usize,
         kind: Kind,
@@ -102,7 +103,7 @@ impl Entry {
     ) -> Result<Entry> {
         let at = |name: Option<&str>, e: String| {
             let name = name.map(|n| format!(" '{n}'")).unwrap_or_default();
-            Error::Invalid(format!("[[{kind}]]{name} (line {line}): {e}"))
+            Error::in_entry(path, format!("[[{kind}]]{name}"), Some(line), e)
         };
         let toml::Value::Table(table) = value else { return Err(at(None, "not a table".into())) };
         let name = match table.get("name") {

@@ -349,49 +349,57 @@ impl Project {
     /// # Errors
     /// As [`Project::load`], except reading.
     pub fn parse(text: &str, path: &Path) -> Result<Project> {
-        let shown = path.display();
         let (mut table, defaults) = parse_with_defaults(text, path)?;
         let mut raw = Vec::new();
         for kind in Kind::ALL {
             let values = take_entries(&mut table, kind.table(), path)?;
             let lines = header_lines(text, kind.table());
             if lines.len() != values.len() {
-                return Err(Error::Invalid(format!(
-                    "{shown}: {} [[{kind}]] entries but {} lines starting with `[[{kind}]]`: write each \
+                return Err(Error::in_file(
+                    path,
+                    format!(
+                        "{} [[{kind}]] entries but {} lines starting with `[[{kind}]]`: write each \
                      entry as a [[{kind}]] table with its header on a line of its own (entries are \
                      numbered by their header lines)",
-                    values.len(),
-                    lines.len()
-                )));
+                        values.len(),
+                        lines.len()
+                    ),
+                ));
             }
             raw.extend(lines.into_iter().zip(values).map(|(line, value)| (line, kind, value)));
         }
         if let Some(key) = table.keys().next() {
             let known = std::iter::once("defaults").chain(Kind::ALL.map(Kind::table));
-            return Err(Error::Invalid(format!(
-                "{shown}: {} (a project file has [defaults] and [[sheet]], [[gif]], [[frames]], \
+            return Err(Error::in_file(
+                path,
+                format!(
+                    "{} (a project file has [defaults] and [[sheet]], [[gif]], [[frames]], \
                  [[thumbnail]] and [[render]] tables)",
-                UnknownName::new("table", key, known, "")
-            )));
+                    UnknownName::new("table", key, known, "")
+                ),
+            ));
         }
         if let Some(defaults) = &defaults {
             if let Some(key) = ENTRY_KEYS.iter().find(|k| defaults.contains_key(**k)) {
-                return Err(Error::Invalid(format!("{shown}: [defaults]: `{key}` belongs in each entry")));
+                return Err(Error::in_entry(path, "[defaults]", None, format!("`{key}` belongs in each entry")));
             }
-            BakeSpec::from_table(defaults, &[]).map_err(|e| Error::Invalid(format!("{shown}: [defaults]: {e}")))?;
+            BakeSpec::from_table(defaults, &[])
+                .map_err(|e| Error::in_entry(path, "[defaults]", None, e.to_string()))?;
         }
         raw.sort_by_key(|(line, _, _)| *line);
         let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
         let mut named: HashMap<String, usize> = HashMap::with_capacity(raw.len());
         for (index, (line, kind, value)) in raw.into_iter().enumerate() {
-            let entry = Entry::parse(index, line, kind, value, defaults.as_ref())
-                .map_err(|e| Error::Invalid(format!("{shown}: {e}")))?;
+            let entry = Entry::parse(path, index, line, kind, value, defaults.as_ref())?;
             if let Some(first) = named.insert(entry.name.clone(), index).and_then(|i| entries.get(i)) {
-                return Err(Error::Invalid(format!(
-                    "{shown}: {} and {} have the same name (names are unique in a project file)",
-                    first.label(),
-                    entry.label()
-                )));
+                return Err(Error::in_file(
+                    path,
+                    format!(
+                        "{} and {} have the same name (names are unique in a project file)",
+                        first.label(),
+                        entry.label()
+                    ),
+                ));
             }
             entries.push(entry);
         }
@@ -1129,7 +1137,7 @@ impl Project {
         if !journaled && state.spritebake == old.spritebake && state.entries == old.entries {
             return None;
         }
-        let written = serde_json::to_vec_pretty(&state).map_err(|e| Error::Invalid(e.to_string())).and_then(|bytes| {
+        let written = serde_json::to_vec_pretty(&state).map_err(|e| Error::internal(e.to_string())).and_then(|bytes| {
             let mut transaction = Transaction::new();
             transaction.stage(path, &bytes)?;
             // In the commit's critical section: an interrupt cannot leave the new state file

@@ -243,7 +243,7 @@ pub(super) fn append_record(journal: &Path, name: &str, record: &Record) -> crat
     use std::borrow::Cow;
     use std::io::Write;
     let line = serde_json::to_vec(&Journaled { name: Cow::Borrowed(name), record: Cow::Borrowed(record) })
-        .map_err(|e| Error::Invalid(e.to_string()))?;
+        .map_err(|e| Error::internal(e.to_string()))?;
     let mut options = std::fs::OpenOptions::new();
     options.append(true).create(true);
     // Never through a planted link, and never blocking on a FIFO.
@@ -252,7 +252,7 @@ pub(super) fn append_record(journal: &Path, name: &str, record: &Record) -> crat
     let io = |e| Error::io(journal, e);
     let mut file = options.open(journal).map_err(io)?;
     if !file.metadata().map_err(io)?.is_file() {
-        return Err(Error::Invalid(format!("{}: not a regular file", journal.display())));
+        return Err(Error::in_file(journal, "not a regular file"));
     }
     // The newline goes first, in the same write: a line torn by a kill stays a line of its own
     // and never swallows the record appended after it.

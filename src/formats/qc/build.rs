@@ -249,10 +249,7 @@ fn merge(model: &mut Model, mut part: Model, path: &Path, warnings: &mut Vec<Str
             }
             None => {
                 if skeleton.joints.len() >= MAX_JOINTS {
-                    return Err(Error::Invalid(format!(
-                        "{}: the bodies together have more than {MAX_JOINTS} bones",
-                        path.display()
-                    )));
+                    return Err(Error::in_file(path, format!("the bodies together have more than {MAX_JOINTS} bones")));
                 }
                 map.push(skeleton.joints.len());
                 skeleton.joints.push(crate::model::Joint { parent, ..joint.clone() });
@@ -260,11 +257,7 @@ fn merge(model: &mut Model, mut part: Model, path: &Path, warnings: &mut Vec<Str
         }
     }
     if model.meshes.len() + part.meshes.len() > MAX_MESHES {
-        return Err(Error::Invalid(format!(
-            "{}: the bodies together have more than {} materials",
-            path.display(),
-            MAX_MESHES
-        )));
+        return Err(Error::in_file(path, format!("the bodies together have more than {MAX_MESHES} materials")));
     }
     let material_base = model.materials.len();
     model.materials.append(&mut part.materials);

@@ -103,7 +103,7 @@ pub(super) fn place(items: &[Item], area: (u32, u32), pad: u32, pot: bool) -> Re
             .filter_map(|order| smallest_packing(items, order, area, pad, pot))
             .min_by_key(|(size, _)| *size)
             .map(|(_, packed)| packed)
-            .ok_or_else(|| Error::Invalid(format!("sheet page {index} no longer holds its frames")))?;
+            .ok_or_else(|| Error::internal(format!("sheet page {index} no longer holds its frames")))?;
         for (i, (x, y)) in packed {
             spots[i] = Spot { page: index, x, y };
         }
@@ -124,7 +124,7 @@ fn spread(items: &[Item], frames: Range<usize>, pages: &mut Vec<OpenPage>, area:
                 if !page.take_all(items, &[i], pad) {
                     let (w, h) = (items[i].w, items[i].h);
                     let expected = format!("a {w}x{h} frame does not fit an empty {}x{} page", area.0, area.1);
-                    return Err(Error::Invalid(expected));
+                    return Err(Error::Size(expected));
                 }
                 pages.push(page);
                 pages.len() - 1
