@@ -31,8 +31,9 @@ use rayon::prelude::*;
 use super::frame::{FrameRequest, joint_pixels, render_posed, render_posed_into_rows, scene, world_points};
 use super::framing::{self, Framing, PosedFrames, cylinder};
 use super::maps::{self, MapKind, Maps, SurfaceMaps};
+use super::points::{self, Point};
 use super::{Directions, palette, post};
-use crate::anim::{self, Animation, FrameTime, Layers, Motion, Mount, PoseOptions, Transition};
+use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
 use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
@@ -79,27 +80,6 @@ pub struct Job<'a> {
     pub look: Look,
     /// The points whose pixel each cell records ([`Cell::points`]).
     pub points: Vec<Point>,
-}
-
-/// A point of the model followed from frame to frame: a joint or a tag, a place fixed to a
-/// joint (an attachment point), or the root's travel.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Point {
-    /// Its name, as the data writes it.
-    pub name: String,
-    /// What it follows.
-    pub follows: Follows,
-}
-
-/// What a [`Point`] follows.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Follows {
-    /// A place on a joint or tag: where, in its space.
-    Mount(Mount, Vec3),
-    /// The ground under the model's origin carried by the clip's travel
-    /// ([`anim::root_travel`]): where a game moves the sprite of a clip posed in place, the
-    /// pivot itself for a clip that does not travel (and a model without a skeleton).
-    RootTravel,
 }
 
 /// What a sheet's JSON says about the job besides its frames.
@@ -222,25 +202,6 @@ impl<'a> Job<'a> {
     /// How many frames a row playing `motion` has.
     fn motion_count(&self, motion: &Motion) -> usize {
         self.sampling.motion_count(motion, self.looping.loops(motion))
-    }
-
-    /// Where each of the job's points is in the world at `time` of `row`, the frame's pivot
-    /// standing on `ground` (empty without points: the joints are not posed for nothing).
-    fn point_positions(&self, row: &Animation, time: FrameTime, ground: impl Fn() -> Vec3) -> Vec<Vec3> {
-        if self.points.is_empty() {
-            return Vec::new();
-        }
-        let on_joints = self.points.iter().any(|p| matches!(p.follows, Follows::Mount(Mount::Joint(_), _)));
-        let joints = if on_joints { anim::animated_joint_transforms(self.model, row, time) } else { Vec::new() };
-        let to_world = super::frame::model_to_world(self.model);
-        let at = |p: &Point| match p.follows {
-            Follows::Mount(mount, offset) => {
-                let placement = anim::mount_placement(self.model, mount, row, time, &joints);
-                to_world.transform_point3(placement.transform_point3(offset))
-            }
-            Follows::RootTravel => ground() + to_world.transform_vector3(anim::root_travel(self.model, row, time)),
-        };
-        self.points.iter().map(at).collect()
     }
 
     /// Every animation (tag) of a sheet of the job, in sheet order: each row with frames in
@@ -661,7 +622,7 @@ impl Prepared<'_, '_> {
                 Some(framing) => framing.ground,
                 None => cylinder_ground(&world_points(job.model, &posed)),
             };
-            let points = job.point_positions(&self.rows[c], FrameTime::Frame(f), ground);
+            let points = points::positions(job.model, &job.points, &self.rows[c], FrameTime::Frame(f), ground);
             // Pixels of the finished image: pixel art renders `scale` times larger.
             let scale = job.look.pixel_art.unwrap_or(1).max(1) as f32;
             let render_cell = |(d, place): Direction| {

@@ -23,6 +23,7 @@ pub mod palette;
 pub mod pipeline;
 #[doc(hidden)]
 pub mod pixel_art;
+mod points;
 #[doc(hidden)]
 pub mod post;
 pub mod products;
@@ -34,11 +35,12 @@ mod sheet;
 pub use frame::{FrameRequest, render_frame, render_posed};
 #[doc(hidden)]
 pub use frame::{joint_pixels, model_to_world, render_posed_into, scene, world_points};
-pub use job::{Cell, Follows, Job, JobInfo, Point, Prepared, SheetTag, WaveSink, reference_ground};
+pub use job::{Cell, Job, JobInfo, Prepared, SheetTag, WaveSink, reference_ground};
 #[doc(hidden)]
 pub use load::{ALL_CLIPS, add_all_clip};
 pub use load::{Loaded, load, load_within};
 pub use maps::{MapKind, Maps};
+pub use points::{Follows, Point};
 pub use products::{Product, render_moments};
 #[doc(hidden)]
 pub use sheet::{FinishedPage, SheetBuilder, page_bound};
