@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 use std::ops::Range;
+use std::path::Path;
 
 use crate::bake::Placement;
 use crate::error::{Error, Result};
@@ -179,4 +180,15 @@ pub fn thousandths(x: f64) -> f64 {
 /// Whole milliseconds in `seconds`, rounded.
 fn whole_ms(seconds: f64) -> i64 {
     (seconds * 1000.0).round() as i64
+}
+
+/// A path's file name, as a data file names its neighbours.
+pub fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// A path's file name without its extension: a sheet's title (Phaser's texture key, the
+/// Godot node's name, the prefix of GameMaker's sprites).
+pub fn file_stem(path: &Path) -> String {
+    path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }

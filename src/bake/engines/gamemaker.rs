@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::atlas::{Atlas, Frame, Tag};
+use super::atlas::{Atlas, Frame, Tag, file_name, file_stem};
 use super::escape::escaped;
 use crate::bake::post::Blit;
 use crate::bake::{Placement, SheetTag};
@@ -149,7 +149,7 @@ pub(super) fn to_gml(atlas: &Atlas, png: &Path) -> String {
          function {function}() {{\n\
          \tvar animations = {{}};\n\
          \tvar s;\n",
-        image = file_name_of(png),
+        image = file_name(png),
         prefix = gamemaker_sprite(&title, ""),
         first = escaped(atlas.tags.first().map_or("", |t| t.name.as_str())),
     );
@@ -184,16 +184,6 @@ pub(super) fn to_gml(atlas: &Atlas, png: &Path) -> String {
     }
     text.push_str("\treturn animations;\n}\n");
     text
-}
-
-/// A path's file name without its extension: the sheet's title.
-fn file_stem(path: &Path) -> String {
-    path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-/// A path's file name, as the script's comment names the sheet.
-fn file_name_of(png: &Path) -> String {
-    png.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// A number as GML writes one: `16`, `12.5`.

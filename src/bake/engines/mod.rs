@@ -38,7 +38,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-pub use atlas::{Atlas, Frame, MsClock, Page, Tag, rate};
+pub(crate) use atlas::file_stem;
+pub use atlas::{Atlas, Frame, MsClock, Page, Tag, file_name, rate};
 pub use gamemaker::{Strips, strip_paths, strip_tags};
 pub(crate) use texturepacker::{app, job_fields};
 
@@ -231,15 +232,6 @@ pub fn page_path(png: &Path, index: usize, pages: usize) -> PathBuf {
         name.push(ext);
     }
     png.with_file_name(name)
-}
-
-/// A path's file name, as a data file names its neighbours.
-pub fn file_name(path: &Path) -> String {
-    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-pub(crate) fn file_stem(path: &Path) -> String {
-    path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 #[cfg(test)]
