@@ -52,6 +52,7 @@ fn fill_and_dense_mesh(c: &mut Criterion) {
             colors: &[],
             indices: &quad_indices,
             material: &material,
+            shared: None,
         }],
     };
     let identity = Camera { world_to_view: Mat4::IDENTITY, view_to_clip: Mat4::IDENTITY };
@@ -69,6 +70,7 @@ fn fill_and_dense_mesh(c: &mut Criterion) {
             colors: &[],
             indices: &indices,
             material: &material,
+            shared: None,
         }],
     };
     let camera = Camera::fit(&OrbitView::default(), &positions, 1.0);

@@ -27,6 +27,7 @@ pub(super) fn posed_from<'a>(
                 colors: &mesh.colors,
                 indices: &mesh.indices,
                 material,
+                shared: None,
             })
         })
         .collect();

@@ -58,6 +58,7 @@ mod tests {
             colors: &[],
             indices: &indices,
             material: &material,
+            shared: None,
         };
         let camera = Camera::look_at(eye, Vec3::ZERO, Projection::Orthographic, 1.0, 0.1, 100.0);
         let uvs = view_uvs(&PosedMesh { parts: vec![part] }, Mat4::IDENTITY, &camera)?;

@@ -37,7 +37,7 @@ use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Trans
 use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
-use crate::model::{Clip, ClipFrames, Model};
+use crate::model::{Clip, ClipFrames, Model, SharedPositions};
 use crate::raster::{Camera, Image, OrbitView, PixelRows, RenderOptions, Renderer};
 use crate::spec::{Fit, Ground, Look};
 use crate::sprite::{Looping, Sampling};
@@ -394,8 +394,18 @@ impl<'a> Job<'a> {
         let framing = self.framing(&rows)?;
         let (width, height) = framing.as_ref().map_or((self.options.width, self.options.height), |f| f.size);
         let options = RenderOptions { width, height, ..self.options.clone() };
-        Ok(Prepared { job: self, work: self.work(), rows, framing, options, palette })
+        let shared = shared_positions(self.model, budget)?;
+        Ok(Prepared { job: self, work: self.work(), rows, framing, options, palette, shared })
     }
+}
+
+/// Which vertices of each of `model`'s meshes share a position in every pose, so that each
+/// frame projects each position once in every direction; charged to `budget`.
+fn shared_positions(model: &Model, budget: &MemoryBudget) -> Result<Vec<Option<SharedPositions>>> {
+    let shared: Vec<Option<SharedPositions>> = model.meshes.par_iter().map(SharedPositions::of).collect();
+    let bytes = shared.iter().flatten().map(SharedPositions::bytes).sum();
+    budget.charge_part(bytes, || String::from("the table of vertices that share a position"))?;
+    Ok(shared)
 }
 
 /// The ground a job stands on by default ([`Ground::Auto`]): the lowest height (world up) of
@@ -478,6 +488,8 @@ pub struct Prepared<'j, 'a> {
     /// The render options at the framed render size.
     options: RenderOptions,
     palette: Option<palette::Palette>,
+    /// Per mesh of the model, the vertices that share a position.
+    shared: Vec<Option<SharedPositions>>,
 }
 
 impl Prepared<'_, '_> {
@@ -615,7 +627,8 @@ impl Prepared<'_, '_> {
             }
         }
         let render_frame = |((c, i, f, duration), directions): (FrameKey, Vec<Direction>)| {
-            let posed = anim::animate(job.model, &self.rows[c], FrameTime::Frame(f));
+            let mut posed = anim::animate(job.model, &self.rows[c], FrameTime::Frame(f));
+            posed.share_positions(&job.model.meshes, &self.shared);
             // The pivot's ground: the job's, or (each cell fitted alone) under this frame's
             // middle, as the cells below place it.
             let ground = || match &self.framing {

@@ -33,7 +33,7 @@ pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
 pub use material::{AlphaMode, Material, MinFilter, Texture, TextureSource, TextureStatus};
 pub use mesh::{Influence, Mesh, MorphFrame, MorphTarget};
 pub use orientation::{Axis, Orientation};
-pub use posed::{PosedMesh, PosedPart};
+pub use posed::{PosedMesh, PosedPart, SharedPositions};
 pub use skeleton::{AttachmentPoint, Joint, JointPose, Skeleton};
 pub use tag::Tag;
 

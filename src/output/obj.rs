@@ -214,6 +214,7 @@ mod tests {
                 colors: &[],
                 indices: &indices,
                 material,
+                shared: None,
             })
             .collect();
         let export = encode_obj(Path::new("/out/out.obj"), &PosedMesh { parts }, Mat3::IDENTITY).unwrap();
@@ -256,6 +257,7 @@ mod tests {
             colors: &colours,
             indices: &indices,
             material: &material,
+            shared: None,
         };
         // A part without colours beside one with them is written white.
         let posed = PosedMesh { parts: vec![coloured.clone(), PosedPart { colors: &[], ..coloured }] };

@@ -396,23 +396,37 @@ impl Renderer {
             for part in &object.posed.parts {
                 let material_index = materials.len() as u32;
                 materials.push(self.draw_material(part.material, !part.colors.is_empty()));
+                // Each position once, where the part says which vertices share one.
+                let shared = part.shared.filter(|s| s.triangles.len() == part.indices.len());
+                let corners = shared.map_or(part.indices, |s| s.triangles.as_slice());
                 // Positions only: the other attributes are asked for by the few triangles that
                 // cover a sample.
                 let project = |p: &Vec3| {
                     let pos = model_to_clip * p.extend(1.0);
                     (pos, ScreenVertex::new(pos, size))
                 };
-                match self.serial_draws || part.positions.len() <= VERTEX_CHUNK {
-                    true => {
+                let project_vertex = |v: &u32| project(part.positions.get(*v as usize).unwrap_or(&Vec3::NAN));
+                let vertices = shared.map_or(part.positions.len(), |s| s.representatives.len());
+                match (self.serial_draws || vertices <= VERTEX_CHUNK, shared) {
+                    (true, _) => {
                         clip.clear();
                         screen.clear();
                         // Through the pair's `Extend`: one reservation each, no capacity check
                         // per push.
                         let mut pair = (std::mem::take(clip), std::mem::take(screen));
-                        pair.extend(part.positions.iter().map(project));
+                        match shared {
+                            Some(s) => pair.extend(s.representatives.iter().map(project_vertex)),
+                            None => pair.extend(part.positions.iter().map(project)),
+                        }
                         (*clip, *screen) = pair;
                     }
-                    false => {
+                    (false, Some(s)) => s
+                        .representatives
+                        .par_iter()
+                        .with_min_len(VERTEX_CHUNK)
+                        .map(project_vertex)
+                        .unzip_into_vecs(clip, screen),
+                    (false, None) => {
                         part.positions.par_iter().with_min_len(VERTEX_CHUNK).map(project).unzip_into_vecs(clip, screen)
                     }
                 }
@@ -424,20 +438,22 @@ impl Renderer {
                     [uv.x, uv.y, n.x, n.y, n.z, r, g, b, a]
                 };
                 let (clip, screen, cull) = (&*clip, &*screen, options.cull_back_faces && !part.material.two_sided);
-                let setup = |indices: &[[u32; 3]],
+                let vertices = setup::Corners { clip, screen, attrs };
+                let setup = |triangles: (&[[u32; 3]], &[[u32; 3]]),
                              kept: &mut Vec<u32>,
                              out: &mut Vec<Triangle>,
                              colours: &mut Vec<_>| {
                     let colours = with_colours.then_some(colours);
-                    setup::setup_triangles(indices, clip, screen, attrs, size, material_index, cull, kept, out, colours)
+                    setup::setup_triangles(triangles, &vertices, size, material_index, cull, kept, out, colours)
                 };
                 if self.serial_draws || part.indices.len() <= SETUP_CHUNK {
                     // One job's worth: straight into the frame's buffers.
-                    setup(part.indices, kept, triangles, colours);
+                    setup((part.indices, corners), kept, triangles, colours);
                 } else {
                     let chunks: Vec<(Vec<Triangle>, Vec<ColourPlanes>)> = part
                         .indices
                         .par_chunks(SETUP_CHUNK)
+                        .zip(corners.par_chunks(SETUP_CHUNK))
                         .map(|chunk| {
                             let (mut out, mut chunk_colours) = (Vec::new(), Vec::new());
                             setup(chunk, &mut Vec::new(), &mut out, &mut chunk_colours);

@@ -171,9 +171,18 @@ fn snap(p: Vec4, inv_w: f64, size: (u32, u32)) -> (i64, i64) {
     (round_to_i64(x * SUBPIXEL), round_to_i64(y * SUBPIXEL))
 }
 
-/// Sets up the triangles `indices` of one part (its vertices' clip positions `clip` and
-/// projections `screen`, the attributes of vertex `i` from `attrs(i)`) into `out`, in order,
-/// and their colour planes into `colours` when the draw has vertex colours.
+/// A part's vertices after the vertex stage: clip positions and projections (one for each
+/// position, several vertices may share one), and the attributes of vertex `i` from
+/// `attrs(i)`.
+pub struct Corners<'v, A> {
+    pub clip: &'v [Vec4],
+    pub screen: &'v [ScreenVertex],
+    pub attrs: A,
+}
+
+/// Sets up the triangles of one part into `out`, in order, and their colour planes into
+/// `colours` when the draw has vertex colours. `triangles` are the part's triangles twice:
+/// as vertices (for the attributes) and as positions (indices into `vertices`' projections).
 ///
 /// Two passes: the first keeps, without a branch per triangle, the triangles that may draw
 /// something; only those are set up. On a dense mesh at sprite sizes most triangles face away
@@ -181,11 +190,9 @@ fn snap(p: Vec4, inv_w: f64, size: (u32, u32)) -> (i64, i64) {
 /// the tests themselves cost.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub fn setup_triangles(
-    indices: &[[u32; 3]],
-    clip: &[Vec4],
-    screen: &[ScreenVertex],
-    attrs: impl Fn(usize) -> [f32; CORNER_ATTRS],
+pub fn setup_triangles<A: Fn(usize) -> [f32; CORNER_ATTRS]>(
+    (indices, positions): (&[[u32; 3]], &[[u32; 3]]),
+    vertices: &Corners<A>,
     size: (u32, u32),
     material: u32,
     cull: bool,
@@ -193,11 +200,12 @@ pub fn setup_triangles(
     out: &mut Vec<Triangle>,
     mut colours: Option<&mut Vec<ColourPlanes>>,
 ) {
+    let Corners { clip, screen, attrs } = vertices;
     let corners = |tri: &[u32; 3]| tri.map(|i| screen.get(i as usize).copied().unwrap_or(ScreenVertex::NOT_FINITE));
     kept.clear();
-    kept.resize(indices.len(), 0);
+    kept.resize(positions.len(), 0);
     let mut count = 0;
-    for (i, tri) in indices.iter().enumerate() {
+    for (i, tri) in positions.iter().enumerate() {
         if let Some(slot) = kept.get_mut(count) {
             *slot = i as u32;
         }
@@ -205,10 +213,10 @@ pub fn setup_triangles(
     }
     kept.truncate(count);
     for &i in kept.iter() {
-        let tri = indices[i as usize];
-        let positions = tri.map(|i| clip.get(i as usize).copied().unwrap_or(Vec4::NAN));
+        let (Some(tri), Some(at)) = (indices.get(i as usize), positions.get(i as usize)) else { continue };
+        let clip_positions = at.map(|i| clip.get(i as usize).copied().unwrap_or(Vec4::NAN));
         let corner_attrs = |k: usize| attrs(tri[k] as usize);
-        setup_projected(positions, corners(&tri), corner_attrs, size, material, cull, out, colours.as_deref_mut());
+        setup_projected(clip_positions, corners(at), corner_attrs, size, material, cull, out, colours.as_deref_mut());
     }
 }
 
@@ -537,12 +545,10 @@ mod tests {
                 .collect();
             let indices: Vec<[u32; 3]> = (0..triangles.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
             let (mut kept, mut batched, mut colours) = (Vec::new(), Vec::new(), Vec::new());
-            let attrs = |i: usize| attrs[i];
+            let vertices = Corners { clip: &clip, screen: &screen, attrs: |i: usize| attrs[i] };
             setup_triangles(
-                &indices,
-                &clip,
-                &screen,
-                attrs,
+                (&indices, &indices),
+                &vertices,
                 size,
                 0,
                 cull,

@@ -625,3 +625,53 @@ fn glass_tints_what_is_behind_it_whatever_the_file_order() {
         assert!(off <= 6, "order {k}: centre {centre:?}, expected {expected:?}");
     }
 }
+
+/// Real rigs split a position into several vertices wherever a normal or texture coordinate
+/// changes. Vertices whose position data is the same are posed to one position, bit for bit,
+/// in every frame of their clips, and a frame drawn with each position projected once is the
+/// frame drawn with every vertex projected (the sheets' way against the plain one).
+#[test]
+fn vertices_that_share_their_position_data_are_posed_and_drawn_as_one() {
+    use spritebake::anim::{self, Animation, FrameTime, PoseOptions};
+    use spritebake::bake;
+    use spritebake::model::SharedPositions;
+    use spritebake::raster::{OrbitView, Renderer};
+    let rigs = [
+        ("fbx/flair", "Flair.fbx", "mixamo.com", true),
+        ("gltf/fox", "Fox.glb", "Run", true),
+        ("gltf/cesiumman", "CesiumMan.glb", "", false),
+        ("md2/ogro", "ogro.md2", "run", false),
+    ];
+    for (folder, file, clip, seamed) in rigs {
+        let Some((_, model)) = corpus_model(folder, file) else { return };
+        let tables: Vec<Option<SharedPositions>> = model.meshes.iter().map(SharedPositions::of).collect();
+        assert!(!seamed || tables.iter().any(Option::is_some), "{file}: no shared positions found");
+        let clip = model.clip(clip).or(model.clips.first());
+        let animation = Animation::clip(clip, PoseOptions::default());
+        let renderer = Renderer::new();
+        let options = RenderOptions { width: 96, height: 96, ssaa: 2, ..RenderOptions::default() };
+        for frame in [0.0, 3.0, 7.5] {
+            let mut posed = anim::animate(&model, &animation, FrameTime::Frame(frame));
+            let plain = posed.clone();
+            posed.share_positions(&model.meshes, &tables);
+            for part in &posed.parts {
+                let Some(shared) = part.shared else { continue };
+                for (vertices, positions) in part.indices.iter().zip(&shared.triangles) {
+                    for (&v, &p) in vertices.iter().zip(positions) {
+                        let of = |v: u32| part.positions[v as usize].to_array().map(f32::to_bits);
+                        assert_eq!(of(v), of(shared.representatives[p as usize]), "{file} frame {frame}, vertex {v}");
+                    }
+                }
+            }
+            let camera = Camera::fit(
+                &OrbitView { yaw_degrees: 30.0, ..OrbitView::default() },
+                &bake::world_points(&model, &plain),
+                1.0,
+            );
+            let once = bake::render_posed(&renderer, &model, &posed, camera, &options).unwrap();
+            let every = bake::render_posed(&renderer, &model, &plain, camera, &options).unwrap();
+            assert!(once.rgba.chunks(4).any(|p| p[3] > 0), "{file} frame {frame}: nothing drawn");
+            assert!(once.rgba == every.rgba, "{file} frame {frame}: drawn differently");
+        }
+    }
+}

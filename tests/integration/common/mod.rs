@@ -58,6 +58,7 @@ impl TestMesh {
                 colors: &self.colors,
                 indices: &self.indices,
                 material: &self.material,
+                shared: None,
             }],
         }
     }
