@@ -36,6 +36,10 @@ pub(super) fn draw<const N: usize>(buffers: &mut TileBuffers, bin: &[u32], ctx: 
     for &id in bin {
         let Some(tri) = ctx.triangles.get(id as usize) else { continue };
         let Some([x0, y0, x1, y1]) = buffers.touch(tri) else { continue };
+        if x0.div_euclid(s) == x1.div_euclid(s) && y0.div_euclid(s) == y1.div_euclid(s) {
+            within_one_pixel::<N>(buffers, tri, id, [x0, y0, x1, y1]);
+            continue;
+        }
         // Whole pixels: tiles start on pixel boundaries and hold whole pixels.
         let bounds = [
             x0 - x0.rem_euclid(s),
@@ -228,6 +232,46 @@ fn pixels_rect<const N: usize, const TEST: bool>(
     }
 }
 
+/// Depth-tests the samples of the inclusive rectangle `[x0, y0, x1, y1]` inside one pixel
+/// that triangle `id` may cover: at sprite sizes most triangles of a dense mesh fall inside
+/// one pixel and cover a sample or two of it, for which testing those samples one by one
+/// costs less than the constants of a whole pixel's lanes. The samples kept and their depths
+/// are the lanes' (the same edge functions, the same `base + offset` depths); the pixel's
+/// lower depth bound takes the nearest depth written, which is what it bounds.
+fn within_one_pixel<const N: usize>(buffers: &mut TileBuffers, tri: &Triangle, id: u32, [x0, y0, x1, y1]: [i32; 4]) {
+    let s = side(N);
+    let (px, py) = (x0 - x0.rem_euclid(s), y0 - y0.rem_euclid(s));
+    let r = buffers.rect;
+    let pixel = ((py - r.y0) / s) as usize * (r.w / s) as usize + ((px - r.x0) / s) as usize;
+    let (Some(depth), Some(ids), Some(bound)) = (
+        buffers.depth.get_mut(pixel * N..(pixel + 1) * N),
+        buffers.ids.get_mut(pixel * N..(pixel + 1) * N),
+        buffers.depth_bounds.get_mut(pixel),
+    ) else {
+        return;
+    };
+    let sample_depth = SampleDepth::new(tri);
+    let base = sample_depth.pixel_base(px, py);
+    let mut nearest = bound[0];
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            if tri.edges.iter().any(|e| e.at(x, y) < 0) {
+                continue;
+            }
+            let (i, j) = (x - px, y - py);
+            let k = (j * s + i) as usize;
+            let z = base + sample_depth.offset(i, j);
+            if let (Some(d), Some(t)) = (depth.get_mut(k), ids.get_mut(k))
+                && depth_mask(z, *d) != 0
+            {
+                (*d, *t) = (z, id);
+                nearest = nearest.min(z);
+            }
+        }
+    }
+    bound[0] = nearest;
+}
+
 /// The depth test of one pixel's samples (`inside`: which ones the triangle covers, `None` for
 /// all), with the pixel's depth bounds `[nearest, farthest]` kept up to date.
 #[inline(always)]
@@ -279,7 +323,8 @@ mod tests {
     /// Triangles over a 64×64-sample tile at the top left of a `side`² sample target: a fan of
     /// small and large triangles at many depths, two that cross each other, two coincident
     /// ones (equal depths: the first drawn keeps its samples), one reaching beyond the far
-    /// plane, and one far larger than the tile (edge offsets too large for the `i32` lanes).
+    /// plane, one far larger than the tile (edge offsets too large for the `i32` lanes), and
+    /// tiny ones of a sample or two, most inside one pixel, in front of the others and behind.
     /// Also the indices of the coincident pair and the large one.
     fn triangles(side: u32) -> (Vec<crate::raster::setup::Triangle>, [usize; 3]) {
         let vertex = |x: f32, y: f32, z: f32| ClipVertex { pos: Vec4::new(x, y, z, 1.0), attrs: [0.0; CORNER_ATTRS] };
@@ -296,6 +341,16 @@ mod tests {
             let (cx, cy, r) = (random() * 1.2 - 0.1, random() * 1.2 - 0.1, 0.02 + random() * 0.4);
             let z = 0.1 + random() * 0.5;
             let (a0, dz) = (random() * std::f32::consts::TAU, [random(), random(), random()].map(|d| (d - 0.5) * 0.3));
+            let corner = |k: usize| {
+                let a = a0 + 2.1 * k as f32;
+                at(cx + r * a.cos(), cy + r * a.sin(), z + dz[k])
+            };
+            list.push([corner(0), corner(1), corner(2)]);
+        }
+        for _ in 0..300 {
+            // A tile is 64 samples wide: radii of 0.2 to 1 sample.
+            let (cx, cy, r, z) = (random(), random(), (0.2 + random() * 0.8) / 64.0, random() * 0.8);
+            let (a0, dz) = (random() * std::f32::consts::TAU, [random(), random(), random()].map(|d| (d - 0.5) * 0.02));
             let corner = |k: usize| {
                 let a = a0 + 2.1 * k as f32;
                 at(cx + r * a.cos(), cy + r * a.sin(), z + dz[k])
@@ -336,6 +391,15 @@ mod tests {
             let tile = (64 / s) * s;
             let rect = TileRect { x0: 0, y0: 0, w: tile, h: tile };
             let bin: Vec<u32> = (0..tris.len() as u32).collect();
+            let one_pixel = |t: &crate::raster::setup::Triangle| {
+                let [x0, y0, x1, y1] = t.bbox;
+                x0 / s == x1 / s && y0 / s == y1 / s && x1 < tile && y1 < tile
+            };
+            assert!(
+                tris.iter().filter(|t| one_pixel(t)).count() > 60,
+                "ssaa {ssaa}: {} inside one pixel",
+                tris.iter().filter(|t| one_pixel(t)).count()
+            );
             let mut by_sample = TileBuffers::new(rect);
             visibility::draw(&mut by_sample, &bin, &ctx);
             let mut by_pixel = TileBuffers::new(rect);
