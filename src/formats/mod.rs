@@ -160,125 +160,13 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         .ok_or_else(|| Error::UnsupportedFormat { path: path.to_path_buf(), expected: Format::extension_list() })?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let scope = Confinement::for_model(&dir, &options.texture_roots)?;
-    if !options.bodies.is_empty() && !matches!(format, Format::Qc | Format::Studio) {
-        let body = options.bodies.iter().map(|b| format!("{}={}", b.group, b.choice)).collect::<Vec<_>>();
-        return Err(Error::bad_option("body", body.join(", "), format!("applies to .qc models, not {format:?}")));
-    }
-    if let (Some(name), false) = (&options.model_name, format == Format::Def) {
-        return Err(Error::bad_option("model_name", name, format!("applies to .def files, not {format:?}")));
-    }
-    // A Quake 3 player's skin is a name; a Half-Life model's, the number of a skin family; a
-    // Quake 1 model's, the number of a skin.
-    let number =
-        |skin: &str, expected: &str| skin.parse::<usize>().map_err(|_| Error::bad_option("skin", skin, expected));
-    let skin_number = match (&options.skin, format) {
-        (Some(skin), Format::Studio) => Some(number(skin, "a skin family number for a Half-Life model (0, 1, ...)")?),
-        (Some(skin), Format::Mdl) => Some(number(skin, "a skin number for a Quake 1 model (0, 1, ...)")?),
-        (Some(skin), f) if f != Format::Md3Player => {
-            let expected =
-                format!("applies to Quake 3 players' animation.cfg, Quake 1 and Half-Life models, not {format:?}");
-            return Err(Error::bad_option("skin", skin, expected));
-        }
-        _ => None,
-    };
-    let with_file = |e: FormatError| Error::Format(e.in_file(path));
+    let skin_number = format_choices(format, options)?;
     let parsing = (bytes.len() as u64).saturating_mul(format.parse_bytes_per_byte());
     budget
         .charge(parsing, || format!("{}: parsing {} KiB of {format:?}", path.display(), bytes.len().div_ceil(1024)))?;
-    // Parsers ask for files by name and take `None` for a missing one; a refusal is kept here
-    // and reported instead of whatever the parser made of the missing file.
-    let mut refused = None;
-    // Every file a model names is held whole while the model is parsed: charged before it is
-    // read (four Half-Life models naming 250 MB sequence groups once aborted a batch).
-    let mut load_named = |what: &str, name: &str| -> Option<Arc<Vec<u8>>> {
-        let read = reader.judge(&scope, &dir.join(name)).and_then(|canonical| {
-            let size = confine::file_len(&canonical);
-            if let Err(e) = budget.charge(size, || format!("{what} '{name}'")) {
-                refused.get_or_insert(in_file(e, path));
-                return Ok(None);
-            }
-            reader.read_judged(canonical, Some(&scope), Keep::Bytes).map(Some)
-        });
-        match read {
-            Ok(None) => None,
-            Ok(Some((_, bytes))) => Some(bytes),
-            Err(denied) if denied.is_missing() => None,
-            Err(denied) => {
-                let subject = format!("{}: {what} '{name}'", path.display());
-                refused.get_or_insert(denied.into_error(path, subject));
-                None
-            }
-        }
-    };
-    // Script formats read the files they name themselves (through the same reader).
-    let mut project = Project::default();
-    let parsed = match format {
-        Format::Obj => {
-            // A material library is charged before it is parsed: a few bytes a material in
-            // the file, about a kilobyte each once parsed.
-            let mut over_budget = None;
-            let mut load_mtl = |name: &str| {
-                let bytes = load_named("material library", name)?;
-                let cost = obj::material_library_bytes(&bytes);
-                match budget.charge(cost, || format!("material library '{name}'")) {
-                    Ok(()) => Some(Arc::unwrap_or_clone(bytes)),
-                    Err(e) => {
-                        over_budget.get_or_insert(in_file(e, path));
-                        None
-                    }
-                }
-            };
-            let parsed = obj::parse(&bytes, &mut load_mtl).map_err(with_file);
-            match over_budget {
-                Some(e) => Err(e),
-                None => parsed,
-            }
-        }
-        Format::Md2 => md2::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
-        Format::Mdl => mdl::parse_within(&bytes, skin_number, budget).map_err(|e| in_file(e, path)),
-        Format::Iqm => iqm::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
-        Format::Md3 => md3::parse_within(&bytes, budget).map_err(|e| in_file(e, path)),
-        Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(&bytes)).map_err(with_file),
-        Format::Smd => smd::parse_reference(&String::from_utf8_lossy(&bytes)).map_err(with_file),
-        Format::Studio => {
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let limits = &options.limits;
-            let mut load = |name: &str| load_named("file", name);
-            let choices = (options.bodies.as_slice(), skin_number.unwrap_or(0));
-            studio::parse_within(&bytes, &stem, &mut load, choices, limits.max_texture_side, budget)
-                .map_err(|e| in_file(e, path))
-        }
-        Format::Fbx => fbx::parse_within(&bytes, &options.limits, budget).map_err(|e| in_file(e, path)),
-        Format::Gltf => {
-            gltf::parse_within(&bytes, &mut |name| load_named("glTF buffer", name), &options.limits, budget)
-                .map_err(|e| in_file(e, path))
-        }
-        Format::Qc => {
-            let mut files = Files { reader: &mut reader, scope: &scope };
-            qc::load(&String::from_utf8_lossy(&bytes), path, &options.bodies, &mut files, budget).map(|built| {
-                project = Project { folders: built.texture_folders, placement: Some(built.placement), name: None };
-                built.model
-            })
-        }
-        Format::Md3Player => {
-            let mut files = Files { reader: &mut reader, scope: &scope };
-            let skin = options.skin.as_deref().unwrap_or("default");
-            md3_player::load(&String::from_utf8_lossy(&bytes), path, skin, &mut files, budget).inspect(|_| {
-                let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-                project = Project { folders: vec![dir.clone()], placement: None, name };
-            })
-        }
-        Format::Def => {
-            let mut files = Files { reader: &mut reader, scope: &scope };
-            let wanted = options.model_name.as_deref();
-            def::load(&String::from_utf8_lossy(&bytes), path, wanted, &mut files, budget).map(|built| {
-                project =
-                    Project { folders: built.texture_folders, placement: None, name: Some(built.model.name.clone()) };
-                built.model
-            })
-        }
-    };
-    let mut model = match refused {
+    let mut named = NamedFiles { reader: &mut reader, scope: &scope, dir: &dir, model: path, budget, refused: None };
+    let parsed = parse(format, &bytes, options, skin_number, &mut named);
+    let (mut model, mut project) = match named.refused {
         Some(error) => return Err(error),
         None => parsed?,
     };
@@ -300,24 +188,7 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
         .name
         .take()
         .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
-    for anim in &options.animations {
-        add_animation(&mut model, anim, &mut reader, budget)?;
-        // A sequence added to a QC model is placed as the QC's own sequences are.
-        let smd = anim.extension().is_some_and(|e| e.eq_ignore_ascii_case("smd"));
-        if let (true, Some(placement), Some(skeleton), Some(clip)) =
-            (smd, project.placement, &model.skeleton, model.clips.last_mut())
-        {
-            placement.place_clip(skeleton, clip);
-        }
-    }
-    let renamed = model.rename_duplicate_clips();
-    let clamped = clamp_clip_rates(&mut model);
-    model.warnings.extend(renamed.into_iter().chain(clamped).map(|w| format!("{}: {w}", path.display())));
-    if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
-        for clip in &mut model.clips {
-            clip.fps = fps;
-        }
-    }
+    add_clips(&mut model, path, options, project.placement, &mut reader, budget)?;
     // MD2, MD3, MD5, SMD and IQM materials are skins: one the file does not name is still
     // looked for. Quake 1 and Half-Life MDLs carry their skins inside.
     let skins =
@@ -332,6 +203,198 @@ pub fn load_within(path: &Path, options: &LoadOptions, budget: &MemoryBudget) ->
     resolver.resolve_model(&mut model, &mut reader, budget)?;
     model.sources = reader.into_sources();
     Ok(model)
+}
+
+/// Refuses the options that do not apply to `format` (`body`, `model_name`, `skin`), and
+/// returns the number a skin names for a format whose skins are numbered.
+fn format_choices(format: Format, options: &LoadOptions) -> Result<Option<usize>> {
+    if !options.bodies.is_empty() && !matches!(format, Format::Qc | Format::Studio) {
+        let body = options.bodies.iter().map(|b| format!("{}={}", b.group, b.choice)).collect::<Vec<_>>();
+        return Err(Error::bad_option("body", body.join(", "), format!("applies to .qc models, not {format:?}")));
+    }
+    if let (Some(name), false) = (&options.model_name, format == Format::Def) {
+        return Err(Error::bad_option("model_name", name, format!("applies to .def files, not {format:?}")));
+    }
+    // A Quake 3 player's skin is a name; a Half-Life model's, the number of a skin family; a
+    // Quake 1 model's, the number of a skin.
+    let number =
+        |skin: &str, expected: &str| skin.parse::<usize>().map_err(|_| Error::bad_option("skin", skin, expected));
+    Ok(match (&options.skin, format) {
+        (Some(skin), Format::Studio) => Some(number(skin, "a skin family number for a Half-Life model (0, 1, ...)")?),
+        (Some(skin), Format::Mdl) => Some(number(skin, "a skin number for a Quake 1 model (0, 1, ...)")?),
+        (Some(skin), f) if f != Format::Md3Player => {
+            let expected =
+                format!("applies to Quake 3 players' animation.cfg, Quake 1 and Half-Life models, not {format:?}");
+            return Err(Error::bad_option("skin", skin, expected));
+        }
+        _ => None,
+    })
+}
+
+/// The files a model names, read for its parser by name from the model's folder. Parsers take
+/// `None` for a missing file; a refusal is kept here and reported instead of whatever the
+/// parser made of the missing file.
+struct NamedFiles<'a> {
+    reader: &'a mut confine::Reader,
+    scope: &'a Confinement,
+    /// The model's folder, where names are looked up.
+    dir: &'a Path,
+    /// The model file, which errors name.
+    model: &'a Path,
+    budget: &'a MemoryBudget,
+    /// The first refusal.
+    refused: Option<Error>,
+}
+
+impl NamedFiles<'_> {
+    /// The bytes of the file `name` (`what` it is, for messages). Every file a model names is
+    /// held whole while the model is parsed: charged before it is read (four Half-Life models
+    /// naming 250 MB sequence groups once aborted a batch).
+    fn read(&mut self, what: &str, name: &str) -> Option<Arc<Vec<u8>>> {
+        let (path, budget, scope) = (self.model, self.budget, self.scope);
+        let refused = &mut self.refused;
+        let reader = &mut *self.reader;
+        let read = reader.judge(scope, &self.dir.join(name)).and_then(|canonical| {
+            let size = confine::file_len(&canonical);
+            if let Err(e) = budget.charge(size, || format!("{what} '{name}'")) {
+                refused.get_or_insert(in_file(e, path));
+                return Ok(None);
+            }
+            reader.read_judged(canonical, Some(scope), Keep::Bytes).map(Some)
+        });
+        match read {
+            Ok(None) => None,
+            Ok(Some((_, bytes))) => Some(bytes),
+            Err(denied) if denied.is_missing() => None,
+            Err(denied) => {
+                let subject = format!("{}: {what} '{name}'", path.display());
+                refused.get_or_insert(denied.into_error(path, subject));
+                None
+            }
+        }
+    }
+
+    /// The reader, for script formats that read the files they name themselves.
+    fn files(&mut self) -> Files<'_> {
+        Files { reader: self.reader, scope: self.scope }
+    }
+}
+
+/// Parses the model file's `bytes` as `format`, with what a script format adds to the load.
+fn parse(
+    format: Format,
+    bytes: &[u8],
+    options: &LoadOptions,
+    skin_number: Option<usize>,
+    named: &mut NamedFiles,
+) -> Result<(Model, Project)> {
+    let (path, budget) = (named.model, named.budget);
+    let with_file = |e: FormatError| Error::Format(e.in_file(path));
+    let parsed = match format {
+        Format::Obj => parse_obj(bytes, named),
+        Format::Md2 => md2::parse_within(bytes, budget).map_err(|e| in_file(e, path)),
+        Format::Mdl => mdl::parse_within(bytes, skin_number, budget).map_err(|e| in_file(e, path)),
+        Format::Iqm => iqm::parse_within(bytes, budget).map_err(|e| in_file(e, path)),
+        Format::Md3 => md3::parse_within(bytes, budget).map_err(|e| in_file(e, path)),
+        Format::Md5Mesh => md5::parse_mesh(&String::from_utf8_lossy(bytes)).map_err(with_file),
+        Format::Smd => smd::parse_reference(&String::from_utf8_lossy(bytes)).map_err(with_file),
+        Format::Studio => {
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let limits = &options.limits;
+            let mut load = |name: &str| named.read("file", name);
+            let choices = (options.bodies.as_slice(), skin_number.unwrap_or(0));
+            studio::parse_within(bytes, &stem, &mut load, choices, limits.max_texture_side, budget)
+                .map_err(|e| in_file(e, path))
+        }
+        Format::Fbx => fbx::parse_within(bytes, &options.limits, budget).map_err(|e| in_file(e, path)),
+        Format::Gltf => gltf::parse_within(bytes, &mut |name| named.read("glTF buffer", name), &options.limits, budget)
+            .map_err(|e| in_file(e, path)),
+        // Script formats read the files they name themselves (through the same reader).
+        Format::Qc => return parse_qc(bytes, options, named),
+        Format::Md3Player => return parse_md3_player(bytes, options, named),
+        Format::Def => return parse_def(bytes, options, named),
+    };
+    parsed.map(|model| (model, Project::default()))
+}
+
+/// An OBJ, each material library charged before it is parsed: a few bytes a material in the
+/// file, about a kilobyte each once parsed.
+fn parse_obj(bytes: &[u8], named: &mut NamedFiles) -> Result<Model> {
+    let (path, budget) = (named.model, named.budget);
+    let mut over_budget = None;
+    let mut load_mtl = |name: &str| {
+        let bytes = named.read("material library", name)?;
+        let cost = obj::material_library_bytes(&bytes);
+        match budget.charge(cost, || format!("material library '{name}'")) {
+            Ok(()) => Some(Arc::unwrap_or_clone(bytes)),
+            Err(e) => {
+                over_budget.get_or_insert(in_file(e, path));
+                None
+            }
+        }
+    };
+    let parsed = obj::parse(bytes, &mut load_mtl).map_err(|e| Error::Format(e.in_file(path)));
+    match over_budget {
+        Some(e) => Err(e),
+        None => parsed,
+    }
+}
+
+/// A `.qc`: its texture folders, and the placement of animations added to it.
+fn parse_qc(bytes: &[u8], options: &LoadOptions, named: &mut NamedFiles) -> Result<(Model, Project)> {
+    let (path, budget) = (named.model, named.budget);
+    let built = qc::load(&String::from_utf8_lossy(bytes), path, &options.bodies, &mut named.files(), budget)?;
+    Ok((built.model, Project { folders: built.texture_folders, placement: Some(built.placement), name: None }))
+}
+
+/// A Quake 3 player's `animation.cfg`: its folder searched for textures, and named after it.
+fn parse_md3_player(bytes: &[u8], options: &LoadOptions, named: &mut NamedFiles) -> Result<(Model, Project)> {
+    let (path, dir, budget) = (named.model, named.dir, named.budget);
+    let skin = options.skin.as_deref().unwrap_or("default");
+    let model = md3_player::load(&String::from_utf8_lossy(bytes), path, skin, &mut named.files(), budget)?;
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    Ok((model, Project { folders: vec![dir.to_path_buf()], placement: None, name }))
+}
+
+/// A `.def`: its base folder searched for textures, and the declaration's name.
+fn parse_def(bytes: &[u8], options: &LoadOptions, named: &mut NamedFiles) -> Result<(Model, Project)> {
+    let (path, budget) = (named.model, named.budget);
+    let wanted = options.model_name.as_deref();
+    let built = def::load(&String::from_utf8_lossy(bytes), path, wanted, &mut named.files(), budget)?;
+    let name = Some(built.model.name.clone());
+    Ok((built.model, Project { folders: built.texture_folders, placement: None, name }))
+}
+
+/// Adds the animation files to the model's clips (a sequence added to a QC model placed as
+/// its own are), renames clips that share a name, keeps each clip's rate in range and sets
+/// every rate to `fps` when given.
+fn add_clips(
+    model: &mut Model,
+    path: &Path,
+    options: &LoadOptions,
+    placement: Option<qc::Placement>,
+    reader: &mut confine::Reader,
+    budget: &MemoryBudget,
+) -> Result<()> {
+    for anim in &options.animations {
+        add_animation(model, anim, reader, budget)?;
+        // A sequence added to a QC model is placed as the QC's own sequences are.
+        let smd = anim.extension().is_some_and(|e| e.eq_ignore_ascii_case("smd"));
+        if let (true, Some(placement), Some(skeleton), Some(clip)) =
+            (smd, placement, &model.skeleton, model.clips.last_mut())
+        {
+            placement.place_clip(skeleton, clip);
+        }
+    }
+    let renamed = model.rename_duplicate_clips();
+    let clamped = clamp_clip_rates(model);
+    model.warnings.extend(renamed.into_iter().chain(clamped).map(|w| format!("{}: {w}", path.display())));
+    if let Some(fps) = options.fps.filter(|f| f.is_finite() && *f > 0.0) {
+        for clip in &mut model.clips {
+            clip.fps = fps;
+        }
+    }
+    Ok(())
 }
 
 /// The model's axes: the format's `convention` (what the parser declared) with the up and
