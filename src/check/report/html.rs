@@ -324,9 +324,22 @@ fn detail_view(body: &mut String, index: usize, r: &CaseResult, d: &CaseDetail) 
     }
     let selected = d.frames.iter().position(|f| f.failing).unwrap_or(0);
     let files: Vec<FrameFiles> = d.frames.iter().enumerate().map(|(j, f)| frame_files(index, &r.name, j, f)).collect();
+    viewer(body, d, &files[selected], selected, new);
+    if d.frames.len() > 1 {
+        player(body, d, selected);
+    }
+    frame_strip(body, d, &files, selected, new);
+}
+
+/// An image's `src`: its path as a URL, escaped (empty without one).
+fn src(path: &Option<String>) -> String {
+    path.as_deref().map(|p| escape(&url(p))).unwrap_or_default()
+}
+
+/// The selected frame's panes (expected, actual, diff, slider, blink: only actual when there
+/// is no golden) beside every frame's numbers.
+fn viewer(body: &mut String, d: &CaseDetail, f: &FrameFiles, selected: usize, new: bool) {
     let first = &d.frames[selected];
-    let f = &files[selected];
-    let src = |p: &Option<String>| p.as_deref().map(|p| escape(&url(p))).unwrap_or_default();
     let (w, h) = (first.width, first.height);
     let z = auto_zoom(w);
     let cells = cells_overlay(d, selected);
@@ -386,18 +399,26 @@ fn detail_view(body: &mut String, index: usize, r: &CaseResult, d: &CaseDetail) 
         numbers_table(body, j, frame, &d.tolerance, j == selected);
     }
     body.push_str("</div>\n</div>\n");
-    if d.frames.len() > 1 {
-        let play = if d.kind == Product::Sheet { "Step through the sheet and its failing cells" } else { "Play" };
-        let _ = writeln!(
-            body,
-            "<div class=\"player\"><button type=\"button\" data-step=\"first\" title=\"first frame\">|&#9664;</button><button type=\"button\" data-step=\"-1\" title=\"previous frame\">&#9664;</button><button type=\"button\" class=\"play\" title=\"{play}: expected and actual in sync\">&#9654; Play</button><button type=\"button\" data-step=\"1\" title=\"next frame\">&#9654;</button><button type=\"button\" data-step=\"last\" title=\"last frame\">&#9654;|</button><button type=\"button\" data-step=\"fail\" title=\"next failing frame\">next failing &#9654;</button><label>speed <select class=\"fps\">{}<option value=\"2\">2 fps</option><option value=\"4\">4 fps</option><option value=\"8\"{}>8 fps</option><option value=\"12\">12 fps</option><option value=\"24\">24 fps</option></select></label><span class=\"position\">{} / {}: {}</span></div>",
-            if d.kind == Product::Gif { "<option value=\"gif\" selected>GIF delays</option>" } else { "" },
-            if d.kind == Product::Gif { "" } else { " selected" },
-            selected + 1,
-            d.frames.len(),
-            escape(&first.label)
-        );
-    }
+}
+
+/// The buttons that step through the frames and play them, expected and actual in sync.
+fn player(body: &mut String, d: &CaseDetail, selected: usize) {
+    let first = &d.frames[selected];
+    let play = if d.kind == Product::Sheet { "Step through the sheet and its failing cells" } else { "Play" };
+    let _ = writeln!(
+        body,
+        "<div class=\"player\"><button type=\"button\" data-step=\"first\" title=\"first frame\">|&#9664;</button><button type=\"button\" data-step=\"-1\" title=\"previous frame\">&#9664;</button><button type=\"button\" class=\"play\" title=\"{play}: expected and actual in sync\">&#9654; Play</button><button type=\"button\" data-step=\"1\" title=\"next frame\">&#9654;</button><button type=\"button\" data-step=\"last\" title=\"last frame\">&#9654;|</button><button type=\"button\" data-step=\"fail\" title=\"next failing frame\">next failing &#9654;</button><label>speed <select class=\"fps\">{}<option value=\"2\">2 fps</option><option value=\"4\">4 fps</option><option value=\"8\"{}>8 fps</option><option value=\"12\">12 fps</option><option value=\"24\">24 fps</option></select></label><span class=\"position\">{} / {}: {}</span></div>",
+        if d.kind == Product::Gif { "<option value=\"gif\" selected>GIF delays</option>" } else { "" },
+        if d.kind == Product::Gif { "" } else { " selected" },
+        selected + 1,
+        d.frames.len(),
+        escape(&first.label)
+    );
+}
+
+/// The strip of every frame's thumbnail (a sheet's: the sheet and its failing cells), each
+/// carrying its images, size, state and delay for the script.
+fn frame_strip(body: &mut String, d: &CaseDetail, files: &[FrameFiles], selected: usize, new: bool) {
     let failing = d.frames.iter().filter(|f| f.failing).count();
     // One frame needs no strip (it stays in the page, hidden, for the script).
     let single = if d.frames.len() == 1 { " hidden" } else { "" };
@@ -416,7 +437,7 @@ fn detail_view(body: &mut String, index: usize, r: &CaseResult, d: &CaseDetail) 
     };
     let _ = write!(body, "<div class=\"strip-head\"{single}>{head}</div><ol class=\"strip\"{single}>");
     let delays = if d.actual_delays.len() == d.frames.len() { Some(&d.actual_delays) } else { None };
-    for (j, (frame, files)) in d.frames.iter().zip(&files).enumerate() {
+    for (j, (frame, files)) in d.frames.iter().zip(files).enumerate() {
         let class = match (frame.failing, j == selected) {
             (true, true) => "frame failing selected",
             (true, false) => "frame failing",
