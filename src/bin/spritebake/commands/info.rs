@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use spritebake::formats;
-use spritebake::model::{ClipFrames, Retarget, TextureStatus};
+use spritebake::model::{ClipFrames, Model, Retarget, TextureStatus};
 use spritebake::terminal::escape_control;
 
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec};
@@ -78,8 +78,21 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     let resolved = spec.resolve()?;
     let model = formats::load(&resolved.model, &resolved.load)?;
     line(&mut stdout, format!("model: {} ({})", args.model.model.display(), model.name))?;
+    meshes_and_materials(&mut stdout, &model)?;
+    joints_and_points(&mut stdout, &model)?;
+    clips(&mut stdout, &model)?;
+    bounds_and_facing(&mut stdout, &model)?;
+    for w in &model.warnings {
+        line(&mut stdout, format!("warning: {w}"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The meshes (sizes, material, vertex colours) and the materials (each one's texture and
+/// where it was found).
+fn meshes_and_materials(out: &mut impl Write, model: &Model) -> std::io::Result<()> {
     line(
-        &mut stdout,
+        out,
         format!(
             "meshes: {}  vertices: {}  triangles: {}",
             model.meshes.len(),
@@ -91,7 +104,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         let material = model.materials.get(mesh.material).map(|m| m.name.as_str()).unwrap_or("?");
         let colours = if mesh.colors.is_empty() { "" } else { ", vertex colours" };
         line(
-            &mut stdout,
+            out,
             format!(
                 "  mesh {i} '{}': {} vertices, {} triangles, material '{material}'{colours}",
                 mesh.name,
@@ -100,7 +113,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             ),
         )?;
     }
-    line(&mut stdout, format!("materials: {}", model.materials.len()))?;
+    line(out, format!("materials: {}", model.materials.len()))?;
     for m in &model.materials {
         let texture = match &m.texture_status {
             TextureStatus::None => "no texture".to_string(),
@@ -111,47 +124,47 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
             TextureStatus::Embedded(what) => format!("texture {what} (embedded in the model)"),
             TextureStatus::Missing { name, reason } => format!("texture '{name}' MISSING ({reason})"),
         };
-        line(&mut stdout, format!("  '{}': {texture}", m.name))?;
+        line(out, format!("  '{}': {texture}", m.name))?;
     }
+    Ok(())
+}
+
+/// The names `--bone` and `--attach` take: joints with their parents, attachment points and
+/// tags, each with where it is.
+fn joints_and_points(out: &mut impl Write, model: &Model) -> std::io::Result<()> {
     if let Some(skeleton) = &model.skeleton {
         line(
-            &mut stdout,
+            out,
             format!("joints: {} (names as --bone NAME:yaw=.. and --attach FILE@NAME take them)", skeleton.joints.len()),
         )?;
         for (i, joint) in skeleton.joints.iter().enumerate() {
             let parent = joint.parent.and_then(|p| skeleton.joints.get(p)).map(|p| p.name.as_str());
-            line(
-                &mut stdout,
-                format!("  {i:3} {} (parent: {})", quoted(&joint.name), parent.map_or("none".into(), quoted)),
-            )?;
+            line(out, format!("  {i:3} {} (parent: {})", quoted(&joint.name), parent.map_or("none".into(), quoted)))?;
         }
     }
     if !model.attachment_points.is_empty() {
-        line(
-            &mut stdout,
-            format!("attachment points: {} (as --attach FILE@NAME takes them)", model.attachment_points.len()),
-        )?;
+        line(out, format!("attachment points: {} (as --attach FILE@NAME takes them)", model.attachment_points.len()))?;
         let joints = model.skeleton.as_ref().map(|s| s.joints.as_slice()).unwrap_or_default();
         for point in &model.attachment_points {
             let joint = joints.get(point.joint).map_or("?", |j| j.name.as_str());
             let o = point.offset;
-            line(
-                &mut stdout,
-                format!("  {} on {} at {:.3} {:.3} {:.3}", quoted(&point.name), quoted(joint), o.x, o.y, o.z),
-            )?;
+            line(out, format!("  {} on {} at {:.3} {:.3} {:.3}", quoted(&point.name), quoted(joint), o.x, o.y, o.z))?;
         }
     }
     if !model.tags.is_empty() {
-        line(&mut stdout, format!("tags: {} (as --attach FILE@NAME takes them)", model.tags.len()))?;
+        line(out, format!("tags: {} (as --attach FILE@NAME takes them)", model.tags.len()))?;
         for tag in &model.tags {
             let o = tag.frames.first().map(|f| f.translation).unwrap_or_default();
-            line(
-                &mut stdout,
-                format!("  {} at {:.3} {:.3} {:.3} in the first frame", quoted(&tag.name), o.x, o.y, o.z),
-            )?;
+            line(out, format!("  {} at {:.3} {:.3} {:.3} in the first frame", quoted(&tag.name), o.x, o.y, o.z))?;
         }
     }
-    line(&mut stdout, format!("clips: {}", model.clips.len()))?;
+    Ok(())
+}
+
+/// The clips (frames, rate, length, kind, root travel, once) and how each sequence was mapped
+/// onto the skeleton.
+fn clips(out: &mut impl Write, model: &Model) -> std::io::Result<()> {
+    line(out, format!("clips: {}", model.clips.len()))?;
     for clip in &model.clips {
         let kind = match clip.frames {
             ClipFrames::Skeletal(_) => "skeletal",
@@ -167,7 +180,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         };
         let once = if clip.plays_once { ", plays once" } else { "" };
         line(
-            &mut stdout,
+            out,
             format!(
                 "  '{}': {} frames at {} fps, {:.3} s ({kind}{travel}{once})",
                 clip.name,
@@ -179,15 +192,21 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     }
     for clip in &model.clips {
         if let Some(r) = &clip.retarget {
-            line(&mut stdout, retarget_line(&clip.name, r))?;
+            line(out, retarget_line(&clip.name, r))?;
         }
     }
+    Ok(())
+}
+
+/// Where the model stands: its bounds, the way it faces (checked against what the model
+/// shows) and the ground `--ground auto` takes.
+fn bounds_and_facing(out: &mut impl Write, model: &Model) -> std::io::Result<()> {
     let b = model.rest_bounds();
     if b.is_empty() {
-        line(&mut stdout, "bounds: empty".to_string())?;
+        line(out, "bounds: empty".to_string())?;
     } else {
         line(
-            &mut stdout,
+            out,
             format!(
                 "bounds: min {:.4} {:.4} {:.4}  max {:.4} {:.4} {:.4}",
                 b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z
@@ -200,13 +219,10 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
         Some(sign) => format!("facing: {front}, but {} show {}: try --facing {}", sign.evidence, sign.axis, sign.axis),
         None => format!("facing: {front} (nothing in the model to check it by)"),
     };
-    line(&mut stdout, facing)?;
-    if let Some((y, pose)) = spritebake::bake::reference_ground(&model) {
+    line(out, facing)?;
+    if let Some((y, pose)) = spritebake::bake::reference_ground(model) {
         // What `--ground auto` stands a sheet on, in world units (y up).
-        line(&mut stdout, format!("ground: {y:.4} (the lowest point of {pose}; --ground auto)"))?;
+        line(out, format!("ground: {y:.4} (the lowest point of {pose}; --ground auto)"))?;
     }
-    for w in &model.warnings {
-        line(&mut stdout, format!("warning: {w}"))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
