@@ -16,6 +16,8 @@ mod bake_spec;
 mod controls;
 pub(crate) mod file;
 mod groups;
+mod paths;
+mod playing;
 mod resolved;
 mod values;
 
@@ -29,9 +31,11 @@ pub use groups::{
     LimitsSpec, LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName,
     ShadingRateName, SpriteSpec, ViewPreset, ViewSpec,
 };
-pub use resolved::Resolved;
 #[doc(hidden)]
-pub use resolved::{Look, is_animation_file};
+pub use paths::is_animation_file;
+#[doc(hidden)]
+pub use resolved::Look;
+pub use resolved::Resolved;
 pub(crate) use resolved::{map_name, shown_maps};
 pub(crate) use values::hex_byte;
 pub use values::{BodySpec, Color, DirectionRef, Ground, LightDirection, PageSize, Size, SizeSpec, TextureSpec};

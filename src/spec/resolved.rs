@@ -1,7 +1,8 @@
 //! [`BakeSpec::resolve`]: every option checked once (ranges, options that need each other)
 //! and turned into the typed settings the library runs on.
 //!
-//! Rules every command shares, decided here and nowhere else:
+//! Rules every command shares, decided in resolving a spec and nowhere else (which entries
+//! are files in `paths.rs`, what plays in `playing.rs`):
 //! * **Files or clip names.** An `anim`, `blend` or `transition` entry ending in `.md5anim` or
 //!   `.smd` is an animation file (loaded as a clip named after its stem); anything else is the
 //!   name of a clip in the model. The rule looks at the text only, so it means the same on every
@@ -14,15 +15,16 @@
 //!   every command; a `.qc` sequence keeps the motion its `LX LY LZ` flags do not mark, as
 //!   studiomdl does, unless `in_place` is set.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use super::playing::playing;
 use super::{
-    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, Ground, JsonFormatName, LookSpec, MapKind,
-    NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName, ShadingRateName, SpriteSpec,
+    BakeSpec, Controls, DirectionRef, FilterName, Fit, GifPaletteName, GifSpec, Ground, LayoutSpec, LimitsSpec,
+    LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName,
+    ShadingRateName, Size, SpriteSpec, ViewSpec,
 };
 use crate::anim::{FrameTime, PoseOptions};
 use crate::bounds::{self, Bound};
-use crate::confine::Confinement;
 use crate::error::{Error, Result};
 use crate::formats::{BodyChoice, Limits, LoadOptions, TextureOverride};
 use crate::output::gif::{GifOptions, Palette};
@@ -88,23 +90,6 @@ pub struct Resolved {
     pub limits: Limits,
 }
 
-/// Whether an `anim`, `blend` or `transition` entry names an animation file (by its
-/// extension: `.md5anim`, `.smd`) rather than a clip of the model.
-pub fn is_animation_file(entry: &str) -> bool {
-    let lower = entry.to_ascii_lowercase();
-    [".md5anim", ".smd"].iter().any(|ext| lower.ends_with(ext) && lower.len() > ext.len())
-}
-
-/// The clip an entry names: an animation file's stem, or the entry itself.
-fn clip_name(entry: &str) -> String {
-    if is_animation_file(entry)
-        && let Some(stem) = Path::new(entry).file_stem()
-    {
-        return stem.to_string_lossy().into_owned();
-    }
-    entry.to_string()
-}
-
 /// A value within its bound, or the option's error naming the range.
 fn within<T>(key: &str, value: T, bound: Bound<T>) -> Result<T>
 where
@@ -118,22 +103,6 @@ where
     T: PartialOrd + Copy + std::fmt::Display + std::str::FromStr + Send + Sync + 'static,
 {
     value.map(|v| within(key, v, bound)).transpose()
-}
-
-impl From<JsonFormatName> for JsonFormat {
-    fn from(name: JsonFormatName) -> JsonFormat {
-        match name {
-            JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
-            JsonFormatName::Aseprite => JsonFormat::Aseprite,
-            JsonFormatName::Phaser => JsonFormat::Phaser,
-            JsonFormatName::PhaserMultiatlas => JsonFormat::PhaserMultiatlas,
-            JsonFormatName::Godot => JsonFormat::Godot,
-            JsonFormatName::Godot3 => JsonFormat::Godot3,
-            JsonFormatName::Libgdx => JsonFormat::Libgdx,
-            JsonFormatName::Unity => JsonFormat::Unity,
-            JsonFormatName::Gamemaker => JsonFormat::GameMaker,
-        }
-    }
 }
 
 /// `maps` as a manifest writes it: `["normal", "depth"]`.
@@ -201,78 +170,6 @@ fn gif_direction(choice: &DirectionRef, directions: &Directions) -> Result<u32> 
 }
 
 impl BakeSpec {
-    /// The animation files the `anim`, `blend` and `transition` entries name, in that order
-    /// (an entry may repeat).
-    fn animation_files(&self) -> impl Iterator<Item = &str> {
-        let anim = &self.anim;
-        let entries = anim.anim.iter().map(String::as_str);
-        let entries = entries.chain(anim.blend.iter().map(|b| b.clip.as_str()));
-        let entries = entries.chain(anim.transition.iter().flat_map(|t| [t.from.as_str(), t.to.as_str()]));
-        entries.filter(|e| is_animation_file(e))
-    }
-
-    /// Every file the spec names itself: the model, animation files, texture overrides,
-    /// attachments (the loader records what those files name in turn).
-    pub fn named_files(&self) -> Vec<PathBuf> {
-        let mut files = vec![self.model.model.clone()];
-        files.extend(self.animation_files().map(PathBuf::from));
-        files.extend(self.model.texture.iter().map(|t| t.path.clone()));
-        files.extend(self.anim.attach.iter().map(|a| a.path.clone()));
-        files.extend(self.look.palette_file.iter().cloned());
-        files
-    }
-
-    /// Every path the spec names, for a manifest or project file to anchor (join to its
-    /// folder) and confine: `(key, path)`.
-    pub fn paths_mut(&mut self) -> Vec<(&'static str, &mut PathBuf)> {
-        let mut paths: Vec<(&'static str, &mut PathBuf)> = vec![("model", &mut self.model.model)];
-        paths.extend(self.model.texture.iter_mut().map(|t| ("texture", &mut t.path)));
-        paths.extend(self.model.texture_root.iter_mut().map(|p| ("texture_root", p)));
-        paths.extend(self.anim.attach.iter_mut().map(|a| ("attach", &mut a.path)));
-        paths.extend(self.look.palette_file.iter_mut().map(|p| ("palette_file", p)));
-        paths
-    }
-
-    /// The animation entries that name files (`anim`, `blend`, `transition`), as text, for a
-    /// manifest or project file to anchor: `(key, entry)`.
-    pub fn animation_entries_mut(&mut self) -> Vec<(&'static str, &mut String)> {
-        let anim = &mut self.anim;
-        let mut entries: Vec<(&'static str, &mut String)> =
-            anim.anim.iter_mut().map(|a| ("anim", a)).filter(|(_, a)| is_animation_file(a)).collect();
-        entries.extend(anim.blend.iter_mut().map(|b| ("blend", &mut b.clip)).filter(|(_, c)| is_animation_file(c)));
-        for t in &mut anim.transition {
-            entries.extend(
-                [("transition", &mut t.from), ("transition", &mut t.to)]
-                    .into_iter()
-                    .filter(|(_, c)| is_animation_file(c)),
-            );
-        }
-        entries
-    }
-
-    /// Joins every path a spec names to `scope`'s folder and checks it leads inside the allowed
-    /// folders (files must exist; a `texture_root` must be a folder inside). Manifests and project
-    /// files anchor their specs with this.
-    ///
-    /// # Errors
-    /// A path outside the allowed folders, missing, or not a regular file; the error names the key.
-    pub fn anchored(&self, scope: &Confinement) -> Result<BakeSpec> {
-        let mut spec = self.clone();
-        let home = scope.home().to_path_buf();
-        for (key, path) in spec.paths_mut() {
-            let joined = home.join(&*path);
-            let judged = if key == "texture_root" { scope.place(&joined) } else { scope.file(&joined) };
-            judged.map_err(|d| d.into_error(&joined, format!("`{key}` = '{}'", path.display())))?;
-            *path = joined;
-        }
-        for (key, entry) in spec.animation_entries_mut() {
-            let joined = home.join(&*entry);
-            scope.file(&joined).map_err(|d| d.into_error(&joined, format!("`{key}` = '{entry}'")))?;
-            *entry = joined.to_string_lossy().into_owned();
-        }
-        Ok(spec)
-    }
-
     /// Checks every option and turns the spec into the library's settings.
     ///
     /// # Errors
@@ -287,176 +184,52 @@ impl BakeSpec {
     /// transitions between the same clips, `maps` with `skeleton`, `normal_y` down without a
     /// normal map, no model.
     pub fn resolve(&self) -> Result<Resolved> {
-        let (m, a, v, s, r, l, g) =
-            (&self.model, &self.anim, &self.view, &self.sprite, &self.render, &self.look, &self.gif);
-        if m.model.as_os_str().is_empty() {
-            return Err(Error::bad_option("model", "(unset)", "a model file is needed"));
-        }
-        within_opt("fps", m.fps, bounds::FPS)?;
-        if let (Some(facing), Some(up)) = (m.facing, m.up)
-            && facing.is_parallel(up)
-        {
-            let expected = format!("is parallel to `up` ({up}): a model faces at right angles to its up axis");
-            return Err(Error::bad_option("facing", facing, expected));
-        }
-        if m.model_name.as_deref().is_some_and(|n| n.trim().is_empty()) {
-            return Err(Error::bad_option("model_name", "\"\"", "a model declaration's name"));
-        }
-        // The name becomes part of a file name: no folders, nothing to climb out with.
-        let skin_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if let Some(skin) = m.skin.as_deref().filter(|s| !skin_name(s)) {
-            return Err(Error::bad_option("skin", skin, "a skin name: letters, digits, '-' and '_'"));
-        }
-        for f in &self.moment.frame {
-            within("frame", *f, bounds::FRAME)?;
-        }
-        if self.moment.frame.len() > bounds::FRAMES.max {
-            let n = self.moment.frame.len();
-            return Err(Error::bad_option(
-                "frame",
-                format!("({n} frames)"),
-                format!("at most {} frames", bounds::FRAMES.max),
-            ));
-        }
-        within_opt("time", self.moment.time, bounds::TIME)?;
-        if self.moment.time.is_some() && !self.moment.frame.is_empty() {
-            return Err(Error::bad_option(
-                "time",
-                self.moment.time.unwrap_or_default(),
-                "give `frame` or `time`, not both",
-            ));
-        }
-        let size = v.size.largest();
-        for side in [size.width, size.height] {
-            within("size", side, bounds::SIDE)?;
-        }
-        within("yaw", v.yaw, bounds::YAW)?;
-        within("pitch", v.pitch, bounds::PITCH)?;
-        within("fov", v.fov, bounds::FOV)?;
-        within("margin", v.margin, bounds::MARGIN)?;
-        within("directions", s.directions, bounds::DIRECTIONS)?;
-        let directions = directions(s)?;
-        within_opt("pixels_per_unit", s.pixels_per_unit, bounds::PIXELS_PER_UNIT)?;
-        if let (Some(p), Fit::PerFrame) = (s.pixels_per_unit, s.fit) {
-            let expected =
-                "frames the whole job at one scale, and a per-frame `fit` fits each cell to its own frame: give one";
-            return Err(Error::bad_option("pixels_per_unit", p, expected));
-        }
-        if let (true, Fit::PerFrame) = (v.size.is_auto(), s.fit) {
-            let expected =
-                "sizes every cell to the whole job, and a per-frame `fit` fits each cell to its own frame: give one";
-            return Err(Error::bad_option("size", v.size, expected));
-        }
-        within_opt("sample_fps", s.sample_fps, bounds::SAMPLE_FPS)?;
-        within_opt("frames", s.frames, bounds::FRAMES)?;
-        if let (Some(fps), Some(_)) = (s.sample_fps, s.frames) {
-            return Err(Error::bad_option("sample_fps", fps, "give `sample_fps` or `frames`, not both"));
-        }
-        within("ssaa", r.ssaa, bounds::SSAA)?;
-        within("bands", r.bands, bounds::BANDS)?;
-        within("ambient", r.ambient, bounds::AMBIENT)?;
-        within_opt("pixel_art", l.pixel_art, bounds::PIXEL_ART)?;
-        within_opt("palette", l.palette, bounds::PALETTE)?;
-        if let (Some(n), None) = (l.palette, l.pixel_art) {
-            return Err(Error::bad_option("palette", n, "needs `pixel_art` (the palette reduces pixel art)"));
-        }
-        if let Some(file) = &l.palette_file {
-            let shown = format!("'{}'", file.display());
-            if let Some(n) = l.palette {
-                let expected = format!("give `palette` ({n}) or `palette_file`, not both");
-                return Err(Error::bad_option("palette_file", shown, expected));
-            }
-            if l.pixel_art.is_none() {
-                return Err(Error::bad_option(
-                    "palette_file",
-                    shown,
-                    "needs `pixel_art` (the palette reduces pixel art)",
-                ));
-            }
-        }
-        if l.palette_dither && l.palette.is_none() && l.palette_file.is_none() {
-            return Err(Error::bad_option(
-                "palette_dither",
-                true,
-                "needs `palette` or `palette_file` (it dithers to the palette)",
-            ));
-        }
-        within("outline", l.outline, bounds::OUTLINE)?;
-        // Options that only tune another one: given alone they would change nothing, silently.
-        if l.pixel_art_filter == PixelArtFilter::Mode && l.pixel_art.is_none() {
-            return Err(Error::bad_option(
-                "pixel_art_filter",
-                "mode",
-                "needs `pixel_art` (it sets how pixel art downscales)",
-            ));
-        }
-        if r.bands != RenderSpec::default().bands && r.shading != ShadingName::Toon {
-            return Err(Error::bad_option("bands", r.bands, "needs `shading` toon (it sets the toon shading's bands)"));
-        }
-        if l.outline_color != LookSpec::default().outline_color && l.outline == 0 {
-            return Err(Error::bad_option(
-                "outline_color",
-                l.outline_color,
-                "needs `outline` (it colours the outline)",
-            ));
-        }
-        if l.skeleton && !l.maps.is_empty() {
-            return Err(Error::bad_option(
-                "maps",
-                shown_maps(&l.maps),
-                "not with `skeleton` (the overlay is drawn on the colour image alone)",
-            ));
-        }
-        if l.normal_y == NormalY::Down && !l.maps.contains(&MapKind::Normal) {
-            return Err(Error::bad_option(
-                "normal_y",
-                "down",
-                "needs `maps` to include normal (it flips the normal map)",
-            ));
-        }
-        let layout = &self.layout;
-        within("padding", layout.padding, bounds::PADDING)?;
-        within("extrude", layout.extrude, bounds::EXTRUDE)?;
-        if layout.extrude > layout.padding {
-            let expected = format!("must be at most `padding` ({}): extrusion fills the padding", layout.padding);
-            return Err(Error::bad_option("extrude", layout.extrude, expected));
-        }
-        let json_format = JsonFormat::from(layout.json_format);
-        let names = layout.filename_format.as_deref().unwrap_or(json_format.default_frame_names());
-        let frame_names = FrameNames::parse(names)
-            .map_err(|expected| Error::bad_option("filename_format", format!("\"{names}\""), expected))?;
-        let gif_direction = gif_direction(&g.direction, &directions)?;
-        let page = layout.max_size.0;
-        for side in [page.width, page.height] {
-            bounds::PAGE_SIDE.check(side).map_err(|e| Error::bad_option("max_size", page, format!("each side {e}")))?;
-        }
-        within("max_file_mib", self.limits.max_file_mib, bounds::MAX_FILE_MIB)?;
-        within("max_texture_side", self.limits.max_texture_side, bounds::MAX_TEXTURE_SIDE)?;
-        within("max_memory_mib", self.limits.max_memory_mib, bounds::MAX_MEMORY_MIB)?;
+        // Each group checked in turn: the first refused option is the one reported.
+        check_model(&self.model)?;
+        let moments = moments(&self.moment)?;
+        let size = check_view(&self.view)?;
+        let (directions, sampling) = sprite_frames(&self.sprite, &self.view)?;
+        check_render(&self.render)?;
+        check_look(&self.look)?;
+        check_tuners(&self.render, &self.look)?;
+        check_maps(&self.look)?;
+        let outputs = outputs(&self.layout, &self.gif, &directions)?;
+        let limits = limits(&self.limits)?;
+        let playing = playing(&self.anim)?;
+        let view = camera(&self.view, &self.sprite)?;
+        let s = &self.sprite;
+        Ok(Resolved {
+            spec: self.clone(),
+            model: self.model.model.clone(),
+            load: self.load_options(limits),
+            controls: playing.controls,
+            rows: playing.rows,
+            looping: playing.looping,
+            clip: playing.clip,
+            moments,
+            pose: PoseOptions { looping: true, in_place: !self.anim.root_motion },
+            view,
+            options: render_options(&self.render, size),
+            auto_size: self.view.size.is_auto(),
+            directions,
+            fit: s.fit,
+            pixels_per_unit: s.pixels_per_unit,
+            ground: s.ground,
+            sampling,
+            look: Look { maps: maps_in_order(&self.look.maps), ..self.look.clone() },
+            layout: outputs.layout,
+            json_format: outputs.json_format,
+            frame_names: outputs.frame_names,
+            gif: outputs.gif,
+            gif_direction: outputs.gif_direction,
+            limits,
+        })
+    }
 
-        let mut controls = Controls {
-            attachments: a.attach.clone(),
-            bones: a.bone.clone(),
-            blend: a.blend.clone().map(|b| super::BlendSpec { clip: clip_name(&b.clip), ..b }),
-            transitions: a
-                .transition
-                .iter()
-                .map(|t| super::TransitionSpec { from: clip_name(&t.from), to: clip_name(&t.to), ..t.clone() })
-                .collect(),
-        };
-        // A transition is a sheet row named `A->B`: a second one of the same clips would give
-        // two rows (animations, frame names) one name.
-        for (i, t) in controls.transitions.iter().enumerate() {
-            if controls.transitions.iter().take(i).any(|u| (&u.from, &u.to) == (&t.from, &t.to)) {
-                let expected =
-                    format!("gives a second row named '{}->{}': one transition per pair of clips", t.from, t.to);
-                return Err(Error::bad_option("transition", t, expected));
-            }
-        }
-        controls.set_offsets(&a.attach_offset).map_err(|_| {
-            let expected = format!("one per `attach` ({} given)", a.attach.len());
-            Error::bad_option("attach_offset", format!("({} offsets)", a.attach_offset.len()), expected)
-        })?;
+    /// What the loader reads besides the model: each animation file once, texture overrides,
+    /// axes, parts and limits.
+    fn load_options(&self, limits: Limits) -> LoadOptions {
+        let m = &self.model;
         let mut animations: Vec<PathBuf> = Vec::new();
         for entry in self.animation_files() {
             let path = PathBuf::from(entry);
@@ -464,37 +237,7 @@ impl BakeSpec {
                 animations.push(path);
             }
         }
-        // An empty name is no clip and no file (`anim = [""]` is a slip, not "the first clip").
-        let empty = a.anim.iter().map(|e| ("anim", e.as_str())).chain(a.clip.as_deref().map(|c| ("clip", c)));
-        if let Some((key, _)) = empty.into_iter().find(|(_, name)| name.trim().is_empty()) {
-            return Err(Error::bad_option(key, "\"\"", "a clip name or an animation file, not empty"));
-        }
-        let mut names: Vec<String> = Vec::new();
-        for name in a.anim.iter().map(|e| clip_name(e)) {
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-        let clip = a.clip.as_deref().map(clip_name);
-        if a.root_motion && a.in_place {
-            return Err(Error::bad_option("in_place", "true", "pins the motion `root_motion` keeps: give one of them"));
-        }
-        let looping = Looping {
-            once: a.once.iter().map(|e| clip_name(e)).collect(),
-            looping: a.looping.iter().map(|e| clip_name(e)).collect(),
-        };
-        if let Some((key, name)) = looping.named().find(|(_, name)| name.trim().is_empty()) {
-            return Err(Error::bad_option(key, format!("\"{name}\""), "a clip name or an animation file, not empty"));
-        }
-        if let Some(both) = looping.once.iter().find(|n| looping.looping.contains(n)) {
-            return Err(Error::bad_option("once", both, "is also given to `loop`: a clip either loops or plays once"));
-        }
-        let rows = match &clip {
-            Some(c) => vec![c.clone()],
-            None => names.clone(),
-        };
-        let limits = self.limits.limits();
-        let load = LoadOptions {
+        LoadOptions {
             animations,
             texture_overrides: m
                 .texture
@@ -510,104 +253,279 @@ impl BakeSpec {
             model_name: m.model_name.clone(),
             skin: m.skin.clone(),
             limits,
-        };
-        let moments = match (self.moment.time, self.moment.frame.as_slice()) {
-            (Some(t), _) => vec![FrameTime::Seconds(t)],
-            (None, []) => vec![FrameTime::Frame(0.0)],
-            (None, frames) => frames.iter().map(|&f| FrameTime::Frame(f)).collect(),
-        };
-        let projection =
-            if v.ortho { Projection::Orthographic } else { Projection::Perspective { fov_y_degrees: v.fov } };
-        let view = match v.view {
-            Some(super::ViewPreset::Iso) => {
-                OrbitView { yaw_degrees: v.yaw, margin: v.margin, ..OrbitView::ISOMETRIC_2_1 }
-            }
-            None => OrbitView { yaw_degrees: v.yaw, pitch_degrees: v.pitch, projection, margin: v.margin },
-        };
-        if let (Some(p), Projection::Perspective { .. }) = (s.pixels_per_unit, view.projection) {
-            let expected =
-                "needs an orthographic view (`ortho`, or the iso `view`): a perspective camera has no one scale";
-            return Err(Error::bad_option("pixels_per_unit", p, expected));
         }
-        let lights = if r.light.is_empty() {
-            vec![Light::KEY]
-        } else {
-            let share = 1.0 / r.light.len() as f32;
-            r.light.iter().map(|d| Light { direction: d.0, intensity: share }).collect()
-        };
-        let options = RenderOptions {
-            width: size.width,
-            height: size.height,
-            ssaa: r.ssaa,
-            shading_rate: match r.shading_rate {
-                ShadingRateName::Pixel => ShadingRate::Pixel,
-                ShadingRateName::Sample => ShadingRate::Sample,
+    }
+}
+
+/// The model group: a model file, a frame rate in range, `facing` at right angles to `up`,
+/// a declaration's name and a skin name that can be part of a file name.
+fn check_model(m: &ModelSpec) -> Result<()> {
+    if m.model.as_os_str().is_empty() {
+        return Err(Error::bad_option("model", "(unset)", "a model file is needed"));
+    }
+    within_opt("fps", m.fps, bounds::FPS)?;
+    if let (Some(facing), Some(up)) = (m.facing, m.up)
+        && facing.is_parallel(up)
+    {
+        let expected = format!("is parallel to `up` ({up}): a model faces at right angles to its up axis");
+        return Err(Error::bad_option("facing", facing, expected));
+    }
+    if m.model_name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+        return Err(Error::bad_option("model_name", "\"\"", "a model declaration's name"));
+    }
+    // The name becomes part of a file name: no folders, nothing to climb out with.
+    let skin_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if let Some(skin) = m.skin.as_deref().filter(|s| !skin_name(s)) {
+        return Err(Error::bad_option("skin", skin, "a skin name: letters, digits, '-' and '_'"));
+    }
+    Ok(())
+}
+
+/// The moments a single-image command shows: the `frame`s or the `time` (not both), else
+/// the first frame.
+fn moments(moment: &MomentSpec) -> Result<Vec<FrameTime>> {
+    for f in &moment.frame {
+        within("frame", *f, bounds::FRAME)?;
+    }
+    if moment.frame.len() > bounds::FRAMES.max {
+        let n = moment.frame.len();
+        return Err(Error::bad_option(
+            "frame",
+            format!("({n} frames)"),
+            format!("at most {} frames", bounds::FRAMES.max),
+        ));
+    }
+    within_opt("time", moment.time, bounds::TIME)?;
+    if moment.time.is_some() && !moment.frame.is_empty() {
+        return Err(Error::bad_option("time", moment.time.unwrap_or_default(), "give `frame` or `time`, not both"));
+    }
+    Ok(match (moment.time, moment.frame.as_slice()) {
+        (Some(t), _) => vec![FrameTime::Seconds(t)],
+        (None, []) => vec![FrameTime::Frame(0.0)],
+        (None, frames) => frames.iter().map(|&f| FrameTime::Frame(f)).collect(),
+    })
+}
+
+/// The camera's ranges; the size of the largest image.
+fn check_view(v: &ViewSpec) -> Result<Size> {
+    let size = v.size.largest();
+    for side in [size.width, size.height] {
+        within("size", side, bounds::SIDE)?;
+    }
+    within("yaw", v.yaw, bounds::YAW)?;
+    within("pitch", v.pitch, bounds::PITCH)?;
+    within("fov", v.fov, bounds::FOV)?;
+    within("margin", v.margin, bounds::MARGIN)?;
+    Ok(size)
+}
+
+/// A sprite job's directions, its framing (a fixed scale or an auto size frame the whole job,
+/// which a per-frame `fit` cannot) and the frames it samples of each clip.
+fn sprite_frames(s: &SpriteSpec, v: &ViewSpec) -> Result<(Directions, Sampling)> {
+    within("directions", s.directions, bounds::DIRECTIONS)?;
+    let directions = directions(s)?;
+    within_opt("pixels_per_unit", s.pixels_per_unit, bounds::PIXELS_PER_UNIT)?;
+    if let (Some(p), Fit::PerFrame) = (s.pixels_per_unit, s.fit) {
+        let expected =
+            "frames the whole job at one scale, and a per-frame `fit` fits each cell to its own frame: give one";
+        return Err(Error::bad_option("pixels_per_unit", p, expected));
+    }
+    if let (true, Fit::PerFrame) = (v.size.is_auto(), s.fit) {
+        let expected =
+            "sizes every cell to the whole job, and a per-frame `fit` fits each cell to its own frame: give one";
+        return Err(Error::bad_option("size", v.size, expected));
+    }
+    within_opt("sample_fps", s.sample_fps, bounds::SAMPLE_FPS)?;
+    within_opt("frames", s.frames, bounds::FRAMES)?;
+    if let (Some(fps), Some(_)) = (s.sample_fps, s.frames) {
+        return Err(Error::bad_option("sample_fps", fps, "give `sample_fps` or `frames`, not both"));
+    }
+    let sampling = match (s.sample_fps, s.frames) {
+        (Some(f), _) => Sampling::Fps(f),
+        (None, Some(n)) => Sampling::Count(n),
+        (None, None) => Sampling::ClipFrames,
+    };
+    Ok((directions, sampling))
+}
+
+/// The renderer's ranges.
+fn check_render(r: &RenderSpec) -> Result<()> {
+    within("ssaa", r.ssaa, bounds::SSAA)?;
+    within("bands", r.bands, bounds::BANDS)?;
+    within("ambient", r.ambient, bounds::AMBIENT)?;
+    Ok(())
+}
+
+/// Post-processing: pixel art, one palette (a size or a file, for pixel art), the outline.
+fn check_look(l: &LookSpec) -> Result<()> {
+    within_opt("pixel_art", l.pixel_art, bounds::PIXEL_ART)?;
+    within_opt("palette", l.palette, bounds::PALETTE)?;
+    if let (Some(n), None) = (l.palette, l.pixel_art) {
+        return Err(Error::bad_option("palette", n, "needs `pixel_art` (the palette reduces pixel art)"));
+    }
+    if let Some(file) = &l.palette_file {
+        let shown = format!("'{}'", file.display());
+        if let Some(n) = l.palette {
+            let expected = format!("give `palette` ({n}) or `palette_file`, not both");
+            return Err(Error::bad_option("palette_file", shown, expected));
+        }
+        if l.pixel_art.is_none() {
+            return Err(Error::bad_option("palette_file", shown, "needs `pixel_art` (the palette reduces pixel art)"));
+        }
+    }
+    if l.palette_dither && l.palette.is_none() && l.palette_file.is_none() {
+        return Err(Error::bad_option(
+            "palette_dither",
+            true,
+            "needs `palette` or `palette_file` (it dithers to the palette)",
+        ));
+    }
+    within("outline", l.outline, bounds::OUTLINE)?;
+    Ok(())
+}
+
+/// Options that only tune another one: given alone they would change nothing, silently.
+fn check_tuners(r: &RenderSpec, l: &LookSpec) -> Result<()> {
+    if l.pixel_art_filter == PixelArtFilter::Mode && l.pixel_art.is_none() {
+        return Err(Error::bad_option(
+            "pixel_art_filter",
+            "mode",
+            "needs `pixel_art` (it sets how pixel art downscales)",
+        ));
+    }
+    if r.bands != RenderSpec::default().bands && r.shading != ShadingName::Toon {
+        return Err(Error::bad_option("bands", r.bands, "needs `shading` toon (it sets the toon shading's bands)"));
+    }
+    if l.outline_color != LookSpec::default().outline_color && l.outline == 0 {
+        return Err(Error::bad_option("outline_color", l.outline_color, "needs `outline` (it colours the outline)"));
+    }
+    Ok(())
+}
+
+/// The surface maps: not beside the skeleton overlay; a normal map for `normal_y` to flip.
+fn check_maps(l: &LookSpec) -> Result<()> {
+    if l.skeleton && !l.maps.is_empty() {
+        return Err(Error::bad_option(
+            "maps",
+            shown_maps(&l.maps),
+            "not with `skeleton` (the overlay is drawn on the colour image alone)",
+        ));
+    }
+    if l.normal_y == NormalY::Down && !l.maps.contains(&MapKind::Normal) {
+        return Err(Error::bad_option("normal_y", "down", "needs `maps` to include normal (it flips the normal map)"));
+    }
+    Ok(())
+}
+
+/// How a sheet and a GIF are written: the sheet's layout, its engine data and frame names,
+/// the GIF's encoding and the direction it shows.
+struct Outputs {
+    layout: Layout,
+    json_format: JsonFormat,
+    frame_names: FrameNames,
+    gif: GifOptions,
+    gif_direction: u32,
+}
+
+/// The sheet's layout (extrusion within the padding, pages within their bounds), frame names
+/// the engine data can tell apart, and the GIF's settings.
+fn outputs(layout: &LayoutSpec, g: &GifSpec, directions: &Directions) -> Result<Outputs> {
+    within("padding", layout.padding, bounds::PADDING)?;
+    within("extrude", layout.extrude, bounds::EXTRUDE)?;
+    if layout.extrude > layout.padding {
+        let expected = format!("must be at most `padding` ({}): extrusion fills the padding", layout.padding);
+        return Err(Error::bad_option("extrude", layout.extrude, expected));
+    }
+    let json_format = JsonFormat::from(layout.json_format);
+    let names = layout.filename_format.as_deref().unwrap_or(json_format.default_frame_names());
+    let frame_names = FrameNames::parse(names)
+        .map_err(|expected| Error::bad_option("filename_format", format!("\"{names}\""), expected))?;
+    let gif_direction = gif_direction(&g.direction, directions)?;
+    let page = layout.max_size.0;
+    for side in [page.width, page.height] {
+        bounds::PAGE_SIDE.check(side).map_err(|e| Error::bad_option("max_size", page, format!("each side {e}")))?;
+    }
+    Ok(Outputs {
+        layout: Layout {
+            padding: layout.padding,
+            extrude: layout.extrude,
+            trim: layout.trim,
+            max_size: (page.width, page.height),
+            pot: layout.pot,
+            packing: match layout.pack {
+                PackName::Rows => Packing::Rows,
+                PackName::Tight => Packing::Tight,
             },
-            filter: match r.filter.unwrap_or_default() {
-                FilterName::Nearest => Filter::Nearest,
-                FilterName::Bilinear => Filter::Bilinear,
-                FilterName::Trilinear => Filter::Trilinear,
+            dedupe: layout.dedupe,
+        },
+        json_format,
+        frame_names,
+        gif: GifOptions {
+            alpha_threshold: g.alpha_threshold,
+            dither: g.dither,
+            palette: match g.gif_palette {
+                GifPaletteName::Global => Palette::Global,
+                GifPaletteName::PerFrame => Palette::PerFrame,
             },
-            model_filters: r.filter.is_none(),
-            shading: match r.shading {
-                ShadingName::Unlit => Shading::Unlit,
-                ShadingName::Lambert => Shading::Lambert,
-                ShadingName::Toon => Shading::Toon { bands: r.bands },
-            },
-            lights,
-            ambient: r.ambient,
-            background: r.background.map(|c| c.0),
-            cull_back_faces: !r.two_sided,
-        };
-        let sampling = match (s.sample_fps, s.frames) {
-            (Some(f), _) => Sampling::Fps(f),
-            (None, Some(n)) => Sampling::Count(n),
-            (None, None) => Sampling::ClipFrames,
-        };
-        Ok(Resolved {
-            spec: self.clone(),
-            model: m.model.clone(),
-            load,
-            controls,
-            rows,
-            looping,
-            clip: clip.or_else(|| names.first().cloned()),
-            moments,
-            pose: PoseOptions { looping: true, in_place: !a.root_motion },
-            view,
-            options,
-            auto_size: v.size.is_auto(),
-            directions,
-            fit: s.fit,
-            pixels_per_unit: s.pixels_per_unit,
-            ground: s.ground,
-            sampling,
-            look: Look { maps: maps_in_order(&l.maps), ..l.clone() },
-            layout: Layout {
-                padding: layout.padding,
-                extrude: layout.extrude,
-                trim: layout.trim,
-                max_size: (layout.max_size.0.width, layout.max_size.0.height),
-                pot: layout.pot,
-                packing: match layout.pack {
-                    PackName::Rows => Packing::Rows,
-                    PackName::Tight => Packing::Tight,
-                },
-                dedupe: layout.dedupe,
-            },
-            json_format,
-            frame_names,
-            gif: GifOptions {
-                alpha_threshold: g.alpha_threshold,
-                dither: g.dither,
-                palette: match g.gif_palette {
-                    GifPaletteName::Global => Palette::Global,
-                    GifPaletteName::PerFrame => Palette::PerFrame,
-                },
-            },
-            gif_direction,
-            limits,
-        })
+        },
+        gif_direction,
+    })
+}
+
+/// The resource limits, each within its bounds.
+fn limits(spec: &LimitsSpec) -> Result<Limits> {
+    within("max_file_mib", spec.max_file_mib, bounds::MAX_FILE_MIB)?;
+    within("max_texture_side", spec.max_texture_side, bounds::MAX_TEXTURE_SIDE)?;
+    within("max_memory_mib", spec.max_memory_mib, bounds::MAX_MEMORY_MIB)?;
+    Ok(spec.limits())
+}
+
+/// The camera: the iso preset or yaw, pitch and projection; a fixed scale needs it
+/// orthographic.
+fn camera(v: &ViewSpec, s: &SpriteSpec) -> Result<OrbitView> {
+    let projection = if v.ortho { Projection::Orthographic } else { Projection::Perspective { fov_y_degrees: v.fov } };
+    let view = match v.view {
+        Some(super::ViewPreset::Iso) => OrbitView { yaw_degrees: v.yaw, margin: v.margin, ..OrbitView::ISOMETRIC_2_1 },
+        None => OrbitView { yaw_degrees: v.yaw, pitch_degrees: v.pitch, projection, margin: v.margin },
+    };
+    if let (Some(p), Projection::Perspective { .. }) = (s.pixels_per_unit, view.projection) {
+        let expected = "needs an orthographic view (`ortho`, or the iso `view`): a perspective camera has no one scale";
+        return Err(Error::bad_option("pixels_per_unit", p, expected));
+    }
+    Ok(view)
+}
+
+/// The renderer's settings at the finished image's size.
+fn render_options(r: &RenderSpec, size: Size) -> RenderOptions {
+    let lights = if r.light.is_empty() {
+        vec![Light::KEY]
+    } else {
+        let share = 1.0 / r.light.len() as f32;
+        r.light.iter().map(|d| Light { direction: d.0, intensity: share }).collect()
+    };
+    RenderOptions {
+        width: size.width,
+        height: size.height,
+        ssaa: r.ssaa,
+        shading_rate: match r.shading_rate {
+            ShadingRateName::Pixel => ShadingRate::Pixel,
+            ShadingRateName::Sample => ShadingRate::Sample,
+        },
+        filter: match r.filter.unwrap_or_default() {
+            FilterName::Nearest => Filter::Nearest,
+            FilterName::Bilinear => Filter::Bilinear,
+            FilterName::Trilinear => Filter::Trilinear,
+        },
+        model_filters: r.filter.is_none(),
+        shading: match r.shading {
+            ShadingName::Unlit => Shading::Unlit,
+            ShadingName::Lambert => Shading::Lambert,
+            ShadingName::Toon => Shading::Toon { bands: r.bands },
+        },
+        lights,
+        ambient: r.ambient,
+        background: r.background.map(|c| c.0),
+        cull_back_faces: !r.two_sided,
     }
 }
 
@@ -630,7 +548,7 @@ impl Resolved {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{LookSpec, SpriteSpec};
+    use crate::spec::is_animation_file;
 
     fn spec() -> BakeSpec {
         let mut spec = BakeSpec::default();

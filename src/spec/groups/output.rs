@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "cli")]
 use crate::bounds;
 use crate::spec::{DirectionRef, PageSize, Size};
+use crate::sprite::JsonFormat;
 
 #[cfg(feature = "cli")]
 use clap::Args;
@@ -37,6 +38,22 @@ pub enum JsonFormatName {
     /// GameMaker: a strip per animation, spr_NAME_TAG_stripN.png (the IDE imports it as a
     /// sprite of N frames), and NAME.gml setting their origins and speeds.
     Gamemaker,
+}
+
+impl From<JsonFormatName> for JsonFormat {
+    fn from(name: JsonFormatName) -> JsonFormat {
+        match name {
+            JsonFormatName::Texturepacker => JsonFormat::TexturePacker,
+            JsonFormatName::Aseprite => JsonFormat::Aseprite,
+            JsonFormatName::Phaser => JsonFormat::Phaser,
+            JsonFormatName::PhaserMultiatlas => JsonFormat::PhaserMultiatlas,
+            JsonFormatName::Godot => JsonFormat::Godot,
+            JsonFormatName::Godot3 => JsonFormat::Godot3,
+            JsonFormatName::Libgdx => JsonFormat::Libgdx,
+            JsonFormatName::Unity => JsonFormat::Unity,
+            JsonFormatName::Gamemaker => JsonFormat::GameMaker,
+        }
+    }
 }
 
 /// How frames are placed on sheet pages.
