@@ -21,7 +21,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::{Entry, Kind, Written};
+use super::state::Written;
+use super::{Entry, Kind};
 use crate::bake::JsonFormat;
 use crate::bake::engines::page_path;
 use crate::bake::frames_data;

@@ -1,0 +1,322 @@
+//! A run: each entry judged, planned, checked with the others, baked and reported.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::entry::Entry;
+use super::state::{
+    Hashes, Record, State, Written, append_record, hash_bytes, journal_path, lock_state, read_state, settings_hash,
+    settings_keys,
+};
+use super::steps::{Elsewhere, Ledger, Notes, Planned, Step, in_batches};
+use super::types::{EntryReport, Event, Project, Report, RunOptions, Status};
+use crate::bake::load;
+use crate::bake::pipeline::{self, Stage};
+use crate::budget::models_in_flight;
+use crate::error::{Error, Result};
+use crate::output::Transaction;
+
+impl Project {
+    /// Step 3 for one entry: loads it to learn every file it writes and reads.
+    fn plan(&self, entry: &Entry, events: &(dyn Fn(Event) + Sync)) -> Result<Planned> {
+        let start = Instant::now();
+        let resolved = entry.spec.anchored(&self.scope)?.resolve()?;
+        let loaded = load(&resolved)?;
+        let plan = self.outputs_of(entry, &loaded, &resolved)?;
+        for o in plan.outputs() {
+            self.check_inside(entry, &o.path)?;
+        }
+        // Each output's own form here (extension, no folder in the way); an output on a file
+        // this or any entry reads is checked with the whole run's (step 3's refusal), so an
+        // entry writing over its own texture stops the run rather than failing alone.
+        plan.check(&[])?;
+        events(Event::Planned(entry.kind.product().image_count(&loaded, &resolved)?));
+        let outputs = plan.outputs().iter().map(|o| o.path.clone()).collect();
+        Ok(Planned { resolved, outputs, inputs: loaded.inputs, seconds: start.elapsed().as_secs_f64() })
+    }
+
+    /// `step` planned when it is [`Step::Stale`] (failed when the entry cannot be), else as it is.
+    fn planned(&self, entry: &Entry, step: Step, events: &(dyn Fn(Event) + Sync)) -> Step {
+        let Step::Stale(reason) = step else { return step };
+        let start = Instant::now();
+        match self.plan(entry, events) {
+            Ok(planned) => Step::Planned(reason, Box::new(planned)),
+            Err(e) => Step::Failed { reason, error: e.to_string(), seconds: start.elapsed().as_secs_f64() },
+        }
+    }
+
+    /// Step 3 for the entries a run does not bake, `selected` being those it bakes: see
+    /// [`Elsewhere`]. An entry of the shard (`in_shard`) left out by name stands for what its
+    /// record in `state` says it writes and reads, unloaded; the others (another shard's, or
+    /// one without a record) are planned. Their images are not counted in the progress.
+    fn plan_elsewhere<'p>(
+        &'p self,
+        selected: &[&Entry],
+        in_shard: &[&Entry],
+        state: &State,
+        at_once: usize,
+    ) -> Elsewhere<'p> {
+        let ours: HashSet<usize> = selected.iter().map(|e| e.index).collect();
+        let shard: HashSet<usize> = in_shard.iter().map(|e| e.index).collect();
+        let entries: Vec<&Entry> = self.entries.iter().filter(|e| !ours.contains(&e.index)).collect();
+        let recorded = |e: &Entry| state.entries.get(&e.name).filter(|_| shard.contains(&e.index)).cloned();
+        let step = |e: &&Entry| match recorded(e) {
+            Some(record) => Step::Fresh(record),
+            None => Step::Stale("not baked in this run".into()),
+        };
+        let steps = entries.iter().map(step).collect();
+        let quiet = |_: Event| {};
+        let stale = |s: &Step| matches!(s, Step::Stale(_));
+        let steps = in_batches(&entries, steps, at_once, stale, |entry, step| self.planned(entry, step, &quiet));
+        Elsewhere { entries, steps }
+    }
+
+    /// Step 4 for one entry: bakes and writes it, removes what its last run wrote and this one
+    /// did not, records it in the journal, and returns its record.
+    fn bake(
+        &self,
+        entry: &Entry,
+        planned: &Planned,
+        hashes: &Hashes,
+        ledger: &Ledger,
+        events: &(dyn Fn(Event) + Sync),
+    ) -> Result<(Record, Notes)> {
+        let resolved = &planned.resolved;
+        let max = resolved.limits.max_file_bytes;
+        // Inputs are hashed before they are read again: a file that changes during the bake
+        // then shows as changed on the next run.
+        for path in &planned.inputs {
+            hashes.of(&self.scope, path, max);
+        }
+        let loaded = load(resolved)?;
+        let plan = self.outputs_of(entry, &loaded, resolved)?;
+        if plan.outputs().iter().map(|o| &o.path).ne(planned.outputs.iter()) {
+            return Err(Error::Invalid(
+                "its outputs changed after they were planned (a file changed during the run); run again".into(),
+            ));
+        }
+        plan.check(&loaded.inputs)?;
+        let budget = resolved.limits.budget();
+        let product = entry.kind.product();
+        let mut transaction = Transaction::new();
+        let mut staged = InProject { project: self, transaction: &mut transaction, written: Vec::new() };
+        let rendered = || events(Event::Rendered);
+        pipeline::write(product, &loaded, resolved, &entry.output, &budget, &rendered, &mut staged)?;
+        let record = Record {
+            settings: settings_hash(entry).unwrap_or_default(),
+            keys: settings_keys(entry),
+            inputs: self
+                .stored_inputs(&resolved.spec, &loaded.inputs)
+                .into_iter()
+                .map(|(stored, p)| (stored, hashes.of(&self.scope, &p, max)))
+                .collect(),
+            outputs: staged.written.into_iter().collect(),
+        };
+        let old = ledger.old.entries.get(&entry.name).map(|r| &r.outputs);
+        let gone = old.into_iter().flatten().filter(|(p, _)| !record.outputs.contains_key(*p));
+        // Only files its output can name: the record is untrusted (see `cover.rs`).
+        let names = self.names(entry);
+        let (stale, foreign): (Vec<(&String, &Written)>, Vec<_>) = gone.partition(|(p, _)| names.could_write(p));
+        let stale_paths: Vec<PathBuf> = stale.iter().map(|(p, _)| self.recorded(p)).collect();
+        let mut notes = Notes { warnings: loaded.warnings, removed: Vec::new() };
+        notes.warnings.extend(self.left_in_place(foreign.into_iter().map(|(p, _)| p)));
+        // Removed and recorded under the commit's locks: another spritebake writing there waits
+        // for the folder as this entry leaves it, and an interrupt waits for the record.
+        let also: Vec<&Path> = stale_paths.iter().map(PathBuf::as_path).chain([ledger.journal.as_path()]).collect();
+        transaction.commit_then(&also, || {
+            for ((stored, written), path) in stale.iter().zip(&stale_paths) {
+                self.remove_stale(entry, stored, path, written, &ledger.keep, &mut notes);
+            }
+            if let Err(e) = append_record(&ledger.journal, &entry.name, &record) {
+                notes.warnings.push(format!("not recorded until the run ends: {e}"));
+            }
+        })?;
+        Ok((record, notes))
+    }
+
+    /// The report of an entry's last step.
+    fn report(&self, entry: &Entry, step: Step, dry_run: bool) -> EntryReport {
+        let mut report = EntryReport {
+            name: entry.name.clone(),
+            kind: entry.kind,
+            outputs: self.expected_outputs(entry),
+            status: Status::UpToDate,
+            seconds: 0.0,
+            error: None,
+            reason: None,
+            warnings: Vec::new(),
+            removed: Vec::new(),
+        };
+        match step {
+            Step::Fresh(record) => report.outputs = record.outputs.keys().map(|p| self.joined(p)).collect(),
+            Step::Stale(reason) | Step::Planned(reason, _) => {
+                // Only a dry run leaves entries unbaked.
+                report.status = if dry_run { Status::WouldBuild } else { Status::Failed };
+                report.reason = Some(reason);
+            }
+            Step::Built { reason, notes, outputs, seconds, .. } => {
+                (report.status, report.reason, report.seconds) = (Status::Built, Some(reason), seconds);
+                (report.outputs, report.warnings, report.removed) = (outputs, notes.warnings, notes.removed);
+            }
+            Step::Failed { reason, error, seconds } => {
+                (report.status, report.reason, report.seconds) = (Status::Failed, Some(reason), seconds);
+                report.error = Some(error);
+            }
+        }
+        report
+    }
+
+    /// Runs the project: see the module notes. `events` hears of planned entries and rendered
+    /// images, from any thread.
+    ///
+    /// # Errors
+    /// A refusal of the whole run, before anything renders: an output outside the allowed
+    /// folders, two entries writing one file, an output on a file an entry reads, an output
+    /// that cannot be written. An entry that fails is not an error: its report says why.
+    pub fn run(&self, options: &RunOptions, events: &(dyn Fn(Event) + Sync)) -> Result<Report> {
+        let state_path = self.state_path(options.shard);
+        let journal = journal_path(&state_path);
+        self.check_fixed(options)?;
+        // From before the state file is read until it is written anew: another run of this
+        // project (another version of it) waits, then reads what this one recorded (see
+        // `state.rs`). A dry run writes nothing, and takes no lock.
+        let mut lock_warnings = Vec::new();
+        let _lock = match options.dry_run {
+            true => None,
+            false => match lock_state(&state_path) {
+                Ok((lock, waited)) => {
+                    lock_warnings.extend(waited);
+                    Some(lock)
+                }
+                Err(warning) => {
+                    lock_warnings.push(warning);
+                    None
+                }
+            },
+        };
+        let (mut state, mut warnings) = read_state(&state_path);
+        warnings.splice(0..0, lock_warnings);
+        let in_shard = self.selected(options.shard);
+        let chosen = |e: &&Entry| options.only.as_ref().is_none_or(|names| names.contains(&e.name));
+        let selected: Vec<&Entry> = in_shard.iter().copied().filter(chosen).collect();
+        // A name of another shard's entry bakes nothing here: said, not silent.
+        let named = options.only.iter().flatten();
+        let elsewhere: Vec<String> =
+            named.filter(|n| !selected.iter().any(|e| &e.name == *n)).map(|n| format!("'{n}'")).collect();
+        if !elsewhere.is_empty() {
+            warnings.push(format!("{} not baked: another shard's entries", elsewhere.join(", ")));
+        }
+        let hashes = Hashes::default();
+        // Each step, and why the entry's record is not believed (see `cover.rs`).
+        let judged: Vec<(Step, Option<String>)> = selected
+            .par_iter()
+            .map(|entry| {
+                let settings = settings_hash(entry);
+                let record = state.entries.get(&entry.name);
+                let current = record.filter(|r| settings.as_ref() == Some(&r.settings));
+                let distrust = record.and_then(|r| self.distrust(entry, r, current.is_some()));
+                let step = match (options.force, &distrust) {
+                    (true, _) => Step::Stale("forced".into()),
+                    (false, Some(_)) => Step::Stale("its record is not believed".into()),
+                    (false, None) => match self.freshness(entry, record, current, &hashes) {
+                        Ok(record) => Step::Fresh(record),
+                        Err(reason) => Step::Stale(reason),
+                    },
+                };
+                (step, distrust)
+            })
+            .collect();
+        let mut steps = Vec::with_capacity(judged.len());
+        for (entry, (step, distrust)) in selected.iter().zip(judged) {
+            if let Some(why) = distrust {
+                warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
+                // Nor is it trusted to say what the entry wrote last time.
+                state.entries.remove(&entry.name);
+            }
+            steps.push(step);
+        }
+        if !options.dry_run {
+            // A job holds its model and, on a budget as large again, its images.
+            let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
+            let at_once = models_in_flight(per_entry.saturating_mul(2));
+            let stale = |s: &Step| matches!(s, Step::Stale(_));
+            let plan = |entry: &Entry, step| self.planned(entry, step, events);
+            // Planning (loading, not rendering) every other shard's entry costs a shard that
+            // builds nothing too much to pay for nothing: it writes and removes nothing.
+            let elsewhere = match steps.iter().any(stale) {
+                true => self.plan_elsewhere(&selected, &in_shard, &state, at_once),
+                false => Elsewhere::default(),
+            };
+            steps = in_batches(&selected, steps, at_once, stale, plan);
+            // A refusal that records take part in rebuilds their entries instead (see
+            // `clash.rs`); each round leaves fewer records, and then only plans can refuse.
+            let keep = loop {
+                let refusal = match self.check_planned(&selected, &steps, &elsewhere, &state, options) {
+                    Ok(keep) => break keep,
+                    Err(refusal) => refusal,
+                };
+                let clashing = self.clashing_records(&selected, &steps, &elsewhere, options);
+                if clashing.is_empty() {
+                    return Err(refusal);
+                }
+                for (i, why) in clashing {
+                    let (Some(entry), Some(step)) = (selected.get(i), steps.get_mut(i)) else { continue };
+                    warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
+                    *step = Step::Stale("its record clashes with the run".into());
+                    // Nor is it trusted to say what the entry wrote last time.
+                    state.entries.remove(&entry.name);
+                }
+                steps = in_batches(&selected, steps, at_once, stale, plan);
+            };
+            let ledger = Ledger { old: &state, keep, journal: journal.clone() };
+            let planned = |s: &Step| matches!(s, Step::Planned(..));
+            steps = in_batches(&selected, steps, at_once, planned, |entry, step| match step {
+                Step::Planned(reason, planned) => {
+                    let start = Instant::now();
+                    let result = self.bake(entry, &planned, &hashes, &ledger, events);
+                    let seconds = planned.seconds + start.elapsed().as_secs_f64();
+                    match result {
+                        Ok((record, notes)) => {
+                            // What it wrote, in planned order: a sheet writes some of the
+                            // pages it planned.
+                            let written = |p: &PathBuf| record.outputs.contains_key(&self.stored(p));
+                            let outputs = planned.outputs.into_iter().filter(written).collect();
+                            Step::Built { reason, record, notes, outputs, seconds }
+                        }
+                        Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
+                    }
+                }
+                other => other,
+            });
+            // The shard's entries left out by name keep their records.
+            let unchosen = in_shard.iter().filter(|e| !chosen(e));
+            let kept = unchosen.filter_map(|e| Some((e.name.clone(), state.entries.get(&e.name)?.clone())));
+            let kept: Vec<(String, Record)> = kept.collect();
+            warnings.extend(self.write_state(&state_path, &journal, &state, kept, &selected, &steps));
+        }
+        let entries =
+            selected.iter().zip(steps).map(|(entry, step)| self.report(entry, step, options.dry_run)).collect();
+        Ok(Report { entries, state: state_path, warnings })
+    }
+}
+
+/// Stages an entry's files in the project's folder (an entry names its output relative to
+/// it) and keeps each one's name as the state file stores it, with its size and hash.
+struct InProject<'p, 't> {
+    project: &'p Project,
+    transaction: &'t mut Transaction,
+    written: Vec<(String, Written)>,
+}
+
+impl Stage for InProject<'_, '_> {
+    fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let path = self.project.joined(path);
+        self.transaction.stage(&path, bytes)?;
+        let written = Written { bytes: bytes.len() as u64, hash: hash_bytes(bytes) };
+        self.written.push((self.project.stored(&path), written));
+        Ok(())
+    }
+}
