@@ -8,8 +8,8 @@ use rayon::prelude::*;
 
 use super::entry::Entry;
 use super::state::{
-    Hashes, Record, State, Written, append_record, hash_bytes, journal_path, lock_state, read_state, settings_hash,
-    settings_keys,
+    Hashes, Record, State, StateLock, Written, append_record, hash_bytes, journal_path, lock_state, read_state,
+    settings_hash, settings_keys,
 };
 use super::steps::{Elsewhere, Ledger, Notes, Planned, Step, in_batches};
 use super::types::{EntryReport, Event, Project, Report, RunOptions, Status};
@@ -180,28 +180,11 @@ impl Project {
         let state_path = self.state_path(options.shard);
         let journal = journal_path(&state_path);
         self.check_fixed(options)?;
-        // From before the state file is read until it is written anew: another run of this
-        // project (another version of it) waits, then reads what this one recorded (see
-        // `state.rs`). A dry run writes nothing, and takes no lock.
-        let mut lock_warnings = Vec::new();
-        let _lock = match options.dry_run {
-            true => None,
-            false => match lock_state(&state_path) {
-                Ok((lock, waited)) => {
-                    lock_warnings.extend(waited);
-                    Some(lock)
-                }
-                Err(warning) => {
-                    lock_warnings.push(warning);
-                    None
-                }
-            },
-        };
+        let (_lock, lock_warnings) = lock(&state_path, options.dry_run);
         let (mut state, mut warnings) = read_state(&state_path);
         warnings.splice(0..0, lock_warnings);
         let in_shard = self.selected(options.shard);
-        let chosen = |e: &&Entry| options.only.as_ref().is_none_or(|names| names.contains(&e.name));
-        let selected: Vec<&Entry> = in_shard.iter().copied().filter(chosen).collect();
+        let selected: Vec<&Entry> = in_shard.iter().copied().filter(|e| chosen(options, e)).collect();
         // A name of another shard's entry bakes nothing here: said, not silent.
         let named = options.only.iter().flatten();
         let elsewhere: Vec<String> =
@@ -210,34 +193,7 @@ impl Project {
             warnings.push(format!("{} not baked: another shard's entries", elsewhere.join(", ")));
         }
         let hashes = Hashes::default();
-        // Each step, and why the entry's record is not believed (see `cover.rs`).
-        let judged: Vec<(Step, Option<String>)> = selected
-            .par_iter()
-            .map(|entry| {
-                let settings = settings_hash(entry);
-                let record = state.entries.get(&entry.name);
-                let current = record.filter(|r| settings.as_ref() == Some(&r.settings));
-                let distrust = record.and_then(|r| self.distrust(entry, r, current.is_some()));
-                let step = match (options.force, &distrust) {
-                    (true, _) => Step::Stale("forced".into()),
-                    (false, Some(_)) => Step::Stale("its record is not believed".into()),
-                    (false, None) => match self.freshness(entry, record, current, &hashes) {
-                        Ok(record) => Step::Fresh(record),
-                        Err(reason) => Step::Stale(reason),
-                    },
-                };
-                (step, distrust)
-            })
-            .collect();
-        let mut steps = Vec::with_capacity(judged.len());
-        for (entry, (step, distrust)) in selected.iter().zip(judged) {
-            if let Some(why) = distrust {
-                warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
-                // Nor is it trusted to say what the entry wrote last time.
-                state.entries.remove(&entry.name);
-            }
-            steps.push(step);
-        }
+        let mut steps = self.judge(&selected, &mut state, &hashes, options.force, &mut warnings);
         if !options.dry_run {
             // A job holds its model and, on a budget as large again, its images.
             let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
@@ -272,27 +228,9 @@ impl Project {
                 steps = in_batches(&selected, steps, at_once, stale, plan);
             };
             let ledger = Ledger { old: &state, keep, journal: journal.clone() };
-            let planned = |s: &Step| matches!(s, Step::Planned(..));
-            steps = in_batches(&selected, steps, at_once, planned, |entry, step| match step {
-                Step::Planned(reason, planned) => {
-                    let start = Instant::now();
-                    let result = self.bake(entry, &planned, &hashes, &ledger, events);
-                    let seconds = planned.seconds + start.elapsed().as_secs_f64();
-                    match result {
-                        Ok((record, notes)) => {
-                            // What it wrote, in planned order: a sheet writes some of the
-                            // pages it planned.
-                            let written = |p: &PathBuf| record.outputs.contains_key(&self.stored(p));
-                            let outputs = planned.outputs.into_iter().filter(written).collect();
-                            Step::Built { reason, record, notes, outputs, seconds }
-                        }
-                        Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
-                    }
-                }
-                other => other,
-            });
+            steps = self.bake_planned(&selected, steps, at_once, &hashes, &ledger, events);
             // The shard's entries left out by name keep their records.
-            let unchosen = in_shard.iter().filter(|e| !chosen(e));
+            let unchosen = in_shard.iter().filter(|e| !chosen(options, e));
             let kept = unchosen.filter_map(|e| Some((e.name.clone(), state.entries.get(&e.name)?.clone())));
             let kept: Vec<(String, Record)> = kept.collect();
             warnings.extend(self.write_state(&state_path, &journal, &state, kept, &selected, &steps));
@@ -300,6 +238,98 @@ impl Project {
         let entries =
             selected.iter().zip(steps).map(|(entry, step)| self.report(entry, step, options.dry_run)).collect();
         Ok(Report { entries, state: state_path, warnings })
+    }
+
+    /// Step 2 for the entries of the run: each one up to date or to rebuild (and why), from
+    /// the state file alone. A record that is not believed (see `cover.rs`) is dropped from
+    /// `state`, with a warning, and its entry rebuilt.
+    fn judge(
+        &self,
+        selected: &[&Entry],
+        state: &mut State,
+        hashes: &Hashes,
+        force: bool,
+        warnings: &mut Vec<String>,
+    ) -> Vec<Step> {
+        // Each step, and why the entry's record is not believed (see `cover.rs`).
+        let judged: Vec<(Step, Option<String>)> = selected
+            .par_iter()
+            .map(|entry| {
+                let settings = settings_hash(entry);
+                let record = state.entries.get(&entry.name);
+                let current = record.filter(|r| settings.as_ref() == Some(&r.settings));
+                let distrust = record.and_then(|r| self.distrust(entry, r, current.is_some()));
+                let step = match (force, &distrust) {
+                    (true, _) => Step::Stale("forced".into()),
+                    (false, Some(_)) => Step::Stale("its record is not believed".into()),
+                    (false, None) => match self.freshness(entry, record, current, hashes) {
+                        Ok(record) => Step::Fresh(record),
+                        Err(reason) => Step::Stale(reason),
+                    },
+                };
+                (step, distrust)
+            })
+            .collect();
+        let mut steps = Vec::with_capacity(judged.len());
+        for (entry, (step, distrust)) in selected.iter().zip(judged) {
+            if let Some(why) = distrust {
+                warnings.push(format!("{}: its record in the state file {why}; it is rebuilt", entry.label()));
+                // Nor is it trusted to say what the entry wrote last time.
+                state.entries.remove(&entry.name);
+            }
+            steps.push(step);
+        }
+        steps
+    }
+
+    /// Step 4: bakes the planned entries, at most `at_once` at a time, each one then built or
+    /// failed; the other steps stay as they are.
+    fn bake_planned(
+        &self,
+        selected: &[&Entry],
+        steps: Vec<Step>,
+        at_once: usize,
+        hashes: &Hashes,
+        ledger: &Ledger,
+        events: &(dyn Fn(Event) + Sync),
+    ) -> Vec<Step> {
+        let planned = |s: &Step| matches!(s, Step::Planned(..));
+        in_batches(selected, steps, at_once, planned, |entry, step| match step {
+            Step::Planned(reason, planned) => {
+                let start = Instant::now();
+                let result = self.bake(entry, &planned, hashes, ledger, events);
+                let seconds = planned.seconds + start.elapsed().as_secs_f64();
+                match result {
+                    Ok((record, notes)) => {
+                        // What it wrote, in planned order: a sheet writes some of the
+                        // pages it planned.
+                        let written = |p: &PathBuf| record.outputs.contains_key(&self.stored(p));
+                        let outputs = planned.outputs.into_iter().filter(written).collect();
+                        Step::Built { reason, record, notes, outputs, seconds }
+                    }
+                    Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
+                }
+            }
+            other => other,
+        })
+    }
+}
+
+/// Whether the run bakes `entry` of its shard: every one, or those `only` names.
+fn chosen(options: &RunOptions, entry: &Entry) -> bool {
+    options.only.as_ref().is_none_or(|names| names.contains(&entry.name))
+}
+
+/// The state file's lock, and warnings about it. From before the state file is read until it
+/// is written anew: another run of this project (another version of it) waits, then reads
+/// what this one recorded (see `state.rs`). A dry run writes nothing, and takes no lock.
+fn lock(state_path: &Path, dry_run: bool) -> (Option<StateLock>, Vec<String>) {
+    if dry_run {
+        return (None, Vec::new());
+    }
+    match lock_state(state_path) {
+        Ok((lock, waited)) => (Some(lock), waited.into_iter().collect()),
+        Err(warning) => (None, vec![warning]),
     }
 }
 
