@@ -52,6 +52,9 @@
 //! of import circles.
 
 #![forbid(unsafe_code)]
+// What nothing outside the crate can reach says so (`pub(crate)`), so that `pub` marks the
+// library's surface.
+#![warn(unreachable_pub)]
 
 // `bounds`, `budget`, `confine` and `terminal` are helpers the binary shares (option ranges for
 // clap, batch sizing, reading the files it names, escaping what it prints): public for it,

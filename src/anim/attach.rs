@@ -59,7 +59,7 @@ pub fn to_body_axes(body: &Model, attachment: &Model) -> Mat3 {
 
 /// True when `body` and `attachment` are morph models with the same number of key shapes in
 /// every mesh: the body's clips index the attachment's key shapes too (Quake 2 linked models).
-pub fn shares_key_shapes(body: &Model, attachment: &Model) -> bool {
+pub(crate) fn shares_key_shapes(body: &Model, attachment: &Model) -> bool {
     let count = |m: &Model| {
         let first = m.meshes.first().map(|mesh| mesh.morph_frames.len()).filter(|&n| n > 0)?;
         m.meshes.iter().all(|mesh| mesh.morph_frames.len() == first).then_some(first)

@@ -205,7 +205,7 @@ impl<'a> Motion<'a> {
 }
 
 /// Mixes two sets of parent-relative joint poses: `b`'s weight is `w` (exact at 0 and 1).
-pub fn blend_poses(a: Vec<JointPose>, b: &[JointPose], w: f32) -> Vec<JointPose> {
+pub(crate) fn blend_poses(a: Vec<JointPose>, b: &[JointPose], w: f32) -> Vec<JointPose> {
     if w.is_nan() || w <= 0.0 {
         return a;
     }

@@ -21,7 +21,7 @@ use crate::model::{
 };
 
 /// Seconds into a keyed clip for `time`, wrapped or clamped. Non-finite times count as 0.
-pub fn clip_seconds(clip: &Clip, keyed: &KeyedClip, time: FrameTime, looping: bool) -> f32 {
+pub(crate) fn clip_seconds(clip: &Clip, keyed: &KeyedClip, time: FrameTime, looping: bool) -> f32 {
     let s = match time {
         FrameTime::Frame(f) if clip.fps > 0.0 => f / clip.fps,
         FrameTime::Frame(_) => 0.0,
@@ -39,7 +39,7 @@ pub fn clip_seconds(clip: &Clip, keyed: &KeyedClip, time: FrameTime, looping: bo
 }
 
 /// Samples `channel` at `seconds` into `out` (`channel.width` values).
-pub fn sample(channel: &Channel, seconds: f32, out: &mut [f32]) {
+pub(crate) fn sample(channel: &Channel, seconds: f32, out: &mut [f32]) {
     // A channel without keys (or short of values) reads as zeros, never as stale data.
     out.fill(0.0);
     let w = channel.width;
@@ -111,7 +111,7 @@ fn unit(q: Quat) -> Quat {
 }
 
 /// Parent-relative joint poses at `time` of a keyed clip, root motion removed if asked.
-pub fn local_poses(
+pub(crate) fn local_poses(
     model: &Model,
     skeleton: &Skeleton,
     clip: &Clip,
@@ -220,7 +220,7 @@ fn anchors(skeleton: &Skeleton, movers: &[usize]) -> Vec<usize> {
 
 /// Morph weights of every mesh at `time` of `clip`: animated ones from a keyed clip's weight
 /// channels, the rest (and all of them for other clips) as stored.
-pub fn morph_weights(model: &Model, clip: &Clip, time: FrameTime, options: &PoseOptions) -> Vec<Vec<f32>> {
+pub(crate) fn morph_weights(model: &Model, clip: &Clip, time: FrameTime, options: &PoseOptions) -> Vec<Vec<f32>> {
     let mut weights: Vec<Vec<f32>> = model.meshes.iter().map(|m| m.morph_weights.clone()).collect();
     let ClipFrames::Keyed(keyed) = &clip.frames else { return weights };
     let seconds = clip_seconds(clip, keyed, time, options.looping);

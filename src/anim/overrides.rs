@@ -30,14 +30,14 @@ impl BoneOverride {
 }
 
 /// `Rz(yaw) · Ry(pitch) · Rx(roll)` with angles in degrees.
-pub fn rotation_from_degrees(yaw: f32, pitch: f32, roll: f32) -> Quat {
+pub(crate) fn rotation_from_degrees(yaw: f32, pitch: f32, roll: f32) -> Quat {
     Quat::from_rotation_z(yaw.to_radians())
         * Quat::from_rotation_y(pitch.to_radians())
         * Quat::from_rotation_x(roll.to_radians())
 }
 
 /// Applies overrides to parent-relative poses (unknown joint indices are ignored).
-pub fn apply_overrides(locals: &mut [JointPose], overrides: &[BoneOverride]) {
+pub(crate) fn apply_overrides(locals: &mut [JointPose], overrides: &[BoneOverride]) {
     for o in overrides {
         if let Some(pose) = locals.get_mut(o.joint) {
             pose.rotation = (pose.rotation * o.rotation).normalize();

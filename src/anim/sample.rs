@@ -28,7 +28,7 @@ impl Default for PoseOptions {
 
 /// Where a time falls in a clip: blend `t` (0..1) of the way from frame `from` to frame `to`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FramePair {
+pub(crate) struct FramePair {
     /// The frame at or before the time.
     pub from: usize,
     /// The next frame (frame 0 again at the end of a looping clip).
@@ -38,7 +38,7 @@ pub struct FramePair {
 }
 
 /// Maps a time to the two frames around it. Non-finite times count as frame 0.
-pub fn frame_pair(clip: &Clip, time: FrameTime, looping: bool) -> FramePair {
+pub(crate) fn frame_pair(clip: &Clip, time: FrameTime, looping: bool) -> FramePair {
     let n = clip.frame_count();
     if n <= 1 {
         return FramePair { from: 0, to: 0, t: 0.0 };

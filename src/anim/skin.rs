@@ -40,13 +40,13 @@ const PARALLEL_VERTICES: usize = 4096;
 
 /// Linear blend skinning of one mesh with model-space joint transforms; `None` for a mesh
 /// without skinning data.
-pub fn skin_mesh(mesh: &Mesh, joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
+pub(super) fn skin_mesh(mesh: &Mesh, joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
     skin_influences(mesh, &mesh.influences, joints)
 }
 
 /// [`skin_mesh`] with `influences` standing in for the mesh's own (the same layout, e.g. with
 /// morph-target offsets added).
-pub fn skin_influences(mesh: &Mesh, all: &[Influence], joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
+pub(super) fn skin_influences(mesh: &Mesh, all: &[Influence], joints: &[Affine3A]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
     if !mesh.is_skinned() {
         return None;
     }

@@ -103,7 +103,7 @@ pub fn render_posed_into(
 ///
 /// # Errors
 /// Invalid render options (see [`Renderer::render`]); rows of another size.
-pub fn render_posed_into_rows(
+pub(super) fn render_posed_into_rows(
     renderer: &Renderer,
     model: &Model,
     posed: &PosedMesh,

@@ -70,7 +70,7 @@ pub(super) struct Rule {
 impl Rule {
     /// The rule for cells finished with `look` (its outline and pixel-art blocks) and
     /// `margin`, fitted (no fixed scale, no auto size).
-    pub fn of(look: &Look, margin: f32) -> Rule {
+    pub(super) fn of(look: &Look, margin: f32) -> Rule {
         Rule {
             pixels_per_unit: None,
             auto_size: false,
@@ -106,7 +106,7 @@ pub(super) struct PosedFrames<'f> {
 
 impl<'f> PosedFrames<'f> {
     /// One frame whose points are known.
-    pub fn one(points: &'f [Vec3]) -> PosedFrames<'f> {
+    pub(super) fn one(points: &'f [Vec3]) -> PosedFrames<'f> {
         PosedFrames { count: 1, points: Box::new(move |_| Cow::Borrowed(points)) }
     }
 

@@ -136,13 +136,13 @@ pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout, budget: &MemoryBudget
 
 /// The rectangle of a cell a sheet keeps: with `trim` its opaque pixels (one transparent pixel
 /// of an empty frame), else the whole frame.
-pub fn kept_rect(cell: &Cell, layout: Layout) -> (u32, u32, u32, u32) {
+pub(super) fn kept_rect(cell: &Cell, layout: Layout) -> (u32, u32, u32, u32) {
     let whole = (0, 0, cell.image.width, cell.image.height);
     if layout.trim { cell.image.opaque_bounds().unwrap_or((0, 0, 1, 1)) } else { whole }
 }
 
 /// `cell` with its image and maps cut to `rect` (what a trimmed sheet keeps of it).
-pub fn crop_cell(mut cell: Cell, (x, y, w, h): (u32, u32, u32, u32)) -> Cell {
+pub(super) fn crop_cell(mut cell: Cell, (x, y, w, h): (u32, u32, u32, u32)) -> Cell {
     cell.image = crop(&cell.image, x, y, w, h);
     cell.maps.normal = cell.maps.normal.map(|m| crop(&m, x, y, w, h));
     cell.maps.depth = cell.maps.depth.map(|m| crop(&m, x, y, w, h));
@@ -156,7 +156,7 @@ pub fn crop_cell(mut cell: Cell, (x, y, w, h): (u32, u32, u32, u32)) -> Cell {
 ///
 /// # Errors
 /// No cells, a frame larger than a page, what `charge` or `done` return.
-pub fn pack_kept(
+pub(super) fn pack_kept(
     kept: &[Cell],
     rects: &[(u32, u32, u32, u32)],
     frame: (u32, u32),

@@ -15,7 +15,7 @@ use super::{Actual, Case, Expected, Tolerance};
 
 /// At most this many failing cells of a sheet get their own cropped images (every failing
 /// cell is outlined on the sheet regardless).
-pub const MAX_CELL_FRAMES: usize = 64;
+pub(super) const MAX_CELL_FRAMES: usize = 64;
 
 /// The numbers of one frame (or sheet cell) compared with its golden.
 #[derive(Debug, Clone, Copy, PartialEq)]

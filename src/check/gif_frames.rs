@@ -11,7 +11,7 @@ use crate::raster::Image;
 ///
 /// # Errors
 /// Not a GIF, or a GIF that does not decode.
-pub fn decode(bytes: &[u8], path: &Path) -> Result<(Vec<Image>, Vec<u16>)> {
+pub(super) fn decode(bytes: &[u8], path: &Path) -> Result<(Vec<Image>, Vec<u16>)> {
     decode_within(bytes, path, &MemoryBudget::default())
 }
 
@@ -20,7 +20,7 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<(Vec<Image>, Vec<u16>)> {
 ///
 /// # Errors
 /// As [`decode`]; [`Error::Budget`] when the frames would go over the budget.
-pub fn decode_within(bytes: &[u8], path: &Path, budget: &MemoryBudget) -> Result<(Vec<Image>, Vec<u16>)> {
+pub(super) fn decode_within(bytes: &[u8], path: &Path, budget: &MemoryBudget) -> Result<(Vec<Image>, Vec<u16>)> {
     let bad = |e: gif::DecodingError| Error::Image { path: path.to_path_buf(), message: format!("GIF: {e}") };
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::RGBA);

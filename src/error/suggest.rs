@@ -6,7 +6,7 @@
 //! A name that differs only in case, or that one name contains, always counts as close.
 
 /// Edit distance between two strings over characters (insert, delete, substitute cost 1).
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -30,7 +30,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Up to three of `candidates` closest to `name` (all at the smallest distance found).
-pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let wanted = name.to_lowercase();
     let limit = (wanted.chars().count() / 3).max(2);
     let mut scored: Vec<(usize, &str)> = candidates
@@ -53,7 +53,7 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// `"; did you mean 'a' or 'b'?"`, or an empty string when nothing is close.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     let close = closest(name, candidates);
     match close.as_slice() {
         [] => String::new(),

@@ -21,11 +21,11 @@ use crate::error::Result;
 /// How many folders above the model's own may hold the game's declaration folder (Doom 3
 /// keeps meshes in `base/models/md5/KIND/NAME/`, four below it; Quake 3 its models in
 /// `baseq3/models/KIND/NAME/`, three below).
-pub const MAX_BASE_LEVELS: usize = 6;
+pub(super) const MAX_BASE_LEVELS: usize = 6;
 
 /// One kind of declaration file, and how its declarations are read.
 #[derive(Debug)]
-pub struct Kind<D> {
+pub(super) struct Kind<D> {
     /// The folder of the game's base that holds them (`materials`).
     pub folder: &'static str,
     /// Their extension (`mtr`).
@@ -41,10 +41,10 @@ pub struct Kind<D> {
 }
 
 /// A declaration file's parser: its text and which names to keep, to the declarations kept.
-pub type Parser<D> = fn(&str, &dyn Fn(&str) -> bool) -> std::result::Result<Vec<D>, FormatError>;
+pub(super) type Parser<D> = fn(&str, &dyn Fn(&str) -> bool) -> std::result::Result<Vec<D>, FormatError>;
 
 /// What the reader needs of a parsed declaration.
-pub trait Declared {
+pub(super) trait Declared {
     /// The declared name as written, the 1-based line of the name, and what was read
     /// differently from the game (for warnings).
     fn declared(&self) -> (&str, usize, &[String]);
@@ -58,7 +58,7 @@ pub trait Declared {
 ///
 /// # Errors
 /// The budget, charged for each file before it is parsed.
-pub fn apply<D: Declared>(
+pub(super) fn apply<D: Declared>(
     kind: &Kind<D>,
     model: &Path,
     names: Vec<String>,

@@ -3,7 +3,7 @@
 
 /// Unit normals indexed by `md2 vertex.normal_index`.
 #[rustfmt::skip]
-pub const ANORMS: [[f32; 3]; 162] = [
+pub(super) const ANORMS: [[f32; 3]; 162] = [
     [-0.525731, 0.0, 0.850651],
     [-0.442863, 0.238856, 0.864188],
     [-0.295242, 0.0, 0.955423],

@@ -11,7 +11,7 @@ use crate::error::excerpt;
 
 /// What a text format's tokens look like besides the common rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Syntax {
+pub(super) struct Syntax {
     /// `/* */` comments (to their close, or the end of the file); a comment start also ends a
     /// word.
     pub block_comments: bool,
@@ -21,16 +21,16 @@ pub struct Syntax {
 
 impl Syntax {
     /// MD5 mesh and animation files: `( x y z )` vectors, `//` comments only.
-    pub const MD5: Syntax = Syntax { block_comments: false, parens: true };
+    pub(super) const MD5: Syntax = Syntax { block_comments: false, parens: true };
     /// studiomdl `.qc` scripts: C comments; parentheses are part of words.
-    pub const QC: Syntax = Syntax { block_comments: true, parens: false };
+    pub(super) const QC: Syntax = Syntax { block_comments: true, parens: false };
     /// Doom 3 `.def` declarations: C comments and `channel ( ... )` groups.
-    pub const DEF: Syntax = Syntax { block_comments: true, parens: true };
+    pub(super) const DEF: Syntax = Syntax { block_comments: true, parens: true };
 }
 
 /// One token and the 1-based line it starts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token<'a> {
+pub(super) struct Token<'a> {
     /// The text (without quotes for strings).
     pub text: &'a str,
     /// True for a quoted string.
@@ -41,19 +41,19 @@ pub struct Token<'a> {
 
 impl Token<'_> {
     /// True for the unquoted punctuation or word `word`.
-    pub fn is(&self, word: &str) -> bool {
+    pub(super) fn is(&self, word: &str) -> bool {
         !self.quoted && self.text == word
     }
 
     /// True for an unquoted word equal to `word` without regard to ASCII case.
-    pub fn is_keyword(&self, word: &str) -> bool {
+    pub(super) fn is_keyword(&self, word: &str) -> bool {
         !self.quoted && self.text.eq_ignore_ascii_case(word)
     }
 }
 
 /// A cursor over the tokens of a text, with typed reads that report the line on failure.
 #[derive(Debug, Clone)]
-pub struct Tokens<'a> {
+pub(super) struct Tokens<'a> {
     format: &'static str,
     syntax: Syntax,
     src: &'a str,
@@ -64,29 +64,29 @@ pub struct Tokens<'a> {
 
 impl<'a> Tokens<'a> {
     /// Tokens of `src` in `syntax`; errors are reported as `format`.
-    pub fn new(format: &'static str, syntax: Syntax, src: &'a str) -> Tokens<'a> {
+    pub(super) fn new(format: &'static str, syntax: Syntax, src: &'a str) -> Tokens<'a> {
         Tokens { format, syntax, src, pos: 0, line: 1, peeked: None }
     }
 
     /// The line of the next token (or the end of the text).
-    pub fn line(&mut self) -> usize {
+    pub(super) fn line(&mut self) -> usize {
         self.peek().map_or(self.line, |t| t.line)
     }
 
     /// An error at the current line.
     #[cold]
-    pub fn error(&mut self, message: impl Into<String>) -> FormatError {
+    pub(super) fn error(&mut self, message: impl Into<String>) -> FormatError {
         let line = self.line();
         FormatError::at_line(self.format, line, message)
     }
 
     /// Bytes of text not yet read: a bound for how many items can still follow.
-    pub fn remaining_bytes(&self) -> usize {
+    pub(super) fn remaining_bytes(&self) -> usize {
         self.src.len().saturating_sub(self.pos)
     }
 
     /// The next token without consuming it.
-    pub fn peek(&mut self) -> Option<Token<'a>> {
+    pub(super) fn peek(&mut self) -> Option<Token<'a>> {
         if self.peeked.is_none() {
             self.peeked = self.scan();
         }
@@ -94,7 +94,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// The next token.
-    pub fn next_token(&mut self) -> Option<Token<'a>> {
+    pub(super) fn next_token(&mut self) -> Option<Token<'a>> {
         self.peek();
         self.peeked.take()
     }
@@ -105,7 +105,7 @@ impl<'a> Tokens<'a> {
     ///
     /// # Errors
     /// A `}` with no block to close.
-    pub fn next_declaration(&mut self) -> Result<Option<Token<'a>>, FormatError> {
+    pub(super) fn next_declaration(&mut self) -> Result<Option<Token<'a>>, FormatError> {
         while let Some(token) = self.next_token() {
             if token.is("}") {
                 return Err(FormatError::at_line(self.format, token.line, "`}` without a declaration to close"));
@@ -120,12 +120,12 @@ impl<'a> Tokens<'a> {
 
     /// Skips to the `}` closing a block whose `{` was just read (nested blocks included), or
     /// to the end of the file. Iterative: any depth of nesting is fine.
-    pub fn skip_block(&mut self) {
+    pub(super) fn skip_block(&mut self) {
         self.skip_nested("{", "}");
     }
 
     /// Skips to the `)` closing a group whose `(` was just read, or to the end of the file.
-    pub fn skip_group(&mut self) {
+    pub(super) fn skip_group(&mut self) {
         self.skip_nested("(", ")");
     }
 
@@ -211,7 +211,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Consumes the exact word or punctuation `expected`.
-    pub fn expect(&mut self, expected: &str) -> Result<(), FormatError> {
+    pub(super) fn expect(&mut self, expected: &str) -> Result<(), FormatError> {
         match self.next_token() {
             Some(t) if t.text == expected && !t.quoted => Ok(()),
             Some(t) => Err(FormatError::at_line(
@@ -224,7 +224,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Consumes a quoted string.
-    pub fn string(&mut self) -> Result<&'a str, FormatError> {
+    pub(super) fn string(&mut self) -> Result<&'a str, FormatError> {
         match self.next_token() {
             Some(t) if t.quoted => Ok(t.text),
             Some(t) => Err(FormatError::at_line(
@@ -237,7 +237,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Consumes a finite number.
-    pub fn number(&mut self) -> Result<f32, FormatError> {
+    pub(super) fn number(&mut self) -> Result<f32, FormatError> {
         match self.next_token() {
             Some(t) => match t.text.parse::<f32>() {
                 Ok(x) if x.is_finite() && !t.quoted => Ok(x),
@@ -252,7 +252,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Consumes an integer in `min..=max`.
-    pub fn integer(&mut self, min: i64, max: i64) -> Result<i64, FormatError> {
+    pub(super) fn integer(&mut self, min: i64, max: i64) -> Result<i64, FormatError> {
         match self.next_token() {
             Some(t) => match t.text.parse::<i64>() {
                 Ok(x) if (min..=max).contains(&x) && !t.quoted => Ok(x),
@@ -272,7 +272,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Consumes `( a b c )` with `n` numbers.
-    pub fn vector<const N: usize>(&mut self) -> Result<[f32; N], FormatError> {
+    pub(super) fn vector<const N: usize>(&mut self) -> Result<[f32; N], FormatError> {
         self.expect("(")?;
         let mut out = [0.0; N];
         for v in &mut out {

@@ -9,7 +9,7 @@ pub(super) const NO_TRIANGLE: u32 = u32::MAX;
 
 /// A tile's place in the sample grid.
 #[derive(Debug, Clone, Copy)]
-pub struct TileRect {
+pub(super) struct TileRect {
     /// First sample column.
     pub x0: i32,
     /// First sample row.
@@ -53,7 +53,7 @@ pub(super) enum SampleOrder {
 /// Between uses, depth is infinite and the visibility buffer empty everywhere, the depth
 /// bounds infinite, and colour is transparent black everywhere (the deferred path reads colour
 /// only where it wrote it).
-pub struct TileBuffers {
+pub(super) struct TileBuffers {
     pub(super) rect: TileRect,
     /// The layout of `depth` and `ids` since the buffers were last clean (colour is always in
     /// rows).

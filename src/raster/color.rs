@@ -47,24 +47,24 @@ pub fn linear_to_srgb(linear: f32) -> u8 {
 
 /// Linear → sRGB encoding with the table looked up once, for loops over many pixels.
 #[derive(Clone, Copy)]
-pub struct SrgbEncoder(&'static [u8]);
+pub(super) struct SrgbEncoder(&'static [u8]);
 
 impl SrgbEncoder {
     /// The encoder (initialises the shared table on first use).
-    pub fn new() -> SrgbEncoder {
+    pub(super) fn new() -> SrgbEncoder {
         SrgbEncoder(LINEAR_TO_SRGB.as_slice())
     }
 
     /// Encodes a linear value (clamped to 0..1) to an sRGB byte.
     #[inline(always)]
-    pub fn encode(self, linear: f32) -> u8 {
+    pub(super) fn encode(self, linear: f32) -> u8 {
         let [byte] = self.encode_lanes(&[linear]);
         byte
     }
 
     /// [`SrgbEncoder::encode`] for `L` values, the table indices computed in vector loops.
     #[inline(always)]
-    pub fn encode_lanes<const L: usize>(self, linear: &[f32; L]) -> [u8; L] {
+    pub(super) fn encode_lanes<const L: usize>(self, linear: &[f32; L]) -> [u8; L] {
         // NaN stays NaN through the clamp and becomes index 0 through the saturating conversion.
         let index = trunc_lanes(&linear.map(|l| l.clamp(0.0, 1.0) * LINEAR_STEPS as f32 + 0.5));
         index.map(|i| self.0.get(i as usize).copied().unwrap_or(255))
@@ -73,7 +73,7 @@ impl SrgbEncoder {
 
 /// Encodes a linear value (0..1) to a byte without the transfer curve (for alpha).
 #[inline]
-pub fn unorm_to_byte(v: f32) -> u8 {
+pub(super) fn unorm_to_byte(v: f32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 

@@ -6,7 +6,7 @@ use super::setup::{ColourPlanes, Triangle};
 use super::shade::{DrawMaterial, Fragments, Shader};
 
 /// What every tile needs to draw.
-pub struct DrawContext<'a> {
+pub(super) struct DrawContext<'a> {
     /// All set-up triangles.
     pub triangles: &'a [Triangle],
     /// Their vertex colours, by triangle index; empty when no part of the draw has any.
@@ -31,7 +31,7 @@ pub struct DrawContext<'a> {
 
 impl<'a> DrawContext<'a> {
     /// The context of one render.
-    pub fn new(
+    pub(super) fn new(
         triangles: &'a [Triangle],
         colours: &'a [ColourPlanes],
         materials: &'a [DrawMaterial],

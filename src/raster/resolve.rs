@@ -13,7 +13,7 @@ use super::image::DepthPixel;
 
 /// Turns an averaged sample (premultiplied, as the fragment stage wrote it) into an output
 /// pixel.
-pub trait Resolve: Sync {
+pub(super) trait Resolve: Sync {
     /// One output pixel.
     type Pixel: Copy + Send;
 
@@ -30,7 +30,7 @@ pub trait Resolve: Sync {
 
 /// The rows of the output image that one row of tiles resolves into: tiles write their pixels
 /// straight into the image, and rows of tiles own disjoint rows, so they run in parallel.
-pub struct OutputBand<'a, 'p, P> {
+pub(super) struct OutputBand<'a, 'p, P> {
     /// The band's rows of pixels, each as wide as the image.
     pub rows: &'a mut [&'p mut [P]],
     /// Image row of the band's first row.
@@ -113,14 +113,14 @@ pub(super) fn resolve_colors<R: Resolve>(
 }
 
 /// Turns an averaged sample (linear, premultiplied) into output bytes over the background.
-pub struct PixelResolver {
+pub(super) struct PixelResolver {
     background: Option<[f32; 4]>,
     encoder: SrgbEncoder,
 }
 
 impl PixelResolver {
     /// A resolver compositing over `background` (sRGB, straight alpha), if any.
-    pub fn new(background: Option<[u8; 4]>) -> PixelResolver {
+    pub(super) fn new(background: Option<[u8; 4]>) -> PixelResolver {
         PixelResolver { background: background.map(linear_background), encoder: SrgbEncoder::new() }
     }
 }
@@ -177,11 +177,11 @@ fn alpha_byte(a: f32) -> u8 {
 /// engine filtering across a sprite's edge blends towards "facing the viewer", not towards an
 /// arbitrary direction. No background: a map has none.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct NormalResolver;
+pub(super) struct NormalResolver;
 
 impl NormalResolver {
     /// The bytes of a pixel nothing covers.
-    pub const EMPTY: [u8; 4] = [128, 128, 255, 0];
+    pub(super) const EMPTY: [u8; 4] = [128, 128, 255, 0];
 }
 
 impl Resolve for NormalResolver {
@@ -213,7 +213,7 @@ impl Resolve for NormalResolver {
 /// Linear view depths, un-premultiplied (the coverage-weighted mean depth of a pixel's
 /// samples), with the colour's alpha.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct DepthResolver;
+pub(super) struct DepthResolver;
 
 impl Resolve for DepthResolver {
     type Pixel = DepthPixel;

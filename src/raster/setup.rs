@@ -17,16 +17,16 @@
 use glam::Vec4;
 
 /// Attributes a set-up triangle carries for every draw: u, v, normal x, y, z (view space).
-pub const ATTRS: usize = 5;
+pub(super) const ATTRS: usize = 5;
 /// Attributes a corner carries through clipping: the [`ATTRS`], then its vertex colour (linear
 /// RGBA, premultiplied), which only a draw with vertex colours sets up ([`ColourPlanes`]).
-pub const CORNER_ATTRS: usize = ATTRS + 4;
+pub(super) const CORNER_ATTRS: usize = ATTRS + 4;
 
 /// A triangle's vertex colour as planes of `colour/w`, red, green, blue and alpha
 /// (premultiplied), interpolated as the other attributes. Kept beside the triangles, one per
 /// triangle, only by a draw that has vertex colours: every other draw's triangles stay as
 /// small as they were.
-pub type ColourPlanes = [Plane; 4];
+pub(super) type ColourPlanes = [Plane; 4];
 
 /// Sub-pixel precision: 8 bits.
 const SUBPIXEL_BITS: u32 = 8;
@@ -39,7 +39,7 @@ const GUARD: f32 = 8.0;
 
 /// A vertex after the vertex stage.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ClipVertex {
+pub(super) struct ClipVertex {
     /// Clip-space position.
     pub pos: Vec4,
     /// Attributes, see [`CORNER_ATTRS`].
@@ -59,7 +59,7 @@ impl ClipVertex {
 /// An edge function `e(x, y) = c + dx·x + dy·y` over integer sample coordinates, evaluated at
 /// sample centres; a sample is inside when `e ≥ 0` (fill-rule bias included in `c`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Edge {
+pub(super) struct Edge {
     /// Change per sample step in x.
     pub dx: i64,
     /// Change per sample step in y.
@@ -71,14 +71,14 @@ pub struct Edge {
 impl Edge {
     /// Value at sample (x, y).
     #[inline]
-    pub fn at(&self, x: i32, y: i32) -> i64 {
+    pub(super) fn at(&self, x: i32, y: i32) -> i64 {
         self.c + self.dx * x as i64 + self.dy * y as i64
     }
 }
 
 /// An affine function over samples, relative to the triangle's bounding-box origin.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Plane {
+pub(super) struct Plane {
     /// Value at the origin sample.
     pub base: f32,
     /// Change per sample in x.
@@ -90,14 +90,14 @@ pub struct Plane {
 impl Plane {
     /// Value at an offset from the origin.
     #[inline]
-    pub fn at(&self, ox: f32, oy: f32) -> f32 {
+    pub(super) fn at(&self, ox: f32, oy: f32) -> f32 {
         self.base + self.dx * ox + self.dy * oy
     }
 }
 
 /// A triangle ready to rasterize.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Triangle {
+pub(super) struct Triangle {
     /// The three edge functions.
     pub edges: [Edge; 3],
     /// Inclusive sample bounding box `[x0, y0, x1, y1]`, clamped to the target.
@@ -130,7 +130,7 @@ const NOT_FINITE: u8 = 1 << 7;
 /// coordinate is at most 4.5 target widths of 2^16 samples at 2^8 steps a sample from the
 /// origin: an `i32` holds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScreenVertex {
+pub(super) struct ScreenVertex {
     x: i32,
     y: i32,
     code: u8,
@@ -139,11 +139,11 @@ pub struct ScreenVertex {
 impl ScreenVertex {
     /// A vertex whose triangles are dropped: a non-finite coordinate or attribute, or an index
     /// past the vertices.
-    pub const NOT_FINITE: ScreenVertex = ScreenVertex { x: 0, y: 0, code: NOT_FINITE };
+    pub(super) const NOT_FINITE: ScreenVertex = ScreenVertex { x: 0, y: 0, code: NOT_FINITE };
 
     /// Projects clip-space `pos` onto a target of `size` samples.
     #[inline]
-    pub fn new(pos: Vec4, size: (u32, u32)) -> ScreenVertex {
+    pub(super) fn new(pos: Vec4, size: (u32, u32)) -> ScreenVertex {
         if !pos.is_finite() {
             return ScreenVertex::NOT_FINITE;
         }
@@ -174,7 +174,7 @@ fn snap(p: Vec4, inv_w: f64, size: (u32, u32)) -> (i64, i64) {
 /// A part's vertices after the vertex stage: clip positions and projections (one for each
 /// position, several vertices may share one), and the attributes of vertex `i` from
 /// `attrs(i)`.
-pub struct Corners<'v, A> {
+pub(super) struct Corners<'v, A> {
     pub clip: &'v [Vec4],
     pub screen: &'v [ScreenVertex],
     pub attrs: A,
@@ -190,7 +190,7 @@ pub struct Corners<'v, A> {
 /// the tests themselves cost.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub fn setup_triangles<A: Fn(usize) -> [f32; CORNER_ATTRS]>(
+pub(super) fn setup_triangles<A: Fn(usize) -> [f32; CORNER_ATTRS]>(
     (indices, positions): (&[[u32; 3]], &[[u32; 3]]),
     vertices: &Corners<A>,
     size: (u32, u32),
@@ -255,7 +255,7 @@ fn sample_box(p: [(i64, i64); 3], size: (u32, u32)) -> [i64; 4] {
 ///
 /// `size` is the target size in samples. Triangles facing away are dropped when `cull` is set.
 #[cfg(test)]
-pub fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32, cull: bool, out: &mut Vec<Triangle>) {
+pub(super) fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32, cull: bool, out: &mut Vec<Triangle>) {
     let screen = v.map(|v| match v.attrs.iter().all(|a| a.is_finite()) {
         true => ScreenVertex::new(v.pos, size),
         false => ScreenVertex::NOT_FINITE,

@@ -16,7 +16,7 @@ use crate::model::AlphaMode;
 
 /// A material as the fragment stage sees it.
 #[derive(Debug, Clone)]
-pub struct DrawMaterial {
+pub(super) struct DrawMaterial {
     /// Base colour, linear, premultiplied by its own alpha.
     pub base: [f32; 4],
     /// The prepared texture, if any.
@@ -59,7 +59,7 @@ impl DrawMaterial {
 
 /// What the fragment stage writes for each fragment, before the resolve averages it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum FragmentOutput {
+pub(super) enum FragmentOutput {
     /// The lit colour (linear, premultiplied).
     Color,
     /// The view-space unit normal, the one lighting uses (flipped on back faces), times alpha.
@@ -76,7 +76,7 @@ pub enum FragmentOutput {
 
 /// Per-draw shading state.
 #[derive(Debug, Clone)]
-pub struct Shader {
+pub(super) struct Shader {
     shading: Shading,
     /// Unit directions towards each light, scaled by intensity.
     lights: Vec<Vec3>,
@@ -91,7 +91,7 @@ pub struct Shader {
 /// lanes compile to vector instructions; one fragment is `Fragments<1>`. Unused attributes
 /// stay zero (normals: +Z).
 #[derive(Clone, Copy)]
-pub struct Fragments<const L: usize> {
+pub(super) struct Fragments<const L: usize> {
     /// Texture coordinates.
     pub u: [f32; L],
     /// Texture coordinates.
@@ -134,7 +134,7 @@ impl<const L: usize> Default for Fragments<L> {
 
 impl<const L: usize> Fragments<L> {
     /// Scales the uv derivatives (supersampling shades a pixel for a finer footprint).
-    pub fn scale_derivatives(&mut self, scale: f32) {
+    pub(super) fn scale_derivatives(&mut self, scale: f32) {
         for d in [&mut self.du_dx, &mut self.dv_dx, &mut self.du_dy, &mut self.dv_dy] {
             *d = d.map(|x| x * scale);
         }
@@ -143,7 +143,7 @@ impl<const L: usize> Fragments<L> {
 
 impl Shader {
     /// Shading state for a draw writing `output`.
-    pub fn new(options: &RenderOptions, output: FragmentOutput) -> Shader {
+    pub(super) fn new(options: &RenderOptions, output: FragmentOutput) -> Shader {
         let lights = options
             .lights
             .iter()
@@ -158,13 +158,13 @@ impl Shader {
     /// This shader with its lighting off: what an unlit material is drawn with. A shader of
     /// its own rather than a test in the fragment loop, which cost a dense draw 8%. Made for
     /// every draw, so it takes no lights (an unlit shader reads none): no allocation.
-    pub fn unlit(&self) -> Shader {
+    pub(super) fn unlit(&self) -> Shader {
         let Shader { ambient, filter, model_filters, output, .. } = *self;
         Shader { shading: Shading::Unlit, lights: Vec::new(), ambient, filter, model_filters, output }
     }
 
     /// True when fragments need normals (lit colour, or the normal itself).
-    pub fn needs_normals(&self) -> bool {
+    pub(super) fn needs_normals(&self) -> bool {
         match self.output {
             FragmentOutput::Color => self.shading != Shading::Unlit,
             FragmentOutput::Normal => true,
@@ -173,13 +173,13 @@ impl Shader {
     }
 
     /// True when the output is view depth, which needs each fragment's clip z.
-    pub fn needs_depth(&self) -> bool {
+    pub(super) fn needs_depth(&self) -> bool {
         matches!(self.output, FragmentOutput::ViewDepth { .. })
     }
 
     /// True when the material needs uv derivatives: trilinear filtering of a texture, or
     /// another filter where it is magnified than where it is minified.
-    pub fn needs_derivatives(&self, material: &DrawMaterial) -> bool {
+    pub(super) fn needs_derivatives(&self, material: &DrawMaterial) -> bool {
         let (magnify, minify) = self.filters(material);
         material.texture.is_some() && (magnify != minify || minify == Filter::Trilinear)
     }
@@ -198,14 +198,14 @@ impl Shader {
     }
 
     /// Whether the fragments are lit colours (not a surface map's normals or depths).
-    pub fn draws_color(&self) -> bool {
+    pub(super) fn draws_color(&self) -> bool {
         matches!(self.output, FragmentOutput::Color)
     }
 
     /// Output of a fragment (see [`FragmentOutput`]), premultiplied RGBA; `None` when alpha
     /// testing discards it. `clip_z` gives the fragment's clip z, asked for only by depth.
     #[inline(always)]
-    pub fn shade(
+    pub(super) fn shade(
         &self,
         material: &DrawMaterial,
         f: &Fragments<1>,
@@ -224,7 +224,7 @@ impl Shader {
     /// [`Shader::shade`] is `surface` (and [`Shader::glow`]), then [`Shader::finish`]; spans run
     /// the stages as separate loops.
     #[inline(always)]
-    pub fn surface<const L: usize>(
+    pub(super) fn surface<const L: usize>(
         &self,
         material: &DrawMaterial,
         f: &Fragments<L>,
@@ -259,7 +259,7 @@ impl Shader {
     /// The glowing part of the first `count` of `L` fragments' colours, scaled as
     /// [`Shader::surface`] scales the colours; `None` for a material without glow.
     #[inline(always)]
-    pub fn glow<const L: usize>(
+    pub(super) fn glow<const L: usize>(
         &self,
         material: &DrawMaterial,
         f: &Fragments<L>,
@@ -314,7 +314,7 @@ impl Shader {
     /// premultiplied. `clip_z` gives the fragments' clip z; only depth calls it, so the colour
     /// draw does no work for the maps.
     #[inline(always)]
-    pub fn finish<const L: usize>(
+    pub(super) fn finish<const L: usize>(
         &self,
         surfaces: &[Option<[f32; 4]>; L],
         glow: Option<&[[f32; 3]; L]>,
@@ -373,7 +373,13 @@ impl Shader {
     /// The light falling on `L` fragments with (not yet normalised) normals `nx`, `ny`, `nz`:
     /// ambient plus the diffuse term of each light, banded for toon shading.
     #[inline(always)]
-    pub fn light<const L: usize>(&self, nx: [f32; L], ny: [f32; L], nz: [f32; L], back_facing: bool) -> [f32; L] {
+    pub(super) fn light<const L: usize>(
+        &self,
+        nx: [f32; L],
+        ny: [f32; L],
+        nz: [f32; L],
+        back_facing: bool,
+    ) -> [f32; L] {
         let bands = match self.shading {
             Shading::Unlit => return [1.0; L],
             Shading::Lambert => None,
@@ -424,7 +430,7 @@ fn unit_normals<const L: usize>(
 
 /// A surface colour under `light`.
 #[inline(always)]
-pub fn lit(c: [f32; 4], light: f32) -> [f32; 4] {
+pub(super) fn lit(c: [f32; 4], light: f32) -> [f32; 4] {
     [c[0] * light, c[1] * light, c[2] * light, c[3]]
 }
 

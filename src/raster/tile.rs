@@ -24,7 +24,13 @@ use crate::model::AlphaMode;
 
 /// Fills `bins` with per-tile lists of triangle indices, in submission order (the lists of an
 /// earlier frame are emptied and reused).
-pub fn bin_into(bins: &mut Vec<Vec<u32>>, triangles: &[Triangle], tile_size: i32, tiles_x: usize, tiles_y: usize) {
+pub(super) fn bin_into(
+    bins: &mut Vec<Vec<u32>>,
+    triangles: &[Triangle],
+    tile_size: i32,
+    tiles_x: usize,
+    tiles_y: usize,
+) {
     bins.resize_with(tiles_x * tiles_y, Vec::new);
     for bin in bins.iter_mut() {
         bin.clear();
@@ -48,7 +54,7 @@ thread_local! {
 
 /// Draws `bin` into this thread's reusable buffers placed at `rect` and resolves what was
 /// drawn into `out` (pixels nothing was drawn on are left as they are: the background).
-pub fn draw_and_resolve<R: Resolve>(
+pub(super) fn draw_and_resolve<R: Resolve>(
     rect: TileRect,
     bin: &[u32],
     ctx: &DrawContext,

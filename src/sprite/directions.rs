@@ -28,7 +28,7 @@ const COMPASS_16: [&str; 16] =
     ["S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW", "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE"];
 
 /// Longest direction name, bytes.
-pub const MAX_NAME_LEN: usize = 32;
+pub(super) const MAX_NAME_LEN: usize = 32;
 
 /// The directions of a sprite job: their count and names.
 #[derive(Debug, Clone, PartialEq, Eq)]

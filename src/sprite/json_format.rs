@@ -148,11 +148,11 @@ impl JsonFormat {
 
 /// The GameMaker sprite of animation `tag` of the sheet titled `title`: `spr_TITLE_TAG`, every
 /// character but ASCII letters, digits and `_` turned to `_` (GameMaker's asset names).
-pub fn gamemaker_sprite(title: &str, tag: &str) -> String {
+pub(crate) fn gamemaker_sprite(title: &str, tag: &str) -> String {
     gml_identifier(&format!("spr_{title}_{tag}"))
 }
 
 /// `text` with every character but ASCII letters, digits and `_` turned to `_`: a GML name.
-pub fn gml_identifier(text: &str) -> String {
+pub(crate) fn gml_identifier(text: &str) -> String {
     text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }

@@ -15,7 +15,8 @@ mod sampling;
 
 pub use directions::Directions;
 pub use frame_names::{FrameFacts, FrameNames};
-pub use json_format::{JsonFormat, gamemaker_sprite, gml_identifier};
+pub use json_format::JsonFormat;
+pub(crate) use json_format::{gamemaker_sprite, gml_identifier};
 pub use layout::{DEFAULT_MAX_PAGE, Layout, Packing};
 pub use looping::Looping;
 pub use sampling::Sampling;

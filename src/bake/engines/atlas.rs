@@ -173,7 +173,7 @@ impl MsClock {
 }
 
 /// `x` rounded to three decimals.
-pub fn thousandths(x: f64) -> f64 {
+pub(super) fn thousandths(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
@@ -189,6 +189,6 @@ pub fn file_name(path: &Path) -> String {
 
 /// A path's file name without its extension: a sheet's title (Phaser's texture key, the
 /// Godot node's name, the prefix of GameMaker's sprites).
-pub fn file_stem(path: &Path) -> String {
+pub(crate) fn file_stem(path: &Path) -> String {
     path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }

@@ -34,7 +34,7 @@ use crate::sprite::{gamemaker_sprite, gml_identifier};
 
 /// The strip of animation `tag`, `frames` frames long, of the sheet written as `png`: beside
 /// it, `SPRITE_stripN.png`.
-pub fn strip_path(png: &Path, tag: &str, frames: usize) -> PathBuf {
+pub(super) fn strip_path(png: &Path, tag: &str, frames: usize) -> PathBuf {
     png.with_file_name(format!("{}_strip{frames}.png", gamemaker_sprite(&file_stem(png), tag)))
 }
 

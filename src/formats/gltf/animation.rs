@@ -11,19 +11,19 @@ use crate::model::{Channel, ChannelTarget, Clip, ClipFrames, Interpolation, Keye
 
 /// Cap on key times and values over all animations, checked on the accessors' declared counts:
 /// channels naming the same large accessor again and again must not allocate without bound.
-pub const MAX_KEY_VALUES: usize = 1 << 24;
+pub(super) const MAX_KEY_VALUES: usize = 1 << 24;
 
 /// Latest key time accepted, in seconds (one hour). Keyed clips are rendered at a frame rate,
 /// so the last key sets the frame count: a key at 1e38 s asked every multi-frame command for
 /// more frames than memory can index. Real clips last seconds; cutscenes minutes.
-pub const MAX_KEY_SECONDS: f32 = 3600.0;
+pub(super) const MAX_KEY_SECONDS: f32 = 3600.0;
 
 /// Frame spacing of keyed clips for sheets and GIFs (`--fps` replaces it).
-pub const KEYED_FPS: f32 = 30.0;
+pub(super) const KEYED_FPS: f32 = 30.0;
 
 /// Builds the clip of one animation; unnamed animations are called `anim<N>` by file order.
 /// `budget` is what is left of [`MAX_KEY_VALUES`].
-pub fn build(
+pub(super) fn build(
     root: &gltf::json::Root,
     animation: &gltf::Animation,
     buffers: &Buffers,

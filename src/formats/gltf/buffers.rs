@@ -18,10 +18,10 @@ const MAX_VIEWLESS_ELEMENTS: usize = 1 << 16;
 
 /// The bytes of every buffer, by buffer index. Buffers naming the same external file share
 /// its bytes (one read, one allocation, however many buffers name it).
-pub struct Buffers(Vec<Arc<Vec<u8>>>);
+pub(super) struct Buffers(Vec<Arc<Vec<u8>>>);
 
 /// Decodes a `data:` URI; `None` when `uri` is not one.
-pub fn data_uri(uri: &str) -> Option<Result<Vec<u8>, String>> {
+pub(super) fn data_uri(uri: &str) -> Option<Result<Vec<u8>, String>> {
     let rest = uri.strip_prefix("data:")?;
     let Some((header, payload)) = rest.split_once(',') else {
         return Some(Err("data URI without a ',' before its payload".into()));
@@ -42,7 +42,7 @@ fn truncated(s: &str) -> &str {
 }
 
 /// Percent-decodes a relative URI into a file name (`my%20model.bin` → `my model.bin`).
-pub fn uri_to_file_name(uri: &str) -> String {
+pub(super) fn uri_to_file_name(uri: &str) -> String {
     let bytes = uri.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -68,7 +68,7 @@ pub fn uri_to_file_name(uri: &str) -> String {
 impl Buffers {
     /// Loads every buffer: the GLB binary chunk, data URIs, or external files through
     /// `load_external` (a file name relative to the model; `None` when it cannot be read).
-    pub fn load(
+    pub(super) fn load(
         doc: &Document,
         blob: Option<Vec<u8>>,
         load_external: &mut dyn FnMut(&str) -> Option<Arc<Vec<u8>>>,
@@ -107,7 +107,7 @@ impl Buffers {
     }
 
     /// The bytes of a buffer view, checked against its buffer.
-    pub fn view(&self, view: &gltf::buffer::View) -> Result<&[u8], FormatError> {
+    pub(super) fn view(&self, view: &gltf::buffer::View) -> Result<&[u8], FormatError> {
         let buffer = self.0.get(view.buffer().index()).map(|b| b.as_slice()).unwrap_or(&[]);
         view.offset().checked_add(view.length()).and_then(|end| buffer.get(view.offset()..end)).ok_or_else(|| {
             err(format!(
@@ -123,7 +123,7 @@ impl Buffers {
 
     /// Reads an accessor as floats, `count × components` values, normalised integers mapped
     /// to 0..1 or −1..1 (unnormalised integers are cast). `what` names the use in errors.
-    pub fn floats(&self, accessor: &Accessor, dims: &[Dimensions], what: &str) -> Result<Vec<f32>, FormatError> {
+    pub(super) fn floats(&self, accessor: &Accessor, dims: &[Dimensions], what: &str) -> Result<Vec<f32>, FormatError> {
         let norm = accessor.normalized();
         self.read(accessor, dims, what, |ty, b| match (ty, norm) {
             (DataType::F32, _) => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
@@ -140,7 +140,7 @@ impl Buffers {
     }
 
     /// Reads an unsigned-integer accessor (indices, joint numbers).
-    pub fn uints(&self, accessor: &Accessor, dims: &[Dimensions], what: &str) -> Result<Vec<u32>, FormatError> {
+    pub(super) fn uints(&self, accessor: &Accessor, dims: &[Dimensions], what: &str) -> Result<Vec<u32>, FormatError> {
         if !matches!(accessor.data_type(), DataType::U8 | DataType::U16 | DataType::U32) {
             return Err(err(format!(
                 "accessor {} ({what}) has component type {:?}, expected an unsigned integer",

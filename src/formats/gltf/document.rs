@@ -15,13 +15,13 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 /// Bytes charged for each JSON object (measured: 390 a material, 480 a node with its index).
-pub const OBJECT_BYTES: u64 = 512;
+pub(super) const OBJECT_BYTES: u64 = 512;
 /// Bytes charged for each array element (an index or number in a `Vec`, with its slack).
-pub const ELEMENT_BYTES: u64 = 16;
+pub(super) const ELEMENT_BYTES: u64 = 16;
 
 /// The JSON of a `.gltf`, or the JSON chunk of a `.glb` (the whole input when the chunk
 /// header is missing or truncated: the parser reports that itself).
-pub fn json_of(bytes: &[u8]) -> &[u8] {
+pub(super) fn json_of(bytes: &[u8]) -> &[u8] {
     if !bytes.starts_with(b"glTF") {
         return bytes;
     }
@@ -31,7 +31,7 @@ pub fn json_of(bytes: &[u8]) -> &[u8] {
 
 /// Memory the document will take once built: objects and array elements of `json` counted,
 /// or `None` when it is not JSON (the parser then reports where).
-pub fn built_bytes(json: &[u8]) -> Option<u64> {
+pub(super) fn built_bytes(json: &[u8]) -> Option<u64> {
     let counts = Counts::default();
     let mut deserializer = serde_json::Deserializer::from_slice(json);
     Walk(&counts).deserialize(&mut deserializer).ok()?;
@@ -69,7 +69,7 @@ struct PrimitivePositions {
 ///
 /// # Errors
 /// The mesh, primitive and accessor that does not exist.
-pub fn check_positions(json: &[u8]) -> Result<(), String> {
+pub(super) fn check_positions(json: &[u8]) -> Result<(), String> {
     let Ok(doc) = serde_json::from_slice::<Positions>(json) else { return Ok(()) };
     for (m, mesh) in doc.meshes.iter().enumerate() {
         for (p, primitive) in mesh.primitives.iter().enumerate() {

@@ -19,13 +19,13 @@ use crate::model::{AlphaMode, Influence, Material, Mesh, MinFilter, Model, Morph
 const MAX_TOTAL_VERTICES: usize = 1 << 23;
 
 /// The model meshes each glTF node produced (by node index), for morph-weight channels.
-pub type Instances = Vec<Vec<usize>>;
+pub(super) type Instances = Vec<Vec<usize>>;
 
 /// One vertex's joints and weights after normalising, before joint-space conversion.
 type Weights = Vec<(usize, f32)>;
 
 /// Adds materials and every node's primitives to `model`.
-pub fn build(
+pub(super) fn build(
     doc: &gltf::Document,
     buffers: &Buffers,
     nodes: &Nodes,
