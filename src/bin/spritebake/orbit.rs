@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use spritebake::Result;
 use spritebake::anim::{self, FrameTime, PoseOptions};
 use spritebake::bake;
-use spritebake::model::{Aabb, Clip, Model};
+use spritebake::model::{Aabb, Clip, Model, SharedPositions};
 use spritebake::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
 
 /// How the orbiting camera frames the model.
@@ -95,13 +95,17 @@ impl BenchReport {
 pub fn orbit(model: &Model, bench: &OrbitBench) -> Result<BenchReport> {
     let renderer = Renderer::new();
     let sphere = rest_sphere(model);
+    // Each position projected once, as sprite jobs draw their frames (the table is made once,
+    // before the clock starts, as a job makes it before its first frame).
+    let shared: Vec<Option<SharedPositions>> = model.meshes.iter().map(SharedPositions::of).collect();
     // Each worker renders into its own image, reused frame after frame as the peer reuses its
     // read-back buffer.
     let frame = |image: &mut Image, i: usize| -> Result<(f64, usize, Option<Image>)> {
         // Warm-up frames repeat the first timed ones: the orbit is over the timed frames.
         let step = i.checked_sub(bench.warmup).unwrap_or(i);
         let start = Instant::now();
-        let posed = anim::pose(model, bench.clip, FrameTime::Frame(step as f32), &PoseOptions::default());
+        let mut posed = anim::pose(model, bench.clip, FrameTime::Frame(step as f32), &PoseOptions::default());
+        posed.share_positions(&model.meshes, &shared);
         let pose_seconds = start.elapsed().as_secs_f64();
         let view = OrbitView { yaw_degrees: 360.0 * step as f32 / bench.frames.max(1) as f32, ..bench.view };
         let aspect = bench.options.width as f32 / bench.options.height.max(1) as f32;
