@@ -402,7 +402,7 @@ impl<'a> Job<'a> {
 /// Which vertices of each of `model`'s meshes share a position in every pose, so that each
 /// frame projects each position once in every direction; charged to `budget`.
 fn shared_positions(model: &Model, budget: &MemoryBudget) -> Result<Vec<Option<SharedPositions>>> {
-    let shared: Vec<Option<SharedPositions>> = model.meshes.par_iter().map(SharedPositions::of).collect();
+    let shared = SharedPositions::of_each(&model.meshes);
     let bytes = shared.iter().flatten().map(SharedPositions::bytes).sum();
     budget.charge_part(bytes, || String::from("the table of vertices that share a position"))?;
     Ok(shared)

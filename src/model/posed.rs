@@ -2,6 +2,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use glam::{Vec2, Vec3};
+use rayon::prelude::*;
 
 use super::{Material, Mesh};
 
@@ -70,6 +71,12 @@ impl SharedPositions {
         let triangles =
             mesh.indices.iter().map(|t| t.map(|i| position_of.get(i as usize).copied().unwrap_or(outside))).collect();
         Some(SharedPositions { representatives, triangles })
+    }
+
+    /// [`SharedPositions::of`] each of `meshes`, side by side: the table
+    /// [`PosedMesh::share_positions`] takes.
+    pub fn of_each(meshes: &[Mesh]) -> Vec<Option<SharedPositions>> {
+        meshes.par_iter().map(SharedPositions::of).collect()
     }
 
     /// Bytes the tables hold.

@@ -644,7 +644,7 @@ fn vertices_that_share_their_position_data_are_posed_and_drawn_as_one() {
     ];
     for (folder, file, clip, seamed) in rigs {
         let Some((_, model)) = corpus_model(folder, file) else { return };
-        let tables: Vec<Option<SharedPositions>> = model.meshes.iter().map(SharedPositions::of).collect();
+        let tables = SharedPositions::of_each(&model.meshes);
         assert!(!seamed || tables.iter().any(Option::is_some), "{file}: no shared positions found");
         let clip = model.clip(clip).or(model.clips.first());
         let animation = Animation::clip(clip, PoseOptions::default());

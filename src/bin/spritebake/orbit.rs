@@ -97,7 +97,7 @@ pub fn orbit(model: &Model, bench: &OrbitBench) -> Result<BenchReport> {
     let sphere = rest_sphere(model);
     // Each position projected once, as sprite jobs draw their frames (the table is made once,
     // before the clock starts, as a job makes it before its first frame).
-    let shared: Vec<Option<SharedPositions>> = model.meshes.iter().map(SharedPositions::of).collect();
+    let shared = SharedPositions::of_each(&model.meshes);
     // Each worker renders into its own image, reused frame after frame as the peer reuses its
     // read-back buffer.
     let frame = |image: &mut Image, i: usize| -> Result<(f64, usize, Option<Image>)> {
