@@ -41,7 +41,7 @@
 //! ```text
 //!  file bytes ─► formats::load ─► model::Model ─► anim::animate ─► model::PosedMesh
 //!  PosedMesh + Camera + Lights ─► raster::Renderer ─► raster::Image ─► output::{png, gif}
-//!  spec::BakeSpec ─► resolve ─► bake::{load, Job, pipeline} (the application layer)
+//!  spec::BakeSpec ─► resolve ─► bake::{load, pipeline} (the application layer)
 //!  check: bake products compared with goldens (golden::compare_perceptual)
 //! ```
 //!
@@ -53,33 +53,32 @@
 
 #![forbid(unsafe_code)]
 // What nothing outside the crate can reach says so (`pub(crate)`), so that `pub` marks the
-// library's surface.
+// library's surface. Without the `internal` feature, the items only `internal` re-exports are
+// reachable from nowhere (and some used by nothing in the library itself): the lints speak for
+// the build that has it, the one every test and the binary use.
 #![warn(unreachable_pub)]
+#![cfg_attr(not(feature = "internal"), allow(unreachable_pub, dead_code, unused_imports))]
 
-// `bounds`, `budget`, `confine` and `terminal` are helpers the binary shares (option ranges for
-// clap, batch sizing, reading the files it names, escaping what it prints): public for it,
-// hidden from the library's documentation.
 pub mod anim;
 pub mod bake;
-#[doc(hidden)]
-pub mod bounds;
-#[doc(hidden)]
-pub mod budget;
+mod bounds;
+mod budget;
 pub mod check;
-#[doc(hidden)]
-pub mod confine;
+mod confine;
 mod error;
 pub mod formats;
-#[doc(hidden)]
-pub mod fuzzing;
+#[cfg(feature = "internal")]
+mod fuzzing;
 pub mod golden;
+#[cfg(feature = "internal")]
+#[doc(hidden)]
+pub mod internal;
 pub mod model;
 pub mod output;
 pub mod raster;
 pub mod spec;
 mod sprite;
-#[doc(hidden)]
-pub mod terminal;
+mod terminal;
 
 /// The README's and the library guide's examples run as doctests, so the book cannot drift
 /// from the API.
@@ -90,7 +89,7 @@ mod readme {}
 #[doc = include_str!("../docs/library.md")]
 mod library_guide {}
 
-pub use bake::{Job, Loaded, Product, load};
+pub use bake::{Loaded, Product, load};
 pub use budget::MemoryBudget;
 pub use error::{ClashKind, Error, Result};
 pub use formats::{LoadOptions, load as load_model};

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use glam::Quat;
 use spritebake::anim::{self, FrameTime, PoseOptions};
-use spritebake::formats::{md2, md5, smd};
+use spritebake::internal::formats::{md2, md5, smd};
 use spritebake::model::{Aabb, ClipFrames, Model};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,3 +1,3 @@
 #![no_main]
-//! Quake 3 MD3 files, posed and rendered (see `spritebake::fuzzing::md3`).
-libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::md3(data));
+//! Quake 3 MD3 files, posed and rendered (see `spritebake::internal::fuzzing::md3`).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::internal::fuzzing::md3(data));

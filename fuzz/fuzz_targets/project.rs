@@ -1,3 +1,3 @@
 #![no_main]
-//! `bake` project files (see `spritebake::fuzzing::project`).
-libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::project(data));
+//! `bake` project files (see `spritebake::internal::fuzzing::project`).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::internal::fuzzing::project(data));

@@ -1,3 +1,3 @@
 #![no_main]
-//! `.qc`, `.def`, `.mtr` and `.shader` scripts (see `spritebake::fuzzing::scripts`).
-libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::scripts(data));
+//! `.qc`, `.def`, `.mtr` and `.shader` scripts (see `spritebake::internal::fuzzing::scripts`).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::internal::fuzzing::scripts(data));

@@ -1,13 +1,13 @@
 #![no_main]
 //! SMD reference and sequence parsing against the example robot's skeleton (see
-//! `spritebake::fuzzing::smd_files`).
+//! `spritebake::internal::fuzzing::smd_files`).
 use std::sync::LazyLock;
 
 use spritebake::model::Skeleton;
 
 static SKELETON: LazyLock<Skeleton> = LazyLock::new(|| {
     let text = include_str!("../../examples/assets/robot/robot.smd");
-    spritebake::fuzzing::Skeletons::parse("", text).smd
+    spritebake::internal::fuzzing::Skeletons::parse("", text).smd
 });
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::fuzzing::smd_files(data, &SKELETON));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| spritebake::internal::fuzzing::smd_files(data, &SKELETON));

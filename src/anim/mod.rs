@@ -24,10 +24,10 @@
 //!   each cycle's turn at the motion's time in seconds.
 
 mod animation;
-mod attach;
+pub(crate) mod attach;
 mod blend;
-mod clip;
-mod compose;
+pub(crate) mod clip;
+pub(crate) mod compose;
 pub(crate) mod keyed;
 mod overrides;
 mod sample;
@@ -36,18 +36,15 @@ mod travel;
 
 pub use animation::{Animation, Layers};
 pub(crate) use attach::shares_key_shapes;
-#[doc(hidden)]
-pub use attach::to_body_axes;
+pub(crate) use attach::to_body_axes;
 pub use attach::{Attachment, Mount};
 pub(crate) use blend::blend_poses;
 pub use blend::{Blend, Motion, Transition};
-#[doc(hidden)]
-pub use clip::{joint_transforms, local_poses};
+pub(crate) use clip::local_poses;
 pub use clip::{pose, rest_pose};
 use clip::{pose_shape, show_turns};
-#[doc(hidden)]
-pub use compose::animated_local_poses;
-pub use compose::{animate, animated_joint_transforms, mount_placement, root_travel};
+pub use compose::animate;
+pub(crate) use compose::{animated_joint_transforms, mount_placement, root_travel};
 pub use overrides::BoneOverride;
 pub(crate) use overrides::{apply_overrides, rotation_from_degrees};
 pub(crate) use sample::frame_pair;

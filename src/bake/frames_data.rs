@@ -16,7 +16,7 @@
 //! where an engine places the sprite; with `--points`, `points` gives each named joint's pixel
 //! the same way (`{"forearm_R": {"x": 41.5, "y": 30.2}}`). Durations are whole milliseconds that add up to each
 //! animation's length, and `frames` in `animations` index the `frames` list — as the sheet's
-//! engine data times and groups them ([`super::engines`]).
+//! engine data times and groups them (`super::engines`).
 
 use std::path::{Path, PathBuf};
 
@@ -63,7 +63,7 @@ struct Record {
 
 impl FramesData {
     /// Records `cell`, written as `files` (its colour image first, then its maps: as
-    /// [`super::products`] encodes a frame), of a job whose rows and directions `info` names.
+    /// `super::products` encodes a frame), of a job whose rows and directions `info` names.
     pub fn add(&mut self, files: &[(PathBuf, Vec<u8>)], cell: &Cell, info: &JobInfo) {
         let Some((file, _)) = files.first() else { return };
         self.frames.push(Record {

@@ -17,7 +17,7 @@
 //!
 //! It is the only road: `check` stages a case's files in memory ([`Collected`]) and compares
 //! them with its golden. Cells render alone, so the bytes do not depend on the waves: a sheet
-//! drawn wave by wave is the one [`super::pack`] makes of every cell at once (the integration
+//! drawn wave by wave is the one `super::pack` makes of every cell at once (the integration
 //! tests compare them).
 //!
 //! [`Transaction`]: crate::output::Transaction

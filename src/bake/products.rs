@@ -40,7 +40,7 @@ pub enum Product {
     Gif,
     /// Numbered PNG frames; the output is a pattern with `{clip}`, `{dir}` (index), `{dirname}`
     /// and `{frame}`; a JSON beside them says each frame's animation, pivot and duration
-    /// ([`frames_data`]).
+    /// (`frames_data`).
     Frames,
 }
 

@@ -85,7 +85,7 @@ pub struct Sheet {
     pub pivot: glam::Vec2,
 }
 
-/// A sheet with its page images and their maps, held together (see [`pack`]).
+/// A sheet with its page images and their maps, held together (see `pack`).
 #[derive(Debug, Clone)]
 pub struct Packed {
     /// The layout and the frames' data.

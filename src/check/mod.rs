@@ -1,7 +1,7 @@
 //! `check`: bake the cases of a manifest, compare them with their goldens, report.
 //!
 //! A case is a [`crate::BakeSpec`] plus golden-test keys ([`manifest::CASE_KEYS`]), and bakes
-//! through the same path as the command line ([`crate::bake::products`]), so a case and the
+//! through the same path as the command line (`crate::bake::products`), so a case and the
 //! command with the same options make the same images. What a case compares depends on its
 //! `kind`:
 //!
@@ -19,16 +19,18 @@
 //! Every path a case names (`model`, `anim`, `attach`, `texture`, `texture_root`, `golden`) is
 //! relative to the manifest's folder and must lead inside it, or inside a folder allowed with
 //! [`Manifest::allowing`] (`check --allow-dir`), symbolic links followed first; anything else
-//! is that case's error, naming the key and the rule (see [`crate::confine`]).
+//! is that case's error, naming the key and the rule (see `crate::confine`).
 
 mod case;
-mod detail;
+pub(crate) mod detail;
 mod gif_frames;
-pub mod github;
+pub(crate) mod github;
 pub(crate) mod manifest;
+mod options;
 mod outcome;
+pub(crate) mod plan;
 mod render_golden;
-mod report;
+pub(crate) mod report;
 mod tolerance;
 
 use std::path::{Path, PathBuf};
@@ -36,246 +38,23 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use case::{Actual, Case, Expected, data_difference};
-#[doc(hidden)]
-pub use detail::{CaseDetail, CellResult, FrameImages, FrameNumbers, FrameResult};
-#[doc(hidden)]
-pub use manifest::{CASE_KEYS, MAX_MANIFEST_BYTES};
+pub(crate) use detail::{CaseDetail, FrameNumbers, FrameResult};
 pub use manifest::{CaseKeys, CaseSpec, Manifest};
+pub use options::CheckOptions;
 pub use outcome::{CaseResult, Outcome};
+use plan::{add_out_files, confined_golden, fixed_golden_files, frames_pattern, out_files, resolve, selected};
 use render_golden::{is_golden_folder, render_golden_files, render_golden_paths, sheet_of, split_sheet};
 pub use report::{ReportContext, html_report, json_report, junit_xml};
-#[doc(hidden)]
-pub use report::{bless_command, plan_html_report, shell_quote};
 pub use tolerance::Tolerance;
 
 use crate::bake::engines::page_path;
 use crate::bake::pipeline::{self, Collected};
 use crate::bake::{self, Product};
 use crate::budget::MemoryBudget;
-use crate::confine::Confinement;
 use crate::error::{Error, Result};
 use crate::golden::{compare_perceptual, perceptual_diff_image};
-use crate::output::{
-    OutputFormat, OutputPlan, Transaction, decode_png_within, encode_png, read_png_within, sanitize_component,
-};
+use crate::output::{OutputPlan, Transaction, decode_png_within, encode_png, read_png_within};
 use crate::raster::Image;
-use crate::spec::LimitOverrides;
-
-/// What `check` does besides comparing.
-#[derive(Debug, Clone, Default)]
-pub struct CheckOptions {
-    /// Write goldens for new and failing cases.
-    pub bless: bool,
-    /// Folder for actual and diff images of failing and new cases.
-    pub out: Option<PathBuf>,
-    /// Run only cases `i` with `i % count == index` (0-based index).
-    pub shard: Option<(usize, usize)>,
-    /// Run only the cases with these names (all when empty).
-    pub cases: Vec<String>,
-    /// Limits for every case: each case's model gets its own memory budget, and its rendered
-    /// frames and goldens another. Each set override replaces what cases set.
-    pub limits: LimitOverrides,
-    /// Keep the expected, actual and diff image of every frame of a failing or new case as PNG
-    /// (in [`CaseResult::detail`]) for an HTML report. Without it a case keeps only numbers.
-    pub report_images: bool,
-}
-
-/// The case's golden file or folder, which may not exist yet: reading it (and copying it into
-/// an HTML report) or blessing it stays inside the allowed folders.
-fn confined_golden(keys: &CaseKeys, scope: &Confinement) -> Result<PathBuf> {
-    let path = scope.home().join(&keys.golden);
-    scope.place(&path).map_err(|d| d.into_error(&path, format!("`golden` = '{}'", keys.golden.display())))?;
-    Ok(path)
-}
-
-fn resolve(spec: &CaseSpec, scope: &Confinement, options: &CheckOptions) -> Result<Case> {
-    let keys = &spec.keys;
-    let mut spec_with_limits = spec.spec.anchored(scope)?;
-    spec_with_limits.limits = options.limits.apply(&spec_with_limits.limits);
-    let resolved = spec_with_limits.resolve()?;
-    if !resolved.look.maps.is_empty() {
-        return Err(Error::bad_option(
-            "maps",
-            crate::spec::shown_maps(&resolved.look.maps),
-            "are not compared by check, which compares colour images (bake maps with sheet, frames or render)",
-        ));
-    }
-    Ok(Case {
-        keys: keys.clone(),
-        golden: confined_golden(keys, scope)?,
-        compare: detail::tolerance_of(keys).perceptual(),
-        resolved,
-        scope: scope.clone(),
-    })
-}
-
-/// The cases of the shard and names `options` select, in manifest order.
-fn selected<'m>(manifest: &'m Manifest, options: &CheckOptions) -> Vec<&'m CaseSpec> {
-    let in_shard = |i: usize| options.shard.is_none_or(|(k, n)| i % n == k);
-    let named = |c: &CaseSpec| options.cases.is_empty() || options.cases.contains(&c.keys.name);
-    manifest.cases.iter().enumerate().filter(|(i, c)| in_shard(*i) && named(c)).map(|(_, c)| c).collect()
-}
-
-/// Names in `options.cases` that no case has.
-///
-/// # Errors
-/// A name that matches no case, with the closest names.
-#[doc(hidden)]
-pub fn check_case_names(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
-    for name in &options.cases {
-        if !manifest.cases.iter().any(|c| &c.keys.name == name) {
-            let known = manifest.cases.iter().map(|c| c.keys.name.as_str());
-            return Err(crate::model::UnknownName::new("case", name, known, "").into());
-        }
-    }
-    Ok(())
-}
-
-/// What a run of `manifest` will write (actual and diff images with `out`, goldens with
-/// `bless`, except those whose file count is known only once a case has loaded) and every file
-/// its cases name (models, animations, attachments, textures, and the goldens when they are
-/// only read), for checking before any case runs. Cases whose settings are invalid are left
-/// out: they fail on their own when run. Each case checks its own outputs again against
-/// everything its model actually read.
-#[doc(hidden)]
-pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPlan, Vec<PathBuf>) {
-    let mut plan = OutputPlan::new();
-    let mut inputs = Vec::new();
-    for case in selected(manifest, options).into_iter().filter_map(|spec| resolve(spec, &manifest.scope, options).ok())
-    {
-        add_out_files(&case, options, &mut plan);
-        let files = fixed_golden_files(&case);
-        if options.bless {
-            for (path, format) in files {
-                plan.add(path, format);
-            }
-        } else {
-            inputs.extend(files.into_iter().map(|(p, _)| p));
-        }
-        inputs.extend(case.resolved.spec.named_files());
-    }
-    (plan, inputs)
-}
-
-/// Refuses a run, before any case renders, in which one case's written files (a blessed
-/// golden, an `--out` image) would replace a file another case reads (a texture, a material
-/// library: known once its model is loaded). Only when some file the run writes already
-/// exists — a file that does not exist yet is nobody's input — or a blessed sheet or frames
-/// golden's files are known only after loading: every selected case is loaded once then,
-/// [`crate::budget::models_in_flight`] at a time. Cases that do not resolve or load are left
-/// out: they fail on their own when run.
-///
-/// # Errors
-/// [`Error::Refused`] naming the file and both cases.
-#[doc(hidden)]
-pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
-    if !options.bless && options.out.is_none() {
-        return Ok(());
-    }
-    let cases: Vec<Case> = selected(manifest, options)
-        .into_iter()
-        .filter_map(|spec| resolve(spec, &manifest.scope, options).ok())
-        .collect();
-    let loaded_later = |case: &Case| options.bless && matches!(case.keys.kind, Product::Sheet | Product::Frames);
-    // What a case writes that is known before loading (a sheet's or frames' goldens are
-    // planned with its model, all of them).
-    let fixed = |case: &Case| {
-        let mut plan = OutputPlan::new();
-        add_out_files(case, options, &mut plan);
-        if options.bless && !loaded_later(case) {
-            for (path, format) in fixed_golden_files(case) {
-                plan.add(path, format);
-            }
-        }
-        plan
-    };
-    let exists = |case: &Case| fixed(case).outputs().iter().any(|o| o.path.exists());
-    if !cases.iter().any(|c| loaded_later(c) || exists(c)) {
-        return Ok(());
-    }
-    // Each case's written files and read files, from its loaded model.
-    let planned = |case: &Case| -> Option<(OutputPlan, Vec<PathBuf>)> {
-        let loaded = bake::load(&case.resolved).ok()?;
-        let mut plan = fixed(case);
-        if loaded_later(case) {
-            let golden = match case.keys.kind {
-                Product::Frames => frames_pattern(&case.golden),
-                _ => case.golden.to_string_lossy().into_owned(),
-            };
-            for o in case.keys.kind.plan(&golden, &loaded, &case.resolved).ok()?.outputs() {
-                plan.add(&o.path, o.format);
-            }
-        }
-        Some((plan, loaded.inputs))
-    };
-    let per_case = cases.iter().map(|c| c.resolved.limits.max_memory_bytes).max().unwrap_or_default();
-    let at_once = crate::budget::models_in_flight(per_case);
-    let mut known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> = Vec::new();
-    for chunk in cases.chunks(at_once) {
-        let done: Vec<Option<(OutputPlan, Vec<PathBuf>)>> = chunk.par_iter().map(planned).collect();
-        known.extend(chunk.iter().zip(done).filter_map(|(case, p)| p.map(|(plan, inputs)| (case, plan, inputs))));
-    }
-    for (reader, _, inputs) in &known {
-        let others = known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name);
-        let mut written = OutputPlan::new();
-        let mut writer_of: Vec<(&Path, &str)> = Vec::new();
-        for (writer, plan, _) in others {
-            for o in plan.outputs() {
-                written.add(&o.path, o.format);
-                writer_of.push((&o.path, &writer.keys.name));
-            }
-        }
-        if let Err(e) = written.check_distinct(inputs) {
-            // Two cases writing one file is refused as it is; a case's file over another's input
-            // names both cases.
-            let writer = match &e {
-                Error::Clash { output, kind: crate::ClashKind::Input, .. } => {
-                    writer_of.iter().find(|(p, _)| p == output).map(|(_, name)| *name)
-                }
-                _ => return Err(e),
-            };
-            return Err(Error::Refused(format!(
-                "{e}: case '{}' would write it and case '{}' reads it; nothing was rendered",
-                writer.unwrap_or("?"),
-                reader.keys.name
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The golden files of a case that do not depend on what it renders.
-fn fixed_golden_files(case: &Case) -> Vec<(PathBuf, OutputFormat)> {
-    let golden = case.golden.clone();
-    match case.keys.kind {
-        Product::Render if is_golden_folder(&golden) => Vec::new(),
-        Product::Render => vec![(golden, OutputFormat::Png)],
-        Product::Sheet => {
-            let data = case.resolved.json_format.files(&golden);
-            std::iter::once((golden, OutputFormat::Png)).chain(data).collect()
-        }
-        Product::Gif => vec![(golden, OutputFormat::Gif)],
-        Product::Frames => Vec::new(),
-    }
-}
-
-/// The actual and diff images of a case, with `out`.
-fn out_files(case: &Case, options: &CheckOptions) -> Option<(PathBuf, PathBuf)> {
-    let out = options.out.as_ref()?;
-    let safe = sanitize_component(&case.keys.name);
-    Some((out.join(format!("{safe}.actual.png")), out.join(format!("{safe}.diff.png"))))
-}
-
-fn add_out_files(case: &Case, options: &CheckOptions, plan: &mut OutputPlan) {
-    if let Some((actual, diff)) = out_files(case, options) {
-        plan.add(actual, OutputFormat::Png).add(diff, OutputFormat::Png);
-    }
-}
-
-/// The golden of a `frames` case: a folder with the frames command's names in it.
-fn frames_pattern(golden: &Path) -> String {
-    golden.join("{clip}_{dir}_{frame:03}.png").to_string_lossy().into_owned()
-}
 
 /// Runs the manifest's selected cases in parallel, in manifest order, at most
 /// [`crate::budget::models_in_flight`] at once (a case counts twice: its model, its frames).
@@ -625,24 +404,4 @@ fn write_outputs(
         result.diff = Some(diff);
     }
     Ok(())
-}
-
-/// One line per case, as `check` prints it.
-#[doc(hidden)]
-pub fn summary_line(r: &CaseResult) -> String {
-    // Case names, paths and error messages (model text) are escaped: one line per case.
-    let line = match &r.outcome {
-        Outcome::Pass => format!("PASS  {}", r.name),
-        Outcome::Blessed => format!("BLESS {} -> {}", r.name, r.golden.display()),
-        Outcome::New => {
-            format!("NEW   {}: no golden at {} (run with --bless to create it)", r.name, r.golden.display())
-        }
-        Outcome::Error(e) => format!("ERROR {}: {e}", r.name),
-        Outcome::Fail { frames } => {
-            let list: Vec<&str> = frames.iter().map(|(f, _)| f.as_str()).collect();
-            let first = frames.first().map(|(_, s)| s.as_str()).unwrap_or("");
-            format!("FAIL  {}: {first}; failing: {}", r.name, list.join(", "))
-        }
-    };
-    crate::terminal::escape_control(&line).into_owned()
 }

@@ -49,3 +49,25 @@ pub struct CaseResult {
     /// goldens): a report written after the run is checked against them.
     pub files: Vec<PathBuf>,
 }
+
+impl CaseResult {
+    /// The case's line as `check` prints it: its status, its name and, for a failure, what
+    /// regressed; control characters (from case names, paths, model text) escaped, so it is one
+    /// line.
+    pub fn summary_line(&self) -> String {
+        let line = match &self.outcome {
+            Outcome::Pass => format!("PASS  {}", self.name),
+            Outcome::Blessed => format!("BLESS {} -> {}", self.name, self.golden.display()),
+            Outcome::New => {
+                format!("NEW   {}: no golden at {} (run with --bless to create it)", self.name, self.golden.display())
+            }
+            Outcome::Error(e) => format!("ERROR {}: {e}", self.name),
+            Outcome::Fail { frames } => {
+                let list: Vec<&str> = frames.iter().map(|(f, _)| f.as_str()).collect();
+                let first = frames.first().map(|(_, s)| s.as_str()).unwrap_or("");
+                format!("FAIL  {}: {first}; failing: {}", self.name, list.join(", "))
+            }
+        };
+        crate::terminal::escape_control(&line).into_owned()
+    }
+}

@@ -61,18 +61,18 @@ pub enum Format {
     Smd,
     /// glTF 2.0, JSON (`.gltf`) or binary (`.glb`).
     Gltf,
-    /// studiomdl's `.qc` script: its reference SMDs, sequences and attachments (see [`qc`](super::qc)).
+    /// studiomdl's `.qc` script: its reference SMDs, sequences and attachments (see `qc`).
     Qc,
-    /// Doom 3 model declarations, `.def`: a `model` block's MD5 mesh and anims (see [`def`](super::def)).
+    /// Doom 3 model declarations, `.def`: a `model` block's MD5 mesh and anims (see `def`).
     Def,
-    /// Quake 3 MD3 (see [`md3`](super::md3)).
+    /// Quake 3 MD3 (see `md3`).
     Md3,
     /// A Quake 3 player: its `animation.cfg`, joining the folder's `lower`, `upper` and `head`
-    /// MD3s (see [`md3_player`](super::md3_player)).
+    /// MD3s (see `md3_player`).
     Md3Player,
-    /// Autodesk FBX, binary or ASCII (see [`fbx`](super::fbx)).
+    /// Autodesk FBX, binary or ASCII (see `fbx`).
     Fbx,
-    /// Half-Life studio model, `.mdl` with the magic `IDST` (see [`studio`](super::studio)).
+    /// Half-Life studio model, `.mdl` with the magic `IDST` (see `studio`).
     Studio,
 }
 

@@ -11,56 +11,38 @@
 mod binary;
 mod colour;
 mod declarations;
-#[doc(hidden)]
-pub mod def;
-#[doc(hidden)]
-pub mod fbx;
-mod files;
-mod format;
-#[doc(hidden)]
-pub mod gltf;
-#[doc(hidden)]
-pub mod iqm;
-#[doc(hidden)]
-pub mod md2;
+pub(crate) mod def;
+pub(crate) mod fbx;
+pub(crate) mod files;
+pub(crate) mod format;
+pub(crate) mod gltf;
+pub(crate) mod iqm;
+pub(crate) mod md2;
 mod md2_normals;
-#[doc(hidden)]
-pub mod md3;
-#[doc(hidden)]
-pub mod md3_player;
-#[doc(hidden)]
-pub mod md5;
-#[doc(hidden)]
-pub mod mdl;
-#[doc(hidden)]
-pub mod mtr;
-#[doc(hidden)]
-pub mod obj;
-#[doc(hidden)]
-pub mod q3shader;
-#[doc(hidden)]
-pub mod qc;
-#[doc(hidden)]
-pub mod smd;
-#[doc(hidden)]
-pub mod studio;
-#[doc(hidden)]
-pub mod textures;
+pub(crate) mod md3;
+pub(crate) mod md3_player;
+pub(crate) mod md5;
+pub(crate) mod mdl;
+pub(crate) mod mtr;
+pub(crate) mod obj;
+pub(crate) mod part;
+pub(crate) mod q3shader;
+pub(crate) mod qc;
+pub(crate) mod smd;
+pub(crate) mod studio;
+pub(crate) mod textures;
 mod tokens;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-#[doc(hidden)]
-pub use files::Files;
+pub(crate) use files::Files;
 use files::in_file;
 pub use format::Limits;
-#[doc(hidden)]
-pub use format::{Format, MAX_MESHES};
+pub(crate) use format::{Format, MAX_MESHES};
 pub use qc::BodyChoice;
 pub use textures::TextureOverride;
-#[doc(hidden)]
-pub use textures::TextureResolver;
+pub(crate) use textures::TextureResolver;
 
 use crate::bounds;
 use crate::budget::MemoryBudget;
@@ -91,7 +73,7 @@ pub struct LoadOptions {
     pub texture_roots: Vec<PathBuf>,
     /// Extra folders where the texture names a model gives are looked for, after the path as
     /// written and before the search of the model's folder (step 2 of the order in
-    /// [`textures`]). The hook for loaders of scripts that name texture folders (a QC's
+    /// `textures`). The hook for loaders of scripts that name texture folders (a QC's
     /// `$cdtexture` and `$texturepath`); relative folders are taken from the model's folder.
     /// Reads stay confined: a folder outside the model's folder and the `texture_roots` is
     /// skipped with a warning.
@@ -106,29 +88,6 @@ pub struct LoadOptions {
     pub skin: Option<String>,
     /// Resource limits.
     pub limits: Limits,
-}
-
-/// What `path` is when it holds part of a model and no model of its own — a sequence
-/// (animation-only) SMD ([`smd::is_sequence`]), a Half-Life sequence group (`IDSQ`), a
-/// Half-Life texture file (`NAMET.mdl`: a studio model without body parts) or an
-/// `animation.cfg` with no Quake 3 player beside it ([`md3_player::not_a_player`]) — said in a
-/// few words, read as [`load`] reads a model file; `None` for any other file and for one that
-/// cannot be read (loading it then says why).
-pub fn model_part(path: &Path, limits: &Limits) -> Option<&'static str> {
-    match Format::from_extension(path) {
-        Some(Format::Md3Player) => return md3_player::not_a_player(path),
-        Some(Format::Smd | Format::Mdl) => {}
-        _ => return None,
-    }
-    let mut reader = confine::Reader::new(limits.max_file_bytes);
-    let (_, bytes) = reader.read_user(path, Keep::Bytes).ok()?;
-    match Format::detect(path, &bytes)? {
-        Format::Smd => {
-            smd::is_sequence(&String::from_utf8_lossy(&bytes)).then_some("sequence SMD (an animation, no triangles)")
-        }
-        Format::Studio => studio::part_of_a_model(&bytes),
-        _ => None,
-    }
 }
 
 /// Loads a model file with its animations and textures.

@@ -5,10 +5,9 @@
 //! threshold, and measures alpha on its own: metrics that blend over white cannot tell a
 //! transparent pixel from a white one, which is exactly the mistake a sprite renderer can make.
 
-mod perceptual;
+pub(crate) mod perceptual;
 
-#[doc(hidden)]
-pub use perceptual::{MAX_DELTA, antialiased, color_delta};
+pub(crate) use perceptual::{MAX_DELTA, antialiased, color_delta};
 
 use crate::raster::Image;
 

@@ -139,7 +139,7 @@ pub struct MarkedMotion {
 
 /// `name`, or, when one of `clips` has it, the first of `name_1`, `name_2` ... that none has
 /// (as studiomdl names two sequences that share a name).
-pub fn unique_clip_name(name: String, clips: &[Clip]) -> String {
+pub(crate) fn unique_clip_name(name: String, clips: &[Clip]) -> String {
     let taken = |n: &str| clips.iter().any(|c| c.name == n);
     if !taken(&name) {
         return name;

@@ -21,12 +21,12 @@ mod mesh;
 mod orientation;
 mod posed;
 mod skeleton;
-#[doc(hidden)]
 mod tag;
 
 pub use crate::error::UnknownName;
 pub use aabb::Aabb;
-pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget, unique_clip_name};
+pub(crate) use clip::unique_clip_name;
+pub use clip::{Clip, ClipFrames, MarkedMotion, Retarget};
 pub use cycle::MaterialCycle;
 pub use front::FrontSign;
 pub use keyed::{Channel, ChannelTarget, Interpolation, KeyedClip};
@@ -81,7 +81,7 @@ impl Model {
     }
 
     /// Renames every clip whose name an earlier clip has to the first `name_1`, `name_2` ...
-    /// no clip has ([`unique_clip_name`]), and says so in one warning per clip renamed: two
+    /// no clip has (`unique_clip_name`), and says so in one warning per clip renamed: two
     /// clips of one name (glTF animations, FBX stacks) would merge into one animation in a
     /// sheet's data, the second unreachable by name.
     pub fn rename_duplicate_clips(&mut self) -> Vec<String> {

@@ -7,25 +7,17 @@
 
 pub mod gif;
 mod obj;
-mod pattern;
-mod plan;
-mod png;
-mod sanitize;
-mod transaction;
+pub(crate) mod pattern;
+pub(crate) mod plan;
+pub(crate) mod png;
+pub(crate) mod sanitize;
+pub(crate) mod transaction;
 
 pub use obj::{ObjExport, encode_obj};
-pub use pattern::FramePattern;
-#[doc(hidden)]
-pub use pattern::MAX_PAD_WIDTH;
+pub(crate) use pattern::FramePattern;
 pub(crate) use plan::FileKey;
-#[doc(hidden)]
-pub use plan::PlannedOutput;
 pub use plan::{OutputFormat, OutputPlan};
-#[doc(hidden)]
-pub use png::{decode_png_within, encode_rgba_png, read_png_within};
+pub(crate) use png::{decode_png_within, encode_rgba_png, read_png_within};
 pub use png::{encode_png, read_png, write_png};
-#[doc(hidden)]
-pub use sanitize::{MAX_COMPONENT_BYTES, is_component_char, sanitize_component};
+pub(crate) use sanitize::{MAX_COMPONENT_BYTES, is_component_char, sanitize_component};
 pub use transaction::{Transaction, write_atomic};
-#[doc(hidden)]
-pub use transaction::{WritesStopped, stop_writing};

@@ -45,22 +45,22 @@
 //! and every resolve path would carry eight channels instead of four, on the colour path too.
 
 mod buffers;
-pub mod camera;
-mod color;
+pub(crate) mod camera;
+pub(crate) mod color;
 mod context;
 mod count;
 mod coverage;
 mod deferred;
 mod forward;
-mod image;
+pub(crate) mod image;
 mod interpolate;
 mod lanes;
 mod msaa;
 mod resolve;
-mod scene;
+pub(crate) mod scene;
 mod setup;
 mod shade;
-pub mod texture;
+pub(crate) mod texture;
 mod tile;
 mod visibility;
 
@@ -71,18 +71,14 @@ use glam::{Mat3, Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 pub use camera::{Camera, OrbitView, Projection};
-#[doc(hidden)]
-pub use color::{linear_to_srgb, srgb_to_linear};
+pub(crate) use color::{linear_to_srgb, srgb_to_linear};
 pub(crate) use color::{linear_to_srgb_exact, srgb_to_linear_exact};
-#[doc(hidden)]
-pub use image::DepthPixel;
+pub(crate) use image::DepthPixel;
 pub use image::{DepthImage, Image, PixelRows};
-#[doc(hidden)]
-pub use scene::MAX_SAMPLES;
+pub(crate) use scene::MAX_SAMPLES;
 pub use scene::{Light, MAX_IMAGE_SIDE, RenderOptions, Scene, SceneObject, Shading, ShadingRate};
 pub use texture::Filter;
-#[doc(hidden)]
-pub use texture::MipChain;
+pub(crate) use texture::MipChain;
 
 use crate::error::{Error, Result};
 use crate::model::{AlphaMode, Material, MinFilter, Texture};

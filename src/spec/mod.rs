@@ -13,28 +13,23 @@
 //! closest known key, and a bad value an error naming its key.
 
 mod bake_spec;
-mod controls;
+pub(crate) mod controls;
 pub(crate) mod file;
 mod groups;
-mod paths;
+pub(crate) mod paths;
 mod playing;
-mod resolved;
+pub(crate) mod resolved;
 mod values;
 
 pub use bake_spec::BakeSpec;
 pub(crate) use bake_spec::show;
-#[doc(hidden)]
-pub use controls::MAX_FADE_SECONDS;
 pub use controls::{AttachSpec, BlendSpec, BoneSpec, Controls, Offset, TransitionSpec};
 pub use groups::{
     AlphaName, AnimSpec, FilterName, Fit, GifPaletteName, GifSpec, JsonFormatName, LayoutSpec, LimitOverrides,
     LimitsSpec, LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName,
     ShadingRateName, SpriteSpec, ViewPreset, ViewSpec,
 };
-#[doc(hidden)]
-pub use paths::is_animation_file;
-#[doc(hidden)]
-pub use resolved::Look;
+pub(crate) use resolved::Look;
 pub use resolved::Resolved;
 pub(crate) use resolved::{map_name, shown_maps};
 pub(crate) use values::hex_byte;

@@ -548,7 +548,7 @@ impl Resolved {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::is_animation_file;
+    use crate::spec::paths::is_animation_file;
 
     fn spec() -> BakeSpec {
         let mut spec = BakeSpec::default();

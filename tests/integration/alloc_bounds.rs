@@ -15,7 +15,7 @@ fn huge_claims_in_small_files_allocate_little() {
         md2.extend_from_slice(&v.to_le_bytes());
     }
     md2.resize(1024, 0);
-    let peak = peak_during(|| assert!(spritebake::formats::md2::parse(&md2).is_err()));
+    let peak = peak_during(|| assert!(spritebake::internal::formats::md2::parse(&md2).is_err()));
     assert!(peak < LIMIT, "MD2: {peak} bytes");
 
     // IQM: a 1 KiB file claiming 4096 joints, a million vertices and 4096 meshes.
@@ -24,7 +24,7 @@ fn huge_claims_in_small_files_allocate_little() {
         iqm.extend_from_slice(&v.to_le_bytes());
     }
     iqm.resize(1024, 0);
-    let peak = peak_during(|| assert!(spritebake::formats::iqm::parse(&iqm).is_err()));
+    let peak = peak_during(|| assert!(spritebake::internal::formats::iqm::parse(&iqm).is_err()));
     assert!(peak < LIMIT, "IQM: {peak} bytes");
 
     // Quake 1 MDL: a 1 KiB file claiming a 4096² skin, 65536 vertices and 4096 frames.
@@ -33,7 +33,7 @@ fn huge_claims_in_small_files_allocate_little() {
     [1.0f32, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0].iter().for_each(|v| mdl.extend_from_slice(&v.to_le_bytes()));
     [1i32, 4096, 4096, 65536, 131072, 4096, 0, 0].iter().for_each(|v| mdl.extend_from_slice(&v.to_le_bytes()));
     mdl.resize(1024, 0);
-    let peak = peak_during(|| assert!(spritebake::formats::mdl::parse(&mdl).is_err()));
+    let peak = peak_during(|| assert!(spritebake::internal::formats::mdl::parse(&mdl).is_err()));
     assert!(peak < LIMIT, "MDL: {peak} bytes");
 
     // MD5: millions of joints, meshes, vertices and weights in a short text.
@@ -41,10 +41,10 @@ fn huge_claims_in_small_files_allocate_little() {
         let mut text = format!("MD5Version 10\n{claim}joints {{\n\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}}\n");
         text.push_str("mesh {\nshader \"s\"\nnumverts 9000000\nvert 0 ( 0 0 ) 0 1\n");
         text.push_str(&" ".repeat(1024usize.saturating_sub(text.len())));
-        let peak = peak_during(|| assert!(spritebake::formats::md5::parse_mesh(&text).is_err()));
+        let peak = peak_during(|| assert!(spritebake::internal::formats::md5::parse_mesh(&text).is_err()));
         assert!(peak < LIMIT, "MD5 '{claim}': {peak} bytes");
     }
-    let mesh = spritebake::formats::md5::parse_mesh(
+    let mesh = spritebake::internal::formats::md5::parse_mesh(
         "MD5Version 10\nnumJoints 1\nnumMeshes 0\njoints {\n\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n",
     )
     .unwrap();
@@ -53,7 +53,7 @@ fn huge_claims_in_small_files_allocate_little() {
         " ".repeat(900)
     );
     let peak = peak_during(|| {
-        assert!(spritebake::formats::md5::parse_anim(&anim, "a", mesh.skeleton.as_ref().unwrap()).is_err())
+        assert!(spritebake::internal::formats::md5::parse_anim(&anim, "a", mesh.skeleton.as_ref().unwrap()).is_err())
     });
     assert!(peak < LIMIT, "MD5 anim: {peak} bytes");
 
@@ -63,14 +63,15 @@ fn huge_claims_in_small_files_allocate_little() {
     pcx[65] = 1; // planes
     pcx[66..68].copy_from_slice(&0xFFFFu16.to_le_bytes()); // bytes per line
     let peak = peak_during(|| {
-        assert!(spritebake::formats::textures::decode_image(&pcx, std::path::Path::new("x.pcx")).is_err())
+        assert!(spritebake::internal::formats::textures::decode_image(&pcx, std::path::Path::new("x.pcx")).is_err())
     });
     assert!(peak < LIMIT, "PCX: {peak} bytes");
 
     // OBJ: a face line with a million corners all out of range, in 1 KiB of text? Not possible;
     // instead, an index far past the end must fail at validation without allocating for it.
     let obj = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 999999999\n{}", "#".repeat(900));
-    let peak = peak_during(|| assert!(spritebake::formats::obj::parse(obj.as_bytes(), &mut |_| None).is_err()));
+    let peak =
+        peak_during(|| assert!(spritebake::internal::formats::obj::parse(obj.as_bytes(), &mut |_| None).is_err()));
     assert!(peak < LIMIT, "OBJ: {peak} bytes");
 
     // glTF: accessors claiming 100 million vertices, over a 12-byte buffer or over no buffer.
@@ -83,7 +84,7 @@ fn huge_claims_in_small_files_allocate_little() {
             "buffers": [{{"byteLength": 12, "uri": "data:;base64,AAAAAAAAAAAAAAAA"}}]}}"#
         );
         let peak = peak_during(|| {
-            let r = spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default());
+            let r = spritebake::internal::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default());
             assert!(r.is_err(), "{view}");
         });
         assert!(peak < LIMIT, "glTF {view}: {peak} bytes");
@@ -103,7 +104,7 @@ fn huge_claims_in_small_files_allocate_little() {
     );
     let json_size = gltf.len();
     let peak = peak_during(|| {
-        let r = spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default());
+        let r = spritebake::internal::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default());
         assert!(r.unwrap_err().to_string().contains("more than the"));
     });
     assert!(peak < LIMIT + 16 * json_size, "glTF instances: {peak} bytes");
@@ -111,8 +112,8 @@ fn huge_claims_in_small_files_allocate_little() {
 
 #[test]
 fn a_sheets_engine_data_stays_within_its_charge() {
-    use spritebake::bake::engines::{data_bytes, sheet_data_files};
     use spritebake::bake::{FrameNames, JsonFormat, Placement, Sheet};
+    use spritebake::internal::bake::engines::{data_bytes, sheet_data_files};
     // 2000 frames of 4 tags with long names: what the data writers hold at their peak.
     let tag = |i: usize| format!("{}_{}", "a-clip-with-a-long-name".repeat(4), i % 4);
     let placements: Vec<Placement> = (0..2000)
@@ -134,7 +135,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
         })
         .collect();
     // The most the job adds to `meta`: 16 named directions and a fixed scale with its pivot.
-    let job = spritebake::bake::JobInfo {
+    let job = spritebake::internal::bake::JobInfo {
         rows: vec![tag(0)],
         directions: spritebake::bake::Directions::compass(16),
         pixels_per_unit: Some(0.1),
@@ -142,7 +143,7 @@ fn a_sheets_engine_data_stays_within_its_charge() {
         pixel_art: true,
         points: Vec::new(),
     };
-    let pages = vec![spritebake::bake::Page { size: (2000, 1), placements }];
+    let pages = vec![spritebake::internal::bake::Page { size: (2000, 1), placements }];
     let sheet = Sheet { pages, frame_size: (2, 2), duplicates: 0, job, pivot: glam::Vec2::new(1.0, 2.0) };
     for format in JsonFormat::ALL {
         for pattern in [format.default_frame_names(), "{title}-{tag}-{tagframe000}-{duration}"] {
@@ -208,7 +209,7 @@ fn mdl_all_seams(n: usize) -> Vec<u8> {
 #[test]
 fn iqm_and_mdl_peaks_stay_within_what_is_charged() {
     use spritebake::MemoryBudget;
-    use spritebake::formats::{Format, iqm, mdl};
+    use spritebake::internal::formats::{Format, iqm, mdl};
     let mut cases = vec![
         ("mdl: 60000 seam vertices", Format::Mdl, mdl_all_seams(60_000)),
         ("iqm: 4096 joints, one frame", Format::Iqm, crate::hostile_memory::iqm_anim_bomb(4096, 1)),

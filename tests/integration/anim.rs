@@ -132,8 +132,12 @@ fn whole_frames_are_bit_exact_and_slerp_takes_the_short_path() {
     assert_near(&half[1..2], &[Vec3::new(1.0 + 0.5 * c, 0.5 * s, 0.0)]);
     // A whole frame reproduces the frame exactly, not via a lerp with t = 0.
     let direct = pose(&model, model.clips.first(), FrameTime::Frame(1.0), &PoseOptions::default());
-    let joints =
-        spritebake::anim::joint_transforms(&model, model.clips.first(), FrameTime::Frame(1.0), &PoseOptions::default());
+    let joints = spritebake::internal::anim::joint_transforms(
+        &model,
+        model.clips.first(),
+        FrameTime::Frame(1.0),
+        &PoseOptions::default(),
+    );
     let expected = joints[1].transform_point3(Vec3::new(0.5, 0.0, 0.0));
     assert_eq!(direct.parts[0].positions[1], expected);
 }

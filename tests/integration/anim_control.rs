@@ -8,12 +8,14 @@ use spritebake::MemoryBudget;
 use spritebake::anim::{
     self, Animation, Blend, BoneOverride, FrameTime, Layers, Motion, PoseOptions, Transition, animate, pose,
 };
-use spritebake::bake::rig;
+use spritebake::bake::Layout;
 use spritebake::bake::{self, FrameRequest};
-use spritebake::bake::{Directions, Job, Sampling};
-use spritebake::bake::{Layout, pack};
+use spritebake::bake::{Directions, Sampling};
 use spritebake::formats::LoadOptions;
 use spritebake::golden::Tolerance;
+use spritebake::internal::bake::Job;
+use spritebake::internal::bake::pack;
+use spritebake::internal::bake::rig;
 use spritebake::model::{Clip, ClipFrames, Model, PosedMesh, TextureStatus};
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
 use spritebake::spec::Fit;
@@ -154,13 +156,14 @@ fn assert_attachment_follows_joint(body_path: &Path, body: &Model, joint: &str, 
     let clip = &body.clips[0];
     let animation = rig::animation(body, &props, &controls, Some(clip), PoseOptions::default()).unwrap();
     let j = body.skeleton.as_ref().unwrap().find(joint).unwrap();
-    let axes = anim::to_body_axes(body, sword);
+    let axes = spritebake::internal::anim::to_body_axes(body, sword);
     let own = anim::rest_pose(sword);
     let body_parts = anim::rest_pose(body).parts.len();
     let mut placed = Vec::new();
     for f in frames {
         let time = FrameTime::Frame(f);
-        let joint_to_model = anim::joint_transforms(body, Some(clip), time, &PoseOptions::default())[j];
+        let joint_to_model =
+            spritebake::internal::anim::joint_transforms(body, Some(clip), time, &PoseOptions::default())[j];
         let place = |v: Vec3| joint_to_model.transform_point3(offset.to_affine().transform_point3(axes * v));
         let linear = Mat3::from(joint_to_model.matrix3) * Mat3::from(offset.to_affine().matrix3) * axes;
         let normal_matrix = linear.inverse().transpose();
@@ -240,7 +243,8 @@ fn bone_override_turns_exactly_the_joints_subtree() {
             let plain = positions(&pose(&model, Some(walk), time, &PoseOptions::default()));
             let turned = positions(&animate(&model, &animation, time));
             // Predicted: the joint's model-space frame, rotated in its own axes.
-            let joint = anim::joint_transforms(&model, Some(walk), time, &PoseOptions::default())[root];
+            let joint =
+                spritebake::internal::anim::joint_transforms(&model, Some(walk), time, &PoseOptions::default())[root];
             let about_joint = joint * Affine3A::from_quat(turn.rotation) * joint.inverse();
             let mut moved = 0.0f32;
             for ((p, q), &j) in plain.iter().zip(&turned).zip(&joints_of) {
@@ -261,8 +265,10 @@ fn bone_override_turns_exactly_the_joints_subtree() {
     let layers = Layers { bones: vec![BoneOverride::from_degrees(head, 90.0, 0.0, 0.0)], ..Layers::default() };
     let turned = positions(&animate(&model, &with_layers(Motion::Rest, layers), FrameTime::Frame(0.0)));
     let rest = positions(&anim::rest_pose(&model));
-    let head_origin = anim::joint_transforms(&model, None, FrameTime::Frame(0.0), &PoseOptions::default())[head]
-        .transform_point3(Vec3::ZERO);
+    let head_origin =
+        spritebake::internal::anim::joint_transforms(&model, None, FrameTime::Frame(0.0), &PoseOptions::default())
+            [head]
+            .transform_point3(Vec3::ZERO);
     let front =
         (0..rest.len()).filter(|&v| joints_of[v] == head).max_by(|&a, &b| rest[a].x.total_cmp(&rest[b].x)).unwrap();
     let r = rest[front] - head_origin;

@@ -25,7 +25,7 @@ fn load(model: &str, anim: Option<&str>) -> Model {
 /// World-space (canonical) corner positions of every triangle at a frame.
 fn corners(model: &Model, frame: f32) -> Vec<Vec3> {
     let posed = pose(model, model.clips.first(), FrameTime::Frame(frame), &PoseOptions::default());
-    let world = bake::model_to_world(model);
+    let world = spritebake::internal::bake::model_to_world(model);
     posed
         .parts
         .iter()

@@ -172,7 +172,7 @@ fn export_writes_the_posed_frame_as_obj_that_loads_back() {
     );
     let exported = spritebake::formats::load(&out, &Default::default()).unwrap();
     assert_eq!(exported.triangle_count(), model.triangle_count());
-    let a = spritebake::model::Aabb::from_points(spritebake::bake::world_points(&model, &posed));
+    let a = spritebake::model::Aabb::from_points(spritebake::internal::bake::world_points(&model, &posed));
     let b = exported.rest_bounds();
     assert!((a.min - b.min).length() < 1e-3 && (a.max - b.max).length() < 1e-3, "{a:?} vs {b:?}");
     assert!(b.size().y > b.size().z, "{b:?}");
@@ -435,9 +435,9 @@ fn every_model_extension_is_named_where_a_user_looks_for_it() {
     let refused = stderr(&spritebake(&["info", unknown.to_str().unwrap()]));
     let render_help = String::from_utf8(spritebake(&["render", "--help"]).stdout).unwrap();
     let thumbnail_help = String::from_utf8(spritebake(&["thumbnail", "--help"]).stdout).unwrap();
-    for (extension, format) in spritebake::formats::Format::EXTENSIONS {
+    for (extension, format) in spritebake::internal::formats::Format::EXTENSIONS {
         let name = match format {
-            spritebake::formats::Format::Md3Player => String::from("animation.cfg"),
+            spritebake::internal::formats::Format::Md3Player => String::from("animation.cfg"),
             _ => format!(".{extension} "),
         };
         // A trailing space or bracket: `.md5mesh` must not pass for `.md5`.

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
-use spritebake::bake::{Directions, Job, Sampling};
+use spritebake::bake::{Directions, Sampling};
 use spritebake::golden::Tolerance;
+use spritebake::internal::bake::Job;
 use spritebake::model::{ClipFrames, Model, TextureStatus};
 use spritebake::raster::{OrbitView, Projection, RenderOptions, Renderer};
 use spritebake::spec::Fit;
@@ -40,7 +41,7 @@ fn every_corpus_gltf_model_poses_at_every_key_and_renders() {
     for file in MODELS {
         let mut model = load(&dir.join(file));
         assert!(!model.clips.is_empty(), "{file}: no clips");
-        bake::add_all_clip(&mut model).unwrap();
+        spritebake::internal::bake::add_all_clip(&mut model).unwrap();
         let clamped = PoseOptions { looping: false, in_place: false };
         for clip in &model.clips {
             for t in key_times_and_midpoints(&clip.frames) {
@@ -76,7 +77,7 @@ fn gltf_models_stand_upright() {
     for file in ["cesiumman/CesiumMan.glb", "riggedsimple_blender/RiggedSimple.glb"] {
         let model = load(&dir.join(file));
         let posed = spritebake::anim::rest_pose(&model);
-        let points = bake::world_points(&model, &posed);
+        let points = spritebake::internal::bake::world_points(&model, &posed);
         let b = spritebake::model::Aabb::from_points(points.iter().copied());
         let size = b.max - b.min;
         assert!(size.y > size.x && size.y > size.z, "{file}: {size}");
@@ -134,7 +135,7 @@ fn fox_walk_sheet_in_8_directions_is_jitter_free() {
 fn cesium_man_walking_goldens() {
     let Some(dir) = common::corpus("gltf") else { return };
     let mut model = load(&dir.join("cesiumman/CesiumMan.glb"));
-    bake::add_all_clip(&mut model).unwrap();
+    spritebake::internal::bake::add_all_clip(&mut model).unwrap();
     let view = OrbitView { yaw_degrees: 30.0, pitch_degrees: 15.0, ..OrbitView::default() };
     let options = RenderOptions {
         width: 96,

@@ -1,10 +1,10 @@
 //! Replays every input kept under `tests/fixtures/crash/<target>/` (inputs that once crashed
-//! or hung a fuzz target) through that target's own code (`spritebake::fuzzing`): each must
+//! or hung a fuzz target) through that target's own code (`spritebake::internal::fuzzing`): each must
 //! now return without panicking.
 
 use std::path::Path;
 
-use spritebake::fuzzing::{self, Skeletons, TARGETS};
+use spritebake::internal::fuzzing::{self, Skeletons, TARGETS};
 
 /// Kept crash inputs: a fixture that goes missing, or a folder that is no longer read, fails
 /// the count. Raise it with each fixture added.

@@ -522,7 +522,7 @@ fn untrimmed_frames(png: &Path) -> Vec<(String, bool, spritebake::Image)> {
         for (name, f) in data["frames"].as_object().unwrap() {
             let n = |v: &Value, k: &str| v[k].as_u64().unwrap() as u32;
             let (r, s) = (&f["frame"], &f["spriteSourceSize"]);
-            let kept = spritebake::bake::post::crop(&image, n(r, "x"), n(r, "y"), n(r, "w"), n(r, "h"));
+            let kept = spritebake::internal::bake::post::crop(&image, n(r, "x"), n(r, "y"), n(r, "w"), n(r, "h"));
             let (fw, fh) = (n(&f["sourceSize"], "w"), n(&f["sourceSize"], "h"));
             let mut frame = spritebake::Image::new(fw, fh).unwrap();
             for y in 0..kept.height {
@@ -569,7 +569,7 @@ fn gamemaker_strips_are_the_sheets_frames_untrimmed_in_a_row_named_for_the_ide()
         let strip = read_png(&strip).unwrap();
         assert_eq!((strip.width, strip.height), (counts[tag].0 * fw, fh), "{name}");
         let k: u32 = number.parse().unwrap();
-        let cell = spritebake::bake::post::crop(&strip, k * fw, 0, fw, fh);
+        let cell = spritebake::internal::bake::post::crop(&strip, k * fw, 0, fw, fh);
         assert!(cell.rgba == frame.rgba, "{name}: the strip's frame {k} is not the sheet's frame, untrimmed");
     }
     // The script: each animation's sprite, origin (the pivot in pixels), speed, flip and loop.

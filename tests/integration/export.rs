@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use glam::Vec3;
-use spritebake::bake::{self, world_points};
+use spritebake::bake;
+use spritebake::internal::bake::world_points;
 use spritebake::model::{Model, PosedMesh, TextureStatus};
 use spritebake::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
 use spritebake::{BakeSpec, anim};

@@ -32,7 +32,7 @@ fn load_ok(path: &Path) -> Model {
 fn posed_points(model: &Model, clip: &str, frame: f32) -> Vec<Vec3> {
     let clip = model.clip(clip).unwrap_or_else(|| panic!("no clip '{clip}'"));
     let options = PoseOptions { looping: false, in_place: false };
-    bake::world_points(model, &pose(model, Some(clip), FrameTime::Frame(frame), &options))
+    spritebake::internal::bake::world_points(model, &pose(model, Some(clip), FrameTime::Frame(frame), &options))
 }
 
 fn silhouette(image: &Image) -> Vec<bool> {
@@ -81,7 +81,7 @@ fn corpus_fbx_first_frames_agree_with_assimp() {
         let still = model.clips.iter().find(|c| c.is_static(&model.meshes));
         let ours = match still.or(model.clips.first()) {
             Some(clip) => posed_points(&model, &clip.name, 0.0),
-            None => bake::world_points(&model, &rest_pose(&model)),
+            None => spritebake::internal::bake::world_points(&model, &rest_pose(&model)),
         };
         let a = common::assimp::agreement(&ours, &theirs);
         eprintln!("{file} frame 0 vs assimp: {a:?}");
@@ -106,7 +106,7 @@ fn the_mixamo_dancer_agrees_with_blenders_fbx_import() {
     for (&frame, obj) in frames.iter().zip(&objs) {
         let ours = posed_points(&model, "mixamo.com", frame as f32);
         let blender = load_ok(obj);
-        let theirs = bake::world_points(&blender, &rest_pose(&blender));
+        let theirs = spritebake::internal::bake::world_points(&blender, &rest_pose(&blender));
         let size = Aabb::from_points(theirs.iter().copied()).size().length();
         let cell = size * 0.01;
         let error =
@@ -388,7 +388,7 @@ fn fbx_blend_shapes_on_a_skinned_mesh_agree_with_blenders_import() {
     assert_eq!((clip.frame_count(), clip.fps), (20, 24.0));
     // At rest (the bind pose, the saved weights) and at each frame: Blender's vertices, and
     // far from where they would be without the shapes.
-    let rest = bake::world_points(&model, &rest_pose(&model));
+    let rest = spritebake::internal::bake::world_points(&model, &rest_pose(&model));
     let error = apart(&rest, &json_points(&blender["rest"]), 0.01);
     eprintln!("rest: vertices within {error:.2e} of the size");
     assert!(error < 2e-3, "rest: vertices up to {error:.2e} of the model's size apart");

@@ -8,7 +8,8 @@ use base64::Engine as _;
 use glam::{Quat, Vec3};
 use serde_json::{Value, json};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
-use spritebake::formats::{LoadOptions, gltf};
+use spritebake::formats::LoadOptions;
+use spritebake::internal::formats::gltf;
 use spritebake::model::Model;
 
 use crate::common;
@@ -209,13 +210,13 @@ fn all_plays_every_animation_together() {
     }));
     let mut model = parse(&doc).unwrap();
     assert_eq!(model.clips[3].name, "anim3", "unnamed animations are numbered");
-    spritebake::bake::add_all_clip(&mut model).unwrap();
+    spritebake::internal::bake::add_all_clip(&mut model).unwrap();
     // At 1 s joint0 has moved +2 in x and joint1 has turned 90° (the later `cubic` wins).
     assert_near(at(&model, "all", 1.0, 0), [2.5, 0.0, 0.0], "A follows joint0");
     assert_near(at(&model, "all", 1.0, C), [1.0, 1.5, 0.0], "C follows both");
     assert_eq!(model.clip("all").unwrap().duration(), 1.0);
     // Clips of other formats cannot be merged channel by channel.
-    let e = spritebake::bake::add_all_clip(&mut Model::default()).unwrap_err().to_string();
+    let e = spritebake::internal::bake::add_all_clip(&mut Model::default()).unwrap_err().to_string();
     assert!(e.contains("this model has no clips"), "{e}");
 }
 

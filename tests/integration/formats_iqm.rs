@@ -2,7 +2,7 @@
 
 use glam::{Affine3A, Vec2, Vec3};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
-use spritebake::formats::iqm;
+use spritebake::internal::formats::iqm;
 use spritebake::model::{Model, TextureStatus};
 
 use crate::common::{self, assimp};

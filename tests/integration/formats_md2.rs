@@ -2,7 +2,7 @@
 
 use glam::{Vec2, Vec3};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
-use spritebake::formats::md2;
+use spritebake::internal::formats::md2;
 
 use crate::common::{corpus, signed_volume};
 

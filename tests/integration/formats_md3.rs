@@ -7,7 +7,6 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 use spritebake::anim::rest_pose;
-use spritebake::bake;
 use spritebake::formats::{Limits, LoadOptions, load};
 use spritebake::model::{Model, TextureStatus};
 
@@ -34,7 +33,7 @@ fn corpus_md3_props_agree_with_assimp_face_outwards_and_are_textured() {
         );
         common::assert_faces_outwards(&model, file);
         let Some(theirs) = assimp::exported_points(&path, &scratch) else { return };
-        let ours = bake::world_points(&model, &rest_pose(&model));
+        let ours = spritebake::internal::bake::world_points(&model, &rest_pose(&model));
         let a = assimp::agreement(&ours, &theirs);
         eprintln!("{file} vs assimp: {a:?}");
         assert!(a.max_error < 2e-3 && (a.scale - 1.0).abs() < 1e-3, "{file}: {a:?}");
@@ -272,7 +271,7 @@ fn a_model_hung_on_an_md3_tag_follows_it_through_the_bodys_frames() {
     let body = load_ok(&dir.join("animation.cfg"));
     let weapon = load_ok(&dir.join("weapon.md3"));
     // The upper body's tag is carried onto the joined character; names match in any case.
-    let (mount, offset) = bake::rig::find_mount(&body, "TAG_WEAPON").unwrap();
+    let (mount, offset) = spritebake::internal::bake::rig::find_mount(&body, "TAG_WEAPON").unwrap();
     let attachments = vec![Attachment { model: &weapon, mount, offset }];
     let options = PoseOptions { looping: false, in_place: false };
     let gun_at = |clip: &str, frame: f32| {
@@ -327,9 +326,9 @@ fn a_broken_quake3_player_says_which_file() {
     let e = load(&cfg, &LoadOptions::default()).unwrap_err().to_string();
     assert!(e.contains("animation.cfg") && e.contains("1 animation lines"), "{e}");
     // Other .cfg files are no models.
-    let format = |name: &str| spritebake::formats::Format::from_extension(std::path::Path::new(name));
+    let format = |name: &str| spritebake::internal::formats::Format::from_extension(std::path::Path::new(name));
     assert_eq!(format("q3config.cfg"), None);
-    assert_eq!(format("players/x/Animation.CFG"), Some(spritebake::formats::Format::Md3Player));
+    assert_eq!(format("players/x/Animation.CFG"), Some(spritebake::internal::formats::Format::Md3Player));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

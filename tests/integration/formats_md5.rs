@@ -1,8 +1,9 @@
 //! MD5 mesh and anim: hand-computed fixtures, hostile input, and the corpus.
 
 use glam::Vec3;
-use spritebake::anim::{FrameTime, PoseOptions, joint_transforms, pose};
-use spritebake::formats::md5;
+use spritebake::anim::{FrameTime, PoseOptions, pose};
+use spritebake::internal::anim::joint_transforms;
+use spritebake::internal::formats::md5;
 use spritebake::model::ClipFrames;
 
 use crate::common::{corpus, signed_volume};

@@ -3,7 +3,8 @@
 
 use glam::{Vec2, Vec3};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
-use spritebake::formats::{LoadOptions, mdl};
+use spritebake::formats::LoadOptions;
+use spritebake::internal::formats::mdl;
 use spritebake::model::{Model, TextureStatus};
 
 use crate::common::{self, assimp};
@@ -249,8 +250,8 @@ fn a_half_life_studio_model_is_told_apart_by_its_magic() {
     let e = mdl::parse(&b).unwrap_err().to_string();
     assert!(e.contains("MDL byte offset 0") && e.contains("read by the Half-Life loader"), "{e}");
     // By content, whatever the extension: loading reads it as a Half-Life model.
-    let format = spritebake::formats::Format::detect(std::path::Path::new("x.mdl"), &b);
-    assert_eq!(format, Some(spritebake::formats::Format::Studio));
+    let format = spritebake::internal::formats::Format::detect(std::path::Path::new("x.mdl"), &b);
+    assert_eq!(format, Some(spritebake::internal::formats::Format::Studio));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
-use spritebake::formats::smd;
+use spritebake::internal::formats::smd;
 use spritebake::model::{Model, Retarget};
 
 use crate::common::{corpus, signed_volume};

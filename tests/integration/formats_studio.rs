@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use spritebake::anim::{FrameTime, PoseOptions, pose, rest_pose};
-use spritebake::bake;
-use spritebake::formats::{BodyChoice, LoadOptions, load};
+use spritebake::formats::{LoadOptions, load};
+use spritebake::internal::formats::BodyChoice;
 use spritebake::model::{AlphaMode, Model, TextureStatus};
 
 use crate::common::cli::{printed, run_in, scratch_in};
@@ -30,7 +30,7 @@ fn load_with(path: &Path, options: &LoadOptions) -> Model {
 }
 
 fn rest_points(model: &Model) -> Vec<Vec3> {
-    bake::world_points(model, &rest_pose(model))
+    spritebake::internal::bake::world_points(model, &rest_pose(model))
 }
 
 fn heads(choice: &str) -> LoadOptions {
@@ -86,7 +86,9 @@ fn a_half_life_model_plays_its_sequences_textured_from_its_t_file() {
     assert_eq!(clips, [("reference", 2, 30.0, true), ("walk", 26, 30.0, false), ("arms_up", 2, 25.0, true)]);
     // The walk moves the legs: frames differ.
     let walk = man.clip("walk");
-    let at = |f: f32| bake::world_points(&man, &pose(&man, walk, FrameTime::Frame(f), &PoseOptions::default()));
+    let at = |f: f32| {
+        spritebake::internal::bake::world_points(&man, &pose(&man, walk, FrameTime::Frame(f), &PoseOptions::default()))
+    };
     let moved = at(0.0).iter().zip(at(6.0)).map(|(a, b)| a.distance(b)).fold(0.0, f32::max);
     assert!(moved > 0.5, "the walk moves a vertex {moved} units in 6 frames");
     // Attachments by name or number.
@@ -118,7 +120,7 @@ fn a_half_life_model_plays_its_sequences_textured_from_its_t_file() {
 
 #[test]
 fn a_half_life_sequence_marked_lx_travels_with_root_motion_and_stays_in_place_without() {
-    use spritebake::anim::joint_transforms;
+    use spritebake::internal::anim::joint_transforms;
     let Some(dir) = common::corpus("mdl/hl1") else { return };
     // man.mdl's walk is marked LX but was compiled with no travel: give it 40 units, as
     // studiomdl writes a walk that moves, beside the files it needs.

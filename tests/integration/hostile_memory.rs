@@ -891,7 +891,7 @@ fn accessor_reads_are_counted_once() {
         ibm = joints * 64,
     );
     let (model, allocated) = allocated_during(|| {
-        spritebake::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default()).unwrap()
+        spritebake::internal::formats::gltf::parse(gltf.as_bytes(), &mut |_| None, &Default::default()).unwrap()
     });
     assert_eq!(model.meshes.len(), users);
     // Parsing the JSON and building 1000 tiny meshes takes a few tens of MB; one read of the

@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use glam::{Vec2, Vec3};
-use spritebake::formats::md2;
+use spritebake::internal::formats::md2;
 
 use crate::common::cli::printed;
 

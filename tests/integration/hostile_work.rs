@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use glam::{Vec2, Vec3};
 use serde_json::json;
-use spritebake::formats::md2;
+use spritebake::internal::formats::md2;
 
 use crate::common;
 use crate::common::cli::names_in;

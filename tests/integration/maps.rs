@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec3};
-use spritebake::bake::{self, Job, Sampling, pack};
-use spritebake::budget::MemoryBudget;
+use spritebake::bake::{self, Sampling};
 use spritebake::golden::Tolerance;
+use spritebake::internal::bake::{Job, pack};
+use spritebake::internal::budget::MemoryBudget;
 use spritebake::model::{AlphaMode, Material};
 use spritebake::output::{read_png, write_png};
 use spritebake::raster::{Camera, Image, OrbitView, Projection, RenderOptions, Renderer, Scene, SceneObject};
@@ -242,7 +243,7 @@ fn maps_share_the_sheet_layout_and_alpha_with_trim_and_extrusion() {
         assert_eq!(f["trimmed"], true);
         let r = &f["frame"];
         let n = |k: &str| r[k].as_u64().unwrap() as u32;
-        let crop = |image: &Image| bake::post::crop(image, n("x"), n("y"), n("w"), n("h"));
+        let crop = |image: &Image| spritebake::internal::bake::post::crop(image, n("x"), n("y"), n("w"), n("h"));
         let cell_normals = crop(&normals);
         let distinct: std::collections::BTreeSet<[u8; 4]> =
             cell_normals.rgba.chunks_exact(4).filter(|p| p[3] == 255).map(|p| [p[0], p[1], p[2], p[3]]).collect();

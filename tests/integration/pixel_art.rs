@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::common;
 use super::common::cli::{printed, run_in, scratch_in};
 use super::common::robot;
-use spritebake::bake::palette::oklab;
+use spritebake::internal::bake::palette::oklab;
 
 /// How much an animation changes from one frame to the next, over every pair of consecutive
 /// frames. Pixels empty in both frames of a pair are not counted, so neither figure depends on

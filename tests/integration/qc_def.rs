@@ -7,10 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use glam::Vec3;
-use spritebake::anim::{FrameTime, PoseOptions, joint_transforms};
-use spritebake::bake::{self, FrameRequest, rig};
-use spritebake::formats::{BodyChoice, LoadOptions, load};
+use spritebake::anim::{FrameTime, PoseOptions};
+use spritebake::bake::{self, FrameRequest};
+use spritebake::formats::{LoadOptions, load};
 use spritebake::golden::Tolerance;
+use spritebake::internal::anim::joint_transforms;
+use spritebake::internal::bake::rig;
+use spritebake::internal::formats::BodyChoice;
 use spritebake::model::{Model, TextureStatus};
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
 use spritebake::spec::{AttachSpec, Controls};

@@ -268,7 +268,7 @@ fn trilinear_minification_averages_where_nearest_aliases() {
     let error = |filter: Filter| {
         let img = render_meshes(&[&quad], pixel_camera(64.0, 64.0), &RenderOptions { filter, ..unlit(64, 64) });
         // The true average of the checker is 50% linear light.
-        let grey = spritebake::raster::linear_to_srgb(0.5) as f64;
+        let grey = spritebake::internal::raster::linear_to_srgb(0.5) as f64;
         img.rgba.chunks_exact(4).map(|p| (p[0] as f64 - grey).abs()).sum::<f64>() / 4096.0
     };
     let (nearest, trilinear) = (error(Filter::Nearest), error(Filter::Trilinear));
@@ -289,7 +289,7 @@ fn a_nearest_magnified_texture_still_minifies_through_mip_levels() {
         quad.material = Material { nearest: true, minify, ..textured(checker_texture(cells, 1)) };
         render_meshes(&[&quad], pixel_camera(16.0, 16.0), &unlit(16, 16))
     };
-    let grey = f64::from(spritebake::raster::linear_to_srgb(0.5));
+    let grey = f64::from(spritebake::internal::raster::linear_to_srgb(0.5));
     let worst = |image: &Image| image.rgba.chunks_exact(4).map(|p| (f64::from(p[0]) - grey).abs()).fold(0.0, f64::max);
     // 256 one-texel cells on 16 pixels: every pixel the checker's average, grey 188.
     let far = worst(&quad(256, None));
@@ -665,7 +665,7 @@ fn vertices_that_share_their_position_data_are_posed_and_drawn_as_one() {
             }
             let camera = Camera::fit(
                 &OrbitView { yaw_degrees: 30.0, ..OrbitView::default() },
-                &bake::world_points(&model, &plain),
+                &spritebake::internal::bake::world_points(&model, &plain),
                 1.0,
             );
             let once = bake::render_posed(&renderer, &model, &posed, camera, &options).unwrap();

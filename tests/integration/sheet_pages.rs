@@ -7,8 +7,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 use spritebake::Image;
-use spritebake::bake::post;
 use spritebake::golden::Tolerance;
+use spritebake::internal::bake::post;
 use spritebake::output::read_png;
 
 use crate::common::cli::{assert_refused, names_in, printed, scratch_in};

@@ -6,7 +6,8 @@
 use glam::{Mat4, Vec3};
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake::{self, FrameRequest};
-use spritebake::formats::{LoadOptions, smd};
+use spritebake::formats::LoadOptions;
+use spritebake::internal::formats::smd;
 use spritebake::model::{Model, Retarget};
 use spritebake::raster::{OrbitView, RenderOptions, Renderer};
 
@@ -242,7 +243,7 @@ fn the_combine_soldier_stands_and_leans() {
     assert_eq!(missing, ["ValveBiped.Cod", "ValveBiped.Anim_Attachment_LH", "ValveBiped.Anim_Attachment_RH"]);
     // In the renderer's world (Y up), the posed soldier is taller than it is wide or deep.
     let posed = pose(&model, Some(clip), FrameTime::Frame(3.0), &PoseOptions::default());
-    let points = bake::world_points(&model, &posed);
+    let points = spritebake::internal::bake::world_points(&model, &posed);
     let extent = |axis: fn(&Vec3) -> f32| {
         let values = points.iter().map(axis);
         values.clone().fold(f32::MIN, f32::max) - values.fold(f32::MAX, f32::min)

@@ -9,7 +9,8 @@ use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use spritebake::BakeSpec;
-use spritebake::check::{CASE_KEYS, Manifest};
+use spritebake::check::Manifest;
+use spritebake::internal::check::CASE_KEYS;
 use spritebake::output::{read_png, write_png};
 
 use crate::common;

@@ -6,10 +6,12 @@ use std::process::Command;
 use spritebake::MemoryBudget;
 use spritebake::anim::{FrameTime, PoseOptions, pose};
 use spritebake::bake;
-use spritebake::bake::engines::sheet_data_files;
-use spritebake::bake::{Cell, Directions, Job, Sampling, post};
-use spritebake::bake::{FrameNames, JsonFormat, Layout, Sheet, pack};
+use spritebake::bake::{Directions, Sampling};
+use spritebake::bake::{FrameNames, JsonFormat, Layout, Sheet};
 use spritebake::golden::Tolerance;
+use spritebake::internal::bake::engines::sheet_data_files;
+use spritebake::internal::bake::pack;
+use spritebake::internal::bake::{Cell, Job, post};
 use spritebake::model::Model;
 use spritebake::output::gif::{GifOptions, Palette, encode_gif, timing};
 use spritebake::raster::{Image, OrbitView, RenderOptions, Renderer, Shading};
@@ -289,14 +291,14 @@ fn toon_outline_and_pixel_art_goldens() {
         &RenderOptions { width: 128, height: 192, ssaa: 1, ..base.clone() },
     )
     .unwrap();
-    // One palette (k-means, spritebake::bake::palette) for the image: 16 colours at most. By
+    // One palette (k-means, spritebake::internal::bake::palette) for the image: 16 colours at most. By
     // area (the default) and by mode (the golden the mode filter has always made).
     for (filter, name) in
         [(PixelArtFilter::Area, "pixel-art-4x-16-colours"), (PixelArtFilter::Mode, "pixel-art-4x-16-colours-mode")]
     {
-        let mut pixel_art = bake::pixel_art::pixelate(&big, 4, filter);
-        let look = spritebake::spec::Look { pixel_art: Some(4), palette: Some(16), ..Default::default() };
-        spritebake::bake::palette::apply(&look, None, &mut [&mut pixel_art]);
+        let mut pixel_art = spritebake::internal::bake::pixel_art::pixelate(&big, 4, filter);
+        let look = spritebake::internal::spec::Look { pixel_art: Some(4), palette: Some(16), ..Default::default() };
+        spritebake::internal::bake::palette::apply(&look, None, &mut [&mut pixel_art]);
         assert_eq!((pixel_art.width, pixel_art.height), (32, 48));
         assert!(pixel_art.rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255), "{name} has soft edges");
         goldens.check(name, &pixel_art, tolerance);
@@ -420,7 +422,7 @@ fn skeleton_overlay_marks_every_joint() {
     let cells = j.render().unwrap();
     let cell = &cells[5];
     let request = bake::FrameRequest::clip(model.clips.first(), FrameTime::Frame(5.0), j.pose);
-    let joints = bake::joint_pixels(&model, &request, &cell.camera, 96, 96);
+    let joints = spritebake::internal::bake::joint_pixels(&model, &request, &cell.camera, 96, 96);
     assert_eq!(joints.len(), 11);
     for (p, _) in &joints {
         let px = cell.image.pixel(p.x as u32, p.y as u32).unwrap();

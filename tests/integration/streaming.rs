@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use spritebake::MemoryBudget;
-use spritebake::bake::{Directions, FinishedPage, Job, Layout, MapKind, Sampling, SheetBuilder, pack};
+use spritebake::bake::{Directions, Layout, MapKind, Sampling};
+use spritebake::internal::bake::{FinishedPage, Job, SheetBuilder, pack};
 use spritebake::model::Model;
 use spritebake::raster::{Image, OrbitView, RenderOptions};
 use spritebake::spec::{Fit, LookSpec};

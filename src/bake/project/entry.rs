@@ -11,7 +11,7 @@ use crate::spec::file::merged;
 use crate::spec::{BakeSpec, show};
 
 /// The keys an entry has besides its [`BakeSpec`].
-pub const ENTRY_KEYS: &[&str] = &["name", "output"];
+pub(crate) const ENTRY_KEYS: &[&str] = &["name", "output"];
 
 /// What an entry makes: the name of its `[[table]]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! An entry is a [`BakeSpec`](crate::spec::BakeSpec) (every key the commands take, named as
-//! their flags) plus `name` and `output` ([`ENTRY_KEYS`]): `[defaults]` fills what it leaves
+//! their flags) plus `name` and `output` (`ENTRY_KEYS`): `[defaults]` fills what it leaves
 //! out; a `[[thumbnail]]` starts from [`BakeSpec::thumbnail`](crate::spec::BakeSpec::thumbnail),
 //! then `[defaults]`, then its own keys. Entries are numbered in file order over every kind
 //! (their header lines), which is what [`RunOptions::shard`] goes by: adding entries at the end
@@ -25,7 +25,7 @@
 //!
 //! Every path (models, animations, textures, attachments, outputs) is relative to the project
 //! file's folder and must lead inside it, or inside a folder allowed with
-//! [`Project::allowing`] (`--allow-dir`); see [`crate::confine`].
+//! [`Project::allowing`] (`--allow-dir`); see `crate::confine`.
 //!
 //! A run ([`Project::run`]):
 //! 1. checks what is known without loading anything: every output inside the allowed folders,
@@ -74,7 +74,7 @@
 //! holds it (`Project::stored_inputs`); a link below that folder leading out of it is
 //! recorded resolved.
 //!
-//! The state file is untrusted input like any other: bounded ([`MAX_STATE_BYTES`]), a corrupt
+//! The state file is untrusted input like any other: bounded (`MAX_STATE_BYTES`), a corrupt
 //! one ignored with a warning (everything is rebuilt), and the files it names are read (to hash
 //! them) only inside the allowed folders, each at most once a run. A record naming a path in a
 //! form no run records it in (`./a.png`, `out//a.png`, or `x/../a.png` where no path its
@@ -95,7 +95,5 @@ mod state;
 mod steps;
 mod types;
 
-pub use entry::{ENTRY_KEYS, Entry, Kind};
-pub use parse::MAX_PROJECT_BYTES;
-pub use state::MAX_STATE_BYTES;
+pub use entry::{Entry, Kind};
 pub use types::{EntryReport, Event, Project, Report, RunOptions, Status};

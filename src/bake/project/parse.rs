@@ -12,13 +12,13 @@ use crate::spec::BakeSpec;
 use crate::spec::file::{MAX_TOML_BYTES, header_lines, parse_with_defaults, read_toml_text, take_entries};
 
 /// Largest project file read, in bytes (as for `check` manifests: about 10,000 entries).
-pub const MAX_PROJECT_BYTES: u64 = MAX_TOML_BYTES;
+pub(crate) const MAX_PROJECT_BYTES: u64 = MAX_TOML_BYTES;
 
 impl Project {
     /// Reads and validates a project file.
     ///
     /// # Errors
-    /// Unreadable file, not a regular file, larger than [`MAX_PROJECT_BYTES`], not UTF-8, TOML
+    /// Unreadable file, not a regular file, larger than `MAX_PROJECT_BYTES`, not UTF-8, TOML
     /// syntax, unknown tables or keys and bad values (named with their entry and line), entries
     /// without a `name` or `output`, duplicate names.
     pub fn load(path: &Path) -> Result<Project> {

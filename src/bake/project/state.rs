@@ -32,7 +32,7 @@ use crate::spec::BakeSpec;
 /// Largest state file (and journal) read, in bytes; a larger one is ignored (everything is
 /// rebuilt, and the run replaces it). No flag raises it: `--max-file-mib` bounds the files
 /// entries read, and a state file this large would hold some 100,000 entries.
-pub const MAX_STATE_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_STATE_BYTES: u64 = 64 << 20;
 
 /// The version a state file records; a different one makes every entry stale.
 pub(super) const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -48,7 +48,7 @@ impl ImageArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Worker threads, from 1 to 1024 (default: all cores).
-    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
+    #[arg(long, value_parser = spritebake::internal::bounds::THREADS.parser())]
     pub threads: Option<usize>,
     /// No progress bar and no summary line (warnings and errors still print).
     #[arg(long, short)]

@@ -1,8 +1,8 @@
 //! Small steps shared by the commands.
 
 use anyhow::{Context, Result};
-use spritebake::bake::products::sheet_leftovers;
 use spritebake::bake::{self, Loaded, Product, pipeline};
+use spritebake::internal::bake::sheet_leftovers;
 use spritebake::output::Transaction;
 use spritebake::spec::{BakeSpec, Resolved};
 
@@ -20,7 +20,7 @@ pub fn set_threads(threads: Option<usize>) -> Result<()> {
 /// Prints a model's warnings on stderr, escaped (model text may hold control characters).
 pub fn print_warnings(loaded: &Loaded) {
     for warning in &loaded.warnings {
-        eprintln!("warning: {}", spritebake::terminal::escape_control(warning));
+        eprintln!("warning: {}", spritebake::internal::terminal::escape_control(warning));
     }
 }
 
@@ -43,7 +43,7 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
         Product::Render => 0,
         _ => product.image_count(&loaded, &resolved)? as u64,
     };
-    let label = format!("{} {}", product.name(), spritebake::terminal::escape_control(output));
+    let label = format!("{} {}", product.name(), spritebake::internal::terminal::escape_control(output));
     let progress = Progress::new(&label, total, run.quiet);
     let tick = || progress.tick();
     // The finished images get a budget of their own, besides the model's.
@@ -52,7 +52,7 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
     progress.finish();
     transaction.commit()?;
     if !run.quiet && product != Product::Render {
-        eprintln!("{}", spritebake::terminal::escape_control(&written.summary));
+        eprintln!("{}", spritebake::internal::terminal::escape_control(&written.summary));
         let left = match product {
             Product::Sheet => sheet_leftovers(output, resolved.json_format, written.pages),
             _ => Vec::new(),
@@ -62,7 +62,7 @@ pub fn bake_files(product: Product, spec: &BakeSpec, output: &str, run: &RunArgs
             let list = stale.join(", ");
             eprintln!(
                 "note: not part of this sheet, left from an earlier run: {}",
-                spritebake::terminal::escape_control(&list)
+                spritebake::internal::terminal::escape_control(&list)
             );
         }
     }

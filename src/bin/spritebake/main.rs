@@ -11,7 +11,7 @@ mod progress;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use spritebake::terminal::escape_control;
+use spritebake::internal::terminal::escape_control;
 
 use commands::*;
 
@@ -76,7 +76,7 @@ fn main() -> ExitCode {
     // SIGINT, SIGTERM, SIGHUP: let a commit in progress finish (never a sheet without its
     // JSON), remove every temporary file, exit as interrupted processes do.
     let _ = ctrlc::set_handler(|| {
-        let _stopped = spritebake::output::stop_writing();
+        let _stopped = spritebake::internal::output::stop_writing();
         std::process::exit(130);
     });
     let matches = cli_command().get_matches();

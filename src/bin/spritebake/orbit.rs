@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use spritebake::Result;
 use spritebake::anim::{self, FrameTime, PoseOptions};
-use spritebake::bake;
+use spritebake::internal::bake;
 use spritebake::model::{Aabb, Clip, Model, SharedPositions};
 use spritebake::raster::{Camera, Image, OrbitView, RenderOptions, Renderer};
 

@@ -68,7 +68,7 @@ impl WrittenSheet {
     pub fn frame(&self, name: &str) -> spritebake::Image {
         let rect = &self.json["frames"][name]["frame"];
         let n = |key: &str| rect[key].as_u64().unwrap_or_else(|| panic!("frame {name}: no {key} in {rect}")) as u32;
-        spritebake::bake::post::crop(&self.image, n("x"), n("y"), n("w"), n("h"))
+        spritebake::internal::bake::post::crop(&self.image, n("x"), n("y"), n("w"), n("h"))
     }
 
     /// Every frame name, sorted.

@@ -313,7 +313,7 @@ pub fn signed_volume(model: &spritebake::model::Model) -> f32 {
 /// (cells ordered direction by direction): every cell has the same pivot row, the ground line
 /// (lowest opaque row) stays within a pixel over all cells, and per frame the model's height
 /// agrees within a pixel in every direction.
-pub fn assert_jitter_free(cells: &[spritebake::bake::Cell], directions: usize) {
+pub fn assert_jitter_free(cells: &[spritebake::internal::bake::Cell], directions: usize) {
     let pivots: Vec<f32> = cells.iter().map(|c| c.pivot.y).collect();
     assert!(pivots.iter().all(|p| (p - pivots[0]).abs() < 1e-3), "pivot rows differ: {pivots:?}");
     let bounds: Vec<(u32, u32, u32, u32)> = cells.iter().map(|c| c.image.opaque_bounds().unwrap()).collect();

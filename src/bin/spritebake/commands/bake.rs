@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use spritebake::bake::project::{Event, Project, Report, RunOptions, Status};
+use spritebake::internal::terminal::escape_control;
 use spritebake::model::UnknownName;
-use spritebake::terminal::escape_control;
 
 use crate::args::{RunArgs, parse_shard};
 use crate::common::set_threads;
@@ -66,7 +66,7 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode> {
         extra_outputs: json_file.iter().cloned().collect(),
     };
     // The total grows as entries are planned; a dry run renders nothing.
-    let label = format!("bake {}", spritebake::terminal::escape_control(&args.project.display().to_string()));
+    let label = format!("bake {}", spritebake::internal::terminal::escape_control(&args.project.display().to_string()));
     let progress = Progress::counting(&label, "images", 0, args.run.quiet || args.dry_run);
     let events = |event: Event| match event {
         Event::Planned(images) => progress.grow(images as u64),

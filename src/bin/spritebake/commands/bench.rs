@@ -31,13 +31,13 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub limits: LimitsSpec,
     /// Timed frames, from 1 to 100000.
-    #[arg(long, default_value_t = 200, value_parser = spritebake::bounds::BENCH_FRAMES.parser())]
+    #[arg(long, default_value_t = 200, value_parser = spritebake::internal::bounds::BENCH_FRAMES.parser())]
     pub frames: usize,
     /// Untimed frames rendered first, from 0 to 10000.
-    #[arg(long, default_value_t = 2, value_parser = spritebake::bounds::BENCH_WARMUP.parser())]
+    #[arg(long, default_value_t = 2, value_parser = spritebake::internal::bounds::BENCH_WARMUP.parser())]
     pub warmup: usize,
     /// Worker threads, from 1 to 1024 (default: all cores).
-    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
+    #[arg(long, value_parser = spritebake::internal::bounds::THREADS.parser())]
     pub threads: Option<usize>,
     /// Camera framing: `sphere` orbits the rest pose's bounding sphere as glrender does;
     /// `points` fits each frame tightly as `render` does.

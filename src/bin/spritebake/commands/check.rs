@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use spritebake::check::{self, CheckOptions, Manifest, Outcome};
+use spritebake::internal;
 use spritebake::output::OutputFormat;
 
 use crate::args::parse_shard;
@@ -43,7 +44,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "DIR")]
     pub allow_dir: Vec<PathBuf>,
     /// Worker threads, from 1 to 1024 (default: all cores).
-    #[arg(long, value_parser = spritebake::bounds::THREADS.parser())]
+    #[arg(long, value_parser = spritebake::internal::bounds::THREADS.parser())]
     pub threads: Option<usize>,
     /// Run (or with --bless, rewrite) only the case with this name; repeatable.
     #[arg(long, value_name = "NAME")]
@@ -93,10 +94,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         limits: args.limits,
         report_images: args.html.is_some(),
     };
-    check::check_case_names(&manifest, &options)?;
+    internal::check::check_case_names(&manifest, &options)?;
     // Everything the run may write, checked before any case renders; each case checks its
     // own files again once its model has loaded.
-    let (mut plan, mut inputs) = check::planned_outputs(&manifest, &options);
+    let (mut plan, mut inputs) = internal::check::planned_outputs(&manifest, &options);
     if let Some(path) = &args.junit {
         plan.add(path, OutputFormat::Xml);
     }
@@ -104,7 +105,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         plan.add(path, OutputFormat::Json);
     }
     if let Some(dir) = &args.html {
-        check::plan_html_report(dir, &mut plan);
+        internal::check::plan_html_report(dir, &mut plan);
     }
     let github = args.github || std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
     // The runner's summary file, appended to: planned like every output (never an input).
@@ -114,14 +115,14 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     }
     inputs.push(args.manifest.clone());
     plan.check(&inputs)?;
-    check::check_batch_outputs(&manifest, &options)?;
+    internal::check::check_batch_outputs(&manifest, &options)?;
     // Cases commit one by one into --out: the folder is made once, up front.
     if let Some(out) = &args.out {
         std::fs::create_dir_all(out)?;
     }
     let results = check::run(&manifest, &options);
     for r in &results {
-        writeln!(stdout, "{}", check::summary_line(r))?;
+        writeln!(stdout, "{}", r.summary_line())?;
     }
     let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
     let passed = count(|o| matches!(o, Outcome::Pass | Outcome::Blessed));
@@ -130,10 +131,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     writeln!(stdout, "{passed} passed, {failed} failed, {errors} errors")?;
     if github {
         let manifest_name = args.manifest.display().to_string();
-        write!(stdout, "{}", check::github::annotations(&manifest_name, &manifest.text, &results))?;
+        write!(stdout, "{}", internal::check::github::annotations(&manifest_name, &manifest.text, &results))?;
     }
     if let Some(path) = &step_summary {
-        let summary = check::github::step_summary(&manifest.name, &results);
+        let summary = internal::check::github::step_summary(&manifest.name, &results);
         let append = || -> std::io::Result<()> {
             std::fs::OpenOptions::new().create(true).append(true).open(path)?.write_all(summary.as_bytes())
         };

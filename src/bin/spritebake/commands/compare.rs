@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use spritebake::budget::bytes_for;
 use spritebake::check::Tolerance;
 use spritebake::golden::{compare_perceptual, perceptual_diff_image};
-use spritebake::output::{OutputFormat, OutputPlan, decode_png_within, write_png};
+use spritebake::internal::budget::bytes_for;
+use spritebake::internal::output::decode_png_within;
+use spritebake::output::{OutputFormat, OutputPlan, write_png};
 
 /// `spritebake compare`.
 #[derive(Debug, Args)]
@@ -29,7 +30,7 @@ pub struct CompareArgs {
         long,
         value_name = "MIB",
         default_value_t = spritebake::spec::LimitsSpec::default().max_memory_mib,
-        value_parser = spritebake::bounds::MAX_MEMORY_MIB.parser()
+        value_parser = spritebake::internal::bounds::MAX_MEMORY_MIB.parser()
     )]
     pub max_memory_mib: u64,
 }
@@ -46,7 +47,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let budget = spritebake::MemoryBudget::new(args.max_memory_mib.saturating_mul(1 << 20));
     // Regular files only (a FIFO or /dev/stdin would block), read no further than the budget.
     let read = |path: &PathBuf| -> Result<spritebake::raster::Image> {
-        let bytes = spritebake::confine::read_user_file(path, budget.remaining())
+        let bytes = spritebake::internal::confine::read_user_file(path, budget.remaining())
             .map_err(|d| d.into_error(path, path.display()))?;
         Ok(decode_png_within(&bytes, path, &budget)?)
     };

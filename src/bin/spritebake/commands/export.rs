@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use spritebake::bake::export;
+use spritebake::bake;
 use spritebake::output::Transaction;
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, MomentSpec};
 
@@ -48,7 +48,7 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode> {
     let (resolved, loaded) = resolve_and_load(&spec)?;
     // OBJ, MTL and textures all together, or none of them.
     let mut transaction = Transaction::new();
-    export::write_obj(&loaded, &resolved, &args.output, args.keep_axes, &mut transaction)?;
+    bake::write_obj(&loaded, &resolved, &args.output, args.keep_axes, &mut transaction)?;
     transaction.commit()?;
     Ok(ExitCode::SUCCESS)
 }

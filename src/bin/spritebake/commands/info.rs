@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use spritebake::formats;
+use spritebake::internal::terminal::escape_control;
 use spritebake::model::{ClipFrames, Model, Retarget, TextureStatus};
-use spritebake::terminal::escape_control;
 
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec};
 
@@ -220,7 +220,7 @@ fn bounds_and_facing(out: &mut impl Write, model: &Model) -> std::io::Result<()>
         None => format!("facing: {front} (nothing in the model to check it by)"),
     };
     line(out, facing)?;
-    if let Some((y, pose)) = spritebake::bake::reference_ground(model) {
+    if let Some((y, pose)) = spritebake::internal::bake::reference_ground(model) {
         // What `--ground auto` stands a sheet on, in world units (y up).
         line(out, format!("ground: {y:.4} (the lowest point of {pose}; --ground auto)"))?;
     }

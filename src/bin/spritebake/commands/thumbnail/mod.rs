@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
-use spritebake::formats::Format;
+use spritebake::internal::formats::Format;
 use spritebake::model::Axis;
 use spritebake::output::{OutputFormat, OutputPlan};
 use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, RenderSpec, ViewSpec};
@@ -272,7 +272,7 @@ fn run_scripts_first(jobs: &[Job], base: &BakeSpec) -> Vec<Fate> {
     let mut fates: Vec<Option<Fate>> = (0..jobs.len()).map(|_| None).collect();
     let run_part = |part: &[usize], fates: &mut [Option<Fate>]| {
         let picked: Vec<Job> = part.iter().map(|&i| jobs[i]).collect();
-        for (&i, ran) in part.iter().zip(run::run_all(&picked, base, spritebake::budget::BATCH_BYTES)) {
+        for (&i, ran) in part.iter().zip(run::run_all(&picked, base, spritebake::internal::budget::BATCH_BYTES)) {
             fates[i] = Some(Fate::Ran(ran));
         }
     };
@@ -377,7 +377,8 @@ fn report(args: &ThumbnailArgs, jobs: &[Job], fates: &[Fate], unreadable: &[Unre
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
     // File names, warnings and error messages carry model text: each line escaped.
-    let print = |out: &mut dyn Write, line: String| writeln!(out, "{}", spritebake::terminal::escape_control(&line));
+    let print =
+        |out: &mut dyn Write, line: String| writeln!(out, "{}", spritebake::internal::terminal::escape_control(&line));
     for record in &records {
         let model = record.input.display();
         match (&record.output, &record.reason) {

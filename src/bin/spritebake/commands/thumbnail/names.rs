@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
-use spritebake::output::sanitize_component;
+use spritebake::internal::output::sanitize_component;
 
 use super::scan::Found;
 

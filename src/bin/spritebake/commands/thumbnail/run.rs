@@ -4,7 +4,7 @@
 //! A fixed number of models in flight (each reserving its whole budget) would leave most cores
 //! idle: models take a few MiB of their 256 MiB budget. So every model runs at once as rayon
 //! schedules it, and each charge of each model is also charged to a pool of
-//! [`spritebake::budget::BATCH_BYTES`]. A model the pool cannot take is dropped (its charges
+//! [`spritebake::internal::budget::BATCH_BYTES`]. A model the pool cannot take is dropped (its charges
 //! given back) and run again after the others, alone, with its own budget only: a batch fits
 //! the pool whatever its models, and a model that fits its budget always renders.
 
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use spritebake::bake::{self, Product, pipeline};
-use spritebake::budget::{self, MemoryBudget};
+use spritebake::internal::budget::{self, MemoryBudget};
 use spritebake::output::Transaction;
 use spritebake::spec::BakeSpec;
 
@@ -81,7 +81,7 @@ fn timed(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> Ran {
 }
 
 /// One model's thumbnail, staged and, where the job says so, committed; `Err` with what it is
-/// for a scanned file that is part of a model ([`spritebake::formats::model_part`]).
+/// for a scanned file that is part of a model ([`spritebake::internal::formats::model_part`]).
 fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spritebake::Result<Result<Done, &'static str>> {
     job.found.confined()?;
     let mut spec = base.clone();
@@ -89,7 +89,7 @@ fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spriteba
     let resolved = spec.resolve()?;
     let limits = spec.limits.limits();
     if job.found.scanned()
-        && let Some(part) = spritebake::formats::model_part(&job.found.path, &limits)
+        && let Some(part) = spritebake::internal::formats::model_part(&job.found.path, &limits)
     {
         return Ok(Err(part));
     }

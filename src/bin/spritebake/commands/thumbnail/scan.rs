@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result};
-use spritebake::confine::Confinement;
-use spritebake::formats::Format;
+use spritebake::internal::confine::Confinement;
+use spritebake::internal::formats::Format;
 
 /// One model of a batch.
 #[derive(Debug, Clone, PartialEq)]

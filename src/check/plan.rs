@@ -1,0 +1,211 @@
+//! Which cases a run selects and what they will write, known before any case renders: the
+//! shard and names chosen, each case resolved against the manifest's folder, and the files a
+//! run would write checked against every file its cases read.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::case::Case;
+use super::detail::tolerance_of;
+use super::manifest::{CaseKeys, CaseSpec, Manifest};
+use super::options::CheckOptions;
+use super::render_golden::is_golden_folder;
+use crate::bake::{self, Product};
+use crate::confine::Confinement;
+use crate::error::{Error, Result};
+use crate::output::{OutputFormat, OutputPlan, sanitize_component};
+
+/// The case's golden file or folder, which may not exist yet: reading it (and copying it into
+/// an HTML report) or blessing it stays inside the allowed folders.
+pub(super) fn confined_golden(keys: &CaseKeys, scope: &Confinement) -> Result<PathBuf> {
+    let path = scope.home().join(&keys.golden);
+    scope.place(&path).map_err(|d| d.into_error(&path, format!("`golden` = '{}'", keys.golden.display())))?;
+    Ok(path)
+}
+
+pub(super) fn resolve(spec: &CaseSpec, scope: &Confinement, options: &CheckOptions) -> Result<Case> {
+    let keys = &spec.keys;
+    let mut spec_with_limits = spec.spec.anchored(scope)?;
+    spec_with_limits.limits = options.limits.apply(&spec_with_limits.limits);
+    let resolved = spec_with_limits.resolve()?;
+    if !resolved.look.maps.is_empty() {
+        return Err(Error::bad_option(
+            "maps",
+            crate::spec::shown_maps(&resolved.look.maps),
+            "are not compared by check, which compares colour images (bake maps with sheet, frames or render)",
+        ));
+    }
+    Ok(Case {
+        keys: keys.clone(),
+        golden: confined_golden(keys, scope)?,
+        compare: tolerance_of(keys).perceptual(),
+        resolved,
+        scope: scope.clone(),
+    })
+}
+
+/// The cases of the shard and names `options` select, in manifest order.
+pub(super) fn selected<'m>(manifest: &'m Manifest, options: &CheckOptions) -> Vec<&'m CaseSpec> {
+    let in_shard = |i: usize| options.shard.is_none_or(|(k, n)| i % n == k);
+    let named = |c: &CaseSpec| options.cases.is_empty() || options.cases.contains(&c.keys.name);
+    manifest.cases.iter().enumerate().filter(|(i, c)| in_shard(*i) && named(c)).map(|(_, c)| c).collect()
+}
+
+/// Names in `options.cases` that no case has.
+///
+/// # Errors
+/// A name that matches no case, with the closest names.
+pub fn check_case_names(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
+    for name in &options.cases {
+        if !manifest.cases.iter().any(|c| &c.keys.name == name) {
+            let known = manifest.cases.iter().map(|c| c.keys.name.as_str());
+            return Err(crate::model::UnknownName::new("case", name, known, "").into());
+        }
+    }
+    Ok(())
+}
+
+/// What a run of `manifest` will write (actual and diff images with `out`, goldens with
+/// `bless`, except those whose file count is known only once a case has loaded) and every file
+/// its cases name (models, animations, attachments, textures, and the goldens when they are
+/// only read), for checking before any case runs. Cases whose settings are invalid are left
+/// out: they fail on their own when run. Each case checks its own outputs again against
+/// everything its model actually read.
+pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPlan, Vec<PathBuf>) {
+    let mut plan = OutputPlan::new();
+    let mut inputs = Vec::new();
+    for case in selected(manifest, options).into_iter().filter_map(|spec| resolve(spec, &manifest.scope, options).ok())
+    {
+        add_out_files(&case, options, &mut plan);
+        let files = fixed_golden_files(&case);
+        if options.bless {
+            for (path, format) in files {
+                plan.add(path, format);
+            }
+        } else {
+            inputs.extend(files.into_iter().map(|(p, _)| p));
+        }
+        inputs.extend(case.resolved.spec.named_files());
+    }
+    (plan, inputs)
+}
+
+/// Refuses a run, before any case renders, in which one case's written files (a blessed
+/// golden, an `--out` image) would replace a file another case reads (a texture, a material
+/// library: known once its model is loaded). Only when some file the run writes already
+/// exists — a file that does not exist yet is nobody's input — or a blessed sheet or frames
+/// golden's files are known only after loading: every selected case is loaded once then,
+/// [`crate::budget::models_in_flight`] at a time. Cases that do not resolve or load are left
+/// out: they fail on their own when run.
+///
+/// # Errors
+/// [`Error::Refused`] naming the file and both cases.
+pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
+    if !options.bless && options.out.is_none() {
+        return Ok(());
+    }
+    let cases: Vec<Case> = selected(manifest, options)
+        .into_iter()
+        .filter_map(|spec| resolve(spec, &manifest.scope, options).ok())
+        .collect();
+    let loaded_later = |case: &Case| options.bless && matches!(case.keys.kind, Product::Sheet | Product::Frames);
+    // What a case writes that is known before loading (a sheet's or frames' goldens are
+    // planned with its model, all of them).
+    let fixed = |case: &Case| {
+        let mut plan = OutputPlan::new();
+        add_out_files(case, options, &mut plan);
+        if options.bless && !loaded_later(case) {
+            for (path, format) in fixed_golden_files(case) {
+                plan.add(path, format);
+            }
+        }
+        plan
+    };
+    let exists = |case: &Case| fixed(case).outputs().iter().any(|o| o.path.exists());
+    if !cases.iter().any(|c| loaded_later(c) || exists(c)) {
+        return Ok(());
+    }
+    // Each case's written files and read files, from its loaded model.
+    let planned = |case: &Case| -> Option<(OutputPlan, Vec<PathBuf>)> {
+        let loaded = bake::load(&case.resolved).ok()?;
+        let mut plan = fixed(case);
+        if loaded_later(case) {
+            let golden = match case.keys.kind {
+                Product::Frames => frames_pattern(&case.golden),
+                _ => case.golden.to_string_lossy().into_owned(),
+            };
+            for o in case.keys.kind.plan(&golden, &loaded, &case.resolved).ok()?.outputs() {
+                plan.add(&o.path, o.format);
+            }
+        }
+        Some((plan, loaded.inputs))
+    };
+    let per_case = cases.iter().map(|c| c.resolved.limits.max_memory_bytes).max().unwrap_or_default();
+    let at_once = crate::budget::models_in_flight(per_case);
+    let mut known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> = Vec::new();
+    for chunk in cases.chunks(at_once) {
+        let done: Vec<Option<(OutputPlan, Vec<PathBuf>)>> = chunk.par_iter().map(planned).collect();
+        known.extend(chunk.iter().zip(done).filter_map(|(case, p)| p.map(|(plan, inputs)| (case, plan, inputs))));
+    }
+    for (reader, _, inputs) in &known {
+        let others = known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name);
+        let mut written = OutputPlan::new();
+        let mut writer_of: Vec<(&Path, &str)> = Vec::new();
+        for (writer, plan, _) in others {
+            for o in plan.outputs() {
+                written.add(&o.path, o.format);
+                writer_of.push((&o.path, &writer.keys.name));
+            }
+        }
+        if let Err(e) = written.check_distinct(inputs) {
+            // Two cases writing one file is refused as it is; a case's file over another's input
+            // names both cases.
+            let writer = match &e {
+                Error::Clash { output, kind: crate::ClashKind::Input, .. } => {
+                    writer_of.iter().find(|(p, _)| p == output).map(|(_, name)| *name)
+                }
+                _ => return Err(e),
+            };
+            return Err(Error::Refused(format!(
+                "{e}: case '{}' would write it and case '{}' reads it; nothing was rendered",
+                writer.unwrap_or("?"),
+                reader.keys.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The golden files of a case that do not depend on what it renders.
+pub(super) fn fixed_golden_files(case: &Case) -> Vec<(PathBuf, OutputFormat)> {
+    let golden = case.golden.clone();
+    match case.keys.kind {
+        Product::Render if is_golden_folder(&golden) => Vec::new(),
+        Product::Render => vec![(golden, OutputFormat::Png)],
+        Product::Sheet => {
+            let data = case.resolved.json_format.files(&golden);
+            std::iter::once((golden, OutputFormat::Png)).chain(data).collect()
+        }
+        Product::Gif => vec![(golden, OutputFormat::Gif)],
+        Product::Frames => Vec::new(),
+    }
+}
+
+/// The actual and diff images of a case, with `out`.
+pub(super) fn out_files(case: &Case, options: &CheckOptions) -> Option<(PathBuf, PathBuf)> {
+    let out = options.out.as_ref()?;
+    let safe = sanitize_component(&case.keys.name);
+    Some((out.join(format!("{safe}.actual.png")), out.join(format!("{safe}.diff.png"))))
+}
+
+pub(super) fn add_out_files(case: &Case, options: &CheckOptions, plan: &mut OutputPlan) {
+    if let Some((actual, diff)) = out_files(case, options) {
+        plan.add(actual, OutputFormat::Png).add(diff, OutputFormat::Png);
+    }
+}
+
+/// The golden of a `frames` case: a folder with the frames command's names in it.
+pub(super) fn frames_pattern(golden: &Path) -> String {
+    golden.join("{clip}_{dir}_{frame:03}.png").to_string_lossy().into_owned()
+}
