@@ -3,8 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AnimSpec, GifSpec, LayoutSpec, LightDirection, LimitsSpec, LookSpec, ModelSpec, MomentSpec, RenderSpec, SpriteSpec,
-    ViewSpec,
+    AnimSpec, GifSpec, LayoutSpec, LimitsSpec, LookSpec, ModelSpec, MomentSpec, RenderSpec, SpriteSpec, ViewSpec,
 };
 use crate::error::{Error, Result};
 use crate::model::UnknownName;
@@ -135,17 +134,6 @@ groups!(
 );
 
 impl BakeSpec {
-    /// The defaults of `thumbnail` (and of `[[thumbnail]]` entries in project files): a
-    /// three-quarter view from above, a key and a fill light, 4×4 supersampling.
-    pub fn thumbnail() -> BakeSpec {
-        let light = [crate::raster::Light::KEY, crate::raster::Light::FILL].map(|l| LightDirection(l.direction));
-        BakeSpec {
-            view: ViewSpec { yaw: 35.0, pitch: 20.0, ..ViewSpec::default() },
-            render: RenderSpec { light: light.to_vec(), ambient: 0.25, ..RenderSpec::default() },
-            ..BakeSpec::default()
-        }
-    }
-
     /// Every key a spec reads, group by group: exactly the long flags of the commands in
     /// snake_case (`pixel_art` is `--pixel-art`; `model` is the positional MODEL).
     pub fn keys() -> Vec<&'static str> {
@@ -171,7 +159,7 @@ impl BakeSpec {
     }
 
     /// As [`BakeSpec::from_table`], every key not in `table` keeping its value in `base` (a
-    /// project's `[[thumbnail]]` entries start from [`BakeSpec::thumbnail`]).
+    /// project's `[[thumbnail]]` entries start from [`Profile::Thumbnail`](super::Profile::Thumbnail)).
     ///
     /// # Errors
     /// As [`BakeSpec::from_table`].
@@ -215,7 +203,7 @@ impl BakeSpec {
 mod tests {
     use super::*;
     use crate::model::Axis;
-    use crate::spec::{JsonFormatName, Size, SizeSpec, ViewPreset};
+    use crate::spec::{JsonFormatName, Profile, Size, SizeSpec, ViewPreset};
 
     fn table(text: &str) -> toml::Table {
         text.parse().unwrap()
@@ -253,14 +241,14 @@ mod tests {
 
     #[test]
     fn a_base_keeps_what_the_table_leaves_out() {
-        let spec = BakeSpec::from_table_over(&BakeSpec::thumbnail(), &table("yaw = 10"), &[]).unwrap();
+        let spec = BakeSpec::from_table_over(&Profile::Thumbnail.spec(), &table("yaw = 10"), &[]).unwrap();
         assert_eq!((spec.view.yaw, spec.view.pitch, spec.render.ssaa), (10.0, 20.0, 4));
-        assert_eq!(spec.render.light, BakeSpec::thumbnail().render.light);
+        assert_eq!(spec.render.light, Profile::Thumbnail.spec().render.light);
     }
 
     #[test]
     fn every_group_reads_back_what_it_writes() {
-        let mut spec = BakeSpec::thumbnail();
+        let mut spec = Profile::Thumbnail.spec();
         spec.look.palette = Some(8);
         spec.anim.attach = vec!["w.md2".parse().unwrap()];
         spec.model.facing = Some(Axis::NegY);

@@ -18,6 +18,7 @@ pub(crate) mod file;
 mod groups;
 pub(crate) mod paths;
 mod playing;
+mod profile;
 pub(crate) mod resolved;
 mod values;
 
@@ -29,6 +30,7 @@ pub use groups::{
     LimitsSpec, LookSpec, MapKind, ModelSpec, MomentSpec, NormalY, PackName, PixelArtFilter, RenderSpec, ShadingName,
     ShadingRateName, SpriteSpec, ViewPreset, ViewSpec,
 };
+pub use profile::Profile;
 pub(crate) use resolved::Look;
 pub use resolved::Resolved;
 pub(crate) use resolved::{map_name, shown_maps};

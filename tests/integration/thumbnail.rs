@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use spritebake::spec::Profile;
+
 use crate::common::cli::{names_in, printed, scratch_in};
 
 fn run(args: &[&str]) -> Output {
@@ -224,9 +226,12 @@ fn thumbnails_take_the_view_and_render_flags_and_keep_their_own_defaults() {
     };
     // --help shows the thumbnail's defaults, not render's.
     let help = stdout(&run(&["thumbnail", "--help"]));
-    for default in ["[default: 35]", "[default: 20]", "[default: 0.25]", "Default for thumbnails"] {
+    for default in ["[default: 35]", "[default: 20]", "[default: 0.25]"] {
         assert!(help.contains(default), "{default} missing from thumbnail --help");
     }
+    let lights = Profile::Thumbnail.spec().render.light.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let shown = format!("[default: {}]", lights.join(" "));
+    assert!(lights.len() == 2 && help.contains(&shown), "{shown} missing from thumbnail --help");
     let plain = shot("plain.png", &[]);
     // The thumbnail's own defaults, given as flags, are the defaults: yaw 35, pitch 20, ssaa 4.
     assert!(shot("same.png", &["--yaw", "35", "--pitch", "20", "--ssaa", "4"]) == plain);

@@ -8,7 +8,7 @@ use crate::bake::Product;
 use crate::error::{Error, Result};
 use crate::output::FramePattern;
 use crate::spec::file::merged;
-use crate::spec::{BakeSpec, show};
+use crate::spec::{BakeSpec, Profile, show};
 
 /// The keys an entry has besides its [`BakeSpec`].
 pub(crate) const ENTRY_KEYS: &[&str] = &["name", "output"];
@@ -57,8 +57,8 @@ impl Kind {
     /// The spec an entry's keys (and `[defaults]`) are read over.
     pub fn base(self) -> BakeSpec {
         match self {
-            Kind::Thumbnail => BakeSpec::thumbnail(),
-            _ => BakeSpec::default(),
+            Kind::Thumbnail => Profile::Thumbnail.spec(),
+            _ => Profile::Default.spec(),
         }
     }
 }

@@ -18,7 +18,7 @@
 //!
 //! An entry is a [`BakeSpec`](crate::spec::BakeSpec) (every key the commands take, named as
 //! their flags) plus `name` and `output` (`ENTRY_KEYS`): `[defaults]` fills what it leaves
-//! out; a `[[thumbnail]]` starts from [`BakeSpec::thumbnail`](crate::spec::BakeSpec::thumbnail),
+//! out; a `[[thumbnail]]` starts from [`Profile::Thumbnail`](crate::spec::Profile::Thumbnail),
 //! then `[defaults]`, then its own keys. Entries are numbered in file order over every kind
 //! (their header lines), which is what [`RunOptions::shard`] goes by: adding entries at the end
 //! keeps every existing assignment.

@@ -119,6 +119,7 @@ impl Project {
 mod tests {
     use super::*;
     use crate::bake::project::state::{is_state_name, settings_hash, state_files};
+    use crate::spec::Profile;
 
     fn parse(text: &str) -> Result<Project> {
         Project::parse(text, Path::new("game/spritebake.toml"))
@@ -153,7 +154,7 @@ mod tests {
     fn thumbnails_start_from_the_thumbnail_defaults_then_defaults_then_their_keys() {
         let project = parse(ENTRIES).unwrap();
         let [t, s, _, t2] = [0, 1, 2, 3].map(|i| &project.entries[i].spec);
-        let thumb = BakeSpec::thumbnail();
+        let thumb = Profile::Thumbnail.spec();
         assert_eq!((t.view.yaw, t.render.ssaa, t.view.size), (thumb.view.yaw, 2, crate::spec::Size::square(64).into()));
         assert_eq!(t.render.light, thumb.render.light);
         assert_eq!((t2.view.yaw, s.view.yaw), (5.0, 0.0));

@@ -4,7 +4,7 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
-use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, LookSpec, ModelSpec, RenderSpec, ViewSpec};
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, LookSpec, ModelSpec, Profile, RenderSpec, ViewSpec};
 
 /// The option groups of every command that renders images (`render`, `sheet`, `gif`, `frames`).
 #[derive(Debug, Args)]
@@ -62,5 +62,33 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
     match parsed {
         Some((i, n)) if n >= 1 && (1..=n).contains(&i) => Ok((i - 1, n)),
         _ => bail!("bad shard '{s}' (expected I/N with 1 <= I <= N)"),
+    }
+}
+
+/// `command`'s flags with `profile`'s defaults where the profile changes them: `--help` shows
+/// what a flag not given becomes, and what clap parses is the profile with the given flags
+/// over it. A key the command has no flag for is the profile's value whatever the command line
+/// says, so the caller takes it from [`Profile::spec`].
+pub fn with_defaults_of(command: clap::Command, profile: Profile) -> clap::Command {
+    profile.changes().into_iter().fold(command, |command, (key, value)| {
+        if !command.get_arguments().any(|arg| arg.get_id() == key.as_str()) {
+            return command;
+        }
+        let texts = flag_texts(&value);
+        command.mut_arg(key, |arg| arg.default_values(texts))
+    })
+}
+
+/// A spec key's value as the flag's words: a list is one word a value (`--light` is
+/// repeatable), a number as a user types it (`35`, not `35.0`).
+fn flag_texts(value: &toml::Value) -> Vec<String> {
+    match value {
+        toml::Value::Array(items) => items.iter().flat_map(flag_texts).collect(),
+        toml::Value::String(text) => vec![text.clone()],
+        toml::Value::Float(number) => vec![number.to_string()],
+        toml::Value::Integer(number) => vec![number.to_string()],
+        toml::Value::Boolean(on) => vec![on.to_string()],
+        // No spec key is a table or a date (`BakeSpec::to_table` writes none).
+        toml::Value::Table(_) | toml::Value::Datetime(_) => Vec::new(),
     }
 }

@@ -58,7 +58,7 @@ enum Command {
 
 /// The command line as it is parsed, and as completions and man pages describe it.
 fn cli_command() -> clap::Command {
-    Cli::command().mut_subcommand("thumbnail", thumbnail::shown_defaults)
+    Cli::command().mut_subcommand("thumbnail", thumbnail::with_thumbnail_defaults)
 }
 
 fn main() -> ExitCode {
@@ -80,9 +80,6 @@ fn main() -> ExitCode {
         std::process::exit(130);
     });
     let matches = cli_command().get_matches();
-    // Thumbnails keep their own defaults for the flags not given: the subcommand's matches say
-    // which were.
-    let given = matches.subcommand().map(|(_, m)| m.clone()).unwrap_or_default();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -93,7 +90,7 @@ fn main() -> ExitCode {
         Command::Sheet(args) => sprite::sheet(&args),
         Command::Gif(args) => sprite::gif(&args),
         Command::Frames(args) => sprite::frames(&args),
-        Command::Thumbnail(args) => thumbnail::run(&args, &given),
+        Command::Thumbnail(args) => thumbnail::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Bake(args) => bake::run(&args),
         Command::Check(args) => check::run(&args),

@@ -231,8 +231,8 @@ pub struct RenderSpec {
     #[cfg_attr(feature = "cli", arg(long, default_value_t = RenderSpec::default().bands, value_parser = bounds::BANDS.parser()))]
     pub bands: u32,
     /// Directional light towards x,y,z in view space (x right, y up, z towards the viewer);
-    /// repeatable; the lights share an intensity of 1. Default: one key light from the upper
-    /// left.
+    /// repeatable; the lights share an intensity of 1. None given: the defaults shown, or else
+    /// one key light from the upper left.
     #[cfg_attr(feature = "cli", arg(long, value_name = "X,Y,Z", allow_hyphen_values = true))]
     pub light: Vec<LightDirection>,
     /// Ambient light level, from 0 to 1.

@@ -10,15 +10,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use clap::parser::ValueSource;
-use clap::{ArgMatches, Args};
+use anyhow::Result;
+use clap::Args;
 use spritebake::internal::formats::Format;
 use spritebake::model::Axis;
 use spritebake::output::{OutputFormat, OutputPlan};
-use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, RenderSpec, ViewSpec};
+use spritebake::spec::{AnimSpec, BakeSpec, LimitsSpec, ModelSpec, Profile, RenderSpec, ViewSpec};
 
-use crate::args::RunArgs;
+use crate::args::{RunArgs, with_defaults_of};
 use crate::common::set_threads;
 use report::{Record, Status};
 use run::{Done, Job, Outcome, Ran};
@@ -94,40 +93,30 @@ pub struct ThumbnailArgs {
     pub run: RunArgs,
 }
 
-/// `thumbnail`'s flags with the thumbnail's own defaults where they differ from `render`'s, so
-/// `--help` tells the truth (what a flag not given becomes is decided in [`ThumbnailArgs::spec`]).
-pub fn shown_defaults(command: clap::Command) -> clap::Command {
-    let thumbnail = BakeSpec::thumbnail();
-    // clap keeps default texts for the life of the process: one short string per flag.
-    let text = |value: f32| -> &'static str { Box::leak(value.to_string().into_boxed_str()) };
-    command
-        .mut_arg("yaw", |a| a.default_value(text(thumbnail.view.yaw)))
-        .mut_arg("pitch", |a| a.default_value(text(thumbnail.view.pitch)))
-        .mut_arg("ambient", |a| a.default_value(text(thumbnail.render.ambient)))
-        .mut_arg("light", |a| {
-            a.help("Directional light towards x,y,z in view space (x right, y up, z towards the viewer); repeatable. Default for thumbnails: a key light from the upper left and a fill light")
-        })
+/// `thumbnail`'s flags with the thumbnail profile's defaults (see [`with_defaults_of`]).
+pub fn with_thumbnail_defaults(command: clap::Command) -> clap::Command {
+    with_defaults_of(command, Profile::Thumbnail)
 }
 
 impl ThumbnailArgs {
-    /// The bake of every model: the thumbnail defaults with the flags given on the command
-    /// line (`given`: the subcommand's matches) over them, the model left out.
-    fn spec(&self, given: &ArgMatches) -> Result<BakeSpec> {
-        // The view and render flags read as spec keys, those given kept: a flag left at
-        // clap's default (the sprite commands') must not undo the thumbnail's.
-        let mut table = toml::Table::new();
-        for group in [toml::Table::try_from(&self.view), toml::Table::try_from(&self.render)] {
-            table.extend(group.context("reading the view and render flags")?);
-        }
-        table.retain(|key, _| given.value_source(key) == Some(ValueSource::CommandLine));
-        let base = BakeSpec::from_table_over(&BakeSpec::thumbnail(), &table, &[])?;
+    /// The bake of every model: the thumbnail profile with the flags given over it (clap took
+    /// the view and render flags' defaults from the profile), the model left out.
+    fn spec(&self) -> BakeSpec {
+        let base = Profile::Thumbnail.spec();
         let model = ModelSpec {
             facing: self.facing,
             up: self.up,
             texture_root: self.texture_root.clone(),
             ..base.model.clone()
         };
-        Ok(BakeSpec { model, anim: self.anim.clone(), limits: self.limits.clone(), ..base })
+        BakeSpec {
+            model,
+            anim: self.anim.clone(),
+            view: self.view.clone(),
+            render: self.render.clone(),
+            limits: self.limits.clone(),
+            ..base
+        }
     }
 }
 
@@ -189,9 +178,9 @@ enum Fate {
 }
 
 /// Runs the command: one line per model; failures do not stop the others.
-pub fn run(args: &ThumbnailArgs, given: &ArgMatches) -> Result<ExitCode> {
+pub fn run(args: &ThumbnailArgs) -> Result<ExitCode> {
     set_threads(args.run.threads)?;
-    let base = args.spec(given)?;
+    let base = args.spec();
     // Every option is checked once, before any model (a model path stands in).
     BakeSpec { model: spritebake::spec::ModelSpec { model: "model".into(), ..base.model.clone() }, ..base.clone() }
         .resolve()?;
@@ -435,4 +424,29 @@ fn report(args: &ThumbnailArgs, jobs: &[Job], fates: &[Fate], unreadable: &[Unre
 /// Where `--html` writes the index page.
 fn index_page(folder: &Path) -> PathBuf {
     folder.join("index.html")
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::FromArgMatches;
+
+    use super::*;
+
+    /// `thumbnail`'s arguments as the command line parses them.
+    fn parsed(flags: &[&str]) -> ThumbnailArgs {
+        let words = ["spritebake", "thumbnail", "m.obj", "-o", "out"].into_iter().chain(flags.iter().copied());
+        let matches = crate::cli_command().try_get_matches_from(words).unwrap();
+        ThumbnailArgs::from_arg_matches(matches.subcommand().unwrap().1).unwrap()
+    }
+
+    #[test]
+    fn flags_not_given_are_the_thumbnail_profile_and_given_ones_replace_it() {
+        assert_eq!(parsed(&[]).spec(), Profile::Thumbnail.spec());
+        let spec = parsed(&["--yaw", "-90", "--light", "0,1,0"]).spec();
+        let thumbnail = Profile::Thumbnail.spec();
+        assert_eq!((spec.view.yaw, spec.view.pitch, spec.render.ambient), (-90.0, 20.0, 0.25));
+        assert_eq!(spec.render.light, ["0,1,0".parse().unwrap()]);
+        assert_ne!(spec.render.light, thumbnail.render.light);
+        assert_eq!(spec.render.ssaa, thumbnail.render.ssaa);
+    }
 }

@@ -120,6 +120,7 @@ fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spriteba
 #[cfg(test)]
 mod tests {
     use super::*;
+    use spritebake::spec::Profile;
 
     /// The bytes of each thumbnail the jobs made (`None` where one failed or was skipped).
     fn thumbnails(jobs: &[Job], ran: &[Ran]) -> Vec<Option<Vec<u8>>> {
@@ -141,7 +142,7 @@ mod tests {
                 Found { path, root: Some(dir.clone()) }
             })
             .collect();
-        let mut base = BakeSpec::thumbnail();
+        let mut base = Profile::Thumbnail.spec();
         base.view.size = "24".parse().unwrap();
         let run = |pool_bytes: u64, folder: &str| {
             let outputs: Vec<PathBuf> = models
