@@ -107,7 +107,7 @@ pub fn manifest(data: &[u8]) {
 /// Palette files (`.gpl`, `.hex`, `.pal`, and by their first line) parse or fail cleanly.
 pub fn palette(data: &[u8]) {
     for name in ["fuzz.gpl", "fuzz.hex", "fuzz.pal", "fuzz.txt"] {
-        let _ = crate::bake::palette::parse(Path::new(name), data);
+        let _ = crate::bake::look::palette::parse(Path::new(name), data);
     }
 }
 

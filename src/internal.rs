@@ -34,29 +34,29 @@ pub mod anim {
 }
 
 pub mod bake {
-    pub use crate::bake::frame::{joint_pixels, model_to_world, render_posed_into, scene, world_points};
-    pub use crate::bake::job::{Cell, Job, JobInfo, Prepared, SheetTag, WaveSink, reference_ground};
+    pub use crate::bake::frame::render::{joint_pixels, model_to_world, render_posed_into, scene, world_points};
     pub use crate::bake::load::{ALL_CLIPS, add_all_clip};
-    pub use crate::bake::products::sheet_leftovers;
-    pub use crate::bake::sheet::{FinishedPage, Packed, Page, SheetBuilder, pack, page_bound};
+    pub use crate::bake::product::job::{Cell, Job, JobInfo, Prepared, SheetTag, WaveSink, reference_ground};
+    pub use crate::bake::product::products::sheet_leftovers;
+    pub use crate::bake::product::sheet::{FinishedPage, Packed, Page, SheetBuilder, pack, page_bound};
 
     pub mod engines {
-        pub use crate::bake::engines::*;
+        pub use crate::bake::product::engines::*;
     }
     pub mod maps {
-        pub use crate::bake::maps::*;
+        pub use crate::bake::look::maps::*;
     }
     pub mod palette {
-        pub use crate::bake::palette::*;
+        pub use crate::bake::look::palette::*;
     }
     pub mod pixel_art {
-        pub use crate::bake::pixel_art::*;
+        pub use crate::bake::look::pixel_art::*;
     }
     pub mod post {
-        pub use crate::bake::post::*;
+        pub use crate::bake::look::post::*;
     }
     pub mod rig {
-        pub use crate::bake::rig::*;
+        pub use crate::bake::frame::rig::*;
     }
 }
 

@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use super::{Directions, Follows, Job, Point, rig};
+use super::frame::rig;
+use super::{Directions, Follows, Job, Point};
 use crate::anim::{Animation, Motion};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};

@@ -5,7 +5,7 @@
 //! (and only with [`super::CheckOptions::report_images`]), so a run holds compressed bytes for
 //! the failing cases, never their decoded frames.
 
-use crate::bake::{Product, post::crop};
+use crate::bake::{Product, look::post::crop};
 use crate::error::{Error, Result};
 use crate::golden::{PerceptualReport, compare_perceptual, perceptual_diff_image};
 use crate::output::encode_png;

@@ -1,7 +1,7 @@
 //! `check`: bake the cases of a manifest, compare them with their goldens, report.
 //!
 //! A case is a [`crate::BakeSpec`] plus golden-test keys ([`manifest::CASE_KEYS`]), and bakes
-//! through the same path as the command line (`crate::bake::products`), so a case and the
+//! through the same path as the command line (`crate::bake::product::products`), so a case and the
 //! command with the same options make the same images. What a case compares depends on its
 //! `kind`:
 //!
@@ -47,8 +47,8 @@ use render_golden::{is_golden_folder, render_golden_files, render_golden_paths, 
 pub use report::{ReportContext, html_report, json_report, junit_xml};
 pub use tolerance::Tolerance;
 
-use crate::bake::engines::page_path;
-use crate::bake::pipeline::{self, Collected};
+use crate::bake::product::engines::page_path;
+use crate::bake::product::pipeline::{self, Collected};
 use crate::bake::{self, Product};
 use crate::budget::MemoryBudget;
 use crate::error::{Error, Result};

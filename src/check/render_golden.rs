@@ -61,7 +61,7 @@ pub(super) fn split_sheet(
             ),
         ));
     }
-    Ok((0..count).map(|i| bake::post::crop(&sheet, (i % cols) as u32 * w, (i / cols) as u32 * h, w, h)).collect())
+    Ok((0..count).map(|i| bake::look::post::crop(&sheet, (i % cols) as u32 * w, (i / cols) as u32 * h, w, h)).collect())
 }
 
 pub(super) fn sheet_of(frames: &[Image], columns: usize) -> Result<Image> {
@@ -73,7 +73,13 @@ pub(super) fn sheet_of(frames: &[Image], columns: usize) -> Result<Image> {
     let rows = frames.len().div_ceil(cols);
     let mut sheet = Image::new(first.width * cols as u32, first.height * rows as u32)?;
     for (i, f) in frames.iter().enumerate() {
-        bake::post::blit_extruded(&mut sheet, f, (i % cols) as u32 * first.width, (i / cols) as u32 * first.height, 0);
+        bake::look::post::blit_extruded(
+            &mut sheet,
+            f,
+            (i % cols) as u32 * first.width,
+            (i / cols) as u32 * first.height,
+            0,
+        );
     }
     Ok(sheet)
 }

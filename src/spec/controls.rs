@@ -15,7 +15,7 @@
 //! [`anim::rotation_from_degrees`]). An unknown clip or joint name is an error that names the
 //! closest known names.
 //!
-//! Resolving them against a loaded model is [`crate::bake::rig`]'s job.
+//! Resolving them against a loaded model is [`crate::bake::frame::rig`]'s job.
 
 use std::fmt;
 use std::path::PathBuf;

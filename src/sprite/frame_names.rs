@@ -13,7 +13,7 @@
 //! in a baked sheet and are refused by name, as is anything else in braces: a typo would
 //! otherwise become part of every name. A format must tell frames apart (a `{frame}`, or a
 //! `{tagframe}` with the tag); names that still collide are refused when the sheet is named
-//! ([`Atlas::new`](crate::bake::engines::Atlas::new)).
+//! ([`Atlas::new`](crate::bake::product::engines::Atlas::new)).
 
 use std::fmt::Write as _;
 

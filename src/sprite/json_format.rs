@@ -138,7 +138,7 @@ impl JsonFormat {
     /// The data files beside a sheet of one page written as `png`, in the order
     /// [`sheet_data_files`] gives them.
     ///
-    /// [`sheet_data_files`]: crate::bake::engines::sheet_data_files
+    /// [`sheet_data_files`]: crate::bake::product::engines::sheet_data_files
     pub fn files(self, png: &Path) -> Vec<(PathBuf, OutputFormat)> {
         let mut files = self.page_files(png);
         files.extend(self.sheet_data_files(png));

@@ -43,7 +43,8 @@ fn a_planted_circle_is_found() {
         ]
     };
     let clean = "// crate::A\npub struct B;\n#[cfg(test)]\nimpl B { fn a() -> crate::A {} }\n\
-                 fn f() { let _ = (\"crate::A\", '\"', r#\"\"crate::A\"#); }\n#[cfg(test)]\nmod tests { use crate::A; }\n";
+                 fn f() { let _ = (\"crate::A\", '\"', r#\"\"crate::A\"#); }\n#[cfg(test)]\nmod tests { use crate::A; }\n\
+                 pub(in crate::a) fn g() {}\n";
     assert_eq!(describe(&cycles(&crate_with(clean))), "");
 
     let circle = "pub struct B;\nfn f(_: crate::A) {}\n";
@@ -400,6 +401,13 @@ fn parse(tokens: &[Token]) -> Parsed {
                     parsed.private_mods.insert(child.to_string());
                 }
                 i += 1;
+            }
+            // `pub(in crate::bake)` says where an item is seen, not what it uses.
+            Some("in") if i >= 2 && tokens[i - 1] == Token::Punct('(') && ident(i - 2) == Some("pub") => {
+                i += 1;
+                while matches!(tokens.get(i), Some(Token::Ident(_) | Token::PathSep)) {
+                    i += 1;
+                }
             }
             Some(first) if starts_path => {
                 let mut path = vec![first.to_string()];

@@ -24,9 +24,9 @@ use std::path::Path;
 use super::state::Written;
 use super::{Entry, Kind};
 use crate::bake::JsonFormat;
-use crate::bake::engines::page_path;
-use crate::bake::frames_data;
-use crate::bake::maps::{MapKind, output_of};
+use crate::bake::look::maps::{MapKind, output_of};
+use crate::bake::product::engines::page_path;
+use crate::bake::product::frames_data;
 use crate::output::is_component_char;
 
 /// Longer names are no file's (`PATH_MAX`), and are never matched.

@@ -14,7 +14,7 @@ use super::state::{
 use super::steps::{Elsewhere, Ledger, Notes, Planned, Step, in_batches};
 use super::types::{EntryReport, Event, Project, Report, RunOptions, Status};
 use crate::bake::load;
-use crate::bake::pipeline::{self, Stage};
+use crate::bake::product::pipeline::{self, Stage};
 use crate::budget::models_in_flight;
 use crate::error::{Error, Result};
 use crate::output::Transaction;

@@ -16,8 +16,8 @@
 use serde::Serialize;
 
 use super::ids::pixels_per_unit;
-use crate::bake::engines::Atlas;
-use crate::bake::engines::texturepacker::hundredths;
+use crate::bake::product::engines::Atlas;
+use crate::bake::product::engines::texturepacker::hundredths;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

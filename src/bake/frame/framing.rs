@@ -54,7 +54,7 @@ use crate::spec::Look;
 
 /// How a job is framed.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Rule {
+pub(in crate::bake) struct Rule {
     /// Fixed scale, pixels per model unit in the finished cell.
     pub pixels_per_unit: Option<f32>,
     /// Cells cut to the content, at most the render size.
@@ -70,7 +70,7 @@ pub(super) struct Rule {
 impl Rule {
     /// The rule for cells finished with `look` (its outline and pixel-art blocks) and
     /// `margin`, fitted (no fixed scale, no auto size).
-    pub(super) fn of(look: &Look, margin: f32) -> Rule {
+    pub(in crate::bake) fn of(look: &Look, margin: f32) -> Rule {
         Rule {
             pixels_per_unit: None,
             auto_size: false,
@@ -84,7 +84,7 @@ impl Rule {
 
 /// The framing of every cell of a job.
 #[derive(Debug, Clone)]
-pub(super) struct Framing {
+pub(in crate::bake) struct Framing {
     /// One camera per direction.
     pub cameras: Vec<Camera>,
     /// The render size of every cell.
@@ -97,7 +97,7 @@ pub(super) struct Framing {
 
 /// The posed points of a job's frames, posed on demand: framing reads them a few frames at a
 /// time and may read each frame more than once.
-pub(super) struct PosedFrames<'f> {
+pub(in crate::bake) struct PosedFrames<'f> {
     /// How many frames.
     pub count: usize,
     /// The world-space points of frame `i`.
@@ -106,7 +106,7 @@ pub(super) struct PosedFrames<'f> {
 
 impl<'f> PosedFrames<'f> {
     /// One frame whose points are known.
-    pub(super) fn one(points: &'f [Vec3]) -> PosedFrames<'f> {
+    pub(in crate::bake) fn one(points: &'f [Vec3]) -> PosedFrames<'f> {
         PosedFrames { count: 1, points: Box::new(move |_| Cow::Borrowed(points)) }
     }
 
@@ -138,7 +138,7 @@ impl<'f> PosedFrames<'f> {
 /// # Errors
 /// With a fixed scale, frames that do not fit the size (or the auto size's maximum), naming
 /// `pixels_per_unit`.
-pub(super) fn frame(
+pub(in crate::bake) fn frame(
     views: &[OrbitView],
     frames: &PosedFrames,
     (axis, ground): (Vec2, Option<f32>),
@@ -207,7 +207,7 @@ pub(super) fn frame(
 /// the rule's border and margin: the new cameras and the cell's size. The scale is the one that
 /// fits the content's longer side (relative to the cell's shape); the other side shrinks to
 /// the content.
-pub(super) fn cut(
+pub(in crate::bake) fn cut(
     cameras: &[Camera],
     frames: &PosedFrames,
     size: (u32, u32),
@@ -305,7 +305,7 @@ fn window(lo: f32, hi: f32, rule: &Rule, limit: Limit) -> Option<(i64, u32)> {
 }
 
 /// The vertical cylinder around `points`: centre of the x/z bounds, radius, y range.
-pub(super) fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
+pub(in crate::bake) fn cylinder(points: &[Vec3]) -> (Vec2, f32, f32, f32) {
     let b = crate::model::Aabb::from_points(points.iter().copied());
     if b.is_empty() {
         return (Vec2::ZERO, 0.5, 0.0, 1.0);
@@ -340,7 +340,7 @@ fn cylinder_of_frames(frames: &PosedFrames, axis: Vec2) -> (Vec2, f32, f32, f32)
 /// The vertical axis (x, z) a job turns about, from the posed points of its first frame: the
 /// model's origin, unless the origin lies outside that frame's footprint (its x/z bounds), then
 /// the footprint's centre.
-pub(super) fn turning_axis(first_frame: &[Vec3]) -> Vec2 {
+pub(in crate::bake) fn turning_axis(first_frame: &[Vec3]) -> Vec2 {
     let b = crate::model::Aabb::from_points(first_frame.iter().copied());
     if b.is_empty() {
         return Vec2::ZERO;
@@ -350,7 +350,7 @@ pub(super) fn turning_axis(first_frame: &[Vec3]) -> Vec2 {
 }
 
 /// The lowest height of `points` (`None` when none is finite).
-pub(super) fn lowest(points: &[Vec3]) -> Option<f32> {
+pub(in crate::bake) fn lowest(points: &[Vec3]) -> Option<f32> {
     points.iter().filter(|p| p.is_finite()).map(|p| p.y).reduce(f32::min)
 }
 

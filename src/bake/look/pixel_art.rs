@@ -11,7 +11,7 @@
 //!   untextured, flat- or toon-shaded models, whose exact colours it keeps.
 //!
 //! Each block is computed on its own, its samples in a fixed order, so the image is the same
-//! for any thread count. The palette ([`super::palette`]) comes after, over every image of
+//! for any thread count. The palette ([`crate::bake::look::palette`]) comes after, over every image of
 //! the output.
 //!
 //! Rejected alternative: averaging the sRGB bytes. Every mix would come out too dark (black
@@ -43,7 +43,7 @@ pub fn pixelate(image: &Image, factor: u32, filter: PixelArtFilter) -> Image {
 }
 
 /// The pixels (x, y) of block (`bx`, `by`) of a render `f` times larger, row by row.
-pub(super) fn block(bx: u32, by: u32, f: u32) -> impl Iterator<Item = (u32, u32)> {
+pub(in crate::bake) fn block(bx: u32, by: u32, f: u32) -> impl Iterator<Item = (u32, u32)> {
     (by * f..(by + 1) * f).flat_map(move |y| (bx * f..(bx + 1) * f).map(move |x| (x, y)))
 }
 

@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 
 use glam::Vec3;
 
-use super::pixel_art;
+use crate::bake::look::pixel_art;
 use crate::budget::bytes_for;
 use crate::error::Result;
 use crate::raster::{DepthImage, DepthPixel, Image, RenderOptions, Renderer, Scene};
@@ -85,7 +85,7 @@ pub fn output_of(output: &str, kind: MapKind) -> String {
 
 /// Gives every uncovered pixel of a sheet page's normal map (padding, gaps) the flat normal,
 /// as TexturePacker fills its normal-map sheets.
-pub(super) fn fill_empty_normals(image: &mut Image) {
+pub(in crate::bake) fn fill_empty_normals(image: &mut Image) {
     image.rgba.chunks_exact_mut(4).filter(|p| p[3] == 0).for_each(|p| p.copy_from_slice(&EMPTY_NORMAL));
 }
 

@@ -16,19 +16,19 @@
 //! where an engine places the sprite; with `--points`, `points` gives each named joint's pixel
 //! the same way (`{"forearm_R": {"x": 41.5, "y": 30.2}}`). Durations are whole milliseconds that add up to each
 //! animation's length, and `frames` in `animations` index the `frames` list — as the sheet's
-//! engine data times and groups them (`super::engines`).
+//! engine data times and groups them (`crate::bake::product::engines`).
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::engines::{MsClock, app, job_fields, rate};
-use super::{Cell, JobInfo};
+use crate::bake::product::engines::{MsClock, app, job_fields, rate};
+use crate::bake::{Cell, JobInfo};
 use crate::error::{Error, Result};
 
 /// Bytes one frame's record may take while the data is made and written: the record (its
 /// strings, the JSON tree and text), generously, besides its file name.
-pub(super) const FRAME_RECORD_BYTES: u64 = 1 << 10;
+pub(in crate::bake) const FRAME_RECORD_BYTES: u64 = 1 << 10;
 
 /// The data file of a frame pattern `output`.
 pub fn data_path(output: &str) -> PathBuf {
@@ -63,7 +63,7 @@ struct Record {
 
 impl FramesData {
     /// Records `cell`, written as `files` (its colour image first, then its maps: as
-    /// `super::products` encodes a frame), of a job whose rows and directions `info` names.
+    /// `crate::bake::product::products` encodes a frame), of a job whose rows and directions `info` names.
     pub fn add(&mut self, files: &[(PathBuf, Vec<u8>)], cell: &Cell, info: &JobInfo) {
         let Some((file, _)) = files.first() else { return };
         self.frames.push(Record {

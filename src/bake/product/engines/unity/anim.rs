@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 
 use super::ids::Ids;
 use super::yaml::scalar;
-use crate::bake::engines::{Atlas, Tag};
+use crate::bake::product::engines::{Atlas, Tag};
 
 /// Bytes of a key and its mapping entry, to size the text once (measured: 190).
 const KEY_BYTES: usize = 200;

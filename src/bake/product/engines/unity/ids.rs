@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
-use crate::bake::engines::Atlas;
+use crate::bake::product::engines::Atlas;
 
 /// Unity's default scale, pixels per unit, for a job without a fixed one.
 const DEFAULT_PIXELS_PER_UNIT: f32 = 100.0;

@@ -18,7 +18,11 @@ use crate::raster::Camera;
 /// Texture coordinates of every chrome part of `posed` seen by `camera` (`model_to_world`
 /// placing the model), one list per part: `None` for a part drawn with its stored
 /// coordinates, and `None` overall when no part is chrome.
-pub(super) fn view_uvs(posed: &PosedMesh, model_to_world: Mat4, camera: &Camera) -> Option<Vec<Option<Vec<Vec2>>>> {
+pub(in crate::bake) fn view_uvs(
+    posed: &PosedMesh,
+    model_to_world: Mat4,
+    camera: &Camera,
+) -> Option<Vec<Option<Vec<Vec2>>>> {
     if !posed.parts.iter().any(|p| p.material.chrome) {
         return None;
     }

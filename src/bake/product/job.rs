@@ -28,12 +28,14 @@ use std::borrow::Cow;
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::frame::{FrameRequest, joint_pixels, render_posed, render_posed_into_rows, scene, world_points};
-use super::framing::{self, Framing, PosedFrames, cylinder};
-use super::maps::{self, MapKind, Maps, SurfaceMaps};
-use super::points::{self, Point};
-use super::{Directions, palette, post};
 use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Transition};
+use crate::bake::frame::framing::{self, Framing, PosedFrames, cylinder};
+use crate::bake::frame::points::{self, Point};
+use crate::bake::frame::render::{
+    FrameRequest, joint_pixels, render_posed, render_posed_into_rows, scene, world_points,
+};
+use crate::bake::look::maps::{self, MapKind, Maps, SurfaceMaps};
+use crate::bake::{Directions, look::palette, look::post};
 use crate::bounds;
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::Result;
@@ -102,7 +104,7 @@ pub struct JobInfo {
 
 impl JobInfo {
     /// The tag (animation) of the cells of `row` turned to `direction`: `walk_S`, `a->b_SW`.
-    /// Every sheet's frames are grouped by it ([`super::Placement::animation`]) and every file
+    /// Every sheet's frames are grouped by it ([`crate::bake::Placement::animation`]) and every file
     /// named after an animation is planned from it, so the two never disagree.
     pub fn tag(&self, row: usize, direction: u32) -> String {
         let row = self.rows.get(row).cloned().unwrap_or_else(|| format!("clip{row}"));

@@ -7,7 +7,7 @@
 //! into the padding so engines' bilinear filtering never bleeds neighbours in.
 //!
 //! The data files that describe a sheet to engines (JSON, Godot resources) are written from
-//! its pages' placements by [`super::engines`].
+//! its pages' placements by [`crate::bake::product::engines`].
 
 mod dedupe;
 mod pack;
@@ -16,9 +16,9 @@ pub use pack::page_bound;
 
 use rayon::prelude::*;
 
-use super::maps::{self, MapKind, Maps};
-use super::post::{Blit, crop};
-use super::{Cell, JobInfo};
+use crate::bake::look::maps::{self, MapKind, Maps};
+use crate::bake::look::post::{Blit, crop};
+use crate::bake::{Cell, JobInfo};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::raster::{Image, PixelRows};
@@ -136,13 +136,13 @@ pub fn pack(cells: &[Cell], job: &JobInfo, layout: Layout, budget: &MemoryBudget
 
 /// The rectangle of a cell a sheet keeps: with `trim` its opaque pixels (one transparent pixel
 /// of an empty frame), else the whole frame.
-pub(super) fn kept_rect(cell: &Cell, layout: Layout) -> (u32, u32, u32, u32) {
+pub(in crate::bake) fn kept_rect(cell: &Cell, layout: Layout) -> (u32, u32, u32, u32) {
     let whole = (0, 0, cell.image.width, cell.image.height);
     if layout.trim { cell.image.opaque_bounds().unwrap_or((0, 0, 1, 1)) } else { whole }
 }
 
 /// `cell` with its image and maps cut to `rect` (what a trimmed sheet keeps of it).
-pub(super) fn crop_cell(mut cell: Cell, (x, y, w, h): (u32, u32, u32, u32)) -> Cell {
+pub(in crate::bake) fn crop_cell(mut cell: Cell, (x, y, w, h): (u32, u32, u32, u32)) -> Cell {
     cell.image = crop(&cell.image, x, y, w, h);
     cell.maps.normal = cell.maps.normal.map(|m| crop(&m, x, y, w, h));
     cell.maps.depth = cell.maps.depth.map(|m| crop(&m, x, y, w, h));
@@ -156,7 +156,7 @@ pub(super) fn crop_cell(mut cell: Cell, (x, y, w, h): (u32, u32, u32, u32)) -> C
 ///
 /// # Errors
 /// No cells, a frame larger than a page, what `charge` or `done` return.
-pub(super) fn pack_kept(
+pub(in crate::bake) fn pack_kept(
     kept: &[Cell],
     rects: &[(u32, u32, u32, u32)],
     frame: (u32, u32),

@@ -1,13 +1,13 @@
 //! Image post-processing for sprites: silhouette outlines, the pixel-art downscale (in
-//! [`super::pixel_art`]), trimming and edge extrusion. All work on straight-alpha sRGB
+//! [`crate::bake::look::pixel_art`]), trimming and edge extrusion. All work on straight-alpha sRGB
 //! [`Image`]s.
 
 use glam::Vec2;
 
-use super::distance;
-use super::maps::{self, Maps, SurfaceMaps};
-use super::palette::{self, Palette};
-use super::pixel_art::pixelate;
+use crate::bake::look::distance;
+use crate::bake::look::maps::{self, Maps, SurfaceMaps};
+use crate::bake::look::palette::{self, Palette};
+use crate::bake::look::pixel_art::pixelate;
 use crate::raster::Image;
 use crate::spec::{AlphaName, Look};
 
@@ -15,7 +15,7 @@ use crate::spec::{AlphaName, Look};
 /// art is on): skeleton overlay, pixel-art downscale, outline, in that order; `maps` (the
 /// image's surface maps, if any) follow the downscale and the outline; then, with premultiplied
 /// alpha, the colour is multiplied by it (the maps never are). The palette is not
-/// applied here: it is one for every image of an output ([`super::palette::apply`], after all
+/// applied here: it is one for every image of an output ([`crate::bake::look::palette::apply`], after all
 /// of them are finished). `pivot`
 /// is a pixel of the render, returned in the finished image's pixels; `joints` gives the
 /// skeleton's pixels, asked for only when the look draws it.

@@ -13,13 +13,18 @@
 //! transform is linear too but only approximates Euclidean distance, which would change outlines.
 
 /// Marks a pixel with no site within the requested `limit`.
-pub(super) const FAR: u64 = u64::MAX;
+pub(in crate::bake) const FAR: u64 = u64::MAX;
 
 /// Squared distances (row-major, `width × height`) from each pixel to the nearest pixel for
 /// which `is_site(index)` holds. Distances up to `limit` pixels are exact; a value above
 /// `limit²` (or [`FAR`], when no site is near at all) only says the nearest site is farther:
 /// sites farther than `limit` in their column are ignored, which changes nothing within it.
-pub(super) fn squared_distances(width: usize, height: usize, is_site: impl Fn(usize) -> bool, limit: u64) -> Vec<u64> {
+pub(in crate::bake) fn squared_distances(
+    width: usize,
+    height: usize,
+    is_site: impl Fn(usize) -> bool,
+    limit: u64,
+) -> Vec<u64> {
     let vertical = column_pass(width, height, &is_site, limit);
     let mut out = vec![FAR; vertical.len()];
     // Reused per row: the envelope's parabola columns and where each one starts to win.

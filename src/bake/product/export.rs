@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use glam::Mat3;
 
-use super::Loaded;
-use super::pipeline::Stage;
 use crate::anim;
+use crate::bake::Loaded;
+use crate::bake::product::pipeline::Stage;
 use crate::confine::{Confinement, Keep, Reader};
 use crate::error::{Error, Result};
 use crate::output::{OutputPlan, encode_obj};

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::super::Cell;
+use crate::bake::Cell;
 
 /// For each cell, the index of the first cell with the same kept rectangle (offset and size
 /// in the frame, and pixels): itself when there is none earlier. Each cell's image is its kept

@@ -4,7 +4,7 @@
 //!
 //! A product is made in two steps that a caller interleaves with its own checks:
 //! [`Product::plan`] lists every file it will write (before anything renders), and
-//! [`super::pipeline::write`], the one road from a resolved spec to files, renders it and
+//! [`crate::bake::product::pipeline::write`], the one road from a resolved spec to files, renders it and
 //! stages its files (a `check` case collects them to compare instead).
 //!
 //! Surface maps (the look's `maps`) are companion files of a render, a sheet or each frame,
@@ -16,16 +16,16 @@ use std::path::{Path, PathBuf};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use super::maps::{self, MapKind, Maps, SurfaceMaps};
-use super::{FrameRequest, Loaded, palette, post, render_posed, scene, world_points};
+use crate::bake::look::maps::{self, MapKind, Maps, SurfaceMaps};
+use crate::bake::{FrameRequest, Loaded, look::palette, look::post, render_posed, scene, world_points};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::output::{FramePattern, OutputFormat, OutputPlan, encode_png};
 use crate::raster::{Camera, Image, RenderOptions, Renderer};
 use crate::spec::{AlphaName, Resolved};
 
-use super::engines::{self, JsonFormat, file_name, page_path};
-use super::{Cell, Directions, Sheet, frames_data, framing, page_bound};
+use crate::bake::product::engines::{self, JsonFormat, file_name, page_path};
+use crate::bake::{Cell, Directions, Sheet, frame::framing, page_bound, product::frames_data};
 
 /// What a bake makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -256,7 +256,7 @@ pub fn render_moments(
             let image = render_posed(&renderer, model, &posed, camera, &options)?;
             let scene = scene(model, &posed, camera);
             let mut surfaces = SurfaceMaps::render(&renderer, &scene, &options, &resolved.look.maps)?;
-            let joints = || super::joint_pixels(model, &request, &camera, w, h);
+            let joints = || crate::bake::joint_pixels(model, &request, &camera, w, h);
             let (image, _) = post::finish(&resolved.look, image, Vec2::ZERO, joints, &mut surfaces);
             progress();
             Ok((image, surfaces))
@@ -271,12 +271,12 @@ pub fn render_moments(
 }
 
 /// The files of one image's maps beside `output`.
-pub(super) fn map_files(output: &str, maps: &Maps) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+pub(in crate::bake) fn map_files(output: &str, maps: &Maps) -> Result<Vec<(PathBuf, Vec<u8>)>> {
     maps.iter().map(|(kind, map)| Ok((PathBuf::from(maps::output_of(output, kind)), encode_png(map)?))).collect()
 }
 
 /// `walk.png: 256x256`, with its maps: what a render wrote.
-pub(super) fn render_summary(output: &str, image: &Image, maps: &Maps) -> String {
+pub(in crate::bake) fn render_summary(output: &str, image: &Image, maps: &Maps) -> String {
     let kinds: Vec<MapKind> = maps.iter().map(|(k, _)| k).collect();
     format!("{output}: {}x{}{}", image.width, image.height, maps_note(output, &kinds))
 }
@@ -292,7 +292,7 @@ fn maps_note(output: &str, kinds: &[MapKind]) -> String {
 ///
 /// # Errors
 /// Encoding fails.
-pub(super) fn page_files(
+pub(in crate::bake) fn page_files(
     png: &Path,
     index: usize,
     count: usize,
@@ -310,7 +310,7 @@ pub(super) fn page_files(
 ///
 /// # Errors
 /// A pattern that does not parse; encoding fails.
-pub(super) fn frame_files(
+pub(in crate::bake) fn frame_files(
     output: &str,
     cell: &Cell,
     rows: &[String],
@@ -328,7 +328,7 @@ pub(super) fn frame_files(
 }
 
 /// `walk.gif: 16 frames`, with the frames dropped because GIF delays cannot be shorter than 2 cs.
-pub(super) fn gif_summary(output: &str, frames: usize, dropped: usize) -> String {
+pub(in crate::bake) fn gif_summary(output: &str, frames: usize, dropped: usize) -> String {
     match dropped {
         0 => format!("{output}: {frames} frames"),
         d => format!(
@@ -339,13 +339,13 @@ pub(super) fn gif_summary(output: &str, frames: usize, dropped: usize) -> String
 }
 
 /// `walk_*.png: 64 frames written (+ ...)`.
-pub(super) fn frames_summary(output: &str, frames: usize, kinds: &[MapKind]) -> String {
+pub(in crate::bake) fn frames_summary(output: &str, frames: usize, kinds: &[MapKind]) -> String {
     format!("{output}: {frames} frames written{}", maps_note(output, kinds))
 }
 
 /// One line saying what a sheet written to `output` holds, its pages with the maps of `kinds`
 /// (`walk.png: 64 frames, 1042x2084`).
-pub(super) fn sheet_summary(output: &str, sheet: &Sheet, kinds: &[MapKind]) -> String {
+pub(in crate::bake) fn sheet_summary(output: &str, sheet: &Sheet, kinds: &[MapKind]) -> String {
     let frames: usize = sheet.pages.iter().map(|p| p.placements.len()).sum();
     let flipped = sheet.pages.iter().flat_map(|p| &p.placements).filter(|p| p.flipped).count();
     let shared = match (sheet.duplicates, flipped) {

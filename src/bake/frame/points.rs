@@ -3,8 +3,8 @@
 
 use glam::Vec3;
 
-use super::frame::model_to_world;
 use crate::anim::{self, Animation, FrameTime, Mount};
+use crate::bake::frame::render::model_to_world;
 use crate::model::Model;
 
 /// A point of the model followed from frame to frame: a joint or a tag, a place fixed to a
@@ -30,7 +30,7 @@ pub enum Follows {
 
 /// Where each of `points` of `model` is in the world at `time` of `row`, the frame's pivot
 /// standing on `ground` (empty without points: the joints are not posed for nothing).
-pub(super) fn positions(
+pub(in crate::bake) fn positions(
     model: &Model,
     points: &[Point],
     row: &Animation,

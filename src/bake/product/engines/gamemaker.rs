@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use super::atlas::{Atlas, Frame, Tag, file_name, file_stem};
 use super::escape::escaped;
-use crate::bake::post::Blit;
+use crate::bake::look::post::Blit;
 use crate::bake::{Placement, SheetTag};
 use crate::error::{Error, Result};
 use crate::output::encode_png;

@@ -25,8 +25,8 @@ use std::fmt::Write as _;
 
 use super::ids::{Ids, pixels_per_unit, sprite_id};
 use super::yaml::scalar;
-use crate::bake::engines::Atlas;
-use crate::bake::engines::texturepacker::hundredths;
+use crate::bake::product::engines::Atlas;
+use crate::bake::product::engines::texturepacker::hundredths;
 use crate::bake::{JobInfo, Placement};
 
 /// The largest texture Unity imports (its `maxTextureSize` choices end there).

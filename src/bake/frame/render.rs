@@ -5,8 +5,8 @@ use std::borrow::Cow;
 
 use glam::{Mat4, Vec3};
 
-use super::chrome;
 use crate::anim::{self, Animation, FrameTime, PoseOptions};
+use crate::bake::frame::chrome;
 use crate::error::Result;
 use crate::model::{Clip, Model, PosedMesh, PosedPart};
 use crate::raster::{Camera, Image, OrbitView, PixelRows, RenderOptions, Renderer, Scene, SceneObject};
@@ -103,7 +103,7 @@ pub fn render_posed_into(
 ///
 /// # Errors
 /// Invalid render options (see [`Renderer::render`]); rows of another size.
-pub(super) fn render_posed_into_rows(
+pub(in crate::bake) fn render_posed_into_rows(
     renderer: &Renderer,
     model: &Model,
     posed: &PosedMesh,

@@ -2,7 +2,7 @@
 //! writes a product (`render`, `sheet`, `gif`, `frames`, `thumbnail`, the entries of `bake`)
 //! calls [`write()`] with a loaded model, and commits what it staged (a [`Transaction`]).
 //!
-//! **Cells stream.** A sprite job renders in waves ([`super::Prepared::render_waves`]) and
+//! **Cells stream.** A sprite job renders in waves ([`crate::bake::Prepared::render_waves`]) and
 //! each wave leaves memory as soon as it is in its page or on disk:
 //!
 //! * frames: each cell is encoded and staged as its wave finishes;
@@ -17,7 +17,7 @@
 //!
 //! It is the only road: `check` stages a case's files in memory ([`Collected`]) and compares
 //! them with its golden. Cells render alone, so the bytes do not depend on the waves: a sheet
-//! drawn wave by wave is the one `super::pack` makes of every cell at once (the integration
+//! drawn wave by wave is the one `crate::bake::pack` makes of every cell at once (the integration
 //! tests compare them).
 //!
 //! [`Transaction`]: crate::output::Transaction
@@ -28,11 +28,13 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::engines::{self, JsonFormat, Strips, check_pages, sheet_data_files, strip_tags};
-use super::frames_data;
-use super::products::{self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_summary};
-use super::sheet::{crop_cell, kept_rect, pack_kept};
-use super::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder, WaveSink};
+use crate::bake::product::engines::{self, JsonFormat, Strips, check_pages, sheet_data_files, strip_tags};
+use crate::bake::product::frames_data;
+use crate::bake::product::products::{
+    self, Product, frame_files, frames_summary, gif_summary, page_files, sheet_summary,
+};
+use crate::bake::product::sheet::{crop_cell, kept_rect, pack_kept};
+use crate::bake::{Cell, FinishedPage, Job, Loaded, MapKind, Prepared, Sheet, SheetBuilder, WaveSink};
 use crate::budget::{MemoryBudget, bytes_for};
 use crate::error::{Error, Result};
 use crate::output::gif::encode_gif_from;
@@ -77,7 +79,7 @@ pub struct Written {
     /// One line saying what was made (`walk.png: 64 frames, 1042x2084`).
     pub summary: String,
     /// The pages of a sheet (0 for other products): what a caller needs to find the pages an
-    /// earlier run left beside it ([`super::products::sheet_leftovers`]).
+    /// earlier run left beside it ([`crate::bake::product::products::sheet_leftovers`]).
     pub pages: usize,
     /// A sheet's layout: its pages and every frame's place on them.
     pub sheet: Option<Sheet>,

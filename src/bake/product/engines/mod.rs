@@ -43,8 +43,8 @@ pub use atlas::{Atlas, Frame, MsClock, Page, Tag, file_name, rate};
 pub use gamemaker::{Strips, strip_paths, strip_tags};
 pub(crate) use texturepacker::{app, job_fields};
 
-use super::Sheet;
-use super::maps::{self, MapKind};
+use crate::bake::Sheet;
+use crate::bake::look::maps::{self, MapKind};
 use crate::error::{Error, Result};
 pub use crate::sprite::{FrameFacts, FrameNames, JsonFormat};
 
