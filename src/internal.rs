@@ -74,7 +74,6 @@ pub mod check {
 pub mod formats {
     pub use crate::formats::files::Files;
     pub use crate::formats::format::{Format, MAX_MESHES};
-    pub use crate::formats::part::model_part;
     pub use crate::formats::qc::BodyChoice;
     pub use crate::formats::textures::TextureResolver;
 

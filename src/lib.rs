@@ -79,6 +79,7 @@ pub mod raster;
 pub mod spec;
 mod sprite;
 mod terminal;
+pub mod thumbnail;
 
 /// The README's and the library guide's examples run as doctests, so the book cannot drift
 /// from the API.

@@ -40,6 +40,7 @@ pub(crate) use files::Files;
 use files::in_file;
 pub use format::Limits;
 pub(crate) use format::{Format, MAX_MESHES};
+pub(crate) use part::model_part;
 pub use qc::BodyChoice;
 pub use textures::TextureOverride;
 pub(crate) use textures::TextureResolver;

@@ -12,7 +12,7 @@ use crate::confine::{self, Keep};
 /// `animation.cfg` with no Quake 3 player beside it ([`md3_player::not_a_player`]) — said in a
 /// few words, read as [`super::load`] reads a model file; `None` for any other file and for one that
 /// cannot be read (loading it then says why).
-pub fn model_part(path: &Path, limits: &Limits) -> Option<&'static str> {
+pub(crate) fn model_part(path: &Path, limits: &Limits) -> Option<&'static str> {
     match Format::from_extension(path) {
         Some(Format::Md3Player) => return md3_player::not_a_player(path),
         Some(Format::Smd | Format::Mdl) => {}

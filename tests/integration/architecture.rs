@@ -73,8 +73,8 @@ const LAYERS: [&[&str]; 8] = [
     &["spec"],
     // Baking: a spec's products from a loaded model.
     &["bake"],
-    // What runs many bakes: golden checks and fuzzing entry points.
-    &["check", "fuzzing"],
+    // What runs many bakes: golden checks, thumbnail batches and fuzzing entry points.
+    &["check", "thumbnail", "fuzzing"],
     // Re-exports for the binary, the fuzz targets and the tests (as the crate root, above all).
     &["internal"],
 ];

@@ -43,7 +43,7 @@ pub struct Record {
 
 impl Record {
     /// An item that gave no thumbnail: `input`, why when known, and the time it took.
-    pub fn failed(input: PathBuf, reason: Option<String>, seconds: f64) -> Record {
+    pub(crate) fn failed(input: PathBuf, reason: Option<String>, seconds: f64) -> Record {
         Record { input, output: None, status: Status::Failed, reason, warnings: Vec::new(), triangles: None, seconds }
     }
 }
@@ -63,7 +63,7 @@ fn lossy_optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Re
 
 /// The `--json FILE` text: a JSON array, one object per record (input, output, status, reason,
 /// warnings, triangles, seconds), paths as strings (lossy UTF-8).
-pub fn json_records(records: &[Record]) -> String {
+pub(crate) fn json_records(records: &[Record]) -> String {
     // Strings, numbers and arrays of them: serde_json has nothing here it could refuse.
     let mut text = serde_json::to_string_pretty(records).expect("thumbnail records are plain JSON");
     text.push('\n');
@@ -74,7 +74,7 @@ pub fn json_records(records: &[Record]) -> String {
 /// ones with their reason), and `skipped` (files the scan found but left out, each with a short
 /// reason such as "sequence-only SMD (no triangles)" or "described by headcrab.qc") in one
 /// collapsed list at the end.
-pub fn index_html(folder: &Path, records: &[Record], skipped: &[(PathBuf, String)]) -> String {
+pub(crate) fn index_html(folder: &Path, records: &[Record], skipped: &[(PathBuf, String)]) -> String {
     let failed = records.iter().filter(|r| r.status == Status::Failed).count();
     let summary =
         format!("{}, {failed} failed, {} skipped", count((records.len() - failed) as u64, "thumbnail"), skipped.len());

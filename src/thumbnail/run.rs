@@ -4,7 +4,7 @@
 //! A fixed number of models in flight (each reserving its whole budget) would leave most cores
 //! idle: models take a few MiB of their 256 MiB budget. So every model runs at once as rayon
 //! schedules it, and each charge of each model is also charged to a pool of
-//! [`spritebake::internal::budget::BATCH_BYTES`]. A model the pool cannot take is dropped (its charges
+//! [`crate::budget::BATCH_BYTES`]. A model the pool cannot take is dropped (its charges
 //! given back) and run again after the others, alone, with its own budget only: a batch fits
 //! the pool whatever its models, and a model that fits its budget always renders.
 
@@ -13,53 +13,56 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use spritebake::bake::{self, Product, pipeline};
-use spritebake::internal::budget::{self, MemoryBudget};
-use spritebake::output::Transaction;
-use spritebake::spec::BakeSpec;
+
+use crate::bake::{self, Product, pipeline};
+use crate::budget::{self, MemoryBudget};
+use crate::error::{Error, Result};
+use crate::formats;
+use crate::output::Transaction;
+use crate::spec::BakeSpec;
 
 use super::scan::Found;
 
 /// A thumbnail rendered and staged.
-pub struct Done {
+pub(crate) struct Done {
     /// The staged PNG: committed by the model's own task when its file did not exist before the
     /// batch, else held for the batch to commit (see [`Job::commit_now`]).
-    pub files: Option<Transaction>,
+    pub(crate) files: Option<Transaction>,
     /// Every file the model read.
-    pub inputs: Vec<PathBuf>,
-    pub warnings: Vec<String>,
-    pub triangles: u64,
+    pub(crate) inputs: Vec<PathBuf>,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) triangles: u64,
 }
 
 /// What became of one model.
-pub enum Outcome {
+pub(crate) enum Outcome {
     Done(Done),
-    Failed(spritebake::Error),
+    Failed(Error),
     /// A file found by a scan that is part of a model (a sequence SMD, a Half-Life sequence
     /// group or texture file), not a model: what it is.
     Part(&'static str),
 }
 
 /// One model's outcome and the wall time its task took.
-pub struct Ran {
-    pub outcome: Outcome,
-    pub seconds: f64,
+pub(crate) struct Ran {
+    pub(crate) outcome: Outcome,
+    pub(crate) seconds: f64,
 }
 
 /// One model of the batch and where its thumbnail goes.
 #[derive(Clone, Copy)]
-pub struct Job<'a> {
-    pub found: &'a Found,
-    pub output: &'a Path,
+pub(crate) struct Job<'a> {
+    pub(crate) found: &'a Found,
+    pub(crate) output: &'a Path,
     /// Whether the task commits its thumbnail itself: a file that does not exist yet is no
     /// model's input, but one that does may be another model's skin, which only the batch,
     /// once every model has told what it reads, can rule out.
-    pub commit_now: bool,
+    pub(crate) commit_now: bool,
 }
 
 /// Runs every job in parallel within a pool of `pool_bytes`, then the ones the pool could not
 /// take one at a time; the outcomes in `jobs`' order.
-pub fn run_all(jobs: &[Job], base: &BakeSpec, pool_bytes: u64) -> Vec<Ran> {
+pub(crate) fn run_all(jobs: &[Job], base: &BakeSpec, pool_bytes: u64) -> Vec<Ran> {
     let pool = Arc::new(MemoryBudget::new(pool_bytes));
     let mut ran: Vec<Ran> = jobs.par_iter().map(|job| timed(job, base, Some(&pool))).collect();
     for (job, ran) in jobs.iter().zip(&mut ran) {
@@ -81,15 +84,19 @@ fn timed(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> Ran {
 }
 
 /// One model's thumbnail, staged and, where the job says so, committed; `Err` with what it is
-/// for a scanned file that is part of a model ([`spritebake::internal::formats::model_part`]).
-fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spritebake::Result<Result<Done, &'static str>> {
+/// for a scanned file that is part of a model ([`formats::model_part`]).
+fn one(
+    job: &Job,
+    base: &BakeSpec,
+    pool: Option<&Arc<MemoryBudget>>,
+) -> Result<std::result::Result<Done, &'static str>> {
     job.found.confined()?;
     let mut spec = base.clone();
     spec.model.model = job.found.path.clone();
     let resolved = spec.resolve()?;
     let limits = spec.limits.limits();
     if job.found.scanned()
-        && let Some(part) = spritebake::internal::formats::model_part(&job.found.path, &limits)
+        && let Some(part) = formats::model_part(&job.found.path, &limits)
     {
         return Ok(Err(part));
     }
@@ -120,7 +127,7 @@ fn one(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> spriteba
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spritebake::spec::Profile;
+    use crate::spec::Profile;
 
     /// The bytes of each thumbnail the jobs made (`None` where one failed or was skipped).
     fn thumbnails(jobs: &[Job], ran: &[Ran]) -> Vec<Option<Vec<u8>>> {

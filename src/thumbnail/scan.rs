@@ -4,24 +4,24 @@
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::{Context, Result};
-use spritebake::internal::confine::Confinement;
-use spritebake::internal::formats::Format;
+use crate::confine::Confinement;
+use crate::error::{Error, Result};
+use crate::formats::Format;
 
 /// One model of a batch.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Found {
+pub(crate) struct Found {
     /// The model file, as the walk or the command line spelled it.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// The folder or pattern root it was found under (its thumbnail's name mirrors the path
     /// below it); `None` for a file named on the command line.
-    pub root: Option<PathBuf>,
+    pub(crate) root: Option<PathBuf>,
 }
 
 impl Found {
     /// Whether a folder scan or a pattern found it (so it may be left out as no model of its
     /// own: a sequence SMD, a file a script reads); a file named on the command line never is.
-    pub fn scanned(&self) -> bool {
+    pub(crate) fn scanned(&self) -> bool {
         self.root.is_some()
     }
 
@@ -30,41 +30,41 @@ impl Found {
     /// lies in the folder scanned. A file named on the command line goes anywhere.
     ///
     /// # Errors
-    /// [`spritebake::Error::Refused`] naming the link and where it leads; a link to nothing.
-    pub fn confined(&self) -> spritebake::Result<()> {
+    /// [`Error::Refused`] naming the link and where it leads; a link to nothing.
+    pub(crate) fn confined(&self) -> Result<()> {
         let Some(root) = &self.root else { return Ok(()) };
         let subject = format!("{}:", self.path.display());
         Confinement::for_scan(root).file(&self.path).map(drop).map_err(|denied| denied.into_error(&self.path, subject))
     }
 
     /// Whether it is a script that describes a model made of other files (`.qc`, `.def`).
-    pub fn is_script(&self) -> bool {
+    pub(crate) fn is_script(&self) -> bool {
         Format::from_extension(&self.path).is_some_and(Format::is_script)
     }
 }
 
 /// The models of a batch, as the command line's MODEL arguments expand.
 #[derive(Debug, Default)]
-pub struct Models {
+pub(crate) struct Models {
     /// Each model once, in argument order; each folder's or pattern's models sorted.
-    pub found: Vec<Found>,
+    pub(crate) found: Vec<Found>,
     /// Some argument was a folder or a pattern.
-    pub expanded: bool,
+    pub(crate) expanded: bool,
     /// The folders a walk could not read, in the order met: each fails on its own line while
     /// the rest of the batch renders.
-    pub unreadable: Vec<Unreadable>,
+    pub(crate) unreadable: Vec<Unreadable>,
 }
 
 /// A folder a walk could not list (no permission, gone meanwhile).
 #[derive(Debug)]
-pub struct Unreadable {
-    pub folder: PathBuf,
-    pub error: std::io::Error,
+pub(crate) struct Unreadable {
+    pub(crate) folder: PathBuf,
+    pub(crate) error: std::io::Error,
 }
 
 impl Unreadable {
     /// Why, for the batch's FAIL line and records.
-    pub fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         format!("cannot read this folder: {}", self.error)
     }
 }
@@ -95,28 +95,30 @@ fn has_glob_chars(arg: &Path) -> bool {
 /// # Errors
 /// A folder or a pattern with no model in it and no folder it could not read, an invalid
 /// pattern.
-pub fn expand(args: &[PathBuf]) -> Result<Models> {
+pub(crate) fn expand(args: &[PathBuf]) -> Result<Models> {
     let mut models = Models::default();
     let mut seen = HashSet::new();
     for arg in args {
         let unread_before = models.unreadable.len();
         let (found, root) = if arg.is_dir() {
             let found = models_under(arg, &mut models.unreadable);
-            anyhow::ensure!(
-                !found.is_empty() || models.unreadable.len() > unread_before,
-                "{}: no model files in this folder or its subfolders ({})",
-                arg.display(),
-                Format::extension_list()
-            );
+            if found.is_empty() && models.unreadable.len() == unread_before {
+                return Err(Error::Invalid(format!(
+                    "{}: no model files in this folder or its subfolders ({})",
+                    arg.display(),
+                    Format::extension_list()
+                )));
+            }
             (found, arg.clone())
         } else if has_glob_chars(arg) && std::fs::symlink_metadata(arg).is_err() {
             let (found, root) = glob_models(arg, &mut models.unreadable)?;
-            anyhow::ensure!(
-                !found.is_empty() || models.unreadable.len() > unread_before,
-                "{}: the pattern matches no model files ({})",
-                arg.display(),
-                Format::extension_list()
-            );
+            if found.is_empty() && models.unreadable.len() == unread_before {
+                return Err(Error::Invalid(format!(
+                    "{}: the pattern matches no model files ({})",
+                    arg.display(),
+                    Format::extension_list()
+                )));
+            }
             (found, root)
         } else {
             if seen.insert(identity(arg)) {
@@ -132,7 +134,7 @@ pub fn expand(args: &[PathBuf]) -> Result<Models> {
 }
 
 /// What makes two spellings of one file the same model: its canonical path where it exists.
-pub fn identity(path: &Path) -> PathBuf {
+pub(crate) fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
@@ -215,7 +217,7 @@ fn glob_models(pattern: &Path, unreadable: &mut Vec<Unreadable>) -> Result<(Vec<
             }
         } else if is_pattern(name) {
             let part = glob::Pattern::new(&name.to_string_lossy())
-                .with_context(|| format!("{}: not a valid pattern", pattern.display()))?;
+                .map_err(|e| Error::Invalid(format!("{}: not a valid pattern: {e}", pattern.display())))?;
             parts.push(Part::Pattern(part));
         } else {
             parts.push(Part::Literal(PathBuf::from(name)));

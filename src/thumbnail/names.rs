@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
-use spritebake::internal::output::sanitize_component;
+use crate::output::sanitize_component;
 
 use super::scan::Found;
 
@@ -81,7 +81,7 @@ impl Parts {
 /// `sydney.png`). Names that would be the same file on a case-insensitive file system are
 /// told apart by more of the path: the extension (`empty.obj.png`), then the root folder's
 /// name, then a number (`-2`, `-3`, in `found`'s order).
-pub fn thumbnail_names(found: &[Found], flat: bool) -> Vec<PathBuf> {
+pub(crate) fn thumbnail_names(found: &[Found], flat: bool) -> Vec<PathBuf> {
     // A root's name is its last component once resolved (`.` and `..` name a real folder).
     let mut roots: HashMap<PathBuf, Option<String>> = HashMap::new();
     let mut root_name = |root: &Path| {
