@@ -13,11 +13,14 @@
 //! and `compare`'s two images each get a budget of the same size. Batch commands (`thumbnail`,
 //! `check`) give each model its own, so one bad model fails alone. `check` holds only
 //! [`models_in_flight`] models at once; `thumbnail` runs a model per thread and draws every
-//! model's budgets from one shared pool ([`MemoryBudget::drawing_on`]) instead, so many small
-//! models run together and a large one waits for a quieter moment.
+//! model's budgets from one shared pool ([`MemoryBudget::drawing_on`], scheduled by
+//! `run_pooled`) instead, so many small models run together and a large one waits for a
+//! quieter moment.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+
+use rayon::prelude::*;
 
 use crate::error::{Error, Result, mib};
 
@@ -166,6 +169,27 @@ pub fn is_pool_spent(e: &Error) -> bool {
     matches!(e, Error::Budget { option, .. } if *option == POOL_OPTION)
 }
 
+/// Runs `run` on every item in parallel, each drawing its memory from one pool of `pool_bytes`
+/// shared by them all (`Some(pool)`: the budgets it makes are [`MemoryBudget::drawing_on`] the
+/// pool); then, one at a time and after the others, the items the pool could not take
+/// ([`is_pool_spent`]) again with `None` (budgets of their own only). The results in `items`'
+/// order: a batch fits the pool whatever its items, and an item that fits its own budget
+/// never fails for the others beside it.
+pub(crate) fn run_pooled<T: Sync, R: Send>(
+    items: &[T],
+    pool_bytes: u64,
+    run: impl Fn(&T, Option<&Arc<MemoryBudget>>) -> Result<R> + Sync,
+) -> Vec<Result<R>> {
+    let pool = Arc::new(MemoryBudget::new(pool_bytes));
+    let mut results: Vec<Result<R>> = items.par_iter().map(|item| run(item, Some(&pool))).collect();
+    for (item, result) in items.iter().zip(&mut results) {
+        if matches!(result, Err(e) if is_pool_spent(e)) {
+            *result = run(item, None);
+        }
+    }
+    results
+}
+
 /// `count` elements of `size` bytes, saturating (a count from a file may be anything).
 pub fn bytes_for(count: u64, size: usize) -> u64 {
     count.saturating_mul(size as u64)
@@ -224,5 +248,29 @@ mod tests {
         assert_eq!(pool.used(), 0);
         b.charge(5, || "b".into()).unwrap();
         assert_eq!(pool.used(), 5);
+    }
+
+    #[test]
+    fn pooled_items_the_pool_cannot_take_run_again_alone_and_results_keep_their_order() {
+        // A pool of 5 never takes the item of 8 (its own budget would), nor two items of 4 at
+        // once; the item of 99 is over its own budget.
+        let alone = Mutex::new(Vec::new());
+        let results = run_pooled(&[4u64, 8, 4, 99], 5, |&bytes, pool| {
+            let Some(pool) = pool else {
+                alone.lock().unwrap().push(bytes);
+                return Ok(bytes * 10);
+            };
+            MemoryBudget::drawing_on(64, pool).charge(bytes, || "an item".into())?;
+            Ok(bytes)
+        });
+        // Over its own budget: failed as it is, never run again.
+        assert!(matches!(&results[3], Err(e) if !is_pool_spent(e)), "{:?}", results[3]);
+        let values: Vec<u64> = results[..3].iter().map(|r| *r.as_ref().unwrap()).collect();
+        assert_eq!(values[1], 80);
+        assert!([4, 40].contains(&values[0]) && [4, 40].contains(&values[2]), "{values:?}");
+        // Those run alone ran after the others, one at a time, in the items' order.
+        let alone = alone.into_inner().unwrap();
+        let expected: Vec<u64> = values.iter().filter(|&&v| v >= 40).map(|v| v / 10).collect();
+        assert_eq!(alone, expected);
     }
 }

@@ -12,8 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use crate::bake::{self, Product, pipeline};
 use crate::budget::{self, MemoryBudget};
 use crate::error::{Error, Result};
@@ -61,26 +59,23 @@ pub(crate) struct Job<'a> {
 }
 
 /// Runs every job in parallel within a pool of `pool_bytes`, then the ones the pool could not
-/// take one at a time; the outcomes in `jobs`' order.
+/// take one at a time ([`budget::run_pooled`]); the outcomes in `jobs`' order.
 pub(crate) fn run_all(jobs: &[Job], base: &BakeSpec, pool_bytes: u64) -> Vec<Ran> {
-    let pool = Arc::new(MemoryBudget::new(pool_bytes));
-    let mut ran: Vec<Ran> = jobs.par_iter().map(|job| timed(job, base, Some(&pool))).collect();
-    for (job, ran) in jobs.iter().zip(&mut ran) {
-        if matches!(&ran.outcome, Outcome::Failed(e) if budget::is_pool_spent(e)) {
-            *ran = timed(job, base, None);
-        }
-    }
-    ran
+    let ran = budget::run_pooled(jobs, pool_bytes, |job, pool| timed(job, base, pool));
+    // (Only a charge the pool could not take is an `Err`, and a job run alone draws on none.)
+    ran.into_iter().map(|ran| ran.unwrap_or_else(|e| Ran { outcome: Outcome::Failed(e), seconds: 0.0 })).collect()
 }
 
-fn timed(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> Ran {
+/// One job's outcome, timed; `Err` only when the pool could not take it.
+fn timed(job: &Job, base: &BakeSpec, pool: Option<&Arc<MemoryBudget>>) -> Result<Ran> {
     let start = Instant::now();
     let outcome = match one(job, base, pool) {
         Ok(Ok(done)) => Outcome::Done(done),
         Ok(Err(part)) => Outcome::Part(part),
+        Err(e) if budget::is_pool_spent(&e) => return Err(e),
         Err(e) => Outcome::Failed(e),
     };
-    Ran { outcome, seconds: start.elapsed().as_secs_f64() }
+    Ok(Ran { outcome, seconds: start.elapsed().as_secs_f64() })
 }
 
 /// One model's thumbnail, staged and, where the job says so, committed; `Err` with what it is
