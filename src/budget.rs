@@ -11,11 +11,11 @@
 //! frames × joints, its decoded textures (including the renderer's mip chain). A sprite job's
 //! rendered frames (and the sheet or GIF made of them), a `check` case's frames and goldens,
 //! and `compare`'s two images each get a budget of the same size. Batch commands (`thumbnail`,
-//! `check`) give each model its own, so one bad model fails alone. `check` holds only
-//! [`models_in_flight`] models at once; `thumbnail` runs a model per thread and draws every
-//! model's budgets from one shared pool ([`MemoryBudget::drawing_on`], scheduled by
-//! `run_pooled`) instead, so many small models run together and a large one waits for a
-//! quieter moment.
+//! `check`) give each model its own, so one bad model fails alone, and run a model (a case)
+//! per thread, every one's budgets drawing on one shared pool ([`MemoryBudget::drawing_on`],
+//! scheduled by `run_pooled`), so many small models run together and a large one waits for a
+//! quieter moment. (`bake` projects, and `check`'s loads before a run that may overwrite its
+//! inputs, hold only [`models_in_flight`] models at once.)
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -82,6 +82,15 @@ impl MemoryBudget {
     /// others, so a batch runs it again later, alone.
     pub fn drawing_on(limit: u64, pool: &Arc<MemoryBudget>) -> MemoryBudget {
         MemoryBudget { limit, used: AtomicU64::new(0), pool: Some(Arc::clone(pool)), parts: Mutex::default() }
+    }
+
+    /// A budget of `limit` bytes drawing on `pool` where there is one ([`run_pooled`] gives
+    /// an item the pool, or none when it runs alone).
+    pub(crate) fn in_pool(limit: u64, pool: Option<&Arc<MemoryBudget>>) -> MemoryBudget {
+        match pool {
+            Some(pool) => MemoryBudget::drawing_on(limit, pool),
+            None => MemoryBudget::new(limit),
+        }
     }
 
     /// The limit in bytes.

@@ -34,8 +34,7 @@ pub(crate) mod report;
 mod tolerance;
 
 use std::path::{Path, PathBuf};
-
-use rayon::prelude::*;
+use std::sync::Arc;
 
 use case::{Actual, Case, Expected, data_difference};
 pub(crate) use detail::{CaseDetail, FrameNumbers, FrameResult};
@@ -50,64 +49,82 @@ pub use tolerance::Tolerance;
 use crate::bake::product::engines::page_path;
 use crate::bake::product::pipeline::{self, Collected};
 use crate::bake::{self, Product};
-use crate::budget::MemoryBudget;
+use crate::budget::{BATCH_BYTES, MemoryBudget, is_pool_spent, run_pooled};
 use crate::error::{Error, Result};
 use crate::golden::{compare_perceptual, perceptual_diff_image};
 use crate::output::{OutputPlan, Transaction, decode_png_within, encode_png, read_png_within};
 use crate::raster::Image;
 
-/// Runs the manifest's selected cases in parallel, in manifest order, at most
-/// [`crate::budget::models_in_flight`] at once (a case counts twice: its model, its frames).
-/// Each case writes its files (actual, diff, blessed golden) all together when it ends, or
-/// none of them.
+/// Runs the manifest's selected cases in parallel, the results in manifest order, every case's
+/// model and frames drawing on one pool of [`crate::budget::BATCH_BYTES`]; a case the pool
+/// cannot take runs again after the others, alone. Each case writes its files (actual, diff,
+/// blessed golden) all together when it ends, or none of them.
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     let cases = selected(manifest, options);
-    // A case holds its model and, on a budget as large again, its frames and goldens.
-    let largest = cases.iter().map(|c| options.limits.apply(&c.spec.limits).limits().max_memory_bytes).max();
-    let per_case = largest.unwrap_or_default().saturating_mul(2);
-    let at_once = crate::budget::models_in_flight(per_case);
-    cases.chunks(at_once).flat_map(|chunk| run_cases(chunk, manifest, options)).collect()
+    let results = run_pooled(&cases, BATCH_BYTES, |spec, pool| run_one(spec, manifest, options, pool));
+    // (Only a charge the pool could not take is an `Err`, and a case run alone draws on none.)
+    let results = results.into_iter().zip(&cases);
+    results.map(|(result, spec)| result.unwrap_or_else(|e| errored(blank_result(spec, manifest), &e))).collect()
 }
 
-fn run_cases(cases: &[&CaseSpec], manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
-    cases
-        .par_iter()
-        .map(|spec| {
-            let start = std::time::Instant::now();
-            // A refused golden is left out of the result, so no report can copy it.
-            let golden = confined_golden(&spec.keys, &manifest.scope).unwrap_or_default();
-            let mut result = CaseResult {
-                name: spec.keys.name.clone(),
-                outcome: Outcome::Pass,
-                golden,
-                actual: None,
-                diff: None,
-                expected: None,
-                seconds: 0.0,
-                detail: None,
-                files: Vec::new(),
-            };
-            let case = resolve(spec, &manifest.scope, options);
-            match case.and_then(|case| run_case(&case, options, &mut result)) {
-                Ok(outcome) => result.outcome = outcome,
-                Err(e) => {
-                    // Nothing the case staged was written.
-                    (result.actual, result.diff, result.detail) = (None, None, None);
-                    result.outcome = Outcome::Error(e.to_string());
-                }
-            }
-            if !matches!(result.outcome, Outcome::Fail { .. } | Outcome::New) {
-                result.detail = None;
-            }
-            result.seconds = start.elapsed().as_secs_f64();
-            result
-        })
-        .collect()
+/// A case's result before it runs: passing, with nothing made.
+fn blank_result(spec: &CaseSpec, manifest: &Manifest) -> CaseResult {
+    // A refused golden is left out of the result, so no report can copy it.
+    let golden = confined_golden(&spec.keys, &manifest.scope).unwrap_or_default();
+    CaseResult {
+        name: spec.keys.name.clone(),
+        outcome: Outcome::Pass,
+        golden,
+        actual: None,
+        diff: None,
+        expected: None,
+        seconds: 0.0,
+        detail: None,
+        files: Vec::new(),
+    }
 }
 
-fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Result<Outcome> {
+/// `result` failed with `e`: nothing the case staged was written.
+fn errored(mut result: CaseResult, e: &Error) -> CaseResult {
+    (result.actual, result.diff, result.detail) = (None, None, None);
+    result.outcome = Outcome::Error(e.to_string());
+    result
+}
+
+/// One case, timed; `Err` only when `pool` could not take it.
+fn run_one(
+    spec: &CaseSpec,
+    manifest: &Manifest,
+    options: &CheckOptions,
+    pool: Option<&Arc<MemoryBudget>>,
+) -> Result<CaseResult> {
+    let start = std::time::Instant::now();
+    let mut result = blank_result(spec, manifest);
+    let case = resolve(spec, &manifest.scope, options);
+    match case.and_then(|case| run_case(&case, options, pool, &mut result)) {
+        Ok(outcome) => result.outcome = outcome,
+        Err(e) if is_pool_spent(&e) => return Err(e),
+        Err(e) => result = errored(result, &e),
+    }
+    if !matches!(result.outcome, Outcome::Fail { .. } | Outcome::New) {
+        result.detail = None;
+    }
+    result.seconds = start.elapsed().as_secs_f64();
+    Ok(result)
+}
+
+fn run_case(
+    case: &Case,
+    options: &CheckOptions,
+    pool: Option<&Arc<MemoryBudget>>,
+    result: &mut CaseResult,
+) -> Result<Outcome> {
     let resolved = &case.resolved;
-    let loaded = bake::load(resolved)?;
+    // The model and its attachments each get a budget, as `bake::load` gives them, held
+    // (drawing on the pool) while the case runs.
+    let model_budget = || MemoryBudget::in_pool(resolved.load.limits.max_memory_bytes, pool);
+    let (body, attachments) = (model_budget(), model_budget());
+    let loaded = bake::load_within(resolved, &body, &attachments)?;
     let golden = case.golden.to_string_lossy().into_owned();
     // This case's outputs, checked against every file its model read before rendering.
     let mut plan = OutputPlan::new();
@@ -136,7 +153,7 @@ fn run_case(case: &Case, options: &CheckOptions, result: &mut CaseResult) -> Res
     result.files = inputs.clone();
     result.files.extend(plan.outputs().iter().map(|o| o.path.clone()));
     // Rendered frames and goldens are held together: each charged before it exists.
-    let budget = resolved.limits.budget();
+    let budget = MemoryBudget::in_pool(resolved.limits.max_memory_bytes, pool);
     let actual = match case.keys.kind {
         Product::Render => rendered_moments(case, &loaded, &budget)?,
         kind => {
@@ -324,6 +341,8 @@ fn judge(
     };
     let expected = match read_expected(case, actual, budget) {
         Ok(e) if sizes_match(&e) => e,
+        // A golden the pool of a batch could not take is no unusable golden: the case runs again.
+        Err(e) if is_pool_spent(&e) => return Err(e),
         _ if options.bless => return bless(files),
         Ok(e) => {
             let size = |f: &[Image]| f.first().map_or("none".to_string(), |i| format!("{}x{}", i.width, i.height));

@@ -97,10 +97,7 @@ fn one(
     }
     // The model, its attachments and its image each get a budget of their own, as a single
     // `render` gives them; in a batch all three draw on the pool.
-    let budget = || match pool {
-        Some(pool) => MemoryBudget::drawing_on(limits.max_memory_bytes, pool),
-        None => MemoryBudget::new(limits.max_memory_bytes),
-    };
+    let budget = || MemoryBudget::in_pool(limits.max_memory_bytes, pool);
     let (body, attachments, image) = (budget(), budget(), budget());
     let loaded = bake::load_within(&resolved, &body, &attachments)?;
     // This model's own files (its skin may sit where its thumbnail would go): checked once
