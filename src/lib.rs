@@ -43,6 +43,7 @@
 //!  PosedMesh + Camera + Lights ─► raster::Renderer ─► raster::Image ─► output::{png, gif}
 //!  spec::BakeSpec ─► resolve ─► bake::{load, pipeline} (the application layer)
 //!  check: bake products compared with goldens (golden::compare_perceptual)
+//!  thumbnail::ThumbnailBatch: many models' thumbnails on one memory pool, with their records
 //! ```
 //!
 //! Layers only import downward: `model` knows nothing else; `formats` (which reads through the

@@ -378,3 +378,40 @@ fn records(
 fn index_page(folder: &Path) -> PathBuf {
     folder.join("index.html")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_gives_a_record_per_model_and_writes_its_reports_when_asked() {
+        let dir = std::env::temp_dir().join(format!("spritebake-batch-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("models")).unwrap();
+        std::fs::write(dir.join("models/a.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+        std::fs::write(dir.join("models/b.md2"), "not a model").unwrap();
+        let mut base = crate::spec::Profile::Thumbnail.spec();
+        base.view.size = "24".parse().unwrap();
+        let out = dir.join("out");
+        let json = dir.join("records.json");
+        let batch = ThumbnailBatch {
+            models: vec![dir.join("models")],
+            output: out.clone(),
+            flat: false,
+            html: true,
+            json: Some(json.clone()),
+            base,
+        };
+        let summary = batch.run(&|e| format!("said: {e}")).unwrap();
+        let outputs: Vec<Option<PathBuf>> = summary.records.iter().map(|r| r.output.clone()).collect();
+        assert_eq!(outputs, [Some(out.join("a.png")), None]);
+        assert_eq!(summary.failed(), 1);
+        assert!(summary.records[1].reason.as_deref().is_some_and(|r| r.starts_with("said: ")), "{summary:?}");
+        assert!(out.join("a.png").is_file());
+        // The reports are written when the caller says so, after what it prints.
+        assert!(!out.join("index.html").exists() && !json.exists());
+        summary.write_reports().unwrap();
+        assert!(out.join("index.html").is_file() && json.is_file());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
