@@ -28,7 +28,6 @@ pub(crate) use load::add_all_clip;
 pub use load::{Loaded, load, load_within};
 pub use look::maps::{MapKind, Maps};
 pub use product::export::write_obj;
-pub use product::frames_data::{FramesData, data_path};
 pub(crate) use product::job::{Cell, Job, JobInfo, Prepared, SheetTag, WaveSink};
 pub use product::pipeline;
 pub use product::products::{Product, render_moments};

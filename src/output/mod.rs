@@ -13,7 +13,7 @@ pub(crate) mod png;
 pub(crate) mod sanitize;
 pub(crate) mod transaction;
 
-pub use obj::{ObjExport, encode_obj};
+pub(crate) use obj::encode_obj;
 pub(crate) use pattern::FramePattern;
 pub(crate) use plan::FileKey;
 pub use plan::{OutputFormat, OutputPlan};

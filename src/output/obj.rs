@@ -16,7 +16,7 @@ use crate::raster::linear_to_srgb_exact;
 /// The files of an OBJ export, encoded but not written: the command plans them, then writes
 /// them in one transaction.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ObjExport {
+pub(crate) struct ObjExport {
     /// The OBJ file: where, and its text.
     pub obj: (PathBuf, String),
     /// The material library beside it (same stem, `.mtl`).
@@ -31,7 +31,7 @@ pub struct ObjExport {
 
 impl ObjExport {
     /// Adds every file of the export to `plan`.
-    pub fn plan(&self, plan: &mut OutputPlan) {
+    pub(crate) fn plan(&self, plan: &mut OutputPlan) {
         plan.add(&self.obj.0, OutputFormat::Obj).add(&self.mtl.0, OutputFormat::Mtl);
         for (_, dest) in &self.textures {
             plan.add(dest, OutputFormat::Copy);
@@ -88,7 +88,7 @@ fn map_name(name: &str) -> String {
 ///
 /// # Errors
 /// An embedded texture that cannot be encoded as PNG.
-pub fn encode_obj(path: &Path, posed: &PosedMesh, axes: Mat3) -> Result<ObjExport> {
+pub(crate) fn encode_obj(path: &Path, posed: &PosedMesh, axes: Mat3) -> Result<ObjExport> {
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "posed".into());
     let mtl_name = format!("{stem}.mtl");
     let mut obj = format!("# posed mesh exported by spritebake\nmtllib {mtl_name}\n");

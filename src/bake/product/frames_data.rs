@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 pub(in crate::bake) const FRAME_RECORD_BYTES: u64 = 1 << 10;
 
 /// The data file of a frame pattern `output`.
-pub fn data_path(output: &str) -> PathBuf {
+pub(crate) fn data_path(output: &str) -> PathBuf {
     let fixed = output.split('{').next().unwrap_or_default();
     let (folder, stem) = match fixed.rfind(['/', std::path::MAIN_SEPARATOR]) {
         Some(i) => (&fixed[..=i], &fixed[i + 1..]),
@@ -44,7 +44,7 @@ pub fn data_path(output: &str) -> PathBuf {
 
 /// The frames of a sequence, recorded as they are written.
 #[derive(Debug, Clone, Default)]
-pub struct FramesData {
+pub(crate) struct FramesData {
     frames: Vec<Record>,
 }
 
@@ -64,7 +64,7 @@ struct Record {
 impl FramesData {
     /// Records `cell`, written as `files` (its colour image first, then its maps: as
     /// `crate::bake::product::products` encodes a frame), of a job whose rows and directions `info` names.
-    pub fn add(&mut self, files: &[(PathBuf, Vec<u8>)], cell: &Cell, info: &JobInfo) {
+    pub(crate) fn add(&mut self, files: &[(PathBuf, Vec<u8>)], cell: &Cell, info: &JobInfo) {
         let Some((file, _)) = files.first() else { return };
         self.frames.push(Record {
             file: file.to_string_lossy().into_owned(),
@@ -83,7 +83,7 @@ impl FramesData {
     ///
     /// # Errors
     /// Encoding fails.
-    pub fn to_json(&self, output: &str, info: &JobInfo) -> Result<Vec<u8>> {
+    pub(crate) fn to_json(&self, output: &str, info: &JobInfo) -> Result<Vec<u8>> {
         let path = data_path(output);
         let folder = path.parent().unwrap_or(Path::new(""));
         let mut frames = Vec::with_capacity(self.frames.len());
