@@ -19,6 +19,10 @@ pub mod confine {
     pub use crate::confine::*;
 }
 
+pub mod escape {
+    pub use crate::escape::*;
+}
+
 pub mod fuzzing {
     pub use crate::fuzzing::*;
 }
@@ -64,7 +68,7 @@ pub mod check {
     pub use crate::check::detail::{CaseDetail, CellResult, FrameImages, FrameNumbers, FrameResult};
     pub use crate::check::manifest::{CASE_KEYS, MAX_MANIFEST_BYTES};
     pub use crate::check::plan::{check_batch_outputs, check_case_names, planned_outputs};
-    pub use crate::check::report::{bless_command, plan_html_report, shell_quote};
+    pub use crate::check::report::{bless_command, plan_html_report};
 
     pub mod github {
         pub use crate::check::github::*;

@@ -67,6 +67,7 @@ mod budget;
 pub mod check;
 mod confine;
 mod error;
+mod escape;
 pub mod formats;
 #[cfg(feature = "internal")]
 mod fuzzing;

@@ -10,6 +10,8 @@
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
+use crate::escape::markup;
+
 /// What happened to one model of a thumbnail batch.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -82,7 +84,7 @@ pub(crate) fn index_html(folder: &Path, records: &[Record], skipped: &[(PathBuf,
     let _ = write!(
         body,
         "<header><h1>Thumbnails</h1><p class=\"folder\">{}</p><p class=\"counts\">{summary}</p></header>\n<main>\n",
-        text(&folder.to_string_lossy())
+        markup(&folder.to_string_lossy())
     );
     // Failed first, so a reviewer sees them without scrolling; otherwise the batch's order.
     let mut shown: Vec<&Record> = records.iter().collect();
@@ -99,7 +101,7 @@ pub(crate) fn index_html(folder: &Path, records: &[Record], skipped: &[(PathBuf,
     if !skipped.is_empty() {
         let _ = writeln!(body, "<details class=\"skipped\"><summary>{} skipped</summary><ul>", skipped.len());
         for (path, reason) in skipped {
-            let _ = writeln!(body, "<li><code>{}</code>: {}</li>", text(&path.to_string_lossy()), text(reason));
+            let _ = writeln!(body, "<li><code>{}</code>: {}</li>", markup(&path.to_string_lossy()), markup(reason));
         }
         body.push_str("</ul></details>\n");
     }
@@ -114,20 +116,20 @@ pub(crate) fn index_html(folder: &Path, records: &[Record], skipped: &[(PathBuf,
 /// One model's card: its image (or a placeholder), names, numbers, reason and warnings.
 fn card(out: &mut String, folder: &Path, record: &Record) {
     let failed = record.status == Status::Failed;
-    let model = text(&record.input.to_string_lossy());
+    let model = markup(&record.input.to_string_lossy());
     let _ = write!(out, "<figure class=\"card{}\">", if failed { " failed" } else { "" });
     match &record.output {
         Some(output) => {
             let _ = write!(
                 out,
                 "<div class=\"thumb\"><img src=\"{}\" alt=\"thumbnail of {model}\" loading=\"lazy\"></div>",
-                text(&image_url(folder, output))
+                markup(&image_url(folder, output))
             );
         }
         None => out.push_str("<div class=\"thumb none\">no thumbnail</div>"),
     }
     // The thumbnail's path in the folder: its name mirrors the model's place in the tree.
-    let name = record.output.as_deref().map(|o| text(&relative(folder, o).to_string_lossy()));
+    let name = record.output.as_deref().map(|o| markup(&relative(folder, o).to_string_lossy()));
     let _ = write!(
         out,
         "<figcaption><b class=\"name\">{}</b><code class=\"model\">{model}</code>",
@@ -140,12 +142,12 @@ fn card(out: &mut String, folder: &Path, record: &Record) {
     facts.push(format!("{:.2} s", record.seconds));
     let _ = write!(out, "<span class=\"facts\">{}</span>", facts.join(" &middot; "));
     if failed {
-        let _ = write!(out, "<p class=\"reason\">{}</p>", text(record.reason.as_deref().unwrap_or("failed")));
+        let _ = write!(out, "<p class=\"reason\">{}</p>", markup(record.reason.as_deref().unwrap_or("failed")));
     }
     if !record.warnings.is_empty() {
         let _ = write!(out, "<details><summary>{}</summary><ul>", count(record.warnings.len() as u64, "warning"));
         for warning in &record.warnings {
-            let _ = write!(out, "<li>{}</li>", text(warning));
+            let _ = write!(out, "<li>{}</li>", markup(warning));
         }
         out.push_str("</ul></details>");
     }
@@ -155,24 +157,6 @@ fn card(out: &mut String, folder: &Path, record: &Record) {
 /// `n` and the noun, plural unless `n` is 1.
 fn count(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
-}
-
-/// Text for HTML element content and attribute values: markup characters as entities, control
-/// characters other than newline and tab as spaces.
-fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && !matches!(c, '\n' | '\t') => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `output` relative to `folder` when it is inside it, else as given.

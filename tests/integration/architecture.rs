@@ -62,7 +62,7 @@ fn a_planted_circle_is_found() {
 /// exactly one; the crate root (`lib.rs`, re-exports only) is above them all.
 const LAYERS: [&[&str]; 8] = [
     // Plain facts every layer may use: errors, limits, confined reads, the memory budget.
-    &["error", "bounds", "confine", "budget", "terminal"],
+    &["error", "bounds", "confine", "budget", "escape", "terminal"],
     // What a model is.
     &["model"],
     // The floors: reading files into models, posing them, rasterizing, writing files.

@@ -153,7 +153,7 @@ fn fixture(name: &str) -> Fixture {
 
 /// The HTML of the case section named `name` (escaped as the page writes it).
 fn section<'a>(page: &'a str, name: &str, status: &str) -> &'a str {
-    let escaped = name.replace('&', "&amp;").replace('\'', "&apos;").replace('"', "&quot;");
+    let escaped = name.replace('&', "&amp;").replace('\'', "&#39;").replace('"', "&quot;");
     let open = format!("data-name=\"{escaped}\" data-status=\"{status}\"");
     let start = page.find(&open).unwrap_or_else(|| panic!("no case {name} with status {status}"));
     let end = page[start..].find("</section>").map_or(page.len(), |e| start + e);

@@ -1,6 +1,8 @@
 //! What a report says about the run besides its results: the [`ReportContext`], and from it
 //! the command that blesses one case.
 
+use crate::escape::shell_word;
+
 /// What a report says about the run besides its results: the suite's name and how to rerun
 /// one case with `--bless`.
 #[derive(Debug, Clone, Default)]
@@ -14,17 +16,6 @@ pub struct ReportContext {
     pub flags: Vec<String>,
 }
 
-/// One word quoted for a POSIX shell: unchanged when it is made only of characters no shell
-/// treats specially, else in single quotes (a `'` inside written `'\''`).
-pub fn shell_quote(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
 /// The command that blesses only the case `name`:
 /// `spritebake check MANIFEST --bless --case NAME` plus [`ReportContext::flags`], every word
 /// quoted for a POSIX shell. A manifest path starting with `-` is written `./-...`, and a
@@ -33,14 +24,14 @@ pub fn bless_command(context: &ReportContext, name: &str) -> String {
     let manifest =
         if context.manifest.starts_with('-') { format!("./{}", context.manifest) } else { context.manifest.clone() };
     let case = if name.starts_with('-') {
-        shell_quote(&format!("--case={name}"))
+        shell_word(&format!("--case={name}"))
     } else {
-        format!("--case {}", shell_quote(name))
+        format!("--case {}", shell_word(name))
     };
-    let mut command = format!("spritebake check {} --bless {case}", shell_quote(&manifest));
+    let mut command = format!("spritebake check {} --bless {case}", shell_word(&manifest));
     for flag in &context.flags {
         command.push(' ');
-        command.push_str(&shell_quote(flag));
+        command.push_str(&shell_word(flag));
     }
     command
 }

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::context::{ReportContext, bless_command};
-use super::markup::escape;
 use super::status::{counts, needs_review, rank, status};
 use crate::bake::Product;
 use crate::check::{CaseDetail, CaseResult, FrameResult, Outcome, Tolerance};
 use crate::error::Result;
+use crate::escape::markup as escape;
 use crate::output::{OutputFormat, OutputPlan, Transaction, sanitize_component};
 
 /// The report folder's image files of one frame, relative to the folder (with `/`):

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use super::markup::escape;
 use crate::check::{CaseResult, Outcome};
+use crate::escape::markup as escape;
 
 /// JUnit XML with one `<testcase>` per case; `suite` is the manifest's name (the class name).
 /// New goldens without `--bless` count as failures. A case's actual and diff images, when

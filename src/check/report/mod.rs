@@ -5,10 +5,9 @@ mod context;
 mod html;
 mod json;
 mod junit;
-mod markup;
 mod status;
 
-pub use context::{ReportContext, bless_command, shell_quote};
+pub use context::{ReportContext, bless_command};
 pub use html::{html_report, plan_html_report};
 pub use json::json_report;
 pub use junit::junit_xml;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use spritebake::formats;
+use spritebake::internal::escape::shell_word;
 use spritebake::internal::terminal::escape_control;
 use spritebake::model::{ClipFrames, Model, Retarget, TextureStatus};
 
@@ -26,13 +27,6 @@ pub struct InfoArgs {
     pub limits: LimitsSpec,
 }
 
-/// A name as typed on a command line: bare when it is plain, else in single quotes (with
-/// `'` written as `'\''`, as POSIX shells need).
-fn quoted(name: &str) -> String {
-    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
-    if plain { name.to_string() } else { format!("'{}'", name.replace('\'', "'\\''")) }
-}
-
 /// Writes one line of output with model text escaped (names may hold newlines and escape
 /// sequences; see [`escape_control`]).
 fn line(out: &mut impl Write, text: String) -> std::io::Result<()> {
@@ -44,7 +38,7 @@ const NAMES_SHOWN: usize = 4;
 
 /// `a, b, c, d, ...`: the first names of a list.
 fn some_names(names: &[String]) -> String {
-    let mut shown: Vec<String> = names.iter().take(NAMES_SHOWN).map(|n| quoted(n)).collect();
+    let mut shown: Vec<String> = names.iter().take(NAMES_SHOWN).map(|n| shell_word(n)).collect();
     if names.len() > NAMES_SHOWN {
         shown.push("...".into());
     }
@@ -58,7 +52,7 @@ fn retarget_line(clip: &str, r: &Retarget) -> String {
     format!(
         "sequence {}: {} bones mapped{reparented}, {} added above the root{above}, {} ignored (not in the reference), \
          {} missing (kept at their reference pose)",
-        quoted(clip),
+        shell_word(clip),
         r.mapped,
         r.above_root.len(),
         r.ignored,
@@ -139,7 +133,10 @@ fn joints_and_points(out: &mut impl Write, model: &Model) -> std::io::Result<()>
         )?;
         for (i, joint) in skeleton.joints.iter().enumerate() {
             let parent = joint.parent.and_then(|p| skeleton.joints.get(p)).map(|p| p.name.as_str());
-            line(out, format!("  {i:3} {} (parent: {})", quoted(&joint.name), parent.map_or("none".into(), quoted)))?;
+            line(
+                out,
+                format!("  {i:3} {} (parent: {})", shell_word(&joint.name), parent.map_or("none".into(), shell_word)),
+            )?;
         }
     }
     if !model.attachment_points.is_empty() {
@@ -148,14 +145,17 @@ fn joints_and_points(out: &mut impl Write, model: &Model) -> std::io::Result<()>
         for point in &model.attachment_points {
             let joint = joints.get(point.joint).map_or("?", |j| j.name.as_str());
             let o = point.offset;
-            line(out, format!("  {} on {} at {:.3} {:.3} {:.3}", quoted(&point.name), quoted(joint), o.x, o.y, o.z))?;
+            line(
+                out,
+                format!("  {} on {} at {:.3} {:.3} {:.3}", shell_word(&point.name), shell_word(joint), o.x, o.y, o.z),
+            )?;
         }
     }
     if !model.tags.is_empty() {
         line(out, format!("tags: {} (as --attach FILE@NAME takes them)", model.tags.len()))?;
         for tag in &model.tags {
             let o = tag.frames.first().map(|f| f.translation).unwrap_or_default();
-            line(out, format!("  {} at {:.3} {:.3} {:.3} in the first frame", quoted(&tag.name), o.x, o.y, o.z))?;
+            line(out, format!("  {} at {:.3} {:.3} {:.3} in the first frame", shell_word(&tag.name), o.x, o.y, o.z))?;
         }
     }
     Ok(())
