@@ -106,6 +106,17 @@ pub enum Error {
     /// file that is not a regular file, an output that cannot be written...).
     #[error("{0}")]
     Refused(String),
+    /// A folder or glob pattern of a batch's model arguments that holds no model file (and no
+    /// folder the scan could not read).
+    #[error("{}", no_models_message(argument, *pattern, extensions))]
+    NoModels {
+        /// The folder or pattern as given.
+        argument: PathBuf,
+        /// Whether it is a glob pattern (else a folder).
+        pattern: bool,
+        /// The model file extensions looked for, as a list to show.
+        extensions: String,
+    },
     /// An output planned on a file the command reads, or on another of its outputs: refused
     /// before anything is written. A batch names the items involved from `output` and `other`.
     #[error("{}", clash_message(output, other, *kind))]
@@ -139,6 +150,12 @@ pub enum ClashKind {
     Input,
     /// Another output of the command (the same file, however spelled).
     Output,
+}
+
+fn no_models_message(argument: &std::path::Path, pattern: bool, extensions: &str) -> String {
+    let found =
+        if pattern { "the pattern matches no model files" } else { "no model files in this folder or its subfolders" };
+    format!("{}: {found} ({extensions})", argument.display())
 }
 
 fn clash_message(output: &std::path::Path, other: &std::path::Path, kind: ClashKind) -> String {

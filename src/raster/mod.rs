@@ -558,7 +558,7 @@ impl Target {
     fn new(options: &RenderOptions) -> Result<Target> {
         let (w, h, s) = (options.width, options.height, options.ssaa);
         if !(1..=4).contains(&s) {
-            return Err(Error::Invalid(format!("ssaa must be 1 to 4, got {s}")));
+            return Err(Error::bad_option("ssaa", s, "must be 1 to 4"));
         }
         if w == 0 || h == 0 || w > MAX_IMAGE_SIDE || h > MAX_IMAGE_SIDE {
             return Err(Error::Size(format!("image size {w}x{h} is outside 1..={MAX_IMAGE_SIDE} per side")));

@@ -217,13 +217,13 @@ fn naming_models(e: Error, models: &Models, outputs: &[PathBuf], describe: &dyn 
     };
     let text = describe(&e);
     match &e {
-        Error::Clash { output, other, kind: ClashKind::Output } => Error::Invalid(format!(
+        Error::Clash { output, other, kind: ClashKind::Output } => Error::Refused(format!(
             "{text}: the thumbnails of {} and {}; nothing was rendered",
             model_of(other),
             model_of(output)
         )),
         Error::Clash { output, .. } => {
-            Error::Invalid(format!("{text}: the thumbnail of {}; nothing was rendered", model_of(output)))
+            Error::Refused(format!("{text}: the thumbnail of {}; nothing was rendered", model_of(output)))
         }
         _ => e,
     }
@@ -263,7 +263,7 @@ fn check_reports(
         let Error::Clash { other, kind: ClashKind::Input, .. } = &e else { return e };
         let model = read.iter().position(|input| input == other).and_then(|i| reader.get(i));
         let model = model.map_or_else(|| "a model".to_string(), |m| m.display().to_string());
-        Error::Invalid(format!("{}, which {model} reads; nothing was written", describe(&e)))
+        Error::Refused(format!("{}, which {model} reads; nothing was written", describe(&e)))
     })
 }
 
@@ -321,7 +321,7 @@ fn commit_held(jobs: &[Job], fates: &mut [Fate]) {
         let Some(files) = done.files.take() else { continue };
         let output = jobs[i].output;
         let failed = match readers.get(&identity(output)).filter(|&&reader| reader != i) {
-            Some(&reader) => Some(Error::Invalid(format!(
+            Some(&reader) => Some(Error::Refused(format!(
                 "its thumbnail would replace {}, which {} reads; {} left as it was",
                 output.display(),
                 jobs[reader].found.path.display(),

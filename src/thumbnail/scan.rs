@@ -103,21 +103,21 @@ pub(crate) fn expand(args: &[PathBuf]) -> Result<Models> {
         let (found, root) = if arg.is_dir() {
             let found = models_under(arg, &mut models.unreadable);
             if found.is_empty() && models.unreadable.len() == unread_before {
-                return Err(Error::Invalid(format!(
-                    "{}: no model files in this folder or its subfolders ({})",
-                    arg.display(),
-                    Format::extension_list()
-                )));
+                return Err(Error::NoModels {
+                    argument: arg.clone(),
+                    pattern: false,
+                    extensions: Format::extension_list(),
+                });
             }
             (found, arg.clone())
         } else if has_glob_chars(arg) && std::fs::symlink_metadata(arg).is_err() {
             let (found, root) = glob_models(arg, &mut models.unreadable)?;
             if found.is_empty() && models.unreadable.len() == unread_before {
-                return Err(Error::Invalid(format!(
-                    "{}: the pattern matches no model files ({})",
-                    arg.display(),
-                    Format::extension_list()
-                )));
+                return Err(Error::NoModels {
+                    argument: arg.clone(),
+                    pattern: true,
+                    extensions: Format::extension_list(),
+                });
             }
             (found, root)
         } else {
