@@ -50,8 +50,10 @@
 //!    instead, with a warning, and the run refused only if its plan clashes too: a record can
 //!    never block a run, see `clash.rs`); a shard with an entry to rebuild plans every other
 //!    shard's entry too, so that it refuses what a run of the whole project refuses;
-//! 4. bakes the entries to rebuild in parallel (loading each again; at most
-//!    [`crate::budget::models_in_flight`] at once), each writing its files together or none;
+//! 4. bakes the entries to rebuild in parallel (loading each again), each writing its files
+//!    together or none; every entry's model, attachments and images draw on one shared pool
+//!    of [`crate::budget::BATCH_BYTES`] (as step 3's loads do), and an entry the pool cannot
+//!    take runs again alone after the others, with budgets of its own only;
 //!    an entry that fails is reported and the others go on. Under the same locks as its commit
 //!    (see [`crate::output::Transaction::commit_then`]), a built entry removes the files its
 //!    last record says it wrote and this run did not (pages of a sheet that now has fewer,

@@ -2,6 +2,8 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -11,20 +13,30 @@ use super::state::{
     Hashes, Record, State, StateLock, Written, append_record, hash_bytes, journal_path, lock_state, read_state,
     settings_hash, settings_keys,
 };
-use super::steps::{Elsewhere, Ledger, Notes, Planned, Step, in_batches};
+use super::steps::{Busy, Elsewhere, Ledger, Notes, Planned, Step, pooled};
 use super::types::{EntryReport, Event, Project, Report, RunOptions, Status};
-use crate::bake::load;
+use crate::bake::load_within;
 use crate::bake::product::pipeline::{self, Stage};
-use crate::budget::models_in_flight;
+use crate::budget::{BATCH_BYTES, MemoryBudget, is_pool_spent};
 use crate::error::{Error, Result};
 use crate::output::Transaction;
 
 impl Project {
-    /// Step 3 for one entry: loads it to learn every file it writes and reads.
-    fn plan(&self, entry: &Entry, events: &(dyn Fn(Event) + Sync)) -> Result<Planned> {
+    /// Step 3 for one entry: loads it to learn every file it writes and reads, its model and
+    /// attachments drawing on `pool` where there is one.
+    fn plan(
+        &self,
+        entry: &Entry,
+        events: &(dyn Fn(Event) + Sync),
+        pool: Option<&Arc<MemoryBudget>>,
+    ) -> Result<Planned> {
         let start = Instant::now();
         let resolved = entry.spec.anchored(&self.scope)?.resolve()?;
-        let loaded = load(&resolved)?;
+        // The model and its attachments each get a budget, as `bake::load` gives them. A plan
+        // keeps none of it: what the loaded model drew on the pool is given back when this
+        // returns, so planned entries waiting to bake hold nothing of the bake's pool.
+        let budget = || MemoryBudget::in_pool(resolved.load.limits.max_memory_bytes, pool);
+        let loaded = load_within(&resolved, &budget(), &budget())?;
         let plan = self.outputs_of(entry, &loaded, &resolved)?;
         for o in plan.outputs() {
             self.check_inside(entry, &o.path)?;
@@ -38,14 +50,38 @@ impl Project {
         Ok(Planned { resolved, outputs, inputs: loaded.inputs, seconds: start.elapsed().as_secs_f64() })
     }
 
-    /// `step` planned when it is [`Step::Stale`] (failed when the entry cannot be), else as it is.
-    fn planned(&self, entry: &Entry, step: Step, events: &(dyn Fn(Event) + Sync)) -> Step {
-        let Step::Stale(reason) = step else { return step };
+    /// An entry to rebuild for `reason`, planned (failed when it cannot be); `Err` only when
+    /// `pool` could not take it.
+    fn planned(
+        &self,
+        entry: &Entry,
+        reason: &str,
+        events: &(dyn Fn(Event) + Sync),
+        pool: Option<&Arc<MemoryBudget>>,
+    ) -> Result<Step> {
         let start = Instant::now();
-        match self.plan(entry, events) {
-            Ok(planned) => Step::Planned(reason, Box::new(planned)),
-            Err(e) => Step::Failed { reason, error: e.to_string(), seconds: start.elapsed().as_secs_f64() },
+        let reason = reason.to_owned();
+        match self.plan(entry, events, pool) {
+            Ok(planned) => Ok(Step::Planned(reason, Box::new(planned))),
+            Err(e) if is_pool_spent(&e) => Err(e),
+            Err(e) => Ok(Step::Failed { reason, error: e.to_string(), seconds: start.elapsed().as_secs_f64() }),
         }
+    }
+
+    /// Step 3 for the `steps` of `entries` to rebuild ([`Step::Stale`]), every one loaded at
+    /// once on a pool of `pool_bytes` (those it cannot take again alone, after the others);
+    /// the other steps stay as they are.
+    fn plan_stale(
+        &self,
+        entries: &[&Entry],
+        steps: Vec<Step>,
+        pool_bytes: u64,
+        events: &(dyn Fn(Event) + Sync),
+    ) -> Vec<Step> {
+        let stale = |s: &Step| matches!(s, Step::Stale(_));
+        pooled(entries, steps, pool_bytes, stale, |busy, pool| {
+            self.planned(busy.entry, busy.step.reason(), events, pool)
+        })
     }
 
     /// Step 3 for the entries a run does not bake, `selected` being those it bakes: see
@@ -57,7 +93,7 @@ impl Project {
         selected: &[&Entry],
         in_shard: &[&Entry],
         state: &State,
-        at_once: usize,
+        pool_bytes: u64,
     ) -> Elsewhere<'p> {
         let ours: HashSet<usize> = selected.iter().map(|e| e.index).collect();
         let shard: HashSet<usize> = in_shard.iter().map(|e| e.index).collect();
@@ -68,21 +104,21 @@ impl Project {
             None => Step::Stale("not baked in this run".into()),
         };
         let steps = entries.iter().map(step).collect();
-        let quiet = |_: Event| {};
-        let stale = |s: &Step| matches!(s, Step::Stale(_));
-        let steps = in_batches(&entries, steps, at_once, stale, |entry, step| self.planned(entry, step, &quiet));
+        let steps = self.plan_stale(&entries, steps, pool_bytes, &|_: Event| {});
         Elsewhere { entries, steps }
     }
 
     /// Step 4 for one entry: bakes and writes it, removes what its last run wrote and this one
-    /// did not, records it in the journal, and returns its record.
+    /// did not, records it in the journal, and returns its record. Its model, attachments and
+    /// images draw on `pool` where there is one: a charge the pool cannot take fails it before
+    /// anything is committed or recorded. `rendered` hears of each image.
     fn bake(
         &self,
         entry: &Entry,
         planned: &Planned,
-        hashes: &Hashes,
-        ledger: &Ledger,
-        events: &(dyn Fn(Event) + Sync),
+        (hashes, ledger): (&Hashes, &Ledger),
+        rendered: &(dyn Fn() + Sync),
+        pool: Option<&Arc<MemoryBudget>>,
     ) -> Result<(Record, Notes)> {
         let resolved = &planned.resolved;
         let max = resolved.limits.max_file_bytes;
@@ -91,7 +127,10 @@ impl Project {
         for path in &planned.inputs {
             hashes.of(&self.scope, path, max);
         }
-        let loaded = load(resolved)?;
+        // The model and its attachments each get a budget, as `bake::load` gives them, and its
+        // images one more.
+        let load_budget = || MemoryBudget::in_pool(resolved.load.limits.max_memory_bytes, pool);
+        let loaded = load_within(resolved, &load_budget(), &load_budget())?;
         let plan = self.outputs_of(entry, &loaded, resolved)?;
         if plan.outputs().iter().map(|o| &o.path).ne(planned.outputs.iter()) {
             return Err(Error::Invalid(
@@ -99,12 +138,11 @@ impl Project {
             ));
         }
         plan.check(&loaded.inputs)?;
-        let budget = resolved.limits.budget();
+        let budget = MemoryBudget::in_pool(resolved.limits.max_memory_bytes, pool);
         let product = entry.kind.product();
         let mut transaction = Transaction::new();
         let mut staged = InProject { project: self, transaction: &mut transaction, written: Vec::new() };
-        let rendered = || events(Event::Rendered);
-        pipeline::write(product, &loaded, resolved, &entry.output, &budget, &rendered, &mut staged)?;
+        pipeline::write(product, &loaded, resolved, &entry.output, &budget, rendered, &mut staged)?;
         let record = Record {
             settings: settings_hash(entry).unwrap_or_default(),
             keys: settings_keys(entry),
@@ -177,6 +215,17 @@ impl Project {
     /// folders, two entries writing one file, an output on a file an entry reads, an output
     /// that cannot be written. An entry that fails is not an error: its report says why.
     pub fn run(&self, options: &RunOptions, events: &(dyn Fn(Event) + Sync)) -> Result<Report> {
+        self.run_within(options, events, BATCH_BYTES)
+    }
+
+    /// As [`Project::run`], the entries planned and baked at once drawing on a pool of
+    /// `pool_bytes` (see `bake_planned`).
+    pub(crate) fn run_within(
+        &self,
+        options: &RunOptions,
+        events: &(dyn Fn(Event) + Sync),
+        pool_bytes: u64,
+    ) -> Result<Report> {
         let state_path = self.state_path(options.shard);
         let journal = journal_path(&state_path);
         self.check_fixed(options)?;
@@ -195,18 +244,14 @@ impl Project {
         let hashes = Hashes::default();
         let mut steps = self.judge(&selected, &mut state, &hashes, options.force, &mut warnings);
         if !options.dry_run {
-            // A job holds its model and, on a budget as large again, its images.
-            let per_entry = selected.iter().map(|e| e.spec.limits.limits().max_memory_bytes).max().unwrap_or(0);
-            let at_once = models_in_flight(per_entry.saturating_mul(2));
             let stale = |s: &Step| matches!(s, Step::Stale(_));
-            let plan = |entry: &Entry, step| self.planned(entry, step, events);
             // Planning (loading, not rendering) every other shard's entry costs a shard that
             // builds nothing too much to pay for nothing: it writes and removes nothing.
             let elsewhere = match steps.iter().any(stale) {
-                true => self.plan_elsewhere(&selected, &in_shard, &state, at_once),
+                true => self.plan_elsewhere(&selected, &in_shard, &state, pool_bytes),
                 false => Elsewhere::default(),
             };
-            steps = in_batches(&selected, steps, at_once, stale, plan);
+            steps = self.plan_stale(&selected, steps, pool_bytes, events);
             // A refusal that records take part in rebuilds their entries instead (see
             // `clash.rs`); each round leaves fewer records, and then only plans can refuse.
             let keep = loop {
@@ -225,10 +270,10 @@ impl Project {
                     // Nor is it trusted to say what the entry wrote last time.
                     state.entries.remove(&entry.name);
                 }
-                steps = in_batches(&selected, steps, at_once, stale, plan);
+                steps = self.plan_stale(&selected, steps, pool_bytes, events);
             };
             let ledger = Ledger { old: &state, keep, journal: journal.clone() };
-            steps = self.bake_planned(&selected, steps, at_once, &hashes, &ledger, events);
+            steps = self.bake_planned(&selected, steps, pool_bytes, (&hashes, &ledger), events);
             // The shard's entries left out by name keep their records.
             let unchosen = in_shard.iter().filter(|e| !chosen(options, e));
             let kept = unchosen.filter_map(|e| Some((e.name.clone(), state.entries.get(&e.name)?.clone())));
@@ -282,35 +327,61 @@ impl Project {
         steps
     }
 
-    /// Step 4: bakes the planned entries, at most `at_once` at a time, each one then built or
-    /// failed; the other steps stay as they are.
+    /// Step 4: bakes the planned entries, every one at once drawing on a pool of `pool_bytes`
+    /// and those the pool cannot take again alone, after the others ([`pooled`]); each one
+    /// then built or failed, the other steps as they are.
+    ///
+    /// A planned entry holds its resolved spec and the paths it writes and reads, no model (see
+    /// `plan`): the entries waiting to bake hold nothing of the pool, which only the entries
+    /// baking draw on, and an entry the pool cannot take fails before it commits or records
+    /// anything, so running it again alone writes what it would have.
     fn bake_planned(
         &self,
         selected: &[&Entry],
         steps: Vec<Step>,
-        at_once: usize,
-        hashes: &Hashes,
-        ledger: &Ledger,
+        pool_bytes: u64,
+        ledger: (&Hashes, &Ledger),
         events: &(dyn Fn(Event) + Sync),
     ) -> Vec<Step> {
-        let planned = |s: &Step| matches!(s, Step::Planned(..));
-        in_batches(selected, steps, at_once, planned, |entry, step| match step {
-            Step::Planned(reason, planned) => {
-                let start = Instant::now();
-                let result = self.bake(entry, &planned, hashes, ledger, events);
-                let seconds = planned.seconds + start.elapsed().as_secs_f64();
-                match result {
-                    Ok((record, notes)) => {
-                        // What it wrote, in planned order: a sheet writes some of the
-                        // pages it planned.
-                        let written = |p: &PathBuf| record.outputs.contains_key(&self.stored(p));
-                        let outputs = planned.outputs.into_iter().filter(written).collect();
-                        Step::Built { reason, record, notes, outputs, seconds }
-                    }
-                    Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
-                }
+        let is_planned = |s: &Step| matches!(s, Step::Planned(..));
+        pooled(selected, steps, pool_bytes, is_planned, |busy, pool| self.baked(busy, ledger, events, pool))
+    }
+
+    /// A planned entry baked: built or failed; `Err` only when `pool` could not take it.
+    fn baked(
+        &self,
+        busy: &Busy,
+        ledger: (&Hashes, &Ledger),
+        events: &(dyn Fn(Event) + Sync),
+        pool: Option<&Arc<MemoryBudget>>,
+    ) -> Result<Step> {
+        let Step::Planned(reason, planned) = busy.step else {
+            return Err(Error::internal("an entry baked before it was planned"));
+        };
+        // Run alone after the pool could not take it, an entry renders again the images its
+        // attempt in the pool rendered: they were counted once.
+        let rendered = || {
+            let again = |n: usize| n.checked_sub(1);
+            if pool.is_some() {
+                busy.reported.fetch_add(1, Ordering::SeqCst);
+                events(Event::Rendered);
+            } else if busy.reported.fetch_update(Ordering::SeqCst, Ordering::SeqCst, again).is_err() {
+                events(Event::Rendered);
             }
-            other => other,
+        };
+        let start = Instant::now();
+        let result = self.bake(busy.entry, planned, ledger, &rendered, pool);
+        let seconds = planned.seconds + start.elapsed().as_secs_f64();
+        let reason = reason.clone();
+        Ok(match result {
+            Ok((record, notes)) => {
+                // What it wrote, in planned order: a sheet writes some of the pages it planned.
+                let written = |p: &&PathBuf| record.outputs.contains_key(&self.stored(p));
+                let outputs = planned.outputs.iter().filter(written).cloned().collect();
+                Step::Built { reason, record, notes, outputs, seconds }
+            }
+            Err(e) if is_pool_spent(&e) => return Err(e),
+            Err(e) => Step::Failed { reason, error: e.to_string(), seconds },
         })
     }
 }
@@ -348,5 +419,77 @@ impl Stage for InProject<'_, '_> {
         let written = Written { bytes: bytes.len() as u64, hash: hash_bytes(bytes) };
         self.written.push((self.project.stored(&path), written));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::AtomicUsize;
+
+    use super::*;
+
+    /// Every file under `dir` but the models, by path relative to it.
+    fn written(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut files = BTreeMap::new();
+        let mut folders = vec![dir.to_path_buf()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_none_or(|e| e != "obj") {
+                    files.insert(path.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&path).unwrap());
+                }
+            }
+        }
+        files
+    }
+
+    #[test]
+    fn entries_the_pool_cannot_take_bake_again_alone_with_the_same_result() {
+        let dir = std::env::temp_dir().join(format!("spritebake-project-pool-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let text = "[defaults]\nsize = 24\n\
+            [[thumbnail]]\nname = \"t\"\nmodel = \"m0.obj\"\noutput = \"out/t.png\"\n\
+            [[sheet]]\nname = \"s\"\nmodel = \"m1.obj\"\ndirections = 4\noutput = \"out/s.png\"\n\
+            [[frames]]\nname = \"f\"\nmodel = \"m2.obj\"\ndirections = 2\noutput = \"out/f/{clip}_{dir}_{frame:03}.png\"\n\
+            [[gif]]\nname = \"g\"\nmodel = \"m1.obj\"\ndirections = 8\noutput = \"out/g.gif\"\n\
+            [[render]]\nname = \"r\"\nmodel = \"m0.obj\"\nyaw = 30\noutput = \"out/r.png\"\n";
+        let run = |pool_bytes: u64, folder: &str| {
+            let home = dir.join(folder);
+            std::fs::create_dir_all(&home).unwrap();
+            for i in 0..3 {
+                let obj = format!("v 0 0 0\nv 1 {i} 0\nv 0 1 1\nf 1 2 3\n");
+                std::fs::write(home.join(format!("m{i}.obj")), obj).unwrap();
+            }
+            let path = home.join("project.toml");
+            std::fs::write(&path, text).unwrap();
+            let project = Project::load(&path).unwrap();
+            // Images planned and images rendered, as a progress bar hears of them.
+            let (planned, rendered) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let events = |event: Event| {
+                match event {
+                    Event::Planned(images) => planned.fetch_add(images, Ordering::SeqCst),
+                    Event::Rendered => rendered.fetch_add(1, Ordering::SeqCst),
+                };
+            };
+            let report = project.run_within(&RunOptions::default(), &events, pool_bytes).unwrap();
+            let statuses: Vec<Status> = report.entries.iter().map(|e| e.status).collect();
+            assert_eq!(statuses, [Status::Built; 5], "{:?}", report.entries);
+            assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+            let (planned, rendered) = (planned.into_inner(), rendered.into_inner());
+            assert_eq!(planned, rendered, "every image planned was reported rendered once");
+            (written(&home), planned)
+        };
+        let roomy = run(BATCH_BYTES, "roomy");
+        assert!(roomy.0.keys().any(|p| p.ends_with("project.toml.state.json")), "{:?}", roomy.0.keys());
+        // A pool of one byte takes no entry, to plan or to bake; the others take some entries,
+        // or an entry until part of it is rendered (a GIF's frames are charged as they come):
+        // those run again alone, as they would have, the images of both tries counted once.
+        for pool_bytes in std::iter::once(1).chain((1..=32).map(|k| k * (4 << 10))) {
+            assert!(run(pool_bytes, &format!("pool-{pool_bytes}")) == roomy, "a pool of {pool_bytes} bytes");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

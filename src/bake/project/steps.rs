@@ -2,14 +2,17 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-
-use rayon::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 
 use super::entry::Entry;
 use super::state::{Record, State};
+use crate::budget::{MemoryBudget, run_pooled};
+use crate::error::{Error, Result};
 use crate::spec::Resolved;
 
-/// An entry to rebuild, planned: what it bakes, writes and reads.
+/// An entry to rebuild, planned: what it bakes, writes and reads. No model: the bake loads it
+/// again, so an entry waiting to bake holds no memory of a pool (see `Project::bake_planned`).
 pub(super) struct Planned {
     pub(super) resolved: Resolved,
     pub(super) outputs: Vec<PathBuf>,
@@ -63,27 +66,58 @@ pub(super) struct Ledger<'a> {
     pub(super) journal: PathBuf,
 }
 
-/// Runs `work` on the steps `busy` selects, at most `at_once` at a time, each batch in
-/// parallel; the other steps stay as they are.
-pub(super) fn in_batches(
+/// A step a phase of the run works on ([`pooled`]): its entry and what was decided so far.
+pub(super) struct Busy<'s> {
+    pub(super) entry: &'s Entry,
+    pub(super) step: &'s Step,
+    /// Images its attempt in the pool reported rendered: a run alone after it renders them
+    /// again, and does not report them twice (see `Project::bake_planned`).
+    pub(super) reported: AtomicUsize,
+}
+
+/// Runs `work` on the steps `busy` selects, every one in parallel drawing its memory from one
+/// pool of `pool_bytes`, and those the pool could not take again alone after the others
+/// ([`run_pooled`]); `work` answers `Err` only when the pool could not take its step. The
+/// other steps stay as they are.
+pub(super) fn pooled(
     entries: &[&Entry],
-    steps: Vec<Step>,
-    at_once: usize,
+    mut steps: Vec<Step>,
+    pool_bytes: u64,
     busy: fn(&Step) -> bool,
-    work: impl Fn(&Entry, Step) -> Step + Sync,
+    work: impl Fn(&Busy, Option<&Arc<MemoryBudget>>) -> Result<Step> + Sync,
 ) -> Vec<Step> {
-    let mut slots: Vec<Option<Step>> = steps.into_iter().map(Some).collect();
-    let todo: Vec<usize> =
-        (0..slots.len()).filter(|&i| slots.get(i).is_some_and(|s| s.as_ref().is_some_and(busy))).collect();
-    for batch in todo.chunks(at_once.max(1)) {
-        let taken: Vec<(usize, &Entry, Step)> =
-            batch.iter().filter_map(|&i| Some((i, *entries.get(i)?, slots.get_mut(i)?.take()?))).collect();
-        let done: Vec<(usize, Step)> = taken.into_par_iter().map(|(i, entry, step)| (i, work(entry, step))).collect();
-        for (i, step) in done {
-            if let Some(slot) = slots.get_mut(i) {
-                *slot = Some(step);
-            }
+    let done: Vec<(usize, Step)> = {
+        let todo: Vec<(usize, Busy)> = entries
+            .iter()
+            .zip(&steps)
+            .enumerate()
+            .filter(|(_, (_, step))| busy(step))
+            .map(|(i, (entry, step))| (i, Busy { entry, step, reported: AtomicUsize::new(0) }))
+            .collect();
+        let results = run_pooled(&todo, pool_bytes, |(_, busy), pool| work(busy, pool));
+        // (Only a charge the pool could not take is an `Err`, and a step run alone draws on none.)
+        let failed = |busy: &Busy, e: Error| Step::Failed {
+            reason: busy.step.reason().into(),
+            error: e.to_string(),
+            seconds: 0.0,
+        };
+        todo.iter().zip(results).map(|((i, busy), result)| (*i, result.unwrap_or_else(|e| failed(busy, e)))).collect()
+    };
+    for (i, step) in done {
+        if let Some(slot) = steps.get_mut(i) {
+            *slot = step;
         }
     }
-    slots.into_iter().flatten().collect()
+    steps
+}
+
+impl Step {
+    /// Why the entry is rebuilt; empty for one up to date.
+    pub(super) fn reason(&self) -> &str {
+        match self {
+            Step::Fresh(_) => "",
+            Step::Stale(reason) | Step::Planned(reason, _) => reason,
+            Step::Built { reason, .. } | Step::Failed { reason, .. } => reason,
+        }
+    }
 }
