@@ -11,11 +11,10 @@
 //! frames × joints, its decoded textures (including the renderer's mip chain). A sprite job's
 //! rendered frames (and the sheet or GIF made of them), a `check` case's frames and goldens,
 //! and `compare`'s two images each get a budget of the same size. Batch commands (`thumbnail`,
-//! `check`) give each model its own, so one bad model fails alone, and run a model (a case)
-//! per thread, every one's budgets drawing on one shared pool ([`MemoryBudget::drawing_on`],
-//! scheduled by `run_pooled`), so many small models run together and a large one waits for a
-//! quieter moment. (`bake` projects, and `check`'s loads before a run that may overwrite its
-//! inputs, hold only [`models_in_flight`] models at once.)
+//! `check`, `bake` projects) give each model its own, so one bad model fails alone, and run a
+//! model (a case, an entry) per thread, every one's budgets drawing on one shared pool
+//! ([`MemoryBudget::drawing_on`], scheduled by `run_pooled`), so many small models run together
+//! and a large one waits for a quieter moment: run again alone once the others are done.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -41,14 +40,6 @@ pub const BATCH_BYTES: u64 = 768 << 20;
 /// The option named when a charge finds a shared pool ([`MemoryBudget::drawing_on`]) spent:
 /// not a limit of the model's, but of how much the models running beside it hold.
 pub const POOL_OPTION: &str = "memory of the models running at once";
-
-/// How many models a batch (`thumbnail`, `check`) loads at once when each may use `budget`
-/// bytes: however many cores there are, the models in flight fit in 1 GiB together (with the
-/// default budget, 3 thumbnails; `check` counts each case twice, model and frames, so 1 case;
-/// with a budget over 768 MiB, 1).
-pub fn models_in_flight(budget: u64) -> usize {
-    usize::try_from(BATCH_BYTES / budget.max(1)).unwrap_or(usize::MAX).max(1)
-}
 
 /// Bytes charged so far against a limit; shared by reference (charging is atomic, so parallel
 /// decoders may share one).

@@ -3,8 +3,7 @@
 //! run would write checked against every file its cases read.
 
 use std::path::{Path, PathBuf};
-
-use rayon::prelude::*;
+use std::sync::Arc;
 
 use super::case::Case;
 use super::detail::tolerance_of;
@@ -12,6 +11,7 @@ use super::manifest::{CaseKeys, CaseSpec, Manifest};
 use super::options::CheckOptions;
 use super::render_golden::is_golden_folder;
 use crate::bake::{self, Product};
+use crate::budget::{BATCH_BYTES, MemoryBudget, is_pool_spent, run_pooled};
 use crate::confine::Confinement;
 use crate::error::{Error, Result};
 use crate::output::{OutputFormat, OutputPlan, sanitize_component};
@@ -95,9 +95,10 @@ pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPl
 /// golden, an `--out` image) would replace a file another case reads (a texture, a material
 /// library: known once its model is loaded). Only when some file the run writes already
 /// exists — a file that does not exist yet is nobody's input — or a blessed sheet or frames
-/// golden's files are known only after loading: every selected case is loaded once then,
-/// [`crate::budget::models_in_flight`] at a time. Cases that do not resolve or load are left
-/// out: they fail on their own when run.
+/// golden's files are known only after loading: every selected case is loaded once then, in
+/// parallel, the models drawing on one pool of [`crate::budget::BATCH_BYTES`] (a case the
+/// pool cannot take is loaded again alone, after the others). Cases that do not resolve or load
+/// are left out: they fail on their own when run.
 ///
 /// # Errors
 /// [`Error::Refused`] naming the file and both cases.
@@ -126,28 +127,37 @@ pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Resul
     if !cases.iter().any(|c| loaded_later(c) || exists(c)) {
         return Ok(());
     }
-    // Each case's written files and read files, from its loaded model.
-    let planned = |case: &Case| -> Option<(OutputPlan, Vec<PathBuf>)> {
-        let loaded = bake::load(&case.resolved).ok()?;
+    // Each case's written files and read files, from its loaded model (`None`: it does not
+    // load or plan; `Err`: the pool could not take it). The model is let go, and what it drew
+    // on the pool given back, once its files are known.
+    let planned = |case: &Case, pool: Option<&Arc<MemoryBudget>>| -> Result<Option<(OutputPlan, Vec<PathBuf>)>> {
+        // The model and its attachments each get a budget, as `bake::load` gives them.
+        let budget = || MemoryBudget::in_pool(case.resolved.load.limits.max_memory_bytes, pool);
+        let loaded = match bake::load_within(&case.resolved, &budget(), &budget()) {
+            Ok(loaded) => loaded,
+            Err(e) if is_pool_spent(&e) => return Err(e),
+            Err(_) => return Ok(None),
+        };
         let mut plan = fixed(case);
         if loaded_later(case) {
             let golden = match case.keys.kind {
                 Product::Frames => frames_pattern(&case.golden),
                 _ => case.golden.to_string_lossy().into_owned(),
             };
-            for o in case.keys.kind.plan(&golden, &loaded, &case.resolved).ok()?.outputs() {
+            let Ok(planned) = case.keys.kind.plan(&golden, &loaded, &case.resolved) else { return Ok(None) };
+            for o in planned.outputs() {
                 plan.add(&o.path, o.format);
             }
         }
-        Some((plan, loaded.inputs))
+        Ok(Some((plan, loaded.inputs)))
     };
-    let per_case = cases.iter().map(|c| c.resolved.limits.max_memory_bytes).max().unwrap_or_default();
-    let at_once = crate::budget::models_in_flight(per_case);
-    let mut known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> = Vec::new();
-    for chunk in cases.chunks(at_once) {
-        let done: Vec<Option<(OutputPlan, Vec<PathBuf>)>> = chunk.par_iter().map(planned).collect();
-        known.extend(chunk.iter().zip(done).filter_map(|(case, p)| p.map(|(plan, inputs)| (case, plan, inputs))));
-    }
+    let done = run_pooled(&cases, BATCH_BYTES, planned);
+    // (Only a charge the pool could not take is an `Err`, and a case loaded alone draws on none.)
+    let known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> = cases
+        .iter()
+        .zip(done)
+        .filter_map(|(case, p)| p.ok().flatten().map(|(plan, inputs)| (case, plan, inputs)))
+        .collect();
     for (reader, _, inputs) in &known {
         let others = known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name);
         let mut written = OutputPlan::new();
