@@ -175,19 +175,27 @@ pub fn is_pool_spent(e: &Error) -> bool {
 /// ([`is_pool_spent`]) again with `None` (budgets of their own only). The results in `items`'
 /// order: a batch fits the pool whatever its items, and an item that fits its own budget
 /// never fails for the others beside it.
+///
+/// `run` answers `Err` when the pool could not take its item (and may for any error it does
+/// not make an outcome of itself); an error left after the item's last run is its result
+/// through `failed`.
 pub(crate) fn run_pooled<T: Sync, R: Send>(
     items: &[T],
     pool_bytes: u64,
     run: impl Fn(&T, Option<&Arc<MemoryBudget>>) -> Result<R> + Sync,
-) -> Vec<Result<R>> {
+    failed: impl Fn(&T, Error) -> R,
+) -> Vec<R> {
     let pool = Arc::new(MemoryBudget::new(pool_bytes));
-    let mut results: Vec<Result<R>> = items.par_iter().map(|item| run(item, Some(&pool))).collect();
-    for (item, result) in items.iter().zip(&mut results) {
-        if matches!(result, Err(e) if is_pool_spent(e)) {
-            *result = run(item, None);
-        }
-    }
-    results
+    let pooled: Vec<Result<R>> = items.par_iter().map(|item| run(item, Some(&pool))).collect();
+    let last_run = |(item, result): (&T, Result<R>)| match result {
+        Err(e) if is_pool_spent(&e) => run(item, None),
+        other => other,
+    };
+    items
+        .iter()
+        .zip(pooled)
+        .map(|(item, result)| last_run((item, result)).unwrap_or_else(|e| failed(item, e)))
+        .collect()
 }
 
 /// `count` elements of `size` bytes, saturating (a count from a file may be anything).
@@ -255,14 +263,15 @@ mod tests {
         // A pool of 5 never takes the item of 8 (its own budget would), nor two items of 4 at
         // once; the item of 99 is over its own budget.
         let alone = Mutex::new(Vec::new());
-        let results = run_pooled(&[4u64, 8, 4, 99], 5, |&bytes, pool| {
+        let run = |&bytes: &u64, pool: Option<&Arc<MemoryBudget>>| {
             let Some(pool) = pool else {
                 alone.lock().unwrap().push(bytes);
-                return Ok(bytes * 10);
+                return Ok(Ok(bytes * 10));
             };
             MemoryBudget::drawing_on(64, pool).charge(bytes, || "an item".into())?;
-            Ok(bytes)
-        });
+            Ok(Ok(bytes))
+        };
+        let results: Vec<Result<u64>> = run_pooled(&[4u64, 8, 4, 99], 5, run, |_, e| Err(e));
         // Over its own budget: failed as it is, never run again.
         assert!(matches!(&results[3], Err(e) if !is_pool_spent(e)), "{:?}", results[3]);
         let values: Vec<u64> = results[..3].iter().map(|r| *r.as_ref().unwrap()).collect();

@@ -61,10 +61,8 @@ use crate::raster::Image;
 /// blessed golden) all together when it ends, or none of them.
 pub fn run(manifest: &Manifest, options: &CheckOptions) -> Vec<CaseResult> {
     let cases = selected(manifest, options);
-    let results = run_pooled(&cases, BATCH_BYTES, |spec, pool| run_one(spec, manifest, options, pool));
-    // (Only a charge the pool could not take is an `Err`, and a case run alone draws on none.)
-    let results = results.into_iter().zip(&cases);
-    results.map(|(result, spec)| result.unwrap_or_else(|e| errored(blank_result(spec, manifest), &e))).collect()
+    let run = |spec: &&CaseSpec, pool: Option<&Arc<MemoryBudget>>| run_one(spec, manifest, options, pool);
+    run_pooled(&cases, BATCH_BYTES, run, |spec, e| errored(blank_result(spec, manifest), &e))
 }
 
 /// A case's result before it runs: passing, with nothing made.

@@ -151,13 +151,9 @@ pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Resul
         }
         Ok(Some((plan, loaded.inputs)))
     };
-    let done = run_pooled(&cases, BATCH_BYTES, planned);
-    // (Only a charge the pool could not take is an `Err`, and a case loaded alone draws on none.)
-    let known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> = cases
-        .iter()
-        .zip(done)
-        .filter_map(|(case, p)| p.ok().flatten().map(|(plan, inputs)| (case, plan, inputs)))
-        .collect();
+    let done = run_pooled(&cases, BATCH_BYTES, planned, |_, _| None);
+    let known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> =
+        cases.iter().zip(done).filter_map(|(case, p)| p.map(|(plan, inputs)| (case, plan, inputs))).collect();
     for (reader, _, inputs) in &known {
         let others = known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name);
         let mut written = OutputPlan::new();

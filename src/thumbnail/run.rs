@@ -61,9 +61,8 @@ pub(crate) struct Job<'a> {
 /// Runs every job in parallel within a pool of `pool_bytes`, then the ones the pool could not
 /// take one at a time ([`budget::run_pooled`]); the outcomes in `jobs`' order.
 pub(crate) fn run_all(jobs: &[Job], base: &BakeSpec, pool_bytes: u64) -> Vec<Ran> {
-    let ran = budget::run_pooled(jobs, pool_bytes, |job, pool| timed(job, base, pool));
-    // (Only a charge the pool could not take is an `Err`, and a job run alone draws on none.)
-    ran.into_iter().map(|ran| ran.unwrap_or_else(|e| Ran { outcome: Outcome::Failed(e), seconds: 0.0 })).collect()
+    let failed = |_: &Job, e| Ran { outcome: Outcome::Failed(e), seconds: 0.0 };
+    budget::run_pooled(jobs, pool_bytes, |job, pool| timed(job, base, pool), failed)
 }
 
 /// One job's outcome, timed; `Err` only when the pool could not take it.

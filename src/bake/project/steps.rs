@@ -94,14 +94,10 @@ pub(super) fn pooled(
             .filter(|(_, (_, step))| busy(step))
             .map(|(i, (entry, step))| (i, Busy { entry, step, reported: AtomicUsize::new(0) }))
             .collect();
-        let results = run_pooled(&todo, pool_bytes, |(_, busy), pool| work(busy, pool));
-        // (Only a charge the pool could not take is an `Err`, and a step run alone draws on none.)
-        let failed = |busy: &Busy, e: Error| Step::Failed {
-            reason: busy.step.reason().into(),
-            error: e.to_string(),
-            seconds: 0.0,
+        let failed = |(i, busy): &(usize, Busy), e: Error| {
+            (*i, Step::Failed { reason: busy.step.reason().into(), error: e.to_string(), seconds: 0.0 })
         };
-        todo.iter().zip(results).map(|((i, busy), result)| (*i, result.unwrap_or_else(|e| failed(busy, e)))).collect()
+        run_pooled(&todo, pool_bytes, |(i, busy), pool| Ok((*i, work(busy, pool)?)), failed)
     };
     for (i, step) in done {
         if let Some(slot) = steps.get_mut(i) {
