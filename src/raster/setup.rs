@@ -430,9 +430,13 @@ fn setup_snapped(
         Plane { base: pl.0 as f32, dx: pl.1 as f32, dy: pl.2 as f32 }
     };
     let corner_attrs = attrs();
-    // The colours count only where they are set up.
-    let used = if colours.is_some() { CORNER_ATTRS } else { ATTRS };
-    if corner_attrs.iter().any(|corner| corner[..used].iter().any(|a| !a.is_finite())) {
+    // The colours count only where they are set up. Folded without a branch per value: a
+    // short-circuiting test of fifteen values costs more than the values.
+    let all_finite = |values: &[f32]| values.iter().fold(true, |finite, a| finite & a.is_finite());
+    let finite = |corner: &[f32; CORNER_ATTRS]| {
+        all_finite(&corner[..ATTRS]) & (colours.is_none() || all_finite(&corner[ATTRS..]))
+    };
+    if !corner_attrs.iter().all(finite) {
         return;
     }
     let corner_attrs = order.map(|i| corner_attrs[i]);
@@ -458,30 +462,35 @@ fn setup_snapped(
     });
 }
 
-/// Whether any sample of the inclusive box `[x0, y0, x1, y1]` is inside all three edges.
+/// Whether any sample of the inclusive box `[x0, y0, x1, y1]` (at most [`SMALL_BOX`] samples)
+/// is inside all three edges.
 #[inline(always)]
 fn covers_a_sample(edges: &[Edge; 3], [x0, y0, x1, y1]: [i64; 4]) -> bool {
-    // Plain loops: inclusive ranges' iterators do not compile to anything this small.
-    let mut row = edges.map(|e| e.c + e.dx * x0 + e.dy * y0);
-    let mut y = y0;
-    while y <= y1 {
-        let mut v = row;
-        let mut x = x0;
-        while x <= x1 {
-            if (v[0] | v[1] | v[2]) >= 0 {
-                return true;
-            }
-            for (v, e) in v.iter_mut().zip(edges) {
-                *v += e.dx;
-            }
-            x += 1;
+    let [a, b, c] = *edges;
+    let at = |e: Edge| e.c + e.dx * x0 + e.dy * y0;
+    // One loop over the samples, row after row: the few steps most boxes take (one to four
+    // samples) cost less than the set-up of a vectorised inner loop, which nested counted
+    // loops compile to.
+    let (columns, mut left) = (x1 - x0 + 1, (x1 - x0 + 1) * (y1 - y0 + 1));
+    let mut row = [at(a), at(b), at(c)];
+    let mut v = row;
+    let mut column = 1;
+    loop {
+        if (v[0] | v[1] | v[2]) >= 0 {
+            return true;
         }
-        for (r, e) in row.iter_mut().zip(edges) {
-            *r += e.dy;
+        left -= 1;
+        if left <= 0 {
+            return false;
         }
-        y += 1;
+        if column == columns {
+            row = [row[0] + a.dy, row[1] + b.dy, row[2] + c.dy];
+            (v, column) = (row, 1);
+        } else {
+            v = [v[0] + a.dx, v[1] + b.dx, v[2] + c.dx];
+            column += 1;
+        }
     }
-    false
 }
 
 #[cfg(test)]
