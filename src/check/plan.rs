@@ -13,8 +13,8 @@ use super::render_golden::is_golden_folder;
 use crate::bake::{self, Product};
 use crate::budget::{BATCH_BYTES, MemoryBudget, is_pool_spent, run_pooled};
 use crate::confine::Confinement;
-use crate::error::{Error, Result};
-use crate::output::{OutputFormat, OutputPlan, sanitize_component};
+use crate::error::{ClashKind, Error, Result};
+use crate::output::{OutputFormat, OutputPlan, Role, Uses, sanitize_component};
 
 /// The case's golden file or folder, which may not exist yet: reading it (and copying it into
 /// an HTML report) or blessing it stays inside the allowed folders.
@@ -101,7 +101,8 @@ pub fn planned_outputs(manifest: &Manifest, options: &CheckOptions) -> (OutputPl
 /// are left out: they fail on their own when run.
 ///
 /// # Errors
-/// [`Error::Refused`] naming the file and both cases.
+/// [`Error::Refused`] naming the file and both cases, or [`Error::Clash`] naming the two paths
+/// of one file that two cases write.
 pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Result<()> {
     if !options.bless && options.out.is_none() {
         return Ok(());
@@ -152,35 +153,53 @@ pub fn check_batch_outputs(manifest: &Manifest, options: &CheckOptions) -> Resul
         Ok(Some((plan, loaded.inputs)))
     };
     let done = run_pooled(&cases, BATCH_BYTES, planned, |_, _| None);
-    let known: Vec<(&Case, OutputPlan, Vec<PathBuf>)> =
-        cases.iter().zip(done).filter_map(|(case, p)| p.map(|(plan, inputs)| (case, plan, inputs))).collect();
-    for (reader, _, inputs) in &known {
-        let others = known.iter().filter(|(w, _, _)| w.keys.name != reader.keys.name);
-        let mut written = OutputPlan::new();
-        let mut writer_of: Vec<(&Path, &str)> = Vec::new();
-        for (writer, plan, _) in others {
-            for o in plan.outputs() {
-                written.add(&o.path, o.format);
-                writer_of.push((&o.path, &writer.keys.name));
+    let known: Vec<Known> = cases
+        .iter()
+        .zip(done)
+        .filter_map(|(case, p)| p.map(|(plan, inputs)| (case.keys.name.as_str(), plan, inputs)))
+        .collect();
+    check_across(&known)
+}
+
+/// A case's name, what it writes and what it reads.
+type Known<'c> = (&'c str, OutputPlan, Vec<PathBuf>);
+
+/// Refuses a file one case writes that another case reads, naming both cases, or that another
+/// case (or the same, under another name) writes too; in one pass over one table of every
+/// case's files. A case reading its own output is left to its own plan's check when it runs.
+fn check_across(known: &[Known]) -> Result<()> {
+    let mut uses = Uses::default();
+    for (i, (_, _, inputs)) in known.iter().enumerate() {
+        inputs.iter().for_each(|path| uses.add_existing_read(path, Some(i)));
+    }
+    // Each write joins the table once checked, so a clash of two names the later one, after
+    // the earlier, as one output plan's check does.
+    for (i, (_, plan, _)) in known.iter().enumerate() {
+        for output in plan.outputs() {
+            if let Some(refusal) = refusal(&uses, known, &output.path, i) {
+                return Err(refusal);
             }
-        }
-        if let Err(e) = written.check_distinct(inputs) {
-            // Two cases writing one file is refused as it is; a case's file over another's input
-            // names both cases.
-            let writer = match &e {
-                Error::Clash { output, kind: crate::ClashKind::Input, .. } => {
-                    writer_of.iter().find(|(p, _)| p == output).map(|(_, name)| *name)
-                }
-                _ => return Err(e),
-            };
-            return Err(Error::Refused(format!(
-                "{e}: case '{}' would write it and case '{}' reads it; nothing was rendered",
-                writer.unwrap_or("?"),
-                reader.keys.name
-            )));
+            uses.add(&output.path, Some(i), Role::Writes);
         }
     }
     Ok(())
+}
+
+/// Why `path`, written by case `by`, is refused, if it is: another case reads it (the news
+/// worth reporting first, as in [`OutputPlan::check_distinct`]), or an earlier write is of it.
+fn refusal(uses: &Uses, known: &[Known], path: &Path, by: usize) -> Option<Error> {
+    let name = |i: Option<usize>| i.and_then(|i| known.get(i)).map_or("?", |(name, _, _)| *name);
+    let reader = uses.others(path, by, Role::Writes).find(|u| u.role == Role::Reads && u.by != Some(by));
+    if let Some(reader) = reader {
+        let e = Error::Clash { output: path.to_path_buf(), other: reader.path.clone(), kind: ClashKind::Input };
+        return Some(Error::Refused(format!(
+            "{e}: case '{}' would write it and case '{}' reads it; nothing was rendered",
+            name(Some(by)),
+            name(reader.by)
+        )));
+    }
+    let earlier = uses.others(path, by, Role::Writes).find(|u| u.role == Role::Writes)?;
+    Some(Error::Clash { output: path.to_path_buf(), other: earlier.path.clone(), kind: ClashKind::Output })
 }
 
 /// The golden files of a case that do not depend on what it renders.
@@ -214,4 +233,44 @@ pub(super) fn add_out_files(case: &Case, options: &CheckOptions, plan: &mut Outp
 /// The golden of a `frames` case: a folder with the frames command's names in it.
 pub(super) fn frames_pattern(golden: &Path) -> String {
     golden.join("{clip}_{dir}_{frame:03}.png").to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_case_writing_what_another_reads_or_writes_is_refused_in_one_pass() {
+        let dir = std::env::temp_dir().join(format!("spritebake-check-plan-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (skin, missing) = (dir.join("skin.png"), dir.join("missing.png"));
+        std::fs::write(&skin, b"skin").unwrap();
+        let writes = |path: &Path| {
+            let mut plan = OutputPlan::new();
+            plan.add(path, OutputFormat::Png);
+            plan
+        };
+        // A case reading its own output is its own plan's business; a file that does not exist
+        // yet is nobody's input.
+        let own = [("a", writes(&skin), vec![skin.clone()]), ("b", writes(&missing), vec![])];
+        check_across(&own).unwrap();
+        check_across(&[("a", writes(&dir.join("x.png")), vec![missing.clone()]), ("b", writes(&missing), vec![])])
+            .unwrap();
+        let spelled = dir.join("./skin.png");
+        let read = [("a", writes(&spelled), vec![]), ("b", OutputPlan::new(), vec![skin.clone()])];
+        let m = check_across(&read).unwrap_err().to_string();
+        let clash = format!("{}: refusing to overwrite an input file ({})", spelled.display(), skin.display());
+        assert!(m.starts_with(&clash), "{m}");
+        assert!(m.ends_with(": case 'a' would write it and case 'b' reads it; nothing was rendered"), "{m}");
+        // Two cases writing one file: the later named after the earlier, as one plan does.
+        let (first, second) = (dir.join("out/f.png"), dir.join("out/new/../f.png"));
+        let twice = [("a", writes(&first), vec![]), ("b", writes(&second), vec![])];
+        let e = check_across(&twice).unwrap_err();
+        let mut plan = writes(&first);
+        plan.add(&second, OutputFormat::Png);
+        assert_eq!(e.to_string(), plan.check_distinct(&[]).unwrap_err().to_string());
+        assert!(matches!(e, Error::Clash { kind: ClashKind::Output, .. }), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

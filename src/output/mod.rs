@@ -12,6 +12,7 @@ pub(crate) mod plan;
 pub(crate) mod png;
 pub(crate) mod sanitize;
 pub(crate) mod transaction;
+mod uses;
 
 pub(crate) use obj::encode_obj;
 pub(crate) use pattern::FramePattern;
@@ -21,3 +22,4 @@ pub(crate) use png::{decode_png_within, encode_rgba_png, read_png_within};
 pub use png::{encode_png, read_png, write_png};
 pub(crate) use sanitize::{MAX_COMPONENT_BYTES, is_component_char, sanitize_component};
 pub use transaction::{Transaction, write_atomic};
+pub(crate) use uses::{Role, Use, Uses};

@@ -290,7 +290,7 @@ impl FileKey {
         Some(FileKey { location, inode: fs::metadata(path).ok().and_then(|m| inode(&m)) })
     }
 
-    fn exists(&self) -> bool {
+    pub(super) fn exists(&self) -> bool {
         self.inode.is_some() || self.location.exists()
     }
 }

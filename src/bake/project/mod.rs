@@ -48,7 +48,7 @@
 //!    and against every input of every entry — still before anything renders (a refusal of the
 //!    whole run; but where the record of an up-to-date entry takes part, that entry is rebuilt
 //!    instead, with a warning, and the run refused only if its plan clashes too: a record can
-//!    never block a run, see `clash.rs`); a shard with an entry to rebuild plans every other
+//!    never block a run, see `refusals.rs`); a shard with an entry to rebuild plans every other
 //!    shard's entry too, so that it refuses what a run of the whole project refuses;
 //! 4. bakes the entries to rebuild in parallel (loading each again), each writing its files
 //!    together or none; every entry's model, attachments and images draw on one shared pool
@@ -85,7 +85,6 @@
 //! content it records, and to remove files the entry's output can name; it can neither block
 //! a run (step 3) nor make one write anywhere.
 
-mod clash;
 mod cover;
 mod entry;
 mod parse;

@@ -5,14 +5,13 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::clash::{Role, Uses};
 use super::entry::{Entry, Kind};
 use super::state::{State, is_state_name, state_files};
 use super::steps::{Elsewhere, Step};
 use super::types::{Project, RunOptions};
 use crate::confine::canonical_lenient;
 use crate::error::{Error, Result};
-use crate::output::{FramePattern, OutputFormat, OutputPlan};
+use crate::output::{FramePattern, OutputFormat, OutputPlan, Role, Use, Uses};
 
 impl Project {
     /// A refusal of the whole run.
@@ -173,8 +172,11 @@ impl Project {
 
     /// The up-to-date entries (by position in `entries`) whose records take part in a clash
     /// of the run (the entries `elsewhere` included), each with what its record says: an
-    /// output another entry writes or any entry reads, an input an entry writes (see
-    /// `clash.rs`).
+    /// output another entry writes or any entry reads, an input an entry writes. The state
+    /// file is untrusted, so a record that says so must not refuse the run as an honest plan
+    /// would: its entry is rebuilt instead, planned from what it really reads and writes, and
+    /// the run is refused only if that clashes. The files are told apart as the output plan
+    /// tells them ([`Uses`]), so every clash the plan refuses is found here.
     pub(super) fn clashing_records(
         &self,
         entries: &[&Entry],
@@ -210,11 +212,21 @@ impl Project {
             let inputs = record.inputs.keys().map(|p| (p, Role::Reads, "input"));
             let why = outputs.chain(inputs).find_map(|(stored, role, what)| {
                 let path = self.recorded(stored);
-                let why = uses.clash(&path, i, role)?;
+                let why = why(role, uses.clash(&path, i, role)?, i);
                 Some(format!("names {} as its {what}, which {why}", path.display()))
             });
             clashing.extend(why.map(|why| (i, why)));
         }
         clashing
+    }
+}
+
+/// Why a use of a file in `role` by the entry at `by` clashes with `other`, for messages.
+fn why(role: Role, other: &Use, by: usize) -> &'static str {
+    match (role, other.role) {
+        (Role::Writes, Role::Writes) if other.by == Some(by) => "it also writes under another name",
+        (Role::Writes, Role::Writes) => "another entry writes",
+        (Role::Writes, Role::Reads) => "an entry reads",
+        (Role::Reads, _) => "an entry writes",
     }
 }

@@ -253,7 +253,7 @@ impl Project {
             };
             steps = self.plan_stale(&selected, steps, pool_bytes, events);
             // A refusal that records take part in rebuilds their entries instead (see
-            // `clash.rs`); each round leaves fewer records, and then only plans can refuse.
+            // `refusals.rs`); each round leaves fewer records, and then only plans can refuse.
             let keep = loop {
                 let refusal = match self.check_planned(&selected, &steps, &elsewhere, &state, options) {
                     Ok(keep) => break keep,
