@@ -36,8 +36,8 @@ pub(super) fn draw<const N: usize>(buffers: &mut TileBuffers, bin: &[u32], ctx: 
     for &id in bin {
         let Some(tri) = ctx.triangles.get(id as usize) else { continue };
         let Some([x0, y0, x1, y1]) = buffers.touch(tri) else { continue };
-        if x0.div_euclid(s) == x1.div_euclid(s) && y0.div_euclid(s) == y1.div_euclid(s) {
-            within_one_pixel::<N>(buffers, tri, id, [x0, y0, x1, y1]);
+        if ((x1 - x0 + 1) * (y1 - y0 + 1)) as usize <= FEW_SAMPLES * N {
+            few_samples::<N>(buffers, tri, id, [x0, y0, x1, y1]);
             continue;
         }
         // Whole pixels: tiles start on pixel boundaries and hold whole pixels.
@@ -232,44 +232,48 @@ fn pixels_rect<const N: usize, const TEST: bool>(
     }
 }
 
-/// Depth-tests the samples of the inclusive rectangle `[x0, y0, x1, y1]` inside one pixel
-/// that triangle `id` may cover: at sprite sizes most triangles of a dense mesh fall inside
-/// one pixel and cover a sample or two of it, for which testing those samples one by one
-/// costs less than the constants of a whole pixel's lanes. The samples kept and their depths
-/// are the lanes' (the same edge functions, the same `base + offset` depths); the pixel's
-/// lower depth bound takes the nearest depth written, which is what it bounds.
-fn within_one_pixel<const N: usize>(buffers: &mut TileBuffers, tri: &Triangle, id: u32, [x0, y0, x1, y1]: [i32; 4]) {
+/// Boxes of at most this many pixels' worth of samples are tested sample by sample.
+const FEW_SAMPLES: usize = 2;
+
+/// Depth-tests the samples of the inclusive rectangle `[x0, y0, x1, y1]` (at most
+/// [`FEW_SAMPLES`] pixels' worth) that triangle `id` may cover: at sprite sizes most triangles
+/// of a dense mesh cover a sample or two, for which testing the samples of their box one by
+/// one costs less than the constants of a whole pixel's lanes. The samples kept and their
+/// depths are the lanes' (the same edge functions, the same `base + offset` depths); a pixel's
+/// lower depth bound takes the nearest depth written in it, which is what it bounds.
+fn few_samples<const N: usize>(buffers: &mut TileBuffers, tri: &Triangle, id: u32, [x0, y0, x1, y1]: [i32; 4]) {
     let s = side(N);
-    let (px, py) = (x0 - x0.rem_euclid(s), y0 - y0.rem_euclid(s));
     let r = buffers.rect;
-    let pixel = ((py - r.y0) / s) as usize * (r.w / s) as usize + ((px - r.x0) / s) as usize;
-    let (Some(depth), Some(ids), Some(bound)) = (
-        buffers.depth.get_mut(pixel * N..(pixel + 1) * N),
-        buffers.ids.get_mut(pixel * N..(pixel + 1) * N),
-        buffers.depth_bounds.get_mut(pixel),
-    ) else {
-        return;
-    };
-    let sample_depth = SampleDepth::new(tri);
-    let base = sample_depth.pixel_base(px, py);
-    let mut nearest = bound[0];
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            if tri.edges.iter().any(|e| e.at(x, y) < 0) {
-                continue;
-            }
-            let (i, j) = (x - px, y - py);
-            let k = (j * s + i) as usize;
-            let z = base + sample_depth.offset(i, j);
-            if let (Some(d), Some(t)) = (depth.get_mut(k), ids.get_mut(k))
+    let pixels_wide = (r.w / s) as usize;
+    let depth = SampleDepth::new(tri);
+    // One loop over the box, row after row: nested counted loops compile to vector code whose
+    // set-up costs more than the few samples.
+    let mut left = (x1 - x0 + 1) * (y1 - y0 + 1);
+    let (mut x, mut y) = (x0, y0);
+    loop {
+        if tri.edges.iter().all(|e| e.at(x, y) >= 0) {
+            let (i, j) = (x.rem_euclid(s), y.rem_euclid(s));
+            let (px, py) = (x - i, y - j);
+            let pixel = ((py - r.y0) / s) as usize * pixels_wide + ((px - r.x0) / s) as usize;
+            let k = pixel * N + (j * s + i) as usize;
+            let z = depth.pixel_base(px, py) + depth.offset(i, j);
+            if let (Some(d), Some(t), Some(bound)) =
+                (buffers.depth.get_mut(k), buffers.ids.get_mut(k), buffers.depth_bounds.get_mut(pixel))
                 && depth_mask(z, *d) != 0
             {
                 (*d, *t) = (z, id);
-                nearest = nearest.min(z);
+                bound[0] = bound[0].min(z);
             }
         }
+        left -= 1;
+        if left <= 0 {
+            return;
+        }
+        x += 1;
+        if x > x1 {
+            (x, y) = (x0, y + 1);
+        }
     }
-    bound[0] = nearest;
 }
 
 /// The depth test of one pixel's samples (`inside`: which ones the triangle covers, `None` for
@@ -391,15 +395,20 @@ mod tests {
             let tile = (64 / s) * s;
             let rect = TileRect { x0: 0, y0: 0, w: tile, h: tile };
             let bin: Vec<u32> = (0..tris.len() as u32).collect();
-            let one_pixel = |t: &crate::raster::setup::Triangle| {
+            // Both roads are taken: boxes of a few samples (inside one pixel, and across
+            // pixels), and whole pixels' lanes.
+            let few = |t: &&crate::raster::setup::Triangle| {
                 let [x0, y0, x1, y1] = t.bbox;
-                x0 / s == x1 / s && y0 / s == y1 / s && x1 < tile && y1 < tile
+                x1 < tile && y1 < tile && ((x1 - x0 + 1) * (y1 - y0 + 1)) as usize <= FEW_SAMPLES * (s * s) as usize
             };
-            assert!(
-                tris.iter().filter(|t| one_pixel(t)).count() > 60,
-                "ssaa {ssaa}: {} inside one pixel",
-                tris.iter().filter(|t| one_pixel(t)).count()
-            );
+            let one_pixel =
+                |t: &&crate::raster::setup::Triangle| t.bbox[0] / s == t.bbox[2] / s && t.bbox[1] / s == t.bbox[3] / s;
+            let counts = [
+                tris.iter().filter(few).filter(one_pixel).count(),
+                tris.iter().filter(few).filter(|t| !one_pixel(t)).count(),
+                tris.iter().filter(|t| !few(t)).count(),
+            ];
+            assert!(counts.iter().all(|&n| n > 10), "ssaa {ssaa}: one pixel, across pixels, lanes: {counts:?}");
             let mut by_sample = TileBuffers::new(rect);
             visibility::draw(&mut by_sample, &bin, &ctx);
             let mut by_pixel = TileBuffers::new(rect);
