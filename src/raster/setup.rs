@@ -286,7 +286,7 @@ fn setup_projected(
     if (codes[0] | codes[1] | codes[2]) & NEEDS_CLIP == 0 {
         let corners: [SnappedCorner; 3] = std::array::from_fn(|k| SnappedCorner {
             snapped: (screen[k].x as i64, screen[k].y as i64),
-            inv_w: 1.0 / pos[k].w as f64,
+            w: pos[k].w,
             z: pos[k].z,
         });
         setup_snapped(corners, || [attrs(0), attrs(1), attrs(2)], size, material, cull, out, colours);
@@ -309,10 +309,8 @@ fn setup_projected(
     // Triangulate the convex polygon as a fan; order is preserved, so output stays deterministic.
     for i in 1..poly.len() - 1 {
         let fan = [poly[0], poly[i], poly[i + 1]];
-        let corners = fan.map(|v| {
-            let inv_w = 1.0 / v.pos.w as f64;
-            SnappedCorner { snapped: snap(v.pos, inv_w, size), inv_w, z: v.pos.z }
-        });
+        let corners =
+            fan.map(|v| SnappedCorner { snapped: snap(v.pos, 1.0 / v.pos.w as f64, size), w: v.pos.w, z: v.pos.z });
         setup_snapped(corners, || fan.map(|v| v.attrs), size, material, cull, out, colours.as_deref_mut());
     }
 }
@@ -340,12 +338,12 @@ fn round_to_i64(v: f64) -> i64 {
     (v + if v >= 0.0 { 0.5 } else { -0.5 }) as i64
 }
 
-/// A corner of a triangle inside the near plane and guard band: snapped position, `1/w` and
-/// clip-space `z`.
+/// A corner of a triangle inside the near plane and guard band: snapped position and
+/// clip-space `w` and `z`.
 #[derive(Clone, Copy)]
 struct SnappedCorner {
     snapped: (i64, i64),
-    inv_w: f64,
+    w: f32,
     z: f32,
 }
 
@@ -415,20 +413,11 @@ fn setup_snapped(
     // Attribute planes from barycentrics λi = e_i / area, relative to the bbox origin.
     let inv_area = 1.0 / area as f64;
     let (ox, oy) = (x0, y0);
-    let lambda_planes: [(f64, f64, f64); 3] = std::array::from_fn(|i| {
-        let e = &edges[i];
-        let at_origin = unbiased[i] + e.dx * ox + e.dy * oy;
-        (at_origin as f64 * inv_area, e.dx as f64 * inv_area, e.dy as f64 * inv_area)
-    });
-    let plane = |values: [f64; 3]| -> Plane {
-        let mut pl = (0.0f64, 0.0f64, 0.0f64);
-        for (l, value) in lambda_planes.iter().zip(values) {
-            pl.0 += l.0 * value;
-            pl.1 += l.1 * value;
-            pl.2 += l.2 * value;
-        }
-        Plane { base: pl.0 as f32, dx: pl.1 as f32, dy: pl.2 as f32 }
-    };
+    let mut lambda_planes = [(0.0, 0.0, 0.0); 3];
+    for ((lambda, e), unbiased) in lambda_planes.iter_mut().zip(&edges).zip(unbiased) {
+        let at_origin = unbiased + e.dx * ox + e.dy * oy;
+        *lambda = (at_origin as f64 * inv_area, e.dx as f64 * inv_area, e.dy as f64 * inv_area);
+    }
     let corner_attrs = attrs();
     // The colours count only where they are set up. Folded without a branch per value: a
     // short-circuiting test of fifteen values costs more than the values.
@@ -439,16 +428,24 @@ fn setup_snapped(
     if !corner_attrs.iter().all(finite) {
         return;
     }
-    let corner_attrs = order.map(|i| corner_attrs[i]);
-    let corners = order.map(|i| corners[i]);
-    let inv_w = corners.map(|c| c.inv_w);
-    let depths: [f64; 3] = std::array::from_fn(|i| corners[i].z as f64 * inv_w[i]);
-    let z = plane(depths);
+    // The corners in the edges' order, read through `order` rather than copied.
+    // `1/w` is divided out only now: most triangles set up draw nothing.
+    let inv_w = order.map(|i| 1.0 / corners[i].w as f64);
+    let depths = [0, 1, 2].map(|k| corners[order[k]].z as f64 * inv_w[k]);
     let centroid_depth = (depths.iter().sum::<f64>() / 3.0) as f32;
-    let inv_w_plane = plane(inv_w);
-    let over_w = |a: usize| plane(std::array::from_fn(|i| corner_attrs[i][a] as f64 * inv_w[i]));
+    let over_w = |k: usize, a: usize| corner_attrs[order[k]][a] as f64 * inv_w[k];
+    // Depth, 1/w and each attribute over w, at the corners: their planes built side by side.
+    let mut values = [[0.0; 2 + ATTRS]; 3];
+    for (i, corner) in values.iter_mut().enumerate() {
+        corner[0] = depths[i];
+        corner[1] = inv_w[i];
+        for (a, value) in corner[2..].iter_mut().enumerate() {
+            *value = over_w(i, a);
+        }
+    }
+    let [z, inv_w_plane, attrs @ ..] = planes(&lambda_planes, values);
     if let Some(colours) = colours {
-        colours.push(std::array::from_fn(|c| over_w(ATTRS + c)));
+        colours.push(planes(&lambda_planes, std::array::from_fn(|i| std::array::from_fn(|c| over_w(i, ATTRS + c)))));
     }
     out.push(Triangle {
         edges,
@@ -456,10 +453,30 @@ fn setup_snapped(
         z,
         centroid_depth,
         inv_w: inv_w_plane,
-        attrs: std::array::from_fn(over_w),
+        attrs,
         material,
         back_facing,
     });
+}
+
+/// The planes of `K` values given at a triangle's three corners, from its barycentric planes
+/// `lambda` (each corner's weight at the origin and per sample in x and y): every plane is
+/// the same sum of products, in the same order, so they are computed side by side.
+#[inline(always)]
+fn planes<const K: usize>(lambda: &[(f64, f64, f64); 3], values: [[f64; K]; 3]) -> [Plane; K] {
+    let (mut base, mut dx, mut dy) = ([0.0f64; K], [0.0f64; K], [0.0f64; K]);
+    for (l, corner) in lambda.iter().zip(&values) {
+        for (((base, dx), dy), value) in base.iter_mut().zip(&mut dx).zip(&mut dy).zip(corner) {
+            *base += l.0 * value;
+            *dx += l.1 * value;
+            *dy += l.2 * value;
+        }
+    }
+    let mut planes = [Plane::default(); K];
+    for (((plane, base), dx), dy) in planes.iter_mut().zip(base).zip(dx).zip(dy) {
+        *plane = Plane { base: base as f32, dx: dx as f32, dy: dy as f32 };
+    }
+    planes
 }
 
 /// Whether any sample of the inclusive box `[x0, y0, x1, y1]` (at most [`SMALL_BOX`] samples)
