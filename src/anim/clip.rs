@@ -42,7 +42,7 @@ pub(super) fn pose_shape<'a>(
         ClipFrames::Skeletal(_) => {
             let joints = joint_transforms(model, Some(clip), time, options);
             // Blend shapes (FBX) stay at their rest weights, as `animate` keeps them.
-            keyed::skin_morphed(model, &keyed::morph_weights(model, clip, time, options), &joints)
+            keyed::skin_morphed(model, &keyed::morph_weights(model, clip, time, options), &joints, true)
         }
         ClipFrames::Morph(frames) => {
             let pair = frame_pair(clip, time, options.looping);

@@ -16,6 +16,16 @@ use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, Skeleton, Tag}
 /// Poses `model` for `animation` at `time` (in the motion's frames or seconds): the body with
 /// every layer applied, followed by the attachments' parts (in the body's file axes).
 pub fn animate<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
+    pose_with(model, animation, time, true)
+}
+
+/// [`animate`] for a reader of positions only (framing): the same positions, but the parts
+/// skinned here have no normals (empty), which skinning would spend as long on again.
+pub(crate) fn animate_positions<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
+    pose_with(model, animation, time, false)
+}
+
+fn pose_with<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime, normals: bool) -> PosedMesh<'a> {
     let layers = &animation.layers;
     let morph = animation.motion.clips().iter().chain(layers.blend.as_ref().map(|b| &b.clip)).any(|c| is_morph(c));
     // One set of joints serves both skinning and the joint attachments.
@@ -27,7 +37,7 @@ pub fn animate<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime)
         // No skeleton, or nothing moves it: the stored vertices, borrowed.
         rest_pose(model)
     } else {
-        keyed::skin_animated(model, animation, time, &joints)
+        keyed::skin_animated(model, animation, time, &joints, normals)
     };
     show_turns(model, &mut posed, animation.motion.seconds(time));
     for attachment in &layers.attachments {
@@ -201,4 +211,31 @@ fn tag_placement(body: &Model, tag: usize, animation: &Animation, time: FrameTim
         _ => tag.between(0, 0, 0.0),
     };
     animation.mixed(time, at, |a, b, w| Tag::mix(a, *b, w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::PoseOptions;
+    use crate::formats::LoadOptions;
+
+    #[test]
+    fn posing_for_positions_gives_every_position_bit_for_bit_and_no_skinned_normals() {
+        let robot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot");
+        let options = LoadOptions { animations: vec![robot.join("walk.md5anim")], ..LoadOptions::default() };
+        let model = crate::formats::load(&robot.join("robot.md5mesh"), &options).unwrap();
+        let animation = Animation::clip(model.clips.first(), PoseOptions::default());
+        for frame in [0.0, 3.5, 11.0] {
+            let (full, points) = (
+                animate(&model, &animation, FrameTime::Frame(frame)),
+                animate_positions(&model, &animation, FrameTime::Frame(frame)),
+            );
+            assert_eq!(full.parts.len(), points.parts.len());
+            for (a, b) in full.parts.iter().zip(&points.parts) {
+                let bits = |p: &[glam::Vec3]| p.iter().flat_map(|v| v.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+                assert_eq!(bits(&a.positions), bits(&b.positions), "frame {frame}");
+                assert!(b.normals.is_empty() && !a.normals.is_empty());
+            }
+        }
+    }
 }

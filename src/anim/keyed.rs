@@ -260,28 +260,34 @@ fn morphed_influences(mesh: &crate::model::Mesh, weights: &[f32]) -> Option<Vec<
 
 /// Skins every mesh with `joints`, morph targets added at `weights` (one list per mesh); plain
 /// skinning when no mesh has morph targets.
-pub(super) fn skin_morphed<'a>(model: &'a Model, weights: &[Vec<f32>], joints: &[Affine3A]) -> PosedMesh<'a> {
+pub(super) fn skin_morphed<'a>(
+    model: &'a Model,
+    weights: &[Vec<f32>],
+    joints: &[Affine3A],
+    normals: bool,
+) -> PosedMesh<'a> {
     if model.meshes.iter().all(|m| m.morph_targets.is_empty()) {
-        return skin::posed_from(model, |mesh| skin::skin_mesh(mesh, joints));
+        return skin::posed_from(model, |mesh| skin::skin_influences(mesh, &mesh.influences, joints, normals));
     }
     skin::posed_from(model, |mesh| {
         // `posed_from` hands out meshes, not indices: find this one's weights by identity.
         let index = model.meshes.iter().position(|m| std::ptr::eq(m, mesh));
         let w = index.and_then(|i| weights.get(i)).map_or(&[][..], Vec::as_slice);
         match morphed_influences(mesh, w) {
-            Some(influences) => skin::skin_influences(mesh, &influences, joints),
-            None => skin::skin_mesh(mesh, joints),
+            Some(influences) => skin::skin_influences(mesh, &influences, joints, normals),
+            None => skin::skin_influences(mesh, &mesh.influences, joints, normals),
         }
     })
 }
 
-/// Skins the model for a layered animation: as [`skin::skin_mesh`], plus morph targets at the
+/// Skins the model for a layered animation: as [`skin::skin_influences`], plus morph targets at the
 /// weights of the motion's clip (crossfaded by a transition, mixed by a blend).
 pub(super) fn skin_animated<'a>(
     model: &'a Model,
     animation: &Animation,
     time: FrameTime,
     joints: &[Affine3A],
+    normals: bool,
 ) -> PosedMesh<'a> {
     let options = &animation.options;
     let at = |clip: Option<&Clip>, t: FrameTime| match clip {
@@ -289,7 +295,7 @@ pub(super) fn skin_animated<'a>(
         None => model.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
     };
     let weights = animation.mixed(time, at, |a, b, w| mix_weights(a, b, w));
-    skin_morphed(model, &weights, joints)
+    skin_morphed(model, &weights, joints, normals)
 }
 
 /// Poses a model with a keyed clip: joints, morph weights, skinning.
@@ -304,7 +310,7 @@ pub(super) fn pose<'a>(
         Some(skeleton) => skeleton.to_model_space(&local_poses(model, skeleton, clip, keyed, time, options)),
         None => Vec::new(),
     };
-    skin_morphed(model, &morph_weights(model, clip, time, options), &joints)
+    skin_morphed(model, &morph_weights(model, clip, time, options), &joints, true)
 }
 
 #[cfg(test)]

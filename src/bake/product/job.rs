@@ -245,7 +245,7 @@ impl<'a> Job<'a> {
         let frames = self.frames(rows);
         let posed_points = |i: usize| {
             let points = frames.get(i).map(|&(c, _, f, _)| {
-                world_points(self.model, &anim::animate(self.model, &rows[c], FrameTime::Frame(f)))
+                world_points(self.model, &anim::animate_positions(self.model, &rows[c], FrameTime::Frame(f)))
             });
             Cow::Owned(points.unwrap_or_default())
         };
