@@ -15,6 +15,9 @@
 //!   the pixel whole whose farthest sample is nearer than the lower bound is accepted with one
 //!   test and writes its samples without comparing them. Only the rest compare sample by
 //!   sample, in lanes. Either way the kept samples are exactly those of the per-sample test.
+//! * **Small triangles** skip all of that: one whose box holds at most two pixels' worth of
+//!   samples (most triangles of a dense mesh at sprite sizes) is tested sample by sample, with
+//!   the same edge functions and depths, which costs less than a pixel's lanes.
 //!
 //! The buffers are pixel-major here: pixel `p`'s samples are `ids[p·N..(p+1)·N]` (and the same
 //! in `depth`), sample `k` at offset (`k mod s`, `k div s`) in the pixel, so the deferred
