@@ -30,6 +30,7 @@ mod document;
 mod rig;
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use glam::{Affine3A, Vec2, Vec3};
@@ -249,10 +250,13 @@ fn add_mesh_instance(
     let mut added = Vec::new();
     let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
     let mut fanned = 0;
+    // Per control point, the first vertex a part made of it: most corners weld to that one,
+    // found without hashing (the map holds the others). Emptied again after each part.
+    let mut first_of = vec![u32::MAX; mesh.num_vertices];
     for part in mesh.material_parts.iter() {
         let material = materials.of_part(mesh, part.index);
         let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
-        let mut welded: HashMap<(u32, u32, u32, u32), u32> = HashMap::new();
+        let mut welded = Welded::default();
         // The triangle corner each vertex was made from, for its blend shape offsets.
         let mut sources: Vec<u32> = Vec::new();
         for &face in part.face_indices.iter() {
@@ -268,22 +272,19 @@ fn add_mesh_instance(
                         attribute(&mesh.vertex_uv.indices),
                         attribute(&mesh.vertex_color.indices),
                     );
-                    *corner = match welded.get(&key) {
-                        Some(&v) => v,
-                        None => {
-                            let v = out.uvs.len() as u32;
-                            add_vertex(&mut out, mesh, ix as usize, &rig.influences(key.0));
-                            if !blends.is_empty() {
-                                sources.push(ix);
-                            }
-                            welded.insert(key, v);
-                            v
+                    *corner = welded.vertex(key, &mut first_of, || {
+                        let v = out.uvs.len() as u32;
+                        add_vertex(&mut out, mesh, ix as usize, &rig.influences(key.0));
+                        if !blends.is_empty() {
+                            sources.push(ix);
                         }
-                    };
+                        v
+                    });
                 }
                 out.indices.push(corners);
             }
         }
+        welded.forget(&mut first_of);
         if out.indices.is_empty() {
             continue;
         }
@@ -302,6 +303,50 @@ fn add_mesh_instance(
         ));
     }
     Ok(added)
+}
+
+/// The vertices one part has made, by their corners' indices (control point, normal, uv,
+/// colour): the first made of each control point through `first_of` (indexed by control point),
+/// the rest in a map.
+#[derive(Default)]
+struct Welded {
+    /// Each vertex's normal, uv and colour indices, by vertex.
+    attributes: Vec<(u32, u32, u32)>,
+    others: HashMap<(u32, u32, u32, u32), u32>,
+    /// The control points whose first vertex this part set.
+    firsts: Vec<u32>,
+}
+
+impl Welded {
+    /// The vertex made of `key`, made by `make` (which returns the next vertex) if there is
+    /// none yet.
+    fn vertex(&mut self, key: (u32, u32, u32, u32), first_of: &mut [u32], make: impl FnOnce() -> u32) -> u32 {
+        let (point, normal, uv, colour) = key;
+        let first = first_of.get_mut(point as usize);
+        let v = match first {
+            Some(first) if *first == u32::MAX => {
+                self.firsts.push(point);
+                *first = make();
+                *first
+            }
+            Some(first) if self.attributes.get(*first as usize) == Some(&(normal, uv, colour)) => return *first,
+            _ => match self.others.entry(key) {
+                Entry::Occupied(e) => return *e.get(),
+                Entry::Vacant(e) => *e.insert(make()),
+            },
+        };
+        self.attributes.push((normal, uv, colour));
+        v
+    }
+
+    /// Empties the control points' first vertices this part set, for the next part.
+    fn forget(&self, first_of: &mut [u32]) {
+        for &point in &self.firsts {
+            if let Some(first) = first_of.get_mut(point as usize) {
+                *first = u32::MAX;
+            }
+        }
+    }
 }
 
 /// The largest face ufbx's triangulation (ear clipping, quadratic in the corners) is given:
@@ -373,4 +418,40 @@ fn place_at_rest(out: &mut Mesh, rest_world: &[Affine3A]) {
     }
     out.positions = positions;
     out.normals = normals;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Welding numbers vertices as one map of every key would: in the order their keys first
+    /// come, part by part, whichever control point (in range or not) they name.
+    #[test]
+    fn welded_vertices_are_numbered_by_first_use_in_each_part() {
+        let mut first_of = vec![u32::MAX; 16];
+        let mut seed = 7u32;
+        let mut next = |range: u32| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 16) % range
+        };
+        for _part in 0..3 {
+            let (mut welded, mut reference) = (Welded::default(), HashMap::new());
+            let mut made = 0;
+            for _corner in 0..400 {
+                // Control points 0..20, four of them past the table; few normals and uvs, so
+                // keys repeat both on a point's first vertex and on its others.
+                let key = (next(20), next(3), next(2), 0);
+                let count = reference.len() as u32;
+                let expected = *reference.entry(key).or_insert(count);
+                let v = welded.vertex(key, &mut first_of, || {
+                    made += 1;
+                    made - 1
+                });
+                assert_eq!(v, expected, "{key:?}");
+            }
+            assert_eq!(made as usize, reference.len());
+            welded.forget(&mut first_of);
+            assert!(first_of.iter().all(|&f| f == u32::MAX), "every part starts afresh");
+        }
+    }
 }
