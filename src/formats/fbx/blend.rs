@@ -132,12 +132,13 @@ impl<'a> Blends<'a> {
                 normals: if normals { Vec::with_capacity(influences) } else { Vec::new() },
             })
             .collect();
+        let mut bindings = Vec::new();
         for &corner in corners {
             let ix = corner as usize;
             let vertex = mesh.vertex_indices.get(ix).copied().unwrap_or(0);
             let normal = if mesh.vertex_normal.exists { vec3(mesh.vertex_normal[ix]) } else { Vec3::Y };
             // The same influences, in the same order, as the part's own for this vertex.
-            let bindings = rig.influences(vertex);
+            rig.influences_into(vertex, &mut bindings);
             for ((target, shape), &normals) in targets.iter_mut().zip(&self.shapes).zip(&moves_normals) {
                 let (dp, dn) = offset(shape, vertex);
                 for (binding, _) in &bindings {

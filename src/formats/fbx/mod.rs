@@ -253,6 +253,7 @@ fn add_mesh_instance(
     // Per control point, the first vertex a part made of it: most corners weld to that one,
     // found without hashing (the map holds the others). Emptied again after each part.
     let mut first_of = vec![u32::MAX; mesh.num_vertices];
+    let mut bindings = Vec::new();
     for part in mesh.material_parts.iter() {
         let material = materials.of_part(mesh, part.index);
         let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
@@ -274,7 +275,8 @@ fn add_mesh_instance(
                     );
                     *corner = welded.vertex(key, &mut first_of, || {
                         let v = out.uvs.len() as u32;
-                        add_vertex(&mut out, mesh, ix as usize, &rig.influences(key.0));
+                        rig.influences_into(key.0, &mut bindings);
+                        add_vertex(&mut out, mesh, ix as usize, &bindings);
                         if !blends.is_empty() {
                             sources.push(ix);
                         }

@@ -124,9 +124,10 @@ impl<'a> Rig<'a> {
     }
 
     /// The bindings of vertex `vertex` (an index into the mesh's vertices) with weights that
-    /// sum to 1: its skin's weights over the clusters with bones, or all of it on the node.
-    pub(super) fn influences(&self, vertex: u32) -> Vec<(Binding, f32)> {
-        let mut influences: Vec<(Binding, f32)> = Vec::new();
+    /// sum to 1, into `influences` (emptied first: one buffer serves every vertex): its skin's
+    /// weights over the clusters with bones, or all of it on the node.
+    pub(super) fn influences_into(&self, vertex: u32, influences: &mut Vec<(Binding, f32)>) {
+        influences.clear();
         if let Some((skin, clusters)) = &self.skin
             && let Some(v) = skin.vertices.get(vertex as usize)
         {
@@ -143,9 +144,10 @@ impl<'a> Rig<'a> {
         // leaves the vertex to its node.
         let total: f32 = influences.iter().map(|i| i.1).sum();
         if influences.is_empty() || !total.is_finite() {
-            return vec![(self.node, 1.0)];
+            influences.clear();
+            influences.push((self.node, 1.0));
+            return;
         }
         influences.iter_mut().for_each(|i| i.1 /= total);
-        influences
     }
 }
