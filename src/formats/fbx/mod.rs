@@ -250,14 +250,12 @@ fn add_mesh_instance(
     let mut added = Vec::new();
     let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
     let mut fanned = 0;
-    // Per control point, the first vertex a part made of it: most corners weld to that one,
-    // found without hashing (the map holds the others). Emptied again after each part.
-    let mut first_of = vec![u32::MAX; mesh.num_vertices];
+    let mut welded = Welded::new(mesh.num_vertices);
     let mut bindings = Vec::new();
     for part in mesh.material_parts.iter() {
         let material = materials.of_part(mesh, part.index);
         let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
-        let mut welded = Welded::default();
+        welded.next_part();
         // The triangle corner each vertex was made from, for its blend shape offsets.
         let mut sources: Vec<u32> = Vec::new();
         for &face in part.face_indices.iter() {
@@ -273,7 +271,7 @@ fn add_mesh_instance(
                         attribute(&mesh.vertex_uv.indices),
                         attribute(&mesh.vertex_color.indices),
                     );
-                    *corner = welded.vertex(key, &mut first_of, || {
+                    *corner = welded.vertex(key, || {
                         let v = out.uvs.len() as u32;
                         rig.influences_into(key.0, &mut bindings);
                         add_vertex(&mut out, mesh, ix as usize, &bindings);
@@ -286,7 +284,6 @@ fn add_mesh_instance(
                 out.indices.push(corners);
             }
         }
-        welded.forget(&mut first_of);
         if out.indices.is_empty() {
             continue;
         }
@@ -307,24 +304,43 @@ fn add_mesh_instance(
     Ok(added)
 }
 
-/// The vertices one part has made, by their corners' indices (control point, normal, uv,
-/// colour): the first made of each control point through `first_of` (indexed by control point),
-/// the rest in a map.
-#[derive(Default)]
+/// The vertices the current part has made, by their corners' indices (control point, normal,
+/// uv, colour): the first made of each control point in a table by control point (most
+/// corners weld to that one, found without hashing), the rest in a map.
 struct Welded {
+    /// Per control point, the first vertex the part made of it (`u32::MAX`: none). Kept from
+    /// part to part, emptied of what the part set.
+    first_of: Vec<u32>,
+    /// The control points whose first vertex the part set.
+    firsts: Vec<u32>,
     /// Each vertex's normal, uv and colour indices, by vertex.
     attributes: Vec<(u32, u32, u32)>,
     others: HashMap<(u32, u32, u32, u32), u32>,
-    /// The control points whose first vertex this part set.
-    firsts: Vec<u32>,
 }
 
 impl Welded {
+    /// Welding for a mesh of `points` control points.
+    fn new(points: usize) -> Welded {
+        Welded { first_of: vec![u32::MAX; points], firsts: Vec::new(), attributes: Vec::new(), others: HashMap::new() }
+    }
+
+    /// Forgets the vertices made so far: the next part numbers its own from 0.
+    fn next_part(&mut self) {
+        for &point in &self.firsts {
+            if let Some(first) = self.first_of.get_mut(point as usize) {
+                *first = u32::MAX;
+            }
+        }
+        self.firsts.clear();
+        self.attributes.clear();
+        self.others.clear();
+    }
+
     /// The vertex made of `key`, made by `make` (which returns the next vertex) if there is
     /// none yet.
-    fn vertex(&mut self, key: (u32, u32, u32, u32), first_of: &mut [u32], make: impl FnOnce() -> u32) -> u32 {
+    fn vertex(&mut self, key: (u32, u32, u32, u32), make: impl FnOnce() -> u32) -> u32 {
         let (point, normal, uv, colour) = key;
-        let first = first_of.get_mut(point as usize);
+        let first = self.first_of.get_mut(point as usize);
         let v = match first {
             Some(first) if *first == u32::MAX => {
                 self.firsts.push(point);
@@ -339,15 +355,6 @@ impl Welded {
         };
         self.attributes.push((normal, uv, colour));
         v
-    }
-
-    /// Empties the control points' first vertices this part set, for the next part.
-    fn forget(&self, first_of: &mut [u32]) {
-        for &point in &self.firsts {
-            if let Some(first) = first_of.get_mut(point as usize) {
-                *first = u32::MAX;
-            }
-        }
     }
 }
 
@@ -430,14 +437,15 @@ mod tests {
     /// come, part by part, whichever control point (in range or not) they name.
     #[test]
     fn welded_vertices_are_numbered_by_first_use_in_each_part() {
-        let mut first_of = vec![u32::MAX; 16];
+        let mut welded = Welded::new(16);
         let mut seed = 7u32;
         let mut next = |range: u32| {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             (seed >> 16) % range
         };
         for _part in 0..3 {
-            let (mut welded, mut reference) = (Welded::default(), HashMap::new());
+            welded.next_part();
+            let mut reference = HashMap::new();
             let mut made = 0;
             for _corner in 0..400 {
                 // Control points 0..20, four of them past the table; few normals and uvs, so
@@ -445,15 +453,15 @@ mod tests {
                 let key = (next(20), next(3), next(2), 0);
                 let count = reference.len() as u32;
                 let expected = *reference.entry(key).or_insert(count);
-                let v = welded.vertex(key, &mut first_of, || {
+                let v = welded.vertex(key, || {
                     made += 1;
                     made - 1
                 });
                 assert_eq!(v, expected, "{key:?}");
             }
             assert_eq!(made as usize, reference.len());
-            welded.forget(&mut first_of);
-            assert!(first_of.iter().all(|&f| f == u32::MAX), "every part starts afresh");
+            welded.next_part();
+            assert!(welded.first_of.iter().all(|&f| f == u32::MAX), "every part starts afresh");
         }
     }
 }
