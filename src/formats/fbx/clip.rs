@@ -77,7 +77,22 @@ fn skeletal(s: &Sampling, joints: &Joints, budget: &MemoryBudget) -> Result<Vec<
     let count = joints.nodes.len();
     let bytes = ClipFrames::skeletal_bytes(s.frames as u64, count as u64);
     budget.charge(bytes, || format!("FBX: animation '{}', {} frames x {count} joints", s.name, s.frames))?;
+    if is_still(&s.stack.anim) {
+        // Mixamo's `Take 001`: a hundred frames of the rest pose, evaluated once.
+        let first: Vec<JointPose> = s.poses(joints, 0).collect();
+        return Ok(vec![first; s.frames]);
+    }
     Ok((0..s.frames).map(|f| s.poses(joints, f).collect()).collect())
+}
+
+/// Whether `anim` poses every moment alike: no layer's weight is animated and no curve has a
+/// second key. ufbx evaluates a curve of one key as that key's value and a missing curve as
+/// the property's own value at any time, so the first frame's poses are every frame's.
+fn is_still(anim: &ufbx::Anim) -> bool {
+    anim.layers.iter().all(|layer| {
+        !layer.weight_is_animated
+            && layer.anim_values.iter().all(|value| value.curves.iter().flatten().all(|c| c.keyframes.len() <= 1))
+    })
 }
 
 /// Linear keys at every frame and at the stack's end: each joint's translation, rotation and
