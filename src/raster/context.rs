@@ -2,7 +2,7 @@
 //! the fragment stage needs of each.
 
 use super::scene::{RenderOptions, ShadingRate};
-use super::setup::{ColourPlanes, Triangle};
+use super::setup::{ColourPlanes, PlaneNeeds, Triangle};
 use super::shade::{DrawMaterial, Fragments, Shader};
 
 /// What every tile needs to draw.
@@ -79,6 +79,8 @@ pub(super) struct FragmentNeeds {
     pub(super) derivatives: bool,
     /// Its part has vertex colours.
     pub(super) vertex_colours: bool,
+    /// The draw writes view depth, which needs each fragment's clip z.
+    pub(super) depth: bool,
     /// An untextured, unlit material has one colour for the whole triangle.
     pub(super) constant: Option<[f32; 4]>,
 }
@@ -90,8 +92,16 @@ impl FragmentNeeds {
         let normals = shader.needs_normals();
         let flat = Fragments::default();
         let vertex_colours = material.vertex_colours;
-        let varies = uv || normals || vertex_colours || shader.needs_depth();
+        let depth = shader.needs_depth();
+        let varies = uv || normals || vertex_colours || depth;
         let constant = (!varies).then(|| shader.shade(material, &flat, None, || [0.0])).flatten();
-        FragmentNeeds { uv, normals, derivatives: shader.needs_derivatives(material), vertex_colours, constant }
+        let derivatives = shader.needs_derivatives(material);
+        FragmentNeeds { uv, normals, derivatives, vertex_colours, depth, constant }
+    }
+
+    /// The planes setup builds for the triangles of a material that needs `self`: those
+    /// `interpolate.rs` reads for it (uv derivatives are of textured uvs).
+    pub(super) fn planes(&self) -> PlaneNeeds {
+        PlaneNeeds { uv: self.uv, normals: self.normals, inv_w: self.uv || self.vertex_colours || self.depth }
     }
 }

@@ -83,7 +83,7 @@ pub(crate) use texture::MipChain;
 use crate::error::{Error, Result};
 use crate::model::{AlphaMode, Material, MinFilter, Texture};
 use buffers::TileRect;
-use context::DrawContext;
+use context::{DrawContext, FragmentNeeds};
 use resolve::{DepthResolver, NormalResolver, OutputBand, PixelResolver, Resolve};
 use setup::{CORNER_ATTRS, ColourPlanes, ScreenVertex, Triangle};
 use shade::{DrawMaterial, FragmentOutput, Shader};
@@ -300,8 +300,8 @@ impl Renderer {
         rows: &mut [&mut [R::Pixel]],
     ) {
         let mut frame = self.frame_buffers();
-        self.prepare(scene, options, target, &mut frame);
         let shader = Shader::new(options, output);
+        self.prepare(scene, options, &shader, target, &mut frame);
         let FrameBuffers { triangles, colours, materials, bins, .. } = &mut frame;
         tile::bin_into(bins, triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let ctx = DrawContext::new(triangles, colours, materials, &shader, options);
@@ -333,8 +333,8 @@ impl Renderer {
     pub fn coverage(&self, scene: &Scene, options: &RenderOptions) -> Result<Vec<u16>> {
         let target = Target::new(options)?;
         let mut frame = FrameBuffers::default();
-        self.prepare(scene, options, &target, &mut frame);
         let shader = Shader::new(options, FragmentOutput::Color);
+        self.prepare(scene, options, &shader, &target, &mut frame);
         let FrameBuffers { triangles, colours, materials, bins, .. } = &mut frame;
         tile::bin_into(bins, triangles, target.tile as i32, target.tiles_x, target.tiles_y);
         let ctx = DrawContext::new(triangles, colours, materials, &shader, options);
@@ -374,8 +374,15 @@ impl Renderer {
     }
 
     /// Vertex stage, clipping and setup for every object into `frame`'s triangles, with its
-    /// material table.
-    fn prepare(&self, scene: &Scene, options: &RenderOptions, target: &Target, frame: &mut FrameBuffers) {
+    /// material table; each triangle with the planes `shader` reads for its material.
+    fn prepare(
+        &self,
+        scene: &Scene,
+        options: &RenderOptions,
+        shader: &Shader,
+        target: &Target,
+        frame: &mut FrameBuffers,
+    ) {
         let world_to_clip = scene.camera.world_to_clip();
         let size = (target.width, target.height);
         let FrameBuffers { triangles, colours, materials, clip, screen, kept, .. } = frame;
@@ -383,6 +390,7 @@ impl Renderer {
         // Colour planes are set up for every triangle of a draw where any part has vertex
         // colours (white for the others), so that they are found by the triangle's index.
         let with_colours = scene.objects.iter().flat_map(|o| &o.posed.parts).any(|p| !p.colors.is_empty());
+        let unlit = shader.unlit();
         for object in &scene.objects {
             let model_to_clip = world_to_clip * object.model_to_world;
             // Normals go to view space for lights defined there; the inverse transpose keeps
@@ -391,7 +399,9 @@ impl Renderer {
             let normal_matrix = model_to_view.inverse().transpose();
             for part in &object.posed.parts {
                 let material_index = materials.len() as u32;
-                materials.push(self.draw_material(part.material, !part.colors.is_empty()));
+                let material = self.draw_material(part.material, !part.colors.is_empty());
+                let planes = FragmentNeeds::of(if material.unlit { &unlit } else { shader }, &material).planes();
+                materials.push(material);
                 // Each position once, where the part says which vertices share one.
                 let shared = part.shared.filter(|s| s.triangles.len() == part.indices.len());
                 let corners = shared.map_or(part.indices, |s| s.triangles.as_slice());
@@ -427,20 +437,26 @@ impl Renderer {
                     }
                 }
                 let opaque = part.material.alpha_mode == AlphaMode::Opaque;
+                // A non-finite attribute drops its triangles even where the material does not
+                // read it: uvs no plane needs are read only when some uv of the part is not
+                // finite.
+                let read_uvs = planes.uv || !all_finite(part.uvs);
                 let attrs = |i: usize| -> [f32; CORNER_ATTRS] {
-                    let uv = part.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
+                    let uv = if read_uvs { part.uvs.get(i).copied().unwrap_or(Vec2::ZERO) } else { Vec2::ZERO };
                     let n = normal_matrix * part.normals.get(i).copied().unwrap_or(Vec3::Z);
-                    let [r, g, b, a] = vertex_colour(part.colors.get(i), opaque);
+                    let [r, g, b, a] = if with_colours { vertex_colour(part.colors.get(i), opaque) } else { [1.0; 4] };
                     [uv.x, uv.y, n.x, n.y, n.z, r, g, b, a]
                 };
-                let (clip, screen, cull) = (&*clip, &*screen, options.cull_back_faces && !part.material.two_sided);
+                let (clip, screen) = (&*clip, &*screen);
+                let cull = options.cull_back_faces && !part.material.two_sided;
+                let part_setup = setup::PartSetup { material: material_index, cull, planes };
                 let vertices = setup::Corners { clip, screen, attrs };
                 let setup = |triangles: (&[[u32; 3]], &[[u32; 3]]),
                              kept: &mut Vec<u32>,
                              out: &mut Vec<Triangle>,
                              colours: &mut Vec<_>| {
                     let colours = with_colours.then_some(colours);
-                    setup::setup_triangles(triangles, &vertices, size, material_index, cull, kept, out, colours)
+                    setup::setup_triangles(triangles, &vertices, size, part_setup, kept, out, colours)
                 };
                 if self.serial_draws || part.indices.len() <= SETUP_CHUNK {
                     // One job's worth: straight into the frame's buffers.
@@ -535,6 +551,14 @@ fn vertex_colour(colour: Option<&[f32; 4]>, opaque: bool) -> [f32; 4] {
         Some(&[r, g, b, _]) if opaque => [r, g, b, 1.0],
         Some(&[r, g, b, a]) => [r * a, g * a, b * a, a],
     }
+}
+
+/// Whether every coordinate of `values` is finite: counted as integers (exponent bits all set),
+/// which compiles to vector compares, where a test of each float branches or stays scalar.
+fn all_finite(values: &[Vec2]) -> bool {
+    const EXPONENT: u32 = 0x7f80_0000;
+    let not_finite = |c: f32| (c.to_bits() & EXPONENT == EXPONENT) as u32;
+    values.iter().map(|v| not_finite(v.x) + not_finite(v.y)).sum::<u32>() == 0
 }
 
 /// Renders `scene` with a fresh [`Renderer`].

@@ -107,14 +107,45 @@ pub(super) struct Triangle {
     /// The depth of its centroid (the mean of its corners' `z/w`): the order blended triangles
     /// are drawn in, farthest first.
     pub centroid_depth: f32,
-    /// `1/w`.
+    /// `1/w`, when its material's [`PlaneNeeds`] ask for it (else zero).
     pub inv_w: Plane,
-    /// `attribute/w` for each attribute.
+    /// `attribute/w` for each attribute whose planes its material's [`PlaneNeeds`] ask for
+    /// (the others zero).
     pub attrs: [Plane; ATTRS],
     /// Index of the material in the draw's material table.
     pub material: u32,
     /// True when the triangle faces away from the camera (drawn only when culling is off).
     pub back_facing: bool,
+}
+
+/// Which attribute planes a triangle's material reads ([`FragmentNeeds::planes`]): setup builds
+/// only those, besides depth, which every draw tests. On a dense mesh most triangles set up
+/// are hidden, and an untextured lit material reads only normals: the uv and `1/w` planes it
+/// would skip were a fifth of setting up a triangle.
+///
+/// [`FragmentNeeds::planes`]: super::context::FragmentNeeds::planes
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PlaneNeeds {
+    pub uv: bool,
+    pub normals: bool,
+    pub inv_w: bool,
+}
+
+impl PlaneNeeds {
+    /// Every plane: what the tests compare.
+    #[cfg(test)]
+    pub(super) const ALL: PlaneNeeds = PlaneNeeds { uv: true, normals: true, inv_w: true };
+}
+
+/// What setup needs to know of the part a triangle comes from.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PartSetup {
+    /// Index of the part's material in the draw's material table.
+    pub material: u32,
+    /// Triangles facing away are dropped.
+    pub cull: bool,
+    /// The attribute planes its material reads.
+    pub planes: PlaneNeeds,
 }
 
 /// Outcode bits of a clip-space position: outside one of the six clip planes each.
@@ -194,8 +225,7 @@ pub(super) fn setup_triangles<A: Fn(usize) -> [f32; CORNER_ATTRS]>(
     (indices, positions): (&[[u32; 3]], &[[u32; 3]]),
     vertices: &Corners<A>,
     size: (u32, u32),
-    material: u32,
-    cull: bool,
+    part: PartSetup,
     kept: &mut Vec<u32>,
     out: &mut Vec<Triangle>,
     mut colours: Option<&mut Vec<ColourPlanes>>,
@@ -209,14 +239,14 @@ pub(super) fn setup_triangles<A: Fn(usize) -> [f32; CORNER_ATTRS]>(
         if let Some(slot) = kept.get_mut(count) {
             *slot = i as u32;
         }
-        count += may_draw(corners(tri), size, cull) as usize;
+        count += may_draw(corners(tri), size, part.cull) as usize;
     }
     kept.truncate(count);
     for &i in kept.iter() {
         let (Some(tri), Some(at)) = (indices.get(i as usize), positions.get(i as usize)) else { continue };
         let clip_positions = at.map(|i| clip.get(i as usize).copied().unwrap_or(Vec4::NAN));
         let corner_attrs = |k: usize| attrs(tri[k] as usize);
-        setup_projected(clip_positions, corners(at), corner_attrs, size, material, cull, out, colours.as_deref_mut());
+        setup_projected(clip_positions, corners(at), corner_attrs, size, part, out, colours.as_deref_mut());
     }
 }
 
@@ -260,7 +290,8 @@ pub(super) fn setup_triangle(v: [ClipVertex; 3], size: (u32, u32), material: u32
         true => ScreenVertex::new(v.pos, size),
         false => ScreenVertex::NOT_FINITE,
     });
-    setup_projected(v.map(|v| v.pos), screen, |k| v[k].attrs, size, material, cull, out, None);
+    let part = PartSetup { material, cull, planes: PlaneNeeds::ALL };
+    setup_projected(v.map(|v| v.pos), screen, |k| v[k].attrs, size, part, out, None);
 }
 
 /// Sets up one triangle from its corners' clip positions and projections, clipping it when a
@@ -273,8 +304,7 @@ fn setup_projected(
     screen: [ScreenVertex; 3],
     attrs: impl Fn(usize) -> [f32; CORNER_ATTRS],
     size: (u32, u32),
-    material: u32,
-    cull: bool,
+    part: PartSetup,
     out: &mut Vec<Triangle>,
     mut colours: Option<&mut Vec<ColourPlanes>>,
 ) {
@@ -289,7 +319,7 @@ fn setup_projected(
             w: pos[k].w,
             z: pos[k].z,
         });
-        setup_snapped(corners, || [attrs(0), attrs(1), attrs(2)], size, material, cull, out, colours);
+        setup_snapped(corners, || [attrs(0), attrs(1), attrs(2)], size, part, out, colours);
         return;
     }
     let mut poly: Vec<ClipVertex> = (0..3).map(|k| ClipVertex { pos: pos[k], attrs: attrs(k) }).collect();
@@ -311,7 +341,7 @@ fn setup_projected(
         let fan = [poly[0], poly[i], poly[i + 1]];
         let corners =
             fan.map(|v| SnappedCorner { snapped: snap(v.pos, 1.0 / v.pos.w as f64, size), w: v.pos.w, z: v.pos.z });
-        setup_snapped(corners, || fan.map(|v| v.attrs), size, material, cull, out, colours.as_deref_mut());
+        setup_snapped(corners, || fan.map(|v| v.attrs), size, part, out, colours.as_deref_mut());
     }
 }
 
@@ -360,8 +390,7 @@ fn setup_snapped(
     corners: [SnappedCorner; 3],
     attrs: impl FnOnce() -> [[f32; CORNER_ATTRS]; 3],
     size: (u32, u32),
-    material: u32,
-    cull: bool,
+    part: PartSetup,
     out: &mut Vec<Triangle>,
     colours: Option<&mut Vec<ColourPlanes>>,
 ) {
@@ -374,7 +403,7 @@ fn setup_snapped(
     // Counter-clockwise in y-up clip space is front-facing; the viewport's y flip makes that a
     // negative area here.
     let back_facing = area > 0;
-    if back_facing && cull {
+    if back_facing && part.cull {
         return;
     }
     // The edge functions below assume positive area: reorder front faces.
@@ -434,16 +463,23 @@ fn setup_snapped(
     let depths = [0, 1, 2].map(|k| corners[order[k]].z as f64 * inv_w[k]);
     let centroid_depth = (depths.iter().sum::<f64>() / 3.0) as f32;
     let over_w = |k: usize, a: usize| corner_attrs[order[k]][a] as f64 * inv_w[k];
-    // Depth, 1/w and each attribute over w, at the corners: their planes built side by side.
-    let mut values = [[0.0; 2 + ATTRS]; 3];
-    for (i, corner) in values.iter_mut().enumerate() {
-        corner[0] = depths[i];
-        corner[1] = inv_w[i];
-        for (a, value) in corner[2..].iter_mut().enumerate() {
-            *value = over_w(i, a);
-        }
+    // Each plane is the same sum whichever others are built beside it: the ones built are
+    // those every draw built before.
+    let [z] = planes(&lambda_planes, depths.map(|d| [d]));
+    let needs = part.planes;
+    let inv_w_plane = match needs.inv_w {
+        true => planes(&lambda_planes, inv_w.map(|q| [q]))[0],
+        false => Plane::default(),
+    };
+    let mut attrs = [Plane::default(); ATTRS];
+    if needs.uv {
+        let [u, v] = planes(&lambda_planes, std::array::from_fn(|k| [over_w(k, 0), over_w(k, 1)]));
+        attrs[..2].copy_from_slice(&[u, v]);
     }
-    let [z, inv_w_plane, attrs @ ..] = planes(&lambda_planes, values);
+    if needs.normals {
+        let normals = planes(&lambda_planes, std::array::from_fn(|k| [over_w(k, 2), over_w(k, 3), over_w(k, 4)]));
+        attrs[2..].copy_from_slice(&normals);
+    }
     if let Some(colours) = colours {
         colours.push(planes(&lambda_planes, std::array::from_fn(|i| std::array::from_fn(|c| over_w(i, ATTRS + c)))));
     }
@@ -454,7 +490,7 @@ fn setup_snapped(
         centroid_depth,
         inv_w: inv_w_plane,
         attrs,
-        material,
+        material: part.material,
         back_facing,
     });
 }
@@ -572,17 +608,19 @@ mod tests {
             let indices: Vec<[u32; 3]> = (0..triangles.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
             let (mut kept, mut batched, mut colours) = (Vec::new(), Vec::new(), Vec::new());
             let vertices = Corners { clip: &clip, screen: &screen, attrs: |i: usize| attrs[i] };
-            setup_triangles(
-                (&indices, &indices),
-                &vertices,
-                size,
-                0,
-                cull,
-                &mut kept,
-                &mut batched,
-                Some(&mut colours),
-            );
+            let part = PartSetup { material: 0, cull, planes: PlaneNeeds::ALL };
+            setup_triangles((&indices, &indices), &vertices, size, part, &mut kept, &mut batched, Some(&mut colours));
             assert_eq!(batched, one_by_one, "cull {cull}");
+            // Planes a material does not read are left out; the others are the same to the bit.
+            let normals_only = PartSetup { planes: PlaneNeeds { uv: false, normals: true, inv_w: false }, ..part };
+            let mut fewer = Vec::new();
+            setup_triangles((&indices, &indices), &vertices, size, normals_only, &mut kept, &mut fewer, None);
+            let without_uv = |t: &Triangle| {
+                let mut attrs = t.attrs;
+                attrs[..2].fill(Plane::default());
+                Triangle { inv_w: Plane::default(), attrs, ..t.clone() }
+            };
+            assert_eq!(fewer, one_by_one.iter().map(without_uv).collect::<Vec<_>>(), "cull {cull}");
             assert_eq!(colours.len(), batched.len(), "one set of colour planes a triangle");
             // Each set-up triangle covers a sample of its box, or its box is too large to tell.
             for t in &batched {
