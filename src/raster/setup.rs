@@ -218,7 +218,8 @@ pub(super) struct Corners<'v, A> {
 /// Two passes: the first keeps, without a branch per triangle, the triangles that may draw
 /// something; only those are set up. On a dense mesh at sprite sizes most triangles face away
 /// or fall between sample centres, and branching on each would mispredict about as often as
-/// the tests themselves cost.
+/// the tests themselves cost. On targets up to [`EXACT_IN_F64`] samples a side (every sprite)
+/// the first pass tests [`BATCH`] triangles at a time in vector lanes.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub(super) fn setup_triangles<A: Fn(usize) -> [f32; CORNER_ATTRS]>(
@@ -235,11 +236,27 @@ pub(super) fn setup_triangles<A: Fn(usize) -> [f32; CORNER_ATTRS]>(
     kept.clear();
     kept.resize(positions.len(), 0);
     let mut count = 0;
-    for (i, tri) in positions.iter().enumerate() {
+    let mut keep = |i: usize, drawn: bool| {
         if let Some(slot) = kept.get_mut(count) {
             *slot = i as u32;
         }
-        count += may_draw(corners(tri), size, part.cull) as usize;
+        count += drawn as usize;
+    };
+    if size.0.max(size.1) <= EXACT_IN_F64 {
+        let mut batch = Batch::default();
+        for (b, chunk) in positions.chunks(BATCH).enumerate() {
+            for (k, tri) in chunk.iter().enumerate() {
+                batch.set(k, corners(tri));
+            }
+            let drawn = batch.may_draw(part.cull);
+            for (k, drawn) in drawn.into_iter().take(chunk.len()).enumerate() {
+                keep(b * BATCH + k, drawn);
+            }
+        }
+    } else {
+        for (i, tri) in positions.iter().enumerate() {
+            keep(i, may_draw(corners(tri), size, part.cull));
+        }
     }
     kept.truncate(count);
     for &i in kept.iter() {
@@ -263,6 +280,65 @@ fn may_draw(v: [ScreenVertex; 3], size: (u32, u32), cull: bool) -> bool {
     let [x0, y0, x1, y1] = sample_box(p, size);
     let empty = (area == 0) | (cull & (area > 0)) | (x0 > x1) | (y0 > y1);
     !dropped & ((any & NEEDS_CLIP != 0) | !empty)
+}
+
+/// How many triangles the cheap pass tests side by side.
+const BATCH: usize = 16;
+
+/// Up to this many samples a side, snapped coordinates differ by less than 2^25 steps (the
+/// guard band is 8 target widths across, at 2^8 steps a sample): the products of the area
+/// test stay below 2^50, exact in `f64`, which the side-by-side test computes them in (SSE2
+/// has no 64-bit integer multiply).
+const EXACT_IN_F64: u32 = 1 << 14;
+
+/// The corners of [`BATCH`] triangles, one array per coordinate, so that [`Batch::may_draw`]
+/// compiles to vector instructions.
+#[derive(Default)]
+struct Batch {
+    x: [[i32; BATCH]; 3],
+    y: [[i32; BATCH]; 3],
+    code: [[u32; BATCH]; 3],
+}
+
+impl Batch {
+    /// Puts triangle `v` in lane `k`.
+    #[inline(always)]
+    fn set(&mut self, k: usize, v: [ScreenVertex; 3]) {
+        for (c, v) in v.iter().enumerate() {
+            if let Some(((x, y), code)) = self.x[c].get_mut(k).zip(self.y[c].get_mut(k)).zip(self.code[c].get_mut(k)) {
+                (*x, *y, *code) = (v.x, v.y, u32::from(v.code));
+            }
+        }
+    }
+
+    /// [`may_draw`] of every lane, on targets up to [`EXACT_IN_F64`] samples a side, except that
+    /// a box is found empty only where all three corners lie between the same two sample
+    /// centres, not where it is clamped away off the target: the lanes then test equality,
+    /// which SSE2 has, instead of minima and maxima, which it has not. Setup itself tests the
+    /// clamped box of the few it keeps.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // lane loops index several arrays in step
+    fn may_draw(&self, cull: bool) -> [bool; BATCH] {
+        let (x, y, code) = (&self.x, &self.y, &self.code);
+        // Between the same two sample centres: the same sample at or before, none on a centre.
+        let between_centres = |a: &[[i32; BATCH]; 3], k: usize| {
+            let [p0, p1, p2] = [a[0][k], a[1][k], a[2][k]].map(|p| p - HALF_PIXEL as i32);
+            let same = (p0 >> SUBPIXEL_BITS == p1 >> SUBPIXEL_BITS) & (p1 >> SUBPIXEL_BITS == p2 >> SUBPIXEL_BITS);
+            let on_centre = |p: i32| p & ((1 << SUBPIXEL_BITS) - 1) == 0;
+            same & !(on_centre(p0) | on_centre(p1) | on_centre(p2))
+        };
+        let mut drawn = [false; BATCH];
+        for k in 0..BATCH {
+            let any = code[0][k] | code[1][k] | code[2][k];
+            let all = code[0][k] & code[1][k] & code[2][k];
+            let dropped = (any & u32::from(NOT_FINITE) != 0) | (all & u32::from(OUTSIDE_PLANES) != 0);
+            let d = |a: &[[i32; BATCH]; 3], i: usize| f64::from(a[i][k] - a[0][k]);
+            let area = d(x, 1) * d(y, 2) - d(y, 1) * d(x, 2);
+            let empty = (area == 0.0) | (cull & (area > 0.0)) | between_centres(x, k) | between_centres(y, k);
+            drawn[k] = !dropped & ((any & u32::from(NEEDS_CLIP) != 0) | !empty);
+        }
+        drawn
+    }
 }
 
 /// The samples whose centres a triangle with snapped corners `p` may cover: its inclusive
@@ -586,8 +662,20 @@ mod tests {
 
     #[test]
     fn the_triangles_setup_skips_are_the_ones_that_draw_nothing() {
-        let size = (64, 48);
+        // Side by side on a sprite-sized target, one at a time past `EXACT_IN_F64`.
+        for size in [(64, 48), (EXACT_IN_F64 + 1, 48)] {
+            let (kept, set_up) = setup_skips_only_triangles_that_draw_nothing(size);
+            // The mix really has all kinds: some clipped into several, and on the sprite most
+            // are dropped.
+            assert!(set_up > 300, "{set_up} set up at {size:?}");
+            assert!(size.0 > 64 || kept < 4000 / 2, "{kept} kept");
+        }
+    }
+
+    /// The triangles the cheap pass kept and those set up, of the last pass (culling).
+    fn setup_skips_only_triangles_that_draw_nothing(size: (u32, u32)) -> (usize, usize) {
         let triangles = assorted_triangles(4000);
+        let mut counts = (0, 0);
         for cull in [false, true] {
             // One at a time, every triangle through the whole setup.
             let mut one_by_one = Vec::new();
@@ -627,8 +715,32 @@ mod tests {
                 let [x0, y0, x1, y1] = t.bbox.map(i64::from);
                 assert!((x1 - x0 + 1) * (y1 - y0 + 1) > SMALL_BOX || covers_a_sample(&t.edges, [x0, y0, x1, y1]));
             }
-            // The mix really has all kinds: most are dropped, some clipped into several.
-            assert!(kept.len() < indices.len() / 2 && batched.len() > 300, "{} kept, {}", kept.len(), batched.len());
+            counts = (kept.len(), batched.len());
+        }
+        counts
+    }
+
+    #[test]
+    fn the_side_by_side_cheap_test_keeps_every_triangle_the_single_one_keeps() {
+        let size = (64, 48);
+        let triangles = assorted_triangles(4000);
+        let screen: Vec<[ScreenVertex; 3]> =
+            triangles.iter().map(|tri| tri.map(|v| ScreenVertex::new(v.pos, size))).collect();
+        for cull in [false, true] {
+            let (mut same, mut more) = (0, 0);
+            for chunk in screen.chunks(BATCH) {
+                let mut batch = Batch::default();
+                for (k, &v) in chunk.iter().enumerate() {
+                    batch.set(k, v);
+                }
+                for (&v, side_by_side) in chunk.iter().zip(batch.may_draw(cull)) {
+                    let alone = may_draw(v, size, cull);
+                    assert!(side_by_side || !alone, "a drawable triangle dropped: {v:?}");
+                    (same, more) = (same + (side_by_side == alone) as usize, more + (side_by_side && !alone) as usize);
+                }
+            }
+            // It keeps more only of the triangles whose box lies off the target.
+            assert!(more > 0 && more < same / 10, "{more} more, {same} the same");
         }
     }
 
