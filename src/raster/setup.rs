@@ -463,15 +463,14 @@ const SMALL_BOX: i64 = 16;
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn setup_snapped(
-    corners: [SnappedCorner; 3],
+    mut corners: [SnappedCorner; 3],
     attrs: impl FnOnce() -> [[f32; CORNER_ATTRS]; 3],
     size: (u32, u32),
     part: PartSetup,
     out: &mut Vec<Triangle>,
     colours: Option<&mut Vec<ColourPlanes>>,
 ) {
-    let mut p = corners.map(|c| c.snapped);
-    let mut order = [0usize, 1, 2];
+    let p = corners.map(|c| c.snapped);
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
     if area == 0 {
         return;
@@ -482,12 +481,12 @@ fn setup_snapped(
     if back_facing && part.cull {
         return;
     }
-    // The edge functions below assume positive area: reorder front faces.
-    if area < 0 {
-        p.swap(1, 2);
-        order.swap(1, 2);
+    // The edge functions below assume positive area: reorder front faces (their attributes
+    // too, once read).
+    if !back_facing {
+        corners.swap(1, 2);
     }
-    let area = area.abs();
+    let (p, area) = (corners.map(|c| c.snapped), area.abs());
 
     let [x0, y0, x1, y1] = sample_box(p, size);
     if x0 > x1 || y0 > y1 {
@@ -523,7 +522,10 @@ fn setup_snapped(
         let at_origin = unbiased + e.dx * ox + e.dy * oy;
         *lambda = (at_origin as f64 * inv_area, e.dx as f64 * inv_area, e.dy as f64 * inv_area);
     }
-    let corner_attrs = attrs();
+    let mut corner_attrs = attrs();
+    if !back_facing {
+        corner_attrs.swap(1, 2);
+    }
     // The colours count only where they are set up. Folded without a branch per value: a
     // short-circuiting test of fifteen values costs more than the values.
     let all_finite = |values: &[f32]| values.iter().fold(true, |finite, a| finite & a.is_finite());
@@ -533,12 +535,11 @@ fn setup_snapped(
     if !corner_attrs.iter().all(finite) {
         return;
     }
-    // The corners in the edges' order, read through `order` rather than copied.
     // `1/w` is divided out only now: most triangles set up draw nothing.
-    let inv_w = order.map(|i| 1.0 / corners[i].w as f64);
-    let depths = [0, 1, 2].map(|k| corners[order[k]].z as f64 * inv_w[k]);
+    let inv_w = corners.map(|c| 1.0 / c.w as f64);
+    let depths = [0, 1, 2].map(|k| corners[k].z as f64 * inv_w[k]);
     let centroid_depth = (depths.iter().sum::<f64>() / 3.0) as f32;
-    let over_w = |k: usize, a: usize| corner_attrs[order[k]][a] as f64 * inv_w[k];
+    let over_w = |k: usize, a: usize| corner_attrs[k][a] as f64 * inv_w[k];
     // Each plane is the same sum whichever others are built beside it: the ones built are
     // those every draw built before.
     let [z] = planes(&lambda_planes, depths.map(|d| [d]));
