@@ -1,6 +1,6 @@
 use std::borrow::Cow;
-use std::collections::HashMap;
 
+use foldhash::HashMapExt;
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
@@ -48,16 +48,33 @@ impl SharedPositions {
     /// vertices keep positions of their own, as the renderer reads them.
     pub fn of(mesh: &Mesh) -> Option<SharedPositions> {
         let vertices = mesh.positions.len();
-        // Candidates by rest position; the rest of their data is compared in full.
-        let mut by_rest: HashMap<[u32; 3], Vec<u32>> = HashMap::with_capacity(vertices);
-        let mut position_of = Vec::with_capacity(vertices);
+        // Candidates by rest position, the first in the table and each one's next in `next`
+        // (no list allocated per position); the rest of their data is compared in full.
+        const NONE: u32 = u32::MAX;
+        let mut first_at_rest = foldhash::HashMap::<[u32; 3], u32>::with_capacity(vertices);
+        let mut next = vec![NONE; vertices];
+        let mut position_of: Vec<u32> = Vec::with_capacity(vertices);
         let mut representatives = Vec::new();
         for (v, rest) in mesh.positions.iter().enumerate() {
-            let candidates = by_rest.entry(rest.to_array().map(f32::to_bits)).or_default();
-            match candidates.iter().find(|&&c| same_position_data(mesh, c as usize, v)) {
-                Some(&c) => position_of.push(position_of[c as usize]),
+            let first = *first_at_rest.entry(rest.to_array().map(f32::to_bits)).or_insert(v as u32) as usize;
+            // The candidate with the same data, else the last one (to chain `v` to).
+            let (mut last, mut same) = (first, None);
+            while last != v {
+                if same_position_data(mesh, last, v) {
+                    same = Some(last);
+                    break;
+                }
+                match next.get(last) {
+                    Some(&after) if after != NONE => last = after as usize,
+                    _ => break,
+                }
+            }
+            match same.and_then(|c| position_of.get(c).copied()) {
+                Some(position) => position_of.push(position),
                 None => {
-                    candidates.push(v as u32);
+                    if let Some(link) = next.get_mut(last).filter(|_| last != v) {
+                        *link = v as u32;
+                    }
                     position_of.push(representatives.len() as u32);
                     representatives.push(v as u32);
                 }
@@ -207,6 +224,20 @@ mod tests {
             MorphFrame { positions: later, ..MorphFrame::default() },
         ];
         assert_eq!(SharedPositions::of(&morphed).unwrap().representatives, [0, 1, 2, 3, 4]);
+
+        // Three copies of each position, the second and third of the first alike: the third
+        // finds the second past the first.
+        let corners = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::ONE];
+        let positions: Vec<Vec3> = corners.iter().cycle().take(12).copied().collect();
+        let mut thrice = Mesh { indices: vec![[0, 1, 2], [4, 5, 6], [8, 9, 10]], ..Mesh::default() };
+        thrice.influences = positions.iter().map(|&p| influence(0, 1.0, p)).collect();
+        thrice.influences[4].weight = 0.5;
+        thrice.influences[8].weight = 0.5;
+        thrice.influence_ranges = (0..12).map(|v| v..v + 1).collect();
+        thrice.positions = positions;
+        let shared = SharedPositions::of(&thrice).unwrap();
+        assert_eq!(shared.representatives, [0, 1, 2, 3, 4]);
+        assert_eq!(shared.triangles, [[0, 1, 2], [4, 1, 2], [4, 1, 2]]);
     }
 
     #[test]

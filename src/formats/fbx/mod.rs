@@ -315,13 +315,19 @@ struct Welded {
     firsts: Vec<u32>,
     /// Each vertex's normal, uv and colour indices, by vertex.
     attributes: Vec<(u32, u32, u32)>,
-    others: HashMap<(u32, u32, u32, u32), u32>,
+    /// The other vertices, by control point and attribute indices.
+    others: foldhash::HashMap<(u32, u32, u32, u32), u32>,
 }
 
 impl Welded {
     /// Welding for a mesh of `points` control points.
     fn new(points: usize) -> Welded {
-        Welded { first_of: vec![u32::MAX; points], firsts: Vec::new(), attributes: Vec::new(), others: HashMap::new() }
+        Welded {
+            first_of: vec![u32::MAX; points],
+            firsts: Vec::new(),
+            attributes: Vec::new(),
+            others: foldhash::HashMap::default(),
+        }
     }
 
     /// Forgets the vertices made so far: the next part numbers its own from 0.
