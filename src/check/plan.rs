@@ -14,7 +14,7 @@ use crate::bake::{self, Product};
 use crate::budget::{BATCH_BYTES, MemoryBudget, is_pool_spent, run_pooled};
 use crate::confine::Confinement;
 use crate::error::{ClashKind, Error, Result};
-use crate::output::{OutputFormat, OutputPlan, Role, Uses, sanitize_component};
+use crate::output::{OutputFormat, OutputPlan, Role, Use, Uses, sanitize_component};
 
 /// The case's golden file or folder, which may not exist yet: reading it (and copying it into
 /// an HTML report) or blessing it stays inside the allowed folders.
@@ -189,7 +189,9 @@ fn check_across(known: &[Known]) -> Result<()> {
 /// worth reporting first, as in [`OutputPlan::check_distinct`]), or an earlier write is of it.
 fn refusal(uses: &Uses, known: &[Known], path: &Path, by: usize) -> Option<Error> {
     let name = |i: Option<usize>| i.and_then(|i| known.get(i)).map_or("?", |(name, _, _)| *name);
-    let reader = uses.others(path, by, Role::Writes).find(|u| u.role == Role::Reads && u.by != Some(by));
+    // Looked up once: finding the file's keys asks the filesystem.
+    let others: Vec<&Use> = uses.others(path, by, Role::Writes).collect();
+    let reader = others.iter().find(|u| u.role == Role::Reads && u.by != Some(by));
     if let Some(reader) = reader {
         let e = Error::Clash { output: path.to_path_buf(), other: reader.path.clone(), kind: ClashKind::Input };
         return Some(Error::Refused(format!(
@@ -198,7 +200,7 @@ fn refusal(uses: &Uses, known: &[Known], path: &Path, by: usize) -> Option<Error
             name(reader.by)
         )));
     }
-    let earlier = uses.others(path, by, Role::Writes).find(|u| u.role == Role::Writes)?;
+    let earlier = others.iter().find(|u| u.role == Role::Writes)?;
     Some(Error::Clash { output: path.to_path_buf(), other: earlier.path.clone(), kind: ClashKind::Output })
 }
 

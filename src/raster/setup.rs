@@ -540,8 +540,8 @@ fn setup_snapped(
     let depths = [0, 1, 2].map(|k| corners[k].z as f64 * inv_w[k]);
     let centroid_depth = (depths.iter().sum::<f64>() / 3.0) as f32;
     let over_w = |k: usize, a: usize| corner_attrs[k][a] as f64 * inv_w[k];
-    // Each plane is the same sum whichever others are built beside it: the ones built are
-    // those every draw built before.
+    // Each plane is the same sum whether built alone or beside others: leaving out the ones
+    // the material does not read changes no bit of the rest.
     let [z] = planes(&lambda_planes, depths.map(|d| [d]));
     let needs = part.planes;
     let inv_w_plane = match needs.inv_w {
@@ -550,8 +550,8 @@ fn setup_snapped(
     };
     let mut attrs = [Plane::default(); ATTRS];
     if needs.uv {
-        let [u, v] = planes(&lambda_planes, std::array::from_fn(|k| [over_w(k, 0), over_w(k, 1)]));
-        attrs[..2].copy_from_slice(&[u, v]);
+        let uv = planes(&lambda_planes, std::array::from_fn(|k| [over_w(k, 0), over_w(k, 1)]));
+        attrs[..2].copy_from_slice(&uv);
     }
     if needs.normals {
         let normals = planes(&lambda_planes, std::array::from_fn(|k| [over_w(k, 2), over_w(k, 3), over_w(k, 4)]));
