@@ -3,7 +3,7 @@
 
 use glam::{Affine3A, Vec3};
 
-use super::skin::posed_from;
+use super::skin::{Placing, posed_from};
 use super::{FrameTime, Motion, PoseOptions, frame_pair, keyed, travel};
 use crate::model::{Clip, ClipFrames, JointPose, Mesh, Model, PosedMesh, Skeleton};
 
@@ -42,12 +42,12 @@ pub(super) fn pose_shape<'a>(
         ClipFrames::Skeletal(_) => {
             let joints = joint_transforms(model, Some(clip), time, options);
             // Blend shapes (FBX) stay at their rest weights, as `animate` keeps them.
-            keyed::skin_morphed(model, &keyed::morph_weights(model, clip, time, options), &joints, true)
+            keyed::skin_morphed(model, &keyed::morph_weights(model, clip, time, options), &joints, Placing::Vertices)
         }
         ClipFrames::Morph(frames) => {
             let pair = frame_pair(clip, time, options.looping);
             let key = |i: usize| frames.get(i).copied();
-            posed_from(model, |mesh| morph_mesh(mesh, key(pair.from), key(pair.to), pair.t))
+            posed_from(model, |_, mesh| morph_mesh(mesh, key(pair.from), key(pair.to), pair.t))
         }
         ClipFrames::Keyed(keyed) => keyed::pose(model, clip, keyed, time, options),
     }
@@ -55,7 +55,7 @@ pub(super) fn pose_shape<'a>(
 
 /// The model's rest pose: positions and normals as stored, borrowed.
 pub fn rest_pose(model: &Model) -> PosedMesh<'_> {
-    posed_from(model, |_| None)
+    posed_from(model, |_, _| None)
 }
 
 /// Model-space transforms of every joint at `time` of `clip` (the rest pose without a clip or

@@ -7,25 +7,34 @@ use std::borrow::Cow;
 
 use glam::{Affine3A, Mat3, Vec3};
 
+use super::skin::Placing;
 use super::{
     Animation, Attachment, Blend, FrameTime, Layers, Motion, Mount, Transition, apply_overrides, blend_poses,
     frame_pair, keyed, local_poses, pose_shape, rest_pose, shares_key_shapes, show_turns, to_body_axes,
 };
-use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, Skeleton, Tag};
+use crate::model::{Clip, ClipFrames, JointPose, Model, PosedMesh, SharedPositions, Skeleton, Tag};
 
 /// Poses `model` for `animation` at `time` (in the motion's frames or seconds): the body with
 /// every layer applied, followed by the attachments' parts (in the body's file axes).
 pub fn animate<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
-    pose_with(model, animation, time, true)
+    pose_with(model, animation, time, Placing::Vertices)
 }
 
-/// [`animate`] for a reader of positions only (framing): the same positions, but the parts
-/// skinned here have no normals (empty), which skinning would spend as long on again.
-pub(crate) fn animate_positions<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime) -> PosedMesh<'a> {
-    pose_with(model, animation, time, false)
+/// The points of [`animate`]'s pose, in the body's file axes, for a reader of where the model
+/// reaches (framing): every position the pose places, the same to the bit, but of a skinned
+/// mesh with an entry in `shared` (one a model mesh, from [`SharedPositions::of`]) each
+/// shared position once, and no normals skinned. A Mixamo rig has 2.8 vertices a position.
+pub(crate) fn animate_points(
+    model: &Model,
+    animation: &Animation,
+    time: FrameTime,
+    shared: &[Option<SharedPositions>],
+) -> Vec<Vec3> {
+    let posed = pose_with(model, animation, time, Placing::Points(shared));
+    posed.parts.iter().flat_map(|p| p.positions.iter().copied()).collect()
 }
 
-fn pose_with<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime, normals: bool) -> PosedMesh<'a> {
+fn pose_with<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime, placing: Placing) -> PosedMesh<'a> {
     let layers = &animation.layers;
     let morph = animation.motion.clips().iter().chain(layers.blend.as_ref().map(|b| &b.clip)).any(|c| is_morph(c));
     // One set of joints serves both skinning and the joint attachments.
@@ -37,7 +46,7 @@ fn pose_with<'a>(model: &'a Model, animation: &Animation<'a>, time: FrameTime, n
         // No skeleton, or nothing moves it: the stored vertices, borrowed.
         rest_pose(model)
     } else {
-        keyed::skin_animated(model, animation, time, &joints, normals)
+        keyed::skin_animated(model, animation, time, &joints, placing)
     };
     show_turns(model, &mut posed, animation.motion.seconds(time));
     for attachment in &layers.attachments {
@@ -220,22 +229,35 @@ mod tests {
     use crate::formats::LoadOptions;
 
     #[test]
-    fn posing_for_positions_gives_every_position_bit_for_bit_and_no_skinned_normals() {
+    fn posed_points_are_the_posed_positions_each_shared_one_once() {
         let robot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/assets/robot");
         let options = LoadOptions { animations: vec![robot.join("walk.md5anim")], ..LoadOptions::default() };
         let model = crate::formats::load(&robot.join("robot.md5mesh"), &options).unwrap();
+        let shared = SharedPositions::of_each(&model.meshes);
+        let distinct: usize = shared
+            .iter()
+            .zip(&model.meshes)
+            .map(|(s, m)| s.as_ref().map_or(m.positions.len(), |s| s.representatives.len()))
+            .sum();
+        let vertices: usize = model.meshes.iter().map(|m| m.positions.len()).sum();
+        assert!(distinct < vertices, "the robot's meshes share positions");
         let animation = Animation::clip(model.clips.first(), PoseOptions::default());
+        let bits = |p: &[glam::Vec3]| {
+            let mut bits: Vec<_> = p.iter().map(|v| v.to_array().map(f32::to_bits)).collect();
+            bits.sort_unstable();
+            bits
+        };
         for frame in [0.0, 3.5, 11.0] {
-            let (full, points) = (
-                animate(&model, &animation, FrameTime::Frame(frame)),
-                animate_positions(&model, &animation, FrameTime::Frame(frame)),
-            );
-            assert_eq!(full.parts.len(), points.parts.len());
-            for (a, b) in full.parts.iter().zip(&points.parts) {
-                let bits = |p: &[glam::Vec3]| p.iter().flat_map(|v| v.to_array().map(f32::to_bits)).collect::<Vec<_>>();
-                assert_eq!(bits(&a.positions), bits(&b.positions), "frame {frame}");
-                assert!(b.normals.is_empty() && !a.normals.is_empty());
-            }
+            let full = animate(&model, &animation, FrameTime::Frame(frame));
+            let every: Vec<_> = full.parts.iter().flat_map(|p| p.positions.iter().copied()).collect();
+            let points = animate_points(&model, &animation, FrameTime::Frame(frame), &shared);
+            assert_eq!(points.len(), distinct, "one point a shared position, frame {frame}");
+            let (mut every, mut points) = (bits(&every), bits(&points));
+            every.dedup();
+            points.dedup();
+            assert_eq!(every, points, "the same positions to the bit, frame {frame}");
+            // Without the table every vertex's position comes back.
+            assert_eq!(animate_points(&model, &animation, FrameTime::Frame(frame), &[]).len(), vertices);
         }
     }
 }

@@ -14,7 +14,8 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
-use super::{Animation, FrameTime, PoseOptions, skin, travel};
+use super::skin::{self, Placing};
+use super::{Animation, FrameTime, PoseOptions, travel};
 use crate::model::{
     Channel, ChannelTarget, Clip, ClipFrames, Influence, Interpolation, JointPose, KeyedClip, Model, PosedMesh,
     Skeleton,
@@ -264,18 +265,14 @@ pub(super) fn skin_morphed<'a>(
     model: &'a Model,
     weights: &[Vec<f32>],
     joints: &[Affine3A],
-    normals: bool,
+    placing: Placing,
 ) -> PosedMesh<'a> {
-    if model.meshes.iter().all(|m| m.morph_targets.is_empty()) {
-        return skin::posed_from(model, |mesh| skin::skin_influences(mesh, &mesh.influences, joints, normals));
-    }
-    skin::posed_from(model, |mesh| {
-        // `posed_from` hands out meshes, not indices: find this one's weights by identity.
-        let index = model.meshes.iter().position(|m| std::ptr::eq(m, mesh));
-        let w = index.and_then(|i| weights.get(i)).map_or(&[][..], Vec::as_slice);
+    skin::posed_from(model, |index, mesh| {
+        let skinning = placing.of_mesh(index);
+        let w = weights.get(index).map_or(&[][..], Vec::as_slice);
         match morphed_influences(mesh, w) {
-            Some(influences) => skin::skin_influences(mesh, &influences, joints, normals),
-            None => skin::skin_influences(mesh, &mesh.influences, joints, normals),
+            Some(influences) => skin::skin_influences(mesh, &influences, joints, skinning),
+            None => skin::skin_influences(mesh, &mesh.influences, joints, skinning),
         }
     })
 }
@@ -287,7 +284,7 @@ pub(super) fn skin_animated<'a>(
     animation: &Animation,
     time: FrameTime,
     joints: &[Affine3A],
-    normals: bool,
+    placing: Placing,
 ) -> PosedMesh<'a> {
     let options = &animation.options;
     let at = |clip: Option<&Clip>, t: FrameTime| match clip {
@@ -295,7 +292,7 @@ pub(super) fn skin_animated<'a>(
         None => model.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
     };
     let weights = animation.mixed(time, at, |a, b, w| mix_weights(a, b, w));
-    skin_morphed(model, &weights, joints, normals)
+    skin_morphed(model, &weights, joints, placing)
 }
 
 /// Poses a model with a keyed clip: joints, morph weights, skinning.
@@ -310,7 +307,7 @@ pub(super) fn pose<'a>(
         Some(skeleton) => skeleton.to_model_space(&local_poses(model, skeleton, clip, keyed, time, options)),
         None => Vec::new(),
     };
-    skin_morphed(model, &morph_weights(model, clip, time, options), &joints, true)
+    skin_morphed(model, &morph_weights(model, clip, time, options), &joints, Placing::Vertices)
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ pub(crate) use clip::local_poses;
 pub use clip::{pose, rest_pose};
 use clip::{pose_shape, show_turns};
 pub use compose::animate;
-pub(crate) use compose::{animate_positions, animated_joint_transforms, mount_placement, root_travel};
+pub(crate) use compose::{animate_points, animated_joint_transforms, mount_placement, root_travel};
 pub use overrides::BoneOverride;
 pub(crate) use overrides::{apply_overrides, rotation_from_degrees};
 pub(crate) use sample::frame_pair;

@@ -3,20 +3,54 @@ use std::borrow::Cow;
 use glam::{Affine3A, Vec3};
 use rayon::prelude::*;
 
-use crate::model::{Influence, Mesh, Model, PosedMesh, PosedPart};
+use crate::model::{Influence, Mesh, Model, PosedMesh, PosedPart, SharedPositions};
 
-/// Builds the posed mesh; `deform` returns new positions and normals for a mesh, or `None` to
-/// borrow the stored ones (static meshes cost nothing).
+/// What posing places: every vertex, to draw, or the points that say where the model reaches.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Placing<'s> {
+    /// Every vertex's position and normal.
+    Vertices,
+    /// Positions only, no normals; of a skinned mesh with an entry in the table (one a model
+    /// mesh, from [`SharedPositions::of`]) one position for each that its vertices share, so a
+    /// part's positions are a set of points, not one a vertex.
+    Points(&'s [Option<SharedPositions>]),
+}
+
+impl<'s> Placing<'s> {
+    /// What skinning places of model mesh `mesh`.
+    pub(super) fn of_mesh(self, mesh: usize) -> Skinning<'s> {
+        match self {
+            Placing::Vertices => Skinning::Vertices,
+            Placing::Points(shared) => {
+                Skinning::Positions(shared.get(mesh).and_then(Option::as_ref).map(|s| s.representatives.as_slice()))
+            }
+        }
+    }
+}
+
+/// What skinning places of one mesh.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Skinning<'s> {
+    /// Every vertex's position and normal.
+    Vertices,
+    /// The positions of these vertices, in this order (every vertex's for `None`), and no
+    /// normals.
+    Positions(Option<&'s [u32]>),
+}
+
+/// Builds the posed mesh; `deform` returns new positions and normals for a mesh (given with
+/// its index in the model), or `None` to borrow the stored ones (static meshes cost nothing).
 pub(super) fn posed_from<'a>(
     model: &'a Model,
-    deform: impl Fn(&Mesh) -> Option<(Vec<Vec3>, Vec<Vec3>)>,
+    deform: impl Fn(usize, &Mesh) -> Option<(Vec<Vec3>, Vec<Vec3>)>,
 ) -> PosedMesh<'a> {
     let parts = model
         .meshes
         .iter()
-        .filter_map(|mesh| {
+        .enumerate()
+        .filter_map(|(index, mesh)| {
             let material = model.materials.get(mesh.material)?;
-            let (positions, normals) = match deform(mesh) {
+            let (positions, normals) = match deform(index, mesh) {
                 Some((p, n)) => (Cow::Owned(p), Cow::Owned(n)),
                 None => (Cow::Borrowed(mesh.positions.as_slice()), Cow::Borrowed(mesh.normals.as_slice())),
             };
@@ -39,28 +73,31 @@ pub(super) fn posed_from<'a>(
 const PARALLEL_VERTICES: usize = 4096;
 
 /// Linear blend skinning of one mesh with model-space joint transforms and `all` standing in
-/// for its influences (the same layout: its own, or with morph-target offsets added); `None`
-/// for a mesh without skinning data. Without `normals` the normals come back empty.
+/// for its influences (the same layout: its own, or with morph-target offsets added), placing
+/// what `skinning` asks for; `None` for a mesh without skinning data.
 pub(super) fn skin_influences(
     mesh: &Mesh,
     all: &[Influence],
     joints: &[Affine3A],
-    normals: bool,
+    skinning: Skinning,
 ) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
     if !mesh.is_skinned() {
         return None;
     }
     let n = mesh.positions.len();
-    let mut positions = vec![Vec3::ZERO; n];
-    if !normals {
-        let skin_one = |v: usize, p: &mut Vec3| *p = skin_vertex::<false>(mesh, all, joints, v).0;
-        if n > PARALLEL_VERTICES {
-            positions.par_iter_mut().enumerate().for_each(|(v, p)| skin_one(v, p));
-        } else {
-            positions.iter_mut().enumerate().for_each(|(v, p)| skin_one(v, p));
-        }
+    if let Skinning::Positions(only) = skinning {
+        let position = |v: usize| skin_vertex::<false>(mesh, all, joints, v).0;
+        let positions = match only {
+            Some(vertices) if vertices.len() > PARALLEL_VERTICES => {
+                vertices.par_iter().map(|&v| position(v as usize)).collect()
+            }
+            Some(vertices) => vertices.iter().map(|&v| position(v as usize)).collect(),
+            None if n > PARALLEL_VERTICES => (0..n).into_par_iter().map(position).collect(),
+            None => (0..n).map(position).collect(),
+        };
         return Some((positions, Vec::new()));
     }
+    let mut positions = vec![Vec3::ZERO; n];
     let mut normals = vec![Vec3::Z; n];
     let skin_one = |v: usize, (p, nrm): (&mut Vec3, &mut Vec3)| (*p, *nrm) = skin_vertex::<true>(mesh, all, joints, v);
     if n > PARALLEL_VERTICES {

@@ -32,7 +32,7 @@ use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Trans
 use crate::bake::frame::framing::{self, Framing, PosedFrames, cylinder};
 use crate::bake::frame::points::{self, Point};
 use crate::bake::frame::render::{
-    FrameRequest, joint_pixels, render_posed, render_posed_into_rows, scene, world_points,
+    FrameRequest, joint_pixels, model_to_world, render_posed, render_posed_into_rows, scene, world_points,
 };
 use crate::bake::look::maps::{self, MapKind, Maps, SurfaceMaps};
 use crate::bake::{Directions, look::palette, look::post};
@@ -236,16 +236,20 @@ impl<'a> Job<'a> {
             .collect()
     }
 
-    /// One framing for every cell, from every posed point of the job; `None` when each cell
-    /// is fitted to its own frame.
-    fn framing(&self, rows: &[Animation<'a>]) -> Result<Option<Framing>> {
+    /// One framing for every cell, from every posed point of the job (each position that
+    /// `shared` says vertices share posed once); `None` when each cell is fitted to its own
+    /// frame.
+    fn framing(&self, rows: &[Animation<'a>], shared: &[Option<SharedPositions>]) -> Result<Option<Framing>> {
         if self.fit == Fit::PerFrame && self.pixels_per_unit.is_none() && !self.auto_size {
             return Ok(None);
         }
         let frames = self.frames(rows);
+        let to_world = model_to_world(self.model);
         let posed_points = |i: usize| {
             let points = frames.get(i).map(|&(c, _, f, _)| {
-                world_points(self.model, &anim::animate_positions(self.model, &rows[c], FrameTime::Frame(f)))
+                let mut points = anim::animate_points(self.model, &rows[c], FrameTime::Frame(f), shared);
+                points.iter_mut().for_each(|p| *p = to_world.transform_point3(*p));
+                points
             });
             Cow::Owned(points.unwrap_or_default())
         };
@@ -393,10 +397,10 @@ impl<'a> Job<'a> {
         budget.charge_part(bytes, || {
             format!("the posed meshes of {in_flight} frames in flight, {vertices} vertices each")
         })?;
-        let framing = self.framing(&rows)?;
+        let shared = shared_positions(self.model, budget)?;
+        let framing = self.framing(&rows, &shared)?;
         let (width, height) = framing.as_ref().map_or((self.options.width, self.options.height), |f| f.size);
         let options = RenderOptions { width, height, ..self.options.clone() };
-        let shared = shared_positions(self.model, budget)?;
         Ok(Prepared { job: self, work: self.work(), rows, framing, options, palette, shared })
     }
 }
