@@ -141,7 +141,7 @@ impl<'a> Blends<'a> {
             rig.influences_into(vertex, &mut bindings);
             for ((target, shape), &normals) in targets.iter_mut().zip(&self.shapes).zip(&moves_normals) {
                 let (dp, dn) = offset(shape, vertex);
-                for (binding, _) in &bindings {
+                for binding in bindings.iter().filter_map(|&(b, _)| rig.bindings().get(b as usize)) {
                     target.positions.push(binding.to_joint.transform_vector3(dp));
                     if normals {
                         // The influence's normal was normalised in joint space: scale its

@@ -97,36 +97,50 @@ pub(super) struct Binding {
 }
 
 impl Binding {
-    fn new(joint: usize, to_joint: Affine3A) -> Binding {
+    pub(super) fn new(joint: usize, to_joint: Affine3A) -> Binding {
         Binding { joint, to_joint, normal: Mat3::from(to_joint.matrix3).inverse().transpose() }
     }
 }
 
-/// How the vertices of a mesh instance follow joints: its skin's clusters, each cluster's joint
-/// and bind transforms worked out once for all its vertices (`None` for a cluster without a
-/// bone), and the instance's node for the vertices no cluster weighs.
+/// How the vertices of a mesh instance follow joints: the bindings they use (the instance's
+/// node's first, then its skin's clusters' with a bone, each worked out once for all its
+/// vertices) and, per cluster, its binding (`None` for a cluster without a bone).
 pub(super) struct Rig<'a> {
-    skin: Option<(&'a ufbx::SkinDeformer, Vec<Option<Binding>>)>,
-    node: Binding,
+    skin: Option<(&'a ufbx::SkinDeformer, Vec<Option<u32>>)>,
+    bindings: Vec<Binding>,
 }
+
+/// The node's binding: where a vertex no cluster weighs goes.
+const NODE_BINDING: u32 = 0;
 
 impl<'a> Rig<'a> {
     pub(super) fn of(mesh: &'a ufbx::Mesh, node_joint: usize, node: &ufbx::Node, joints: &Joints) -> Rig<'a> {
+        let mut bindings = vec![Binding::new(node_joint, affine(&node.geometry_to_node))];
         let skin = mesh.skin_deformers.first().map(|skin| {
             let clusters = skin
                 .clusters
                 .iter()
-                .map(|c| Some(Binding::new(joints.index(c.bone_node.as_ref()?)?, affine(&c.geometry_to_bone))))
+                .map(|c| {
+                    let joint = joints.index(c.bone_node.as_ref()?)?;
+                    bindings.push(Binding::new(joint, affine(&c.geometry_to_bone)));
+                    Some(bindings.len() as u32 - 1)
+                })
                 .collect();
             (&**skin, clusters)
         });
-        Rig { skin, node: Binding::new(node_joint, affine(&node.geometry_to_node)) }
+        Rig { skin, bindings }
     }
 
-    /// The bindings of vertex `vertex` (an index into the mesh's vertices) with weights that
-    /// sum to 1, into `influences` (emptied first: one buffer serves every vertex): its skin's
-    /// weights over the clusters with bones, or all of it on the node.
-    pub(super) fn influences_into(&self, vertex: u32, influences: &mut Vec<(Binding, f32)>) {
+    /// Every binding, by the indices [`Rig::influences_into`] gives.
+    pub(super) fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+
+    /// The bindings (indices into [`Rig::bindings`]) of vertex `vertex` (an index into the
+    /// mesh's vertices) with weights that sum to 1, into `influences` (emptied first: one
+    /// buffer serves every vertex): its skin's weights over the clusters with bones, or all of
+    /// it on the node.
+    pub(super) fn influences_into(&self, vertex: u32, influences: &mut Vec<(u32, f32)>) {
         influences.clear();
         if let Some((skin, clusters)) = &self.skin
             && let Some(v) = skin.vertices.get(vertex as usize)
@@ -145,7 +159,7 @@ impl<'a> Rig<'a> {
         let total: f32 = influences.iter().map(|i| i.1).sum();
         if influences.is_empty() || !total.is_finite() {
             influences.clear();
-            influences.push((self.node, 1.0));
+            influences.push((NODE_BINDING, 1.0));
             return;
         }
         influences.iter_mut().for_each(|i| i.1 /= total);
