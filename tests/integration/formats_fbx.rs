@@ -67,6 +67,24 @@ fn every_corpus_fbx_loads_poses_and_renders() {
     assert_eq!(clips, [("mixamo.com", 30, 30.0), ("Take 001", 100, 30.0)]);
 }
 
+/// Mesh instances are converted side by side: the model is the same on any number of threads,
+/// its meshes, materials and warnings in the file's order (the spider has 19 instances).
+#[test]
+fn every_corpus_fbx_loads_the_same_on_any_number_of_threads() {
+    let Some(dir) = common::corpus("fbx") else { return };
+    for file in FILES {
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| load_ok(&dir.join(file)))
+        };
+        let (one, three) = (on(1), on(3));
+        assert_eq!(one.meshes, three.meshes, "{file}");
+        let names = |m: &Model| m.materials.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&one), names(&three), "{file}");
+        assert_eq!(one.warnings, three.warnings, "{file}");
+    }
+}
+
 #[test]
 fn corpus_fbx_first_frames_agree_with_assimp() {
     let Some(dir) = common::corpus("fbx") else { return };

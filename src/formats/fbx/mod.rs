@@ -41,7 +41,7 @@ use crate::budget::MemoryBudget;
 use crate::error::{FormatError, Result};
 use crate::model::{Clip, Influence, Material, Mesh, Model, Orientation, Texture, TextureStatus};
 use blend::{Blends, Morphed};
-use rig::{Binding, FORMAT, Joints, Rig, vec3};
+use rig::{Binding, FORMAT, JointTable, Joints, Rig, vec3};
 pub use rig::{MAX_CLIP_FRAMES, MAX_JOINTS};
 
 /// How often ufbx reports how far it has read, in bytes: the position an error names.
@@ -105,16 +105,7 @@ pub fn parse_within(bytes: &[u8], limits: &Limits, budget: &MemoryBudget) -> Res
     let mut materials = Materials::read(&scene, limits, budget, &mut model)?;
     let rest_world = model.skeleton.as_ref().map(|s| s.to_model_space(&s.rest_pose())).unwrap_or_default();
     // The mesh instances with blend shapes, whose weights clips may key.
-    let mut morphed = Vec::new();
-    for node in &scene.nodes {
-        let Some(mesh) = &node.mesh else { continue };
-        let blends = Blends::of(mesh);
-        let instance = Instance { node, mesh, blends: &blends };
-        let meshes = add_mesh_instance(&instance, &joints, &mut materials, &rest_world, budget, &mut model)?;
-        if !blends.is_empty() && !meshes.is_empty() {
-            morphed.push(Morphed { blends, meshes });
-        }
-    }
+    let morphed = add_mesh_instances(&scene, &joints, &mut materials, &rest_world, budget, &mut model)?;
     model.materials = materials.list;
     for stack in &scene.anim_stacks {
         model.clips.push(clip::clip(&scene, stack, &joints, &morphed, budget)?);
@@ -208,57 +199,134 @@ impl Materials {
         Ok(Materials { list, by_material, plain: None })
     }
 
-    /// The index of the material of part `part` of `mesh`, adding the plain one when the part
-    /// has none.
-    fn of_part(&mut self, mesh: &ufbx::Mesh, part: u32) -> usize {
-        let found = mesh.materials.get(part as usize).and_then(|m| self.by_material.get(&m.element.typed_id));
-        match found {
-            Some(&i) => i,
-            None => *self.plain.get_or_insert_with(|| {
-                self.list.push(Material::named("default"));
-                self.list.len() - 1
-            }),
-        }
+    /// The index of the material of part `part` of `mesh`; `None` when the part has none.
+    fn find(&self, mesh: &ufbx::Mesh, part: u32) -> Option<usize> {
+        mesh.materials.get(part as usize).and_then(|m| self.by_material.get(&m.element.typed_id)).copied()
+    }
+
+    /// The index of the plain material, added when first asked for.
+    fn plain(&mut self) -> usize {
+        *self.plain.get_or_insert_with(|| {
+            self.list.push(Material::named("default"));
+            self.list.len() - 1
+        })
     }
 }
 
-/// A node with a mesh, and the mesh's blend shapes.
-struct Instance<'a> {
-    node: &'a ufbx::Node,
-    mesh: &'a ufbx::Mesh,
-    blends: &'a Blends<'a>,
-}
-
-/// Adds one mesh per material part of the instance's mesh; returns their indices in the model.
-fn add_mesh_instance(
-    instance: &Instance,
+/// Adds one mesh per material part of each mesh instance (a node with a mesh, which is a
+/// joint), in the scene's order; returns the instances with blend shapes and their meshes.
+///
+/// The instances are converted side by side (a Mixamo character's body and joints are two),
+/// then put in the model one after the other: the material a part without one gets, the blend
+/// shapes (which the budget is charged for) and the warnings come in the scene's order.
+fn add_mesh_instances<'s>(
+    scene: &'s ufbx::SceneRoot,
     joints: &Joints,
     materials: &mut Materials,
     rest_world: &[Affine3A],
     budget: &MemoryBudget,
     model: &mut Model,
-) -> Result<Vec<usize>> {
-    let Instance { node, mesh, blends } = *instance;
-    let Some(node_joint) = joints.index(node) else { return Ok(Vec::new()) };
+) -> Result<Vec<Morphed<'s>>> {
+    let instances: Vec<(usize, usize)> = scene
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(n, node)| Some((n, joints.index(node).filter(|_| node.mesh.is_some())?)))
+        .collect();
+    let instance = |n: usize| {
+        let node: &'s ufbx::Node = scene.nodes.get(n)?;
+        Some((node, node.mesh.as_deref()?))
+    };
     // Each triangle corner may be its own vertex: position, normal, uv, colour, range,
     // influences (and, until they are in their joints' spaces, the bindings they follow),
-    // and (for blend shapes) the corner it came from.
+    // and (for blend shapes) the corner it came from. Charged before any instance is
+    // converted, in the scene's order: which mesh the budget runs out on depends on the file
+    // alone.
     const CORNER_BYTES: u64 = 12 + 12 + 8 + 16 + 8 + 12 + 4 * (32 + 4) + 4;
-    let corners = (mesh.num_triangles as u64).saturating_mul(3);
-    budget.charge(corners.saturating_mul(CORNER_BYTES), || {
-        format!("FBX: mesh '{}' of {} triangles", &*node.element.name, mesh.num_triangles)
-    })?;
-    let rig = Rig::of(mesh, node_joint, node, joints);
-    let mut added = Vec::new();
+    for (node, mesh) in instances.iter().filter_map(|&(n, _)| instance(n)) {
+        let corners = (mesh.num_triangles as u64).saturating_mul(3);
+        budget.charge(corners.saturating_mul(CORNER_BYTES), || {
+            format!("FBX: mesh '{}' of {} triangles", &*node.element.name, mesh.num_triangles)
+        })?;
+    }
+    let (bones, found) = (joints.table(), &*materials);
+    let converted: Vec<Option<Converted>> = instances
+        .par_iter()
+        .map(|&(n, joint)| {
+            let (node, mesh) = instance(n)?;
+            Some(convert_instance(node, mesh, joint, bones, found, rest_world))
+        })
+        .collect();
+    let mut morphed = Vec::new();
+    for (&(n, joint), converted) in instances.iter().zip(converted) {
+        let (Some((node, mesh)), Some(converted)) = (instance(n), converted) else { continue };
+        let blends = Blends::of(mesh);
+        let mut added = Vec::new();
+        for part in converted.parts {
+            let material = part.material.unwrap_or_else(|| materials.plain());
+            let Some(mut out) = part.mesh else { continue };
+            out.material = material;
+            if !blends.is_empty() {
+                let rig = Rig::of(mesh, joint, node, bones);
+                blends.add_targets(&mut out, mesh, &part.sources, &rig, budget)?;
+                place_at_rest(&mut out, rest_world);
+            }
+            added.push(model.meshes.len());
+            model.meshes.push(out);
+        }
+        if converted.fanned > 0 {
+            model.warnings.push(format!(
+                "FBX: mesh '{}' has {} face(s) of more than {MAX_EAR_CLIPPED_CORNERS} corners, triangulated as fans \
+                 (a concave one may show overlaps)",
+                &*node.element.name, converted.fanned
+            ));
+        }
+        if !blends.is_empty() && !added.is_empty() {
+            morphed.push(Morphed { blends, meshes: added });
+        }
+    }
+    Ok(morphed)
+}
+
+/// A mesh instance converted: one entry per material part of its mesh, and how many faces
+/// were triangulated as fans.
+struct Converted {
+    parts: Vec<ConvertedPart>,
+    fanned: usize,
+}
+
+/// A material part of a mesh instance converted.
+struct ConvertedPart {
+    /// Its material in the model, `None` for one without (the plain material).
+    material: Option<usize>,
+    /// Its mesh; `None` when it has no triangles. Placed at rest unless the mesh has blend
+    /// shapes, which are added first.
+    mesh: Option<Mesh>,
+    /// With blend shapes, the triangle corner each vertex was made from, for their offsets.
+    sources: Vec<u32>,
+}
+
+/// Converts the parts of `mesh` on `node` (joint `joint`): triangulated, corners sharing a
+/// vertex, normal, uv and colour welded, influences in their joints' spaces.
+fn convert_instance(
+    node: &ufbx::Node,
+    mesh: &ufbx::Mesh,
+    joint: usize,
+    bones: &JointTable,
+    materials: &Materials,
+    rest_world: &[Affine3A],
+) -> Converted {
+    let blends = !Blends::of(mesh).is_empty();
+    let rig = Rig::of(mesh, joint, node, bones);
+    let mut parts = Vec::new();
     let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
     let mut fanned = 0;
     let mut welded = Welded::new(mesh.num_vertices);
     let mut bindings = Vec::new();
     for part in mesh.material_parts.iter() {
-        let material = materials.of_part(mesh, part.index);
-        let mut out = Mesh { name: node.element.name.to_string(), material, ..Mesh::default() };
+        let material = materials.find(mesh, part.index);
+        let mut out = Mesh { name: node.element.name.to_string(), ..Mesh::default() };
         welded.next_part();
-        // The triangle corner each vertex was made from, for its blend shape offsets.
         let mut sources: Vec<u32> = Vec::new();
         // The binding each influence follows (an index into the rig's bindings).
         let mut bound_by: Vec<u32> = Vec::new();
@@ -279,7 +347,7 @@ fn add_mesh_instance(
                         let v = out.uvs.len() as u32;
                         rig.influences_into(key.0, &mut bindings);
                         add_vertex(&mut out, mesh, ix as usize, &bindings, &mut bound_by);
-                        if !blends.is_empty() {
+                        if blends {
                             sources.push(ix);
                         }
                         v
@@ -288,25 +356,16 @@ fn add_mesh_instance(
                 out.indices.push(corners);
             }
         }
-        if out.indices.is_empty() {
-            continue;
-        }
-        to_joint_spaces(&mut out.influences, &bound_by, rig.bindings());
-        if !blends.is_empty() {
-            blends.add_targets(&mut out, mesh, &sources, &rig, budget)?;
-        }
-        place_at_rest(&mut out, rest_world);
-        added.push(model.meshes.len());
-        model.meshes.push(out);
+        let mesh = (!out.indices.is_empty()).then(|| {
+            to_joint_spaces(&mut out.influences, &bound_by, rig.bindings());
+            if !blends {
+                place_at_rest(&mut out, rest_world);
+            }
+            out
+        });
+        parts.push(ConvertedPart { material, mesh, sources });
     }
-    if fanned > 0 {
-        model.warnings.push(format!(
-            "FBX: mesh '{}' has {fanned} face(s) of more than {MAX_EAR_CLIPPED_CORNERS} corners, triangulated as fans \
-             (a concave one may show overlaps)",
-            &*node.element.name
-        ));
-    }
-    Ok(added)
+    Converted { parts, fanned }
 }
 
 /// The vertices the current part has made, by their corners' indices (control point, normal,

@@ -18,8 +18,17 @@ pub const MAX_CLIP_FRAMES: usize = 108_000;
 pub(super) struct Joints<'a> {
     /// The nodes in joint order.
     pub(super) nodes: Vec<&'a ufbx::Node>,
-    /// Joint index by node `typed_id`.
-    by_node: HashMap<u32, usize>,
+    by_node: JointTable,
+}
+
+/// Joint index by node `typed_id`: what meshes converted side by side look their bones up in
+/// (ufbx's nodes cannot be shared between threads; their ids can).
+pub(super) struct JointTable(HashMap<u32, usize>);
+
+impl JointTable {
+    pub(super) fn index(&self, node: &ufbx::Node) -> Option<usize> {
+        self.0.get(&node.element.typed_id).copied()
+    }
 }
 
 impl<'a> Joints<'a> {
@@ -37,12 +46,16 @@ impl<'a> Joints<'a> {
             nodes.push(node);
             stack.extend(node.children.iter().rev().map(|n| &**n));
         }
-        let by_node = nodes.iter().enumerate().map(|(i, n)| (n.element.typed_id, i)).collect();
+        let by_node = JointTable(nodes.iter().enumerate().map(|(i, n)| (n.element.typed_id, i)).collect());
         Ok(Joints { nodes, by_node })
     }
 
     pub(super) fn index(&self, node: &ufbx::Node) -> Option<usize> {
-        self.by_node.get(&node.element.typed_id).copied()
+        self.by_node.index(node)
+    }
+
+    pub(super) fn table(&self) -> &JointTable {
+        &self.by_node
     }
 
     pub(super) fn skeleton(&self) -> Skeleton {
@@ -114,7 +127,7 @@ pub(super) struct Rig<'a> {
 const NODE_BINDING: u32 = 0;
 
 impl<'a> Rig<'a> {
-    pub(super) fn of(mesh: &'a ufbx::Mesh, node_joint: usize, node: &ufbx::Node, joints: &Joints) -> Rig<'a> {
+    pub(super) fn of(mesh: &'a ufbx::Mesh, node_joint: usize, node: &ufbx::Node, joints: &JointTable) -> Rig<'a> {
         let mut bindings = vec![Binding::new(node_joint, affine(&node.geometry_to_node))];
         let skin = mesh.skin_deformers.first().map(|skin| {
             let clusters = skin
