@@ -28,21 +28,23 @@ mod blend;
 mod clip;
 mod document;
 mod rig;
+mod vertices;
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
-use glam::{Affine3A, Vec2, Vec3};
+use glam::Affine3A;
 use rayon::prelude::*;
 
 use super::{Limits, textures};
 use crate::budget::MemoryBudget;
 use crate::error::{FormatError, Result};
-use crate::model::{Clip, Influence, Material, Mesh, Model, Orientation, Texture, TextureStatus};
+use crate::model::{Clip, Material, Mesh, Model, Orientation, Texture, TextureStatus};
 use blend::{Blends, Morphed};
-use rig::{Binding, FORMAT, JointTable, Joints, Rig, vec3};
+use rig::{FORMAT, JointTable, Joints, Rig};
 pub use rig::{MAX_CLIP_FRAMES, MAX_JOINTS};
+use vertices::{Corners, make_vertices, place_at_rest};
 
 /// How often ufbx reports how far it has read, in bytes: the position an error names.
 const PROGRESS_BYTES: u64 = 4096;
@@ -238,11 +240,10 @@ fn add_mesh_instances<'s>(
         Some((node, node.mesh.as_deref()?))
     };
     // Each triangle corner may be its own vertex: position, normal, uv, colour, range,
-    // influences (and, until they are in their joints' spaces, the bindings they follow),
-    // and (for blend shapes) the corner it came from. Charged before any instance is
-    // converted, in the scene's order: which mesh the budget runs out on depends on the file
-    // alone.
-    const CORNER_BYTES: u64 = 12 + 12 + 8 + 16 + 8 + 12 + 4 * (32 + 4) + 4;
+    // influences, its influence count and the corner it came from. Charged before any
+    // instance is converted, in the scene's order: which mesh the budget runs out on depends
+    // on the file alone.
+    const CORNER_BYTES: u64 = 12 + 12 + 8 + 16 + 8 + 12 + 4 * 32 + 4 + 4;
     for (node, mesh) in instances.iter().filter_map(|&(n, _)| instance(n)) {
         let corners = (mesh.num_triangles as u64).saturating_mul(3);
         budget.charge(corners.saturating_mul(CORNER_BYTES), || {
@@ -322,14 +323,13 @@ fn convert_instance(
     let mut triangle = vec![0u32; mesh.max_face_triangles * 3];
     let mut fanned = 0;
     let mut welded = Welded::new(mesh.num_vertices);
-    let mut bindings = Vec::new();
+    let corners_of = Corners::of(mesh);
     for part in mesh.material_parts.iter() {
         let material = materials.find(mesh, part.index);
         let mut out = Mesh { name: node.element.name.to_string(), ..Mesh::default() };
         welded.next_part();
+        // The triangle corner each vertex is made from.
         let mut sources: Vec<u32> = Vec::new();
-        // The binding each influence follows (an index into the rig's bindings).
-        let mut bound_by: Vec<u32> = Vec::new();
         for &face in part.face_indices.iter() {
             let Some(&face) = mesh.faces.get(face as usize) else { continue };
             fanned += usize::from(face.num_indices > MAX_EAR_CLIPPED_CORNERS);
@@ -344,25 +344,21 @@ fn convert_instance(
                         attribute(&mesh.vertex_color.indices),
                     );
                     *corner = welded.vertex(key, || {
-                        let v = out.uvs.len() as u32;
-                        rig.influences_into(key.0, &mut bindings);
-                        add_vertex(&mut out, mesh, ix as usize, &bindings, &mut bound_by);
-                        if blends {
-                            sources.push(ix);
-                        }
-                        v
+                        sources.push(ix);
+                        sources.len() as u32 - 1
                     });
                 }
                 out.indices.push(corners);
             }
         }
         let mesh = (!out.indices.is_empty()).then(|| {
-            to_joint_spaces(&mut out.influences, &bound_by, rig.bindings());
+            make_vertices(&mut out, &sources, &corners_of, &rig);
             if !blends {
                 place_at_rest(&mut out, rest_world);
             }
             out
         });
+        let sources = if blends { sources } else { Vec::new() };
         parts.push(ConvertedPart { material, mesh, sources });
     }
     Converted { parts, fanned }
@@ -446,111 +442,9 @@ fn triangulate<'b>(buffer: &'b mut [u32], mesh: &ufbx::Mesh, face: ufbx::Face) -
     buffer.get(..count * 3).unwrap_or_default()
 }
 
-/// Appends the vertex of index `ix` to `out`: its uv (flipped to the top-left convention), its
-/// colour (written in sRGB, as Blender writes and reads FBX colours) and its `influences`
-/// (binding and weight) with its position and normal in the mesh's geometry, each
-/// influence's binding to `bound_by`: [`to_joint_spaces`] moves them into their joints'
-/// spaces. Its rest position and normal come later ([`place_at_rest`]).
-fn add_vertex(out: &mut Mesh, mesh: &ufbx::Mesh, ix: usize, influences: &[(u32, f32)], bound_by: &mut Vec<u32>) {
-    let position = vec3(mesh.vertex_position[ix]);
-    let normal = if mesh.vertex_normal.exists { vec3(mesh.vertex_normal[ix]) } else { Vec3::Y };
-    let uv = if mesh.vertex_uv.exists {
-        let t = mesh.vertex_uv[ix];
-        Vec2::new(t.x as f32, 1.0 - t.y as f32)
-    } else {
-        Vec2::ZERO
-    };
-    let start = out.influences.len() as u32;
-    out.influences.extend(influences.iter().map(|&(_, weight)| Influence { joint: 0, weight, position, normal }));
-    bound_by.extend(influences.iter().map(|&(binding, _)| binding));
-    out.influence_ranges.push(start..out.influences.len() as u32);
-    out.uvs.push(uv);
-    if mesh.vertex_color.exists {
-        let c = mesh.vertex_color[ix];
-        out.colors.push(crate::formats::colour::vertex_colour([c.x, c.y, c.z, c.w].map(|v| v as f32), true));
-    }
-}
-
-/// Meshes of fewer vertices than this are converted on one thread: handing out their work
-/// would cost more than it saves.
-const PARALLEL_VERTICES: usize = 4096;
-
-/// Moves every influence (position and normal in the mesh's geometry) into the space of its
-/// joint, by the binding `bound_by` gives it, and names the joint. Each influence is
-/// transformed alone, so they are transformed side by side: the serial load of a Mixamo
-/// character spent a third of its conversion here.
-fn to_joint_spaces(influences: &mut [Influence], bound_by: &[u32], bindings: &[Binding]) {
-    let to_joint = |(influence, &binding): (&mut Influence, &u32)| {
-        let Some(binding) = bindings.get(binding as usize) else { return };
-        influence.joint = binding.joint as u32;
-        influence.position = binding.to_joint.transform_point3(influence.position);
-        influence.normal = (binding.normal * influence.normal).try_normalize().unwrap_or(Vec3::Y);
-    };
-    if influences.len() < PARALLEL_VERTICES {
-        influences.iter_mut().zip(bound_by).for_each(to_joint);
-    } else {
-        influences.par_iter_mut().zip(bound_by).with_min_len(PARALLEL_VERTICES).for_each(to_joint);
-    }
-}
-
-/// Sets the rest positions and normals of `out`: its influences skinned by the rest pose's
-/// joints `rest_world`, with its morph targets added at their rest weights; each vertex alone,
-/// so side by side.
-fn place_at_rest(out: &mut Mesh, rest_world: &[Affine3A]) {
-    let morphs: Vec<_> = out.morph_targets.iter().zip(&out.morph_weights).filter(|(_, w)| **w != 0.0).collect();
-    let rest = |range: &std::ops::Range<u32>| {
-        let (mut rest_p, mut rest_n) = (Vec3::ZERO, Vec3::ZERO);
-        for i in range.start as usize..range.end as usize {
-            let Some(influence) = out.influences.get(i) else { continue };
-            let (mut p, mut n) = (influence.position, influence.normal);
-            for &(target, &w) in &morphs {
-                p += target.positions.get(i).copied().unwrap_or(Vec3::ZERO) * w;
-                n += target.normals.get(i).copied().unwrap_or(Vec3::ZERO) * w;
-            }
-            let world = rest_world.get(influence.joint as usize).copied().unwrap_or(Affine3A::IDENTITY);
-            rest_p += world.transform_point3(p) * influence.weight;
-            rest_n += world.transform_vector3(n) * influence.weight;
-        }
-        (rest_p, rest_n.try_normalize().unwrap_or(Vec3::Y))
-    };
-    let ranges = &out.influence_ranges;
-    let (positions, normals) = match ranges.len() < PARALLEL_VERTICES {
-        true => ranges.iter().map(rest).unzip(),
-        false => ranges.par_iter().with_min_len(PARALLEL_VERTICES / 4).map(rest).unzip(),
-    };
-    out.positions = positions;
-    out.normals = normals;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Influences moved into their joints' spaces side by side are each moved by its own
-    /// binding, as one at a time would move it.
-    #[test]
-    fn influences_moved_side_by_side_follow_their_own_bindings() {
-        let bindings = [
-            Binding::new(3, Affine3A::from_translation(Vec3::X)),
-            Binding::new(5, Affine3A::from_scale(Vec3::new(1.0, 2.0, 4.0))),
-        ];
-        let count = 3 * PARALLEL_VERTICES + 7;
-        let raw: Vec<Influence> = (0..count)
-            .map(|i| {
-                let p = Vec3::new(i as f32, 1.0 / (i + 1) as f32, (i % 7) as f32);
-                Influence { joint: 0, weight: 1.0, position: p, normal: Vec3::new(p.y, p.z, p.x) }
-            })
-            .collect();
-        let bound_by: Vec<u32> = (0..count).map(|i| (i % 3 == 0) as u32).collect();
-        let mut moved = raw.clone();
-        to_joint_spaces(&mut moved, &bound_by, &bindings);
-        for ((raw, moved), &b) in raw.iter().zip(&moved).zip(&bound_by) {
-            let binding = &bindings[b as usize];
-            assert_eq!(moved.joint as usize, binding.joint);
-            assert_eq!(moved.position, binding.to_joint.transform_point3(raw.position));
-            assert_eq!(moved.normal, (binding.normal * raw.normal).try_normalize().unwrap_or(Vec3::Y));
-        }
-    }
 
     /// Welding numbers vertices as one map of every key would: in the order their keys first
     /// come, part by part, whichever control point (in range or not) they name.

@@ -119,8 +119,16 @@ impl Binding {
 /// node's first, then its skin's clusters' with a bone, each worked out once for all its
 /// vertices) and, per cluster, its binding (`None` for a cluster without a bone).
 pub(super) struct Rig<'a> {
-    skin: Option<(&'a ufbx::SkinDeformer, Vec<Option<u32>>)>,
+    skin: Option<Skin<'a>>,
     bindings: Vec<Binding>,
+}
+
+/// A skin's weights by control point, as plain slices (which threads can share, where ufbx's
+/// deformer cannot be), and each cluster's binding.
+struct Skin<'a> {
+    vertices: &'a [ufbx::SkinVertex],
+    weights: &'a [ufbx::SkinWeight],
+    clusters: Vec<Option<u32>>,
 }
 
 /// The node's binding: where a vertex no cluster weighs goes.
@@ -139,7 +147,7 @@ impl<'a> Rig<'a> {
                     Some(bindings.len() as u32 - 1)
                 })
                 .collect();
-            (&**skin, clusters)
+            Skin { vertices: &skin.vertices, weights: &skin.weights, clusters }
         });
         Rig { skin, bindings }
     }
@@ -155,12 +163,12 @@ impl<'a> Rig<'a> {
     /// it on the node.
     pub(super) fn influences_into(&self, vertex: u32, influences: &mut Vec<(u32, f32)>) {
         influences.clear();
-        if let Some((skin, clusters)) = &self.skin
+        if let Some(skin) = &self.skin
             && let Some(v) = skin.vertices.get(vertex as usize)
         {
             let range = v.weight_begin as usize..(v.weight_begin as usize).saturating_add(v.num_weights as usize);
             for w in skin.weights.get(range).unwrap_or_default() {
-                let Some(&Some(binding)) = clusters.get(w.cluster_index as usize) else { continue };
+                let Some(&Some(binding)) = skin.clusters.get(w.cluster_index as usize) else { continue };
                 let weight = w.weight as f32;
                 if weight.is_finite() && weight > 0.0 {
                     influences.push((binding, weight));
