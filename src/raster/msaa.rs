@@ -26,7 +26,7 @@
 use super::buffers::{SampleOrder, TileBuffers};
 use super::context::DrawContext;
 use super::coverage::{BLOCK, SampleDepth, depth_mask, walk};
-use super::setup::{Edge, Triangle};
+use super::setup::{Edge, Triangle, each_covered_sample};
 
 /// Fills the tile's depth and visibility buffers (pixel-major, `N` = `ssaa`² samples a pixel)
 /// with the binned triangles.
@@ -249,44 +249,21 @@ fn few_samples<const N: usize>(buffers: &mut TileBuffers, tri: &Triangle, id: u3
     let r = buffers.rect;
     let pixels_wide = (r.w / s) as usize;
     let depth = SampleDepth::new(tri);
-    // One loop over the box, row after row: nested counted loops compile to vector code whose
-    // set-up costs more than the few samples. The edge values step from sample to sample by
-    // additions (the same sums `Edge::at` makes), and a sample is inside where none of the
-    // three is negative: one test without a branch per edge, whose outcome is a coin toss on
-    // a triangle's rim.
-    let [a, b, c] = tri.edges;
-    let mut row = [a.at(x0, y0), b.at(x0, y0), c.at(x0, y0)];
-    let mut v = row;
-    let mut left = (x1 - x0 + 1) * (y1 - y0 + 1);
-    let (mut x, mut y) = (x0, y0);
-    loop {
-        if (v[0] | v[1] | v[2]) >= 0 {
-            let (i, j) = (x.rem_euclid(s), y.rem_euclid(s));
-            let (px, py) = (x - i, y - j);
-            let pixel = ((py - r.y0) / s) as usize * pixels_wide + ((px - r.x0) / s) as usize;
-            let k = pixel * N + (j * s + i) as usize;
-            let z = depth.pixel_base(px, py) + depth.offset(i, j);
-            if let (Some(d), Some(t), Some(bound)) =
-                (buffers.depth.get_mut(k), buffers.ids.get_mut(k), buffers.depth_bounds.get_mut(pixel))
-                && depth_mask(z, *d) != 0
-            {
-                (*d, *t) = (z, id);
-                bound[0] = bound[0].min(z);
-            }
+    each_covered_sample(&tri.edges, [x0, y0, x1, y1], |x, y| {
+        let (i, j) = (x.rem_euclid(s), y.rem_euclid(s));
+        let (px, py) = (x - i, y - j);
+        let pixel = ((py - r.y0) / s) as usize * pixels_wide + ((px - r.x0) / s) as usize;
+        let k = pixel * N + (j * s + i) as usize;
+        let z = depth.pixel_base(px, py) + depth.offset(i, j);
+        if let (Some(d), Some(t), Some(bound)) =
+            (buffers.depth.get_mut(k), buffers.ids.get_mut(k), buffers.depth_bounds.get_mut(pixel))
+            && depth_mask(z, *d) != 0
+        {
+            (*d, *t) = (z, id);
+            bound[0] = bound[0].min(z);
         }
-        left -= 1;
-        if left <= 0 {
-            return;
-        }
-        x += 1;
-        if x > x1 {
-            (x, y) = (x0, y + 1);
-            row = [row[0] + a.dy, row[1] + b.dy, row[2] + c.dy];
-            v = row;
-        } else {
-            v = [v[0] + a.dx, v[1] + b.dx, v[2] + c.dx];
-        }
-    }
+        true
+    });
 }
 
 /// The depth test of one pixel's samples (`inside`: which ones the triangle covers, `None` for

@@ -596,33 +596,48 @@ fn planes<const K: usize>(lambda: &[(f64, f64, f64); 3], values: [[f64; K]; 3]) 
     planes
 }
 
-/// Whether any sample of the inclusive box `[x0, y0, x1, y1]` (at most [`SMALL_BOX`] samples)
-/// is inside all three edges.
+/// Whether any sample of the inclusive box `[x0, y0, x1, y1]` (at most [`SMALL_BOX`] samples,
+/// on the target) is inside all three edges.
 #[inline(always)]
-fn covers_a_sample(edges: &[Edge; 3], [x0, y0, x1, y1]: [i64; 4]) -> bool {
+fn covers_a_sample(edges: &[Edge; 3], sample_box: [i64; 4]) -> bool {
+    each_covered_sample(edges, sample_box.map(|v| v as i32), |_, _| false)
+}
+
+/// Calls `visit(x, y)` for each sample of the inclusive box `[x0, y0, x1, y1]` that a triangle
+/// with `edges` covers, row after row, until `visit` returns false; whether it did. For the few
+/// samples of a small triangle's box: one flat loop (nested counted loops compile to vector
+/// code whose set-up costs more than the samples), the edge values stepped by additions (the
+/// same sums [`Edge::at`] makes), and a sample inside where none of the three is negative (one
+/// test, not a branch per edge, whose outcome is a coin toss on a triangle's rim).
+#[inline(always)]
+pub(super) fn each_covered_sample(
+    edges: &[Edge; 3],
+    [x0, y0, x1, y1]: [i32; 4],
+    mut visit: impl FnMut(i32, i32) -> bool,
+) -> bool {
     let [a, b, c] = *edges;
-    let at = |e: Edge| e.c + e.dx * x0 + e.dy * y0;
-    // One loop over the samples, row after row: the few steps most boxes take (one to four
-    // samples) cost less than the set-up of a vectorised inner loop, which nested counted
-    // loops compile to.
-    let (columns, mut left) = (x1 - x0 + 1, (x1 - x0 + 1) * (y1 - y0 + 1));
-    let mut row = [at(a), at(b), at(c)];
+    let mut row = [a.at(x0, y0), b.at(x0, y0), c.at(x0, y0)];
     let mut v = row;
-    let mut column = 1;
+    let mut left = (x1 - x0 + 1) * (y1 - y0 + 1);
+    let (mut x, mut y) = (x0, y0);
+    if left <= 0 {
+        return false;
+    }
     loop {
-        if (v[0] | v[1] | v[2]) >= 0 {
+        if (v[0] | v[1] | v[2]) >= 0 && !visit(x, y) {
             return true;
         }
         left -= 1;
         if left <= 0 {
             return false;
         }
-        if column == columns {
+        x += 1;
+        if x > x1 {
+            (x, y) = (x0, y + 1);
             row = [row[0] + a.dy, row[1] + b.dy, row[2] + c.dy];
-            (v, column) = (row, 1);
+            v = row;
         } else {
             v = [v[0] + a.dx, v[1] + b.dx, v[2] + c.dx];
-            column += 1;
         }
     }
 }
