@@ -18,8 +18,14 @@ pub fn model_to_world(model: &Model) -> Mat4 {
 
 /// Posed positions in world space, for fitting a camera.
 pub fn world_points(model: &Model, posed: &PosedMesh) -> Vec<Vec3> {
+    into_world(model, posed.parts.iter().flat_map(|p| p.positions.iter().copied()).collect())
+}
+
+/// `points` of `model` (in its file's axes) moved into world space.
+pub(crate) fn into_world(model: &Model, mut points: Vec<Vec3>) -> Vec<Vec3> {
     let m = model_to_world(model);
-    posed.parts.iter().flat_map(|p| p.positions.iter().map(move |v| m.transform_point3(*v))).collect()
+    points.iter_mut().for_each(|p| *p = m.transform_point3(*p));
+    points
 }
 
 /// One frame to render: what plays (clip, transition, blend, overrides, attachments) and when.

@@ -32,7 +32,7 @@ use crate::anim::{self, Animation, FrameTime, Layers, Motion, PoseOptions, Trans
 use crate::bake::frame::framing::{self, Framing, PosedFrames, cylinder};
 use crate::bake::frame::points::{self, Point};
 use crate::bake::frame::render::{
-    FrameRequest, joint_pixels, model_to_world, render_posed, render_posed_into_rows, scene, world_points,
+    FrameRequest, into_world, joint_pixels, render_posed, render_posed_into_rows, scene, world_points,
 };
 use crate::bake::look::maps::{self, MapKind, Maps, SurfaceMaps};
 use crate::bake::{Directions, look::palette, look::post};
@@ -244,12 +244,9 @@ impl<'a> Job<'a> {
             return Ok(None);
         }
         let frames = self.frames(rows);
-        let to_world = model_to_world(self.model);
         let posed_points = |i: usize| {
             let points = frames.get(i).map(|&(c, _, f, _)| {
-                let mut points = anim::animate_points(self.model, &rows[c], FrameTime::Frame(f), shared);
-                points.iter_mut().for_each(|p| *p = to_world.transform_point3(*p));
-                points
+                into_world(self.model, anim::animate_points(self.model, &rows[c], FrameTime::Frame(f), shared))
             });
             Cow::Owned(points.unwrap_or_default())
         };
