@@ -77,7 +77,9 @@ impl<'m> Corners<'m> {
 /// (each in its joint's space, weights summing to 1), uv and colour, each vertex alone.
 pub(super) fn make_vertices(out: &mut Mesh, sources: &[u32], corners: &Corners, rig: &Rig) {
     let point = |corner: u32| corners.points.get(corner as usize).copied().unwrap_or(0);
-    // How many influences each vertex has, then where each vertex's begin.
+    // How many influences each vertex has, then where each vertex's begin: each vertex's are
+    // looked up twice (here and when written), so that they can be written in place side by
+    // side instead of gathered into one list afterwards, which would copy them on one thread.
     let counts: Vec<u32> = sources
         .par_iter()
         .with_min_len(VERTEX_CHUNK)
