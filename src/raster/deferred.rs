@@ -239,23 +239,22 @@ impl MixedFragments {
     /// Shades the fragments, each triangle's together, adds each weighted colour to its pixel's
     /// in `colors`, and empties the list.
     fn shade_into(&mut self, shader: &mut VisibleShader, grid: &PixelGrid, colors: &mut [[f32; 4]; SPAN]) {
-        let mut done = [false; MIXED_CAPACITY];
-        for start in 0..self.len {
-            if done[start] {
-                continue;
-            }
-            let id = self.ids[start];
-            let mut group = [start; SPAN];
+        let len = self.len;
+        let order = by_triangle(&self.ids[..len]);
+        let mut i = 0;
+        while let Some(&first) = order.get(i).filter(|_| i < len) {
+            let id = self.ids[first as usize];
+            // Lanes past `size` hold fragments of the same triangle (the first, or those of
+            // the span before): computed and dropped.
+            let mut group = [first as usize; SPAN];
             let mut size = 0;
-            for (f, done) in done.iter_mut().enumerate().take(self.len).skip(start) {
-                if !*done && self.ids[f] == id {
-                    *done = true;
-                    group[size] = f;
-                    size += 1;
-                    if size == SPAN {
-                        self.shade_group(shader, grid, id, &group, size, colors);
-                        size = 0;
-                    }
+            while let Some(&f) = order.get(i).filter(|&&f| i < len && self.ids[f as usize] == id) {
+                group[size] = f as usize;
+                size += 1;
+                i += 1;
+                if size == SPAN {
+                    self.shade_group(shader, grid, id, &group, size, colors);
+                    size = 0;
                 }
             }
             if size > 0 {
@@ -317,6 +316,50 @@ impl MixedFragments {
             }
         }
     }
+}
+
+/// The fragments `ids` lists (at most [`MIXED_CAPACITY`]) ordered by triangle: each
+/// triangle's together, the triangles in order of their first fragment, and each triangle's
+/// fragments in their order. A counting sort through a small table of the triangles seen, in
+/// two passes; finding each triangle's fragments by a scan of those after its first was
+/// quadratic in the fragments, 5% of a dense character's sheet.
+fn by_triangle(ids: &[u32]) -> [u8; MIXED_CAPACITY] {
+    // Open addressing, at most half full; NO_TRIANGLE (never a fragment's) marks a free slot.
+    const TABLE: usize = 2 * MIXED_CAPACITY;
+    let mut keys = [NO_TRIANGLE; TABLE];
+    let mut triangle_of_slot = [0u8; TABLE];
+    // Each fragment's triangle, numbered in order of first fragment, and their counts.
+    let mut triangle = [0u8; MIXED_CAPACITY];
+    let mut counts = [0u8; MIXED_CAPACITY];
+    let mut triangles = 0;
+    for (&id, triangle) in ids.iter().zip(&mut triangle) {
+        // Fibonacci hashing: neighbouring triangle ids land far apart.
+        let mut slot = (id.wrapping_mul(0x9E37_79B9) >> (32 - TABLE.trailing_zeros())) as usize % TABLE;
+        while keys[slot] != id && keys[slot] != NO_TRIANGLE {
+            slot = (slot + 1) % TABLE;
+        }
+        if keys[slot] == NO_TRIANGLE {
+            keys[slot] = id;
+            triangle_of_slot[slot] = triangles;
+            triangles += 1;
+        }
+        *triangle = triangle_of_slot[slot];
+        counts[*triangle as usize] += 1;
+    }
+    // Where each triangle's fragments start, then each fragment in its place.
+    let mut next = [0u8; MIXED_CAPACITY];
+    let mut start = 0;
+    for (next, &count) in next.iter_mut().zip(&counts).take(triangles as usize) {
+        *next = start;
+        start += count;
+    }
+    let mut order = [0u8; MIXED_CAPACITY];
+    for (f, &triangle) in triangle.iter().enumerate().take(ids.len()) {
+        let at = &mut next[triangle as usize];
+        order[*at as usize] = f as u8;
+        *at += 1;
+    }
+    order
 }
 
 /// Groups of four vector lanes that hold a pixel's samples.
@@ -485,6 +528,31 @@ mod tests {
     use crate::raster::setup::{ClipVertex, setup_triangle};
     use crate::raster::shade::FragmentOutput;
     use glam::Vec4;
+
+    #[test]
+    fn fragments_are_ordered_by_triangle_in_order_of_first_fragment() {
+        let mut seed = 0x9e37_79b9_u32;
+        for len in [0, 1, 2, 17, MIXED_CAPACITY] {
+            for pool in [1, 3, 40, 1000] {
+                // Triangle ids from a pool, some far apart (their slots collide in the table).
+                let ids: Vec<u32> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 17;
+                        seed ^= seed << 5;
+                        (seed % pool) * if pool == 40 { 128 } else { 1 }
+                    })
+                    .collect();
+                let order = by_triangle(&ids);
+                // A stable sort by the position of each id's first fragment.
+                let first = |f: &usize| ids.iter().position(|&id| id == ids[*f]);
+                let mut expected: Vec<usize> = (0..len).collect();
+                expected.sort_by_key(first);
+                let got: Vec<usize> = order[..len].iter().map(|&f| f as usize).collect();
+                assert_eq!(got, expected, "ids {ids:?}");
+            }
+        }
+    }
 
     #[test]
     fn mixed_pixels_weigh_each_triangle_shaded_once_by_its_share_of_samples() {
