@@ -406,35 +406,28 @@ impl Renderer {
                 let shared = part.shared.filter(|s| s.triangles.len() == part.indices.len());
                 let corners = shared.map_or(part.indices, |s| s.triangles.as_slice());
                 // Positions only: the other attributes are asked for by the few triangles that
-                // cover a sample.
-                let project = |p: &Vec3| {
-                    let pos = model_to_clip * p.extend(1.0);
-                    (pos, ScreenVertex::new(pos, size))
-                };
-                let project_vertex = |v: &u32| project(part.positions.get(*v as usize).unwrap_or(&Vec3::NAN));
+                // cover a sample. Clip positions first, then their projections in lanes.
+                let to_clip = |p: &Vec3| model_to_clip * p.extend(1.0);
+                let vertex_to_clip = |v: &u32| to_clip(part.positions.get(*v as usize).unwrap_or(&Vec3::NAN));
                 let vertices = shared.map_or(part.positions.len(), |s| s.representatives.len());
-                match (self.serial_draws || vertices <= VERTEX_CHUNK, shared) {
-                    (true, _) => {
-                        clip.clear();
-                        screen.clear();
-                        // Through the pair's `Extend`: one reservation each, no capacity check
-                        // per push.
-                        let mut pair = (std::mem::take(clip), std::mem::take(screen));
-                        match shared {
-                            Some(s) => pair.extend(s.representatives.iter().map(project_vertex)),
-                            None => pair.extend(part.positions.iter().map(project)),
-                        }
-                        (*clip, *screen) = pair;
+                screen.clear();
+                screen.resize(vertices, ScreenVertex::NOT_FINITE);
+                if self.serial_draws || vertices <= VERTEX_CHUNK {
+                    clip.clear();
+                    match shared {
+                        Some(s) => clip.extend(s.representatives.iter().map(vertex_to_clip)),
+                        None => clip.extend(part.positions.iter().map(to_clip)),
                     }
-                    (false, Some(s)) => s
-                        .representatives
-                        .par_iter()
-                        .with_min_len(VERTEX_CHUNK)
-                        .map(project_vertex)
-                        .unzip_into_vecs(clip, screen),
-                    (false, None) => {
-                        part.positions.par_iter().with_min_len(VERTEX_CHUNK).map(project).unzip_into_vecs(clip, screen)
+                    setup::project(clip, screen, size);
+                } else {
+                    match shared {
+                        Some(s) => s.representatives.par_iter().map(vertex_to_clip).collect_into_vec(clip),
+                        None => part.positions.par_iter().map(to_clip).collect_into_vec(clip),
                     }
+                    screen
+                        .par_chunks_mut(VERTEX_CHUNK)
+                        .zip(clip.par_chunks(VERTEX_CHUNK))
+                        .for_each(|(screen, clip)| setup::project(clip, screen, size));
                 }
                 let opaque = part.material.alpha_mode == AlphaMode::Opaque;
                 // A non-finite attribute drops its triangles even where the material does not

@@ -15,6 +15,7 @@
 //!   Planes are derived from the snapped edge functions so interpolation agrees with coverage.
 
 use glam::Vec4;
+use wide::{f32x4, f64x2, i32x4};
 
 /// Attributes a set-up triangle carries for every draw: u, v, normal x, y, z (view space).
 pub(super) const ATTRS: usize = 5;
@@ -190,6 +191,65 @@ impl ScreenVertex {
         let (x, y) = snap(pos, 1.0 / pos.w as f64, size);
         ScreenVertex { x: x as i32, y: y as i32, code: outcode }
     }
+}
+
+/// Projects clip-space positions `clip` onto a target of `size` samples into `screen` (as long):
+/// [`ScreenVertex::new`] of each, four at a time in vector lanes. The same comparisons and the
+/// same `f64` sums, lane by lane, so every bit is the same; without the branches, which a mesh
+/// partly off screen or behind the camera mispredicts.
+pub(super) fn project(clip: &[Vec4], screen: &mut [ScreenVertex], size: (u32, u32)) {
+    let mut groups = screen.chunks_exact_mut(4);
+    let mut clip_groups = clip.chunks_exact(4);
+    for (out, pos) in (&mut groups).zip(&mut clip_groups) {
+        if let (Ok(out), Ok(pos)) = (<&mut [ScreenVertex; 4]>::try_from(out), <&[Vec4; 4]>::try_from(pos)) {
+            *out = project_lanes(pos, size);
+        }
+    }
+    for (out, &pos) in groups.into_remainder().iter_mut().zip(clip_groups.remainder()) {
+        *out = ScreenVertex::new(pos, size);
+    }
+}
+
+/// [`ScreenVertex::new`] of four positions side by side.
+#[inline(always)]
+fn project_lanes(pos: &[Vec4; 4], size: (u32, u32)) -> [ScreenVertex; 4] {
+    let lanes = |coordinate: fn(&Vec4) -> f32| f32x4::new(std::array::from_fn(|k| coordinate(&pos[k])));
+    let (x, y, z, w) = (lanes(|p| p.x), lanes(|p| p.y), lanes(|p| p.z), lanes(|p| p.w));
+    let finite = x.is_finite() & y.is_finite() & z.is_finite() & w.is_finite();
+    let bit = |outside: f32x4, bit: u8| bytemuck::cast::<f32x4, i32x4>(outside) & i32x4::splat(i32::from(bit));
+    let outcode = bit(z.simd_lt(f32x4::ZERO), 1)
+        | bit(z.simd_gt(w), 1 << 1)
+        | bit(x.simd_gt(w), 1 << 2)
+        | bit(x.simd_lt(-w), 1 << 3)
+        | bit(y.simd_gt(w), 1 << 4)
+        | bit(y.simd_lt(-w), 1 << 5);
+    let guard = f32x4::splat(GUARD) * w;
+    let needs_clip = z.simd_lt(f32x4::ZERO) | x.abs().simd_gt(guard) | y.abs().simd_gt(guard);
+    let code = bytemuck::cast::<f32x4, i32x4>(finite)
+        .select(outcode | bit(needs_clip, NEEDS_CLIP), i32x4::splat(i32::from(NOT_FINITE)))
+        .to_array();
+    // Snapped in `f64`, two lanes a vector, as `snap` does; lanes that are not snapped (not
+    // finite or clipped) keep (0, 0).
+    let snapped = !bytemuck::cast::<f32x4, i32x4>(needs_clip) & bytemuck::cast::<f32x4, i32x4>(finite);
+    let (x, y, w) = (x.to_array(), y.to_array(), w.to_array());
+    let (width, height) = (f64x2::splat(size.0 as f64), f64x2::splat(size.1 as f64));
+    let half = f64x2::splat(0.5);
+    let pair = |a: &[f32; 4], k: usize| f64x2::new([f64::from(a[k]), f64::from(a[k + 1])]);
+    let round = |v: f64x2| {
+        let v = v * f64x2::splat(SUBPIXEL);
+        (v + v.simd_ge(f64x2::ZERO).select(half, -half)).trunc_int().to_array()
+    };
+    let mut out = [ScreenVertex::NOT_FINITE; 4];
+    for k in [0, 2] {
+        let inv_w = f64x2::ONE / pair(&w, k);
+        let sx = round((pair(&x, k) * inv_w * half + half) * width);
+        let sy = round((half - pair(&y, k) * inv_w * half) * height);
+        for j in 0..2 {
+            let keep = snapped.to_array()[k + j];
+            out[k + j] = ScreenVertex { x: sx[j] as i32 & keep, y: sy[j] as i32 & keep, code: code[k + j] as u8 };
+        }
+    }
+    out
 }
 
 /// Viewport transform (pixel row 0 at the top) of a clip-space position with its `1/w`, snapped
@@ -678,6 +738,35 @@ mod tests {
                 tri
             })
             .collect()
+    }
+
+    #[test]
+    fn projection_in_lanes_is_each_position_projected() {
+        // Every case of the tests: either side of zero and of the guard band, on it, tiny,
+        // not finite; w zero of either sign, negative, tiny.
+        let values = [0.0, -0.0, 0.3, -0.3, 1.0, -1.0, 2.5, 7.9, 8.0, -8.0, 8.1, 1e-30, f32::NAN, f32::INFINITY, -3e38];
+        let ws = [1.0, 0.0, -0.0, 0.5, -1.0, 1e-30, 3.0, f32::NAN];
+        let mut clip = Vec::new();
+        for x in values {
+            for y in values {
+                for z in [0.0, -0.0, 0.5, -0.1, 1.5, f32::NAN] {
+                    for w in ws {
+                        // Scaled by w, as clip positions are, and as given.
+                        clip.extend([Vec4::new(x, y, z, w), Vec4::new(x * w, y * w, z * w, w)]);
+                    }
+                }
+            }
+        }
+        // A count that leaves a remainder past the groups of four.
+        clip.push(Vec4::new(0.25, -0.5, 0.5, 1.0));
+        assert_eq!(clip.len() % 4, 1);
+        for size in [(64, 48), (512, 512), (1 << 16, 3)] {
+            let mut screen = vec![ScreenVertex::NOT_FINITE; clip.len()];
+            project(&clip, &mut screen, size);
+            for (pos, got) in clip.iter().zip(&screen) {
+                assert_eq!(*got, ScreenVertex::new(*pos, size), "{pos} at {size:?}");
+            }
+        }
     }
 
     #[test]
