@@ -35,10 +35,16 @@ pub(super) fn bin_into(
     for bin in bins.iter_mut() {
         bin.clear();
     }
+    // Tiles are 64 samples wide but at 3×3 supersampling (63): a shift instead of four integer
+    // divisions a triangle, which were half of binning a dense mesh. Boxes lie on the target,
+    // so the coordinates are never negative, where the two would differ.
+    let shift = tile_size.trailing_zeros();
+    let power_of_two = tile_size == 1 << shift;
+    let tile_of = |v: i32| (if power_of_two { v >> shift } else { v / tile_size }) as usize;
     for (i, t) in triangles.iter().enumerate() {
         let [x0, y0, x1, y1] = t.bbox;
-        let (tx0, ty0) = ((x0 / tile_size) as usize, (y0 / tile_size) as usize);
-        let (tx1, ty1) = (((x1 / tile_size) as usize).min(tiles_x - 1), ((y1 / tile_size) as usize).min(tiles_y - 1));
+        let (tx0, ty0) = (tile_of(x0), tile_of(y0));
+        let (tx1, ty1) = (tile_of(x1).min(tiles_x - 1), tile_of(y1).min(tiles_y - 1));
         for ty in ty0..=ty1 {
             for tx in tx0..=tx1 {
                 bins[ty * tiles_x + tx].push(i as u32);
@@ -102,4 +108,49 @@ fn all_opaque(bin: &[u32], ctx: &DrawContext) -> bool {
         let material = ctx.triangles.get(i as usize).and_then(|t| ctx.materials.get(t.material as usize));
         material.is_some_and(|m| m.alpha == AlphaMode::Opaque)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::setup::{CORNER_ATTRS, ClipVertex, setup_triangle};
+    use glam::Vec4;
+
+    #[test]
+    fn each_triangle_is_binned_to_the_tiles_its_box_touches_in_order() {
+        let vertex = |x: f32, y: f32| ClipVertex { pos: Vec4::new(x, y, 0.5, 1.0), attrs: [0.0; CORNER_ATTRS] };
+        let mut set_up = Vec::new();
+        setup_triangle([vertex(-0.5, -0.5), vertex(0.5, -0.5), vertex(0.0, 0.5)], (64, 64), 0, false, &mut set_up);
+        let template = set_up.pop().expect("the triangle is on screen");
+        // Boxes on a 300×200 target: inside one tile, on tile edges, across several, the last
+        // sample of each side.
+        let boxes = [
+            [0, 0, 0, 0],
+            [63, 63, 64, 64],
+            [62, 0, 126, 10],
+            [10, 120, 299, 199],
+            [299, 199, 299, 199],
+            [0, 0, 299, 199],
+        ];
+        let triangles: Vec<Triangle> = boxes.iter().map(|&bbox| Triangle { bbox, ..template.clone() }).collect();
+        // 64 samples a tile (1, 2 or 4 samples a pixel side) and 63 (3).
+        for tile in [64, 63] {
+            let (tiles_x, tiles_y) = (300usize.div_ceil(tile), 200usize.div_ceil(tile));
+            let mut bins = Vec::new();
+            bin_into(&mut bins, &triangles, tile as i32, tiles_x, tiles_y);
+            for ty in 0..tiles_y {
+                for tx in 0..tiles_x {
+                    let (x0, y0) = ((tx * tile) as i32, (ty * tile) as i32);
+                    let (x1, y1) = (x0 + tile as i32 - 1, y0 + tile as i32 - 1);
+                    let touching: Vec<u32> = (0..boxes.len() as u32)
+                        .filter(|&i| {
+                            let [bx0, by0, bx1, by1] = boxes[i as usize];
+                            bx0 <= x1 && bx1 >= x0 && by0 <= y1 && by1 >= y0
+                        })
+                        .collect();
+                    assert_eq!(bins[ty * tiles_x + tx], touching, "tile ({tx}, {ty}) of {tile}");
+                }
+            }
+        }
+    }
 }
