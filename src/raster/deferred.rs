@@ -239,19 +239,16 @@ impl MixedFragments {
     /// Shades the fragments, each triangle's together, adds each weighted colour to its pixel's
     /// in `colors`, and empties the list.
     fn shade_into(&mut self, shader: &mut VisibleShader, grid: &PixelGrid, colors: &mut [[f32; 4]; SPAN]) {
-        let len = self.len;
-        let order = by_triangle(&self.ids[..len]);
-        let mut i = 0;
-        while let Some(&first) = order.get(i).filter(|_| i < len) {
-            let id = self.ids[first as usize];
-            // Lanes past `size` hold fragments of the same triangle (the first, or those of
-            // the span before): computed and dropped.
-            let mut group = [first as usize; SPAN];
-            let mut size = 0;
-            while let Some(&f) = order.get(i).filter(|&&f| i < len && self.ids[f as usize] == id) {
+        let by_triangle = by_triangle(&self.ids[..self.len]);
+        for fragments in by_triangle.runs() {
+            let Some(&first) = fragments.first() else { continue };
+            let first = first as usize;
+            // Lanes past a span's size hold fragments of the same triangle (the first, or those
+            // of the span before): computed and dropped.
+            let (id, mut group, mut size) = (self.ids[first], [first; SPAN], 0);
+            for &f in fragments {
                 group[size] = f as usize;
                 size += 1;
-                i += 1;
                 if size == SPAN {
                     self.shade_group(shader, grid, id, &group, size, colors);
                     size = 0;
@@ -323,7 +320,7 @@ impl MixedFragments {
 /// fragments in their order. A counting sort through a small table of the triangles seen, in
 /// two passes; finding each triangle's fragments by a scan of those after its first was
 /// quadratic in the fragments, 5% of a dense character's sheet.
-fn by_triangle(ids: &[u32]) -> [u8; MIXED_CAPACITY] {
+fn by_triangle(ids: &[u32]) -> ByTriangle {
     // Open addressing, at most half full; NO_TRIANGLE (never a fragment's) marks a free slot.
     const TABLE: usize = 2 * MIXED_CAPACITY;
     let mut keys = [NO_TRIANGLE; TABLE];
@@ -331,7 +328,7 @@ fn by_triangle(ids: &[u32]) -> [u8; MIXED_CAPACITY] {
     // Each fragment's triangle, numbered in order of first fragment, and their counts.
     let mut triangle = [0u8; MIXED_CAPACITY];
     let mut counts = [0u8; MIXED_CAPACITY];
-    let mut triangles = 0;
+    let mut triangles = 0u8;
     for (&id, triangle) in ids.iter().zip(&mut triangle) {
         // Fibonacci hashing: neighbouring triangle ids land far apart.
         let mut slot = (id.wrapping_mul(0x9E37_79B9) >> (32 - TABLE.trailing_zeros())) as usize % TABLE;
@@ -359,7 +356,28 @@ fn by_triangle(ids: &[u32]) -> [u8; MIXED_CAPACITY] {
         order[*at as usize] = f as u8;
         *at += 1;
     }
-    order
+    ByTriangle { order, counts, triangles: triangles as usize }
+}
+
+/// Fragments ordered by triangle ([`by_triangle`]), with how many each triangle has.
+struct ByTriangle {
+    /// Fragment indices, each triangle's together.
+    order: [u8; MIXED_CAPACITY],
+    /// Each triangle's count of fragments, in the order's order.
+    counts: [u8; MIXED_CAPACITY],
+    triangles: usize,
+}
+
+impl ByTriangle {
+    /// Each triangle's fragments, the triangles in order of their first fragment.
+    fn runs(&self) -> impl Iterator<Item = &[u8]> {
+        let mut rest = &self.order[..];
+        self.counts[..self.triangles].iter().map(move |&count| {
+            let (run, tail) = rest.split_at_checked(count as usize).unwrap_or((rest, &[]));
+            rest = tail;
+            run
+        })
+    }
 }
 
 /// Groups of four vector lanes that hold a pixel's samples.
@@ -543,12 +561,19 @@ mod tests {
                         (seed % pool) * if pool == 40 { 128 } else { 1 }
                     })
                     .collect();
-                let order = by_triangle(&ids);
+                let by_triangle = by_triangle(&ids);
+                // One run a triangle, each of one triangle's fragments.
+                let runs: Vec<&[u8]> = by_triangle.runs().collect();
+                let mut run_ids: Vec<u32> = runs.iter().map(|run| ids[run[0] as usize]).collect();
+                assert!(runs.iter().zip(&run_ids).all(|(run, &id)| run.iter().all(|&f| ids[f as usize] == id)));
+                run_ids.sort_unstable();
+                run_ids.dedup();
+                assert_eq!(run_ids.len(), runs.len(), "a triangle in two runs: {ids:?}");
                 // A stable sort by the position of each id's first fragment.
                 let first = |f: &usize| ids.iter().position(|&id| id == ids[*f]);
                 let mut expected: Vec<usize> = (0..len).collect();
                 expected.sort_by_key(first);
-                let got: Vec<usize> = order[..len].iter().map(|&f| f as usize).collect();
+                let got: Vec<usize> = runs.concat().iter().map(|&f| f as usize).collect();
                 assert_eq!(got, expected, "ids {ids:?}");
             }
         }
