@@ -198,14 +198,12 @@ impl ScreenVertex {
 /// same `f64` sums, lane by lane, so every bit is the same; without the branches, which a mesh
 /// partly off screen or behind the camera mispredicts.
 pub(super) fn project(clip: &[Vec4], screen: &mut [ScreenVertex], size: (u32, u32)) {
-    let mut groups = screen.chunks_exact_mut(4);
-    let mut clip_groups = clip.chunks_exact(4);
-    for (out, pos) in (&mut groups).zip(&mut clip_groups) {
-        if let (Ok(out), Ok(pos)) = (<&mut [ScreenVertex; 4]>::try_from(out), <&[Vec4; 4]>::try_from(pos)) {
-            *out = project_lanes(pos, size);
-        }
+    let (groups, rest) = screen.as_chunks_mut::<4>();
+    let (clip_groups, clip_rest) = clip.as_chunks::<4>();
+    for (out, pos) in groups.iter_mut().zip(clip_groups) {
+        *out = project_lanes(pos, size);
     }
-    for (out, &pos) in groups.into_remainder().iter_mut().zip(clip_groups.remainder()) {
+    for (out, &pos) in rest.iter_mut().zip(clip_rest) {
         *out = ScreenVertex::new(pos, size);
     }
 }
@@ -230,7 +228,7 @@ fn project_lanes(pos: &[Vec4; 4], size: (u32, u32)) -> [ScreenVertex; 4] {
         .to_array();
     // Snapped in `f64`, two lanes a vector, as `snap` does; lanes that are not snapped (not
     // finite or clipped) keep (0, 0).
-    let snapped = !bytemuck::cast::<f32x4, i32x4>(needs_clip) & bytemuck::cast::<f32x4, i32x4>(finite);
+    let snapped = (!bytemuck::cast::<f32x4, i32x4>(needs_clip) & bytemuck::cast::<f32x4, i32x4>(finite)).to_array();
     let (x, y, w) = (x.to_array(), y.to_array(), w.to_array());
     let (width, height) = (f64x2::splat(size.0 as f64), f64x2::splat(size.1 as f64));
     let half = f64x2::splat(0.5);
@@ -245,7 +243,7 @@ fn project_lanes(pos: &[Vec4; 4], size: (u32, u32)) -> [ScreenVertex; 4] {
         let sx = round((pair(&x, k) * inv_w * half + half) * width);
         let sy = round((half - pair(&y, k) * inv_w * half) * height);
         for j in 0..2 {
-            let keep = snapped.to_array()[k + j];
+            let keep = snapped[k + j];
             out[k + j] = ScreenVertex { x: sx[j] as i32 & keep, y: sy[j] as i32 & keep, code: code[k + j] as u8 };
         }
     }
